@@ -1,0 +1,143 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { config } from '../config';
+import {
+  PayloadTooLargeError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../domain/errors';
+import { type Caller, isScope, type KeyRole } from '../domain/scopes';
+import { logger } from '../observability';
+import { jsonResponse, toErrorResult, zodToValidationError } from './errors';
+import type { RouteDefinition } from './route-types';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface HttpRequest<R extends RouteDefinition> {
+  params: Infer<R['request']['params']>;
+  query: Infer<R['request']['query']>;
+  body: Infer<R['request']['body']>;
+  /** Lower-cased header names. */
+  headers: Record<string, string | undefined>;
+  /** The authenticated caller; present on every non-public route. */
+  caller: R['access']['kind'] extends 'public' ? Caller | undefined : Caller;
+  requestId: string;
+  event: APIGatewayProxyEvent;
+}
+
+export interface HttpResult {
+  statusCode: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+function requestIdOf(event: APIGatewayProxyEvent, context: Context | undefined): string {
+  return event.requestContext?.requestId ?? context?.awsRequestId ?? 'unknown';
+}
+
+/** API Gateway passes the authorizer context as flat strings. */
+export function callerFromEvent(event: APIGatewayProxyEvent): Caller | undefined {
+  const authorizer = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
+  const keyId = authorizer?.keyId;
+  if (typeof keyId !== 'string' || keyId.length === 0) return undefined;
+  const role: KeyRole = authorizer?.role === 'admin' ? 'admin' : 'client';
+  const scopes = String(authorizer?.scopes ?? '')
+    .split(',')
+    .filter(isScope);
+  return { keyId, role, scopes };
+}
+
+function parseJsonBody(event: APIGatewayProxyEvent, maxBytes: number): unknown {
+  if (event.body === null || event.body === undefined || event.body === '') return undefined;
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(raw, 'utf8') > maxBytes) {
+    throw new PayloadTooLargeError(`The request body exceeds the limit of ${maxBytes} bytes.`);
+  }
+  const contentType = event.headers?.['content-type'] ?? '';
+  if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType)) {
+    throw new UnsupportedMediaTypeError(
+      'The request body must be JSON, sent with Content-Type: application/json.',
+    );
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ValidationError('The request body is not valid JSON.');
+  }
+}
+
+function validate<T>(schema: z.ZodType | undefined, input: unknown, location: string): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(input);
+  if (!result.success) throw zodToValidationError(result.error, location);
+  return result.data as T;
+}
+
+const errorMapper = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  onError: async (request) => {
+    const requestId = requestIdOf(request.event, request.context);
+    const { status, body, expected } = toErrorResult(request.error, requestId);
+    if (expected) logger.info('request rejected', { status, code: body.error.code });
+    else logger.error('request failed', { status, error: request.error as Error });
+    request.response = jsonResponse(status, body, { 'x-request-id': requestId });
+  },
+});
+
+const requestLogging = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  before: async (request) => {
+    logger.resetKeys();
+    const caller = callerFromEvent(request.event);
+    logger.appendKeys({
+      request_id: requestIdOf(request.event, request.context),
+      ...(caller ? { key_id: caller.keyId } : {}),
+      ...(request.event.pathParameters?.session_id
+        ? { session_id: request.event.pathParameters.session_id }
+        : {}),
+    });
+  },
+});
+
+/**
+ * Wraps a route's business function in the one middleware stack every HTTP function uses: header
+ * normalisation, request logging context, body size/content-type/JSON checks, zod validation of
+ * path, query and body against the route's schemas, the error mapper and security headers.
+ */
+export function httpHandler<R extends RouteDefinition>(
+  route: R,
+  handle: (request: HttpRequest<R>) => Promise<HttpResult>,
+) {
+  const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const requestId = requestIdOf(event, context);
+    const caller = callerFromEvent(event);
+    if (route.access.kind !== 'public' && !caller) {
+      // The authorizer guarantees a caller; reaching here means the gateway was misconfigured.
+      throw new UnauthorizedError('Authentication is required.');
+    }
+    const rawBody = route.request.body ? parseJsonBody(event, config().SIS_MAX_BODY_BYTES) : undefined;
+    type Req = HttpRequest<R>;
+    const request: Req = {
+      params: validate<Req['params']>(route.request.params, event.pathParameters ?? {}, 'path'),
+      query: validate<Req['query']>(route.request.query, event.queryStringParameters ?? {}, 'query'),
+      body: validate<Req['body']>(route.request.body, rawBody ?? {}, 'body'),
+      headers: (event.headers ?? {}) as Record<string, string | undefined>,
+      caller: caller as HttpRequest<R>['caller'],
+      requestId,
+      event,
+    };
+    const result = await handle(request);
+    return jsonResponse(result.statusCode, result.body ?? {}, {
+      'x-request-id': requestId,
+      ...result.headers,
+    });
+  };
+
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>(core)
+    .use(httpHeaderNormalizer())
+    .use(requestLogging())
+    .use(httpSecurityHeaders())
+    .use(errorMapper());
+}

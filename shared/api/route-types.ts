@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import type { Access } from '../domain/scopes';
+
+export type HttpMethod = 'GET' | 'POST';
+
+export interface ResponseDefinition {
+  description: string;
+  schema?: z.ZodType;
+}
+
+/**
+ * One row of the route table: everything the gateway (CDK and local), the authorizer policy, the
+ * OpenAPI document and the authorization tests need to know about an endpoint.
+ */
+export interface RouteDefinition {
+  operationId: string;
+  method: HttpMethod;
+  /** API Gateway style path template, e.g. `/api/v1/sessions/{session_id}`. */
+  path: string;
+  /** Further paths served by the same function (public twins, proxy prefix added automatically). */
+  aliases?: readonly string[];
+  access: Access;
+  /** The caller must own the session named by the `session_id` path parameter. */
+  ownerOnly?: boolean;
+  /** Folder under `functions/` holding `handler.ts`; one Lambda per route. */
+  functionName: string;
+  summary: string;
+  description: string;
+  tags: readonly string[];
+  /** Name of the assistant-platform skill this route implements, if any. */
+  pluginSkill?: string;
+  request: {
+    params?: z.ZodObject;
+    query?: z.ZodObject;
+    body?: z.ZodType;
+  };
+  /** Success responses by status; error responses are added from the access rules. */
+  responses: Record<number, ResponseDefinition>;
+  /** Lambda timeout; defaults to the construct's default. */
+  timeoutSeconds?: number;
+  memoryMb?: number;
+}
+
+export function defineRoute<const R extends RouteDefinition>(route: R): R {
+  return route;
+}
+
+/** Every route under `/api/v1/public/` is also served under the frontend proxy prefix. */
+export const PUBLIC_PREFIX = '/api/v1/public/';
+export const PROXY_PREFIX = '/proxy/agent';
+
+export function servedPaths(route: RouteDefinition): string[] {
+  const paths = [route.path, ...(route.aliases ?? [])];
+  const proxied = paths.filter((p) => p.startsWith(PUBLIC_PREFIX)).map((p) => `${PROXY_PREFIX}${p}`);
+  return [...paths, ...proxied];
+}

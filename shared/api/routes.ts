@@ -1,0 +1,15 @@
+import type { RouteDefinition } from './route-types';
+import { metaRoutes } from './routes/meta';
+
+/**
+ * The route table: the single declaration of the API. CDK builds API Gateway resources, methods and
+ * functions from it; the local gateway routes and authorizes with it; the OpenAPI document and the
+ * authorization-matrix tests are generated from it. Each area keeps its rows in `routes/<area>.ts`.
+ */
+export const ROUTES: readonly RouteDefinition[] = [...metaRoutes];
+
+export function routeByOperationId(operationId: string): RouteDefinition {
+  const route = ROUTES.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`No route with operationId ${operationId}`);
+  return route;
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+export const ErrorResponse = z
+  .object({
+    error: z.object({
+      code: z.string().meta({ description: 'Stable machine-readable error code', example: 'not_found' }),
+      message: z.string().meta({ description: 'Human-readable explanation, safe to show to a user' }),
+      request_id: z.string().meta({ description: 'Correlates with the service logs' }),
+      details: z
+        .array(z.object({ path: z.string(), message: z.string() }))
+        .optional()
+        .meta({ description: 'For validation errors: which field failed and why' }),
+    }),
+  })
+  .meta({ id: 'ErrorResponse', description: 'The one error shape of every failed call' });
+
+export const EntityType = z
+  .enum(['ip', 'user', 'host', 'domain'])
+  .meta({ id: 'EntityType', description: 'Kind of security entity' });
+
+export const Entity = z
+  .object({
+    type: EntityType,
+    value: z
+      .string()
+      .min(1)
+      .max(256)
+      .meta({ description: 'Normalised entity value', example: '203.0.113.7' }),
+  })
+  .meta({ id: 'Entity' });
+
+export const Limit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(100)
+  .default(20)
+  .meta({ description: 'Maximum number of items to return (1-100, default 20)' });
+
+export const Cursor = z
+  .string()
+  .min(1)
+  .max(2048)
+  .meta({ description: 'Opaque cursor from a previous response (next_cursor) to fetch the next page' });
+
+export const IsoDateTime = z.iso.datetime({ offset: true }).meta({ example: '2026-11-01T12:00:00Z' });
+
+export const SessionId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be a session ID as returned by startInvestigation')
+  .meta({
+    description: 'Session ID returned when the investigation started',
+    example: 's_01JD6Z7QK3Q0V8Y5N2B4C6D8EF',
+  });

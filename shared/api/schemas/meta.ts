@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+export const HealthResponse = z
+  .object({
+    status: z.literal('ok'),
+    service: z.string(),
+    version: z.string(),
+    tenant: z.string(),
+    time: z.iso.datetime(),
+  })
+  .meta({ id: 'HealthResponse' });

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * The whole runtime configuration of every function and of the local runtime, parsed once per cold
+ * start. A missing or malformed variable fails the cold start with a message naming the variable,
+ * instead of surfacing later as an obscure SDK error on the first request.
+ */
+const booleanFlag = z
+  .enum(['0', '1', 'true', 'false'])
+  .transform((value) => value === '1' || value === 'true');
+
+export const configSchema = z.object({
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  SIS_TENANT: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'lowercase letters, digits and dashes, at most 31 characters')
+    .default('local'),
+  SIS_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
+  SIS_KEYS_TABLE: z.string().min(3).default('sis-local-keys'),
+  SIS_SESSIONS_TABLE: z.string().min(3).default('sis-local-sessions'),
+  SIS_GRAPH_TABLE: z.string().min(3).default('sis-local-graph'),
+  SIS_INCIDENTS_TABLE: z.string().min(3).default('sis-local-incidents'),
+  /** Set only for the local runtime and tests: the DynamoDB Local endpoint. */
+  SIS_DYNAMODB_ENDPOINT: z.url().optional(),
+  /** Set only for the local runtime: the local Step Functions endpoint. */
+  SIS_SFN_ENDPOINT: z.url().optional(),
+  SIS_STATE_MACHINE_ARN: z.string().optional(),
+  /** Set only for the local runtime: the local SQS endpoint. */
+  SIS_SQS_ENDPOINT: z.url().optional(),
+  SIS_INCIDENT_QUEUE_URL: z.string().optional(),
+  /** How long a synchronous start waits before handing back the session to poll. */
+  SIS_SYNC_WAIT_SECONDS: z.coerce.number().int().min(1).max(1860).default(1860),
+  SIS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(1_048_576),
+  /** REST API id and stage, so key admin can flush the authorizer cache and manage usage plans. */
+  SIS_REST_API_ID: z.string().optional(),
+  SIS_STAGE_NAME: z.string().optional(),
+  SIS_USAGE_PLAN_ID: z.string().optional(),
+  SIS_AUTHORIZER_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(0),
+  SIS_DEMO_DATA: booleanFlag.default(true),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return result.data;
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, parsed on first use (once per cold start). */
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** For the local runtime and tests, which set the environment before handlers run. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,70 @@
+import type { Config } from '../config';
+
+/**
+ * Every table is declared once here; the CDK stack and the local runtime both create tables from
+ * these definitions, so the key schema cannot drift between AWS and local.
+ *
+ * Tables are split by who may read them, so that grants stay least-privilege: only the authorizer
+ * and key admin read `keys` (secret hashes live there), the graph function reads only `graph`.
+ *
+ * - keys:      API keys (pk KEY#<keyId>), admin audit records (pk AUDIT).
+ *              gsi1: all keys by creation time (gsi1pk KEYS).
+ * - sessions:  session metadata and history (pk SESSION#<id>), idempotency records, search index
+ *              terms (pk TERM#<ownerKeyId>#<term>).
+ * - graph:     one partition per entity (pk ENTITY#<type>#<value>): node item + one item per edge.
+ *              gsi1: entity types by bare value (gsi1pk VALUE#<value>).
+ * - incidents: normalised incidents (pk INCIDENT#<id>), connector watermarks.
+ *              gsi1: incidents by severity, newest first (gsi1pk SEVERITY#<sev>, gsi1sk <created_at>#<id>).
+ */
+export type TableId = 'keys' | 'sessions' | 'graph' | 'incidents';
+
+export interface GlobalIndexDefinition {
+  indexName: string;
+  partitionKey: string;
+  sortKey: string;
+}
+
+export interface TableDefinition {
+  id: TableId;
+  /** Suffix of the physical name: `sis-<tenant>-<suffix>`. */
+  suffix: string;
+  configKey: 'SIS_KEYS_TABLE' | 'SIS_SESSIONS_TABLE' | 'SIS_GRAPH_TABLE' | 'SIS_INCIDENTS_TABLE';
+  partitionKey: 'pk';
+  sortKey: 'sk';
+  globalIndexes: GlobalIndexDefinition[];
+  /** Epoch-seconds attribute DynamoDB TTL deletes items by. */
+  ttlAttribute: 'expires_at_epoch';
+}
+
+export const GSI1: GlobalIndexDefinition = { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' };
+
+const common = { partitionKey: 'pk', sortKey: 'sk', ttlAttribute: 'expires_at_epoch' } as const;
+
+export const TABLES: Record<TableId, TableDefinition> = {
+  keys: { id: 'keys', suffix: 'keys', configKey: 'SIS_KEYS_TABLE', globalIndexes: [GSI1], ...common },
+  sessions: {
+    id: 'sessions',
+    suffix: 'sessions',
+    configKey: 'SIS_SESSIONS_TABLE',
+    globalIndexes: [],
+    ...common,
+  },
+  graph: { id: 'graph', suffix: 'graph', configKey: 'SIS_GRAPH_TABLE', globalIndexes: [GSI1], ...common },
+  incidents: {
+    id: 'incidents',
+    suffix: 'incidents',
+    configKey: 'SIS_INCIDENTS_TABLE',
+    globalIndexes: [GSI1],
+    ...common,
+  },
+};
+
+export const TABLE_IDS = Object.keys(TABLES) as TableId[];
+
+export function physicalTableName(tenant: string, id: TableId): string {
+  return `sis-${tenant}-${TABLES[id].suffix}`;
+}
+
+export function tableName(cfg: Config, id: TableId): string {
+  return cfg[TABLES[id].configKey];
+}
