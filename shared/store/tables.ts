@@ -11,6 +11,8 @@ import type { Config } from '../config';
  *              gsi1: all keys by creation time (gsi1pk KEYS).
  * - sessions:  session metadata and history (pk SESSION#<id>), idempotency records, search index
  *              terms (pk TERM#<ownerKeyId>#<term>).
+ *              gsi1 (sparse): sessions not yet terminal (gsi1pk OPEN), so the runtime can find what a
+ *              restart interrupted without a Scan; the attribute is removed when a session ends.
  * - graph:     one partition per entity (pk ENTITY#<type>#<value>): node item + one item per edge.
  *              gsi1: entity types by bare value (gsi1pk VALUE#<value>).
  * - incidents: normalised incidents (pk INCIDENT#<id>), connector watermarks.
