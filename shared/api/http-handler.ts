@@ -70,11 +70,30 @@ function parseJsonBody(event: APIGatewayProxyEvent, maxBytes: number): unknown {
   }
 }
 
-function validate<T>(schema: z.ZodType | undefined, input: unknown, location: string): T {
-  if (!schema) return undefined as T;
-  const result = schema.safeParse(input);
-  if (!result.success) throw zodToValidationError(result.error, location);
-  return result.data as T;
+/** Validates path, query and body together so a client learns every bad field in one answer. */
+function validateAll(
+  route: RouteDefinition,
+  inputs: { path: unknown; query: unknown; body: unknown },
+): { path: unknown; query: unknown; body: unknown } {
+  const schemas = { path: route.request.params, query: route.request.query, body: route.request.body };
+  const output: Record<string, unknown> = {};
+  const failures: ValidationError[] = [];
+  for (const location of ['path', 'query', 'body'] as const) {
+    const schema = schemas[location];
+    if (!schema) continue;
+    const result = schema.safeParse(inputs[location]);
+    if (result.success) output[location] = result.data;
+    else failures.push(zodToValidationError(result.error, location));
+  }
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) {
+    const details = failures.flatMap((f) => f.details ?? []);
+    throw new ValidationError(
+      failures.map((f) => f.message.replace(/^Invalid request\. /, '')).join('; '),
+      details,
+    );
+  }
+  return output as { path: unknown; query: unknown; body: unknown };
 }
 
 const errorMapper = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
@@ -119,12 +138,17 @@ export function httpHandler<R extends RouteDefinition>(
     }
     const rawBody = route.request.body ? parseJsonBody(event, config().SIS_MAX_BODY_BYTES) : undefined;
     type Req = HttpRequest<R>;
+    const valid = validateAll(route, {
+      path: event.pathParameters ?? {},
+      query: event.queryStringParameters ?? {},
+      body: rawBody ?? {},
+    });
     const request: Req = {
-      params: validate<Req['params']>(route.request.params, event.pathParameters ?? {}, 'path'),
-      query: validate<Req['query']>(route.request.query, event.queryStringParameters ?? {}, 'query'),
-      body: validate<Req['body']>(route.request.body, rawBody ?? {}, 'body'),
+      params: valid.path as Req['params'],
+      query: valid.query as Req['query'],
+      body: valid.body as Req['body'],
       headers: (event.headers ?? {}) as Record<string, string | undefined>,
-      caller: caller as HttpRequest<R>['caller'],
+      caller: caller as Req['caller'],
       requestId,
       event,
     };
