@@ -37,6 +37,9 @@ export const configSchema = z.object({
   SIS_USAGE_PLAN_ID: z.string().optional(),
   SIS_AUTHORIZER_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(0),
   SIS_DEMO_DATA: booleanFlag.default(true),
+  /** Shown in the plugin manifests. */
+  SIS_CONTACT_EMAIL: z.email().default('security-operations@example.com'),
+  SIS_LEGAL_URL: z.url().optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -32,6 +32,8 @@ export interface HttpRequest<R extends RouteDefinition> {
 export interface HttpResult {
   statusCode: number;
   body?: unknown;
+  /** A pre-serialised body (e.g. YAML); its content-type goes in `headers`. */
+  rawBody?: string;
   headers?: Record<string, string>;
 }
 
@@ -136,12 +138,12 @@ export function httpHandler<R extends RouteDefinition>(
       // The authorizer guarantees a caller; reaching here means the gateway was misconfigured.
       throw new UnauthorizedError('Authentication is required.');
     }
-    const rawBody = route.request.body ? parseJsonBody(event, config().SIS_MAX_BODY_BYTES) : undefined;
+    const parsedBody = route.request.body ? parseJsonBody(event, config().SIS_MAX_BODY_BYTES) : undefined;
     type Req = HttpRequest<R>;
     const valid = validateAll(route, {
       path: event.pathParameters ?? {},
       query: event.queryStringParameters ?? {},
-      body: rawBody ?? {},
+      body: parsedBody ?? {},
     });
     const request: Req = {
       params: valid.path as Req['params'],
@@ -153,6 +155,13 @@ export function httpHandler<R extends RouteDefinition>(
       event,
     };
     const result = await handle(request);
+    if (result.rawBody !== undefined) {
+      return {
+        statusCode: result.statusCode,
+        headers: { 'x-request-id': requestId, ...result.headers },
+        body: result.rawBody,
+      };
+    }
     return jsonResponse(result.statusCode, result.body ?? {}, {
       'x-request-id': requestId,
       ...result.headers,

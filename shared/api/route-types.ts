@@ -36,6 +36,8 @@ export interface RouteDefinition {
   };
   /** Success responses by status; error responses are added from the access rules. */
   responses: Record<number, ResponseDefinition>;
+  /** Route-specific error statuses beyond those derived from access and input (e.g. 409). */
+  errorStatuses?: readonly number[];
   /** Lambda timeout; defaults to the construct's default. */
   timeoutSeconds?: number;
   memoryMb?: number;

@@ -1,5 +1,9 @@
+import { z } from 'zod';
+import { PLUGIN_PATHS } from '../plugin-manifests';
 import { defineRoute } from '../route-types';
 import { HealthResponse } from '../schemas/meta';
+
+const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.0.3 document' });
 
 export const health = defineRoute({
   operationId: 'getHealth',
@@ -14,4 +18,76 @@ export const health = defineRoute({
   responses: { 200: { description: 'The service is up', schema: HealthResponse } },
 });
 
-export const metaRoutes = [health] as const;
+export const openApiDocument = defineRoute({
+  operationId: 'getOpenApiDocument',
+  method: 'GET',
+  path: PLUGIN_PATHS.openApi,
+  access: { kind: 'public' },
+  functionName: 'get-openapi-document',
+  summary: 'OpenAPI document of the whole API',
+  description: 'The OpenAPI 3.0.3 description of every route, generated from the route table.',
+  tags: ['meta'],
+  request: {},
+  responses: { 200: { description: 'The OpenAPI document', schema: OpenApiDocument } },
+});
+
+export const pluginOpenApiDocument = defineRoute({
+  operationId: 'getPluginOpenApiDocument',
+  method: 'GET',
+  path: PLUGIN_PATHS.pluginOpenApi,
+  access: { kind: 'public' },
+  functionName: 'get-plugin-openapi-document',
+  summary: 'OpenAPI document of the plugin skills',
+  description: 'The OpenAPI 3.0.3 view an assistant platform loads: only the five plugin skills.',
+  tags: ['meta'],
+  request: {},
+  responses: { 200: { description: 'The plugin OpenAPI document', schema: OpenApiDocument } },
+});
+
+export const aiPluginManifest = defineRoute({
+  operationId: 'getAiPluginManifest',
+  method: 'GET',
+  path: PLUGIN_PATHS.aiPlugin,
+  access: { kind: 'public' },
+  functionName: 'get-ai-plugin-manifest',
+  summary: 'OpenAI-compatible plugin manifest',
+  description: 'The ai-plugin.json manifest that assistant platforms load to add this service as a plugin.',
+  tags: ['meta'],
+  request: {},
+  responses: { 200: { description: 'The manifest', schema: z.record(z.string(), z.unknown()) } },
+});
+
+export const securityCopilotManifest = defineRoute({
+  operationId: 'getSecurityCopilotManifest',
+  method: 'GET',
+  path: PLUGIN_PATHS.securityCopilot,
+  access: { kind: 'public' },
+  functionName: 'get-security-copilot-manifest',
+  summary: 'Microsoft Security Copilot plugin manifest (YAML)',
+  description: 'The Security Copilot manifest: API key in the X-API-Key header and an instance URL setting.',
+  tags: ['meta'],
+  request: {},
+  responses: { 200: { description: 'The manifest as YAML' } },
+});
+
+export const pluginLogo = defineRoute({
+  operationId: 'getPluginLogo',
+  method: 'GET',
+  path: PLUGIN_PATHS.logo,
+  access: { kind: 'public' },
+  functionName: 'get-plugin-logo',
+  summary: 'Plugin logo (SVG)',
+  description: 'The logo the manifests point to.',
+  tags: ['meta'],
+  request: {},
+  responses: { 200: { description: 'An SVG image' } },
+});
+
+export const metaRoutes = [
+  health,
+  openApiDocument,
+  pluginOpenApiDocument,
+  aiPluginManifest,
+  securityCopilotManifest,
+  pluginLogo,
+] as const;

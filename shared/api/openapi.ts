@@ -1,0 +1,134 @@
+import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { SERVICE_VERSION } from '../version';
+import type { RouteDefinition } from './route-types';
+import { ErrorResponse } from './schemas/common';
+
+/**
+ * The OpenAPI 3.0.3 document, generated from the route table's zod schemas (never written by hand).
+ * Security Copilot accepts only OpenAPI 3.0.x, hence the V3 generator. The `plugin` view holds only
+ * the skills an assistant platform should see, so admin and ingest routes never reach a model.
+ */
+export type OpenApiView = 'full' | 'plugin';
+
+export interface OpenApiOptions {
+  serverUrl: string;
+  view: OpenApiView;
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is invalid; error.details names each failing field.',
+  401: 'The API key is missing, malformed, unknown, expired or disabled.',
+  403: 'The API key lacks the required scope, or does not own the session.',
+  404: 'The resource does not exist.',
+  409: 'The request conflicts with the resource state.',
+  413: 'The request body exceeds 1 MiB.',
+  415: 'The request body must be JSON.',
+  429: 'The API key exceeded its rate limit or quota; retry after the Retry-After header.',
+  500: 'Internal error; the body carries a request_id to quote to the operator.',
+  503: 'A dependency is temporarily unavailable; retry shortly.',
+};
+
+export function errorStatusesFor(route: RouteDefinition): number[] {
+  const statuses = new Set<number>([500, 503, ...(route.errorStatuses ?? [])]);
+  const { params, query, body } = route.request;
+  if (params || query || body) statuses.add(400);
+  if (body) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  if (route.access.kind !== 'public') {
+    statuses.add(401);
+    statuses.add(403);
+    statuses.add(429);
+  }
+  if (route.ownerOnly || params) statuses.add(404);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function accessNote(route: RouteDefinition): string {
+  switch (route.access.kind) {
+    case 'public':
+      return 'No API key needed.';
+    case 'admin':
+      return 'Requires an admin API key.';
+    case 'scope':
+      return `Requires an API key with scope \`${route.access.scope}\`${route.ownerOnly ? ' that created the session' : ''}.`;
+  }
+}
+
+function register(
+  registry: OpenAPIRegistry,
+  route: RouteDefinition,
+  path: string,
+  operationId: string,
+  alias: boolean,
+) {
+  const responses: Record<string, { description: string; content?: Record<string, { schema: never }> }> = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: response.description,
+      ...(response.schema ? { content: { 'application/json': { schema: response.schema as never } } } : {}),
+    };
+  }
+  for (const status of errorStatusesFor(route)) {
+    responses[String(status)] ??= {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      content: { 'application/json': { schema: ErrorResponse as never } },
+    };
+  }
+  registry.registerPath({
+    method: route.method.toLowerCase() as 'get' | 'post',
+    path,
+    operationId,
+    summary: route.summary,
+    description: `${route.description}\n\n${accessNote(route)}${alias ? `\n\nSame operation as \`${route.operationId}\`.` : ''}`,
+    tags: [...route.tags],
+    security: route.access.kind === 'public' ? [] : [{ ApiKeyAuth: [] }],
+    request: {
+      ...(route.request.params ? { params: route.request.params } : {}),
+      ...(route.request.query ? { query: route.request.query } : {}),
+      ...(route.request.body
+        ? { body: { required: true, content: { 'application/json': { schema: route.request.body } } } }
+        : {}),
+    },
+    responses,
+    ...(route.pluginSkill ? { 'x-skill-name': route.pluginSkill } : {}),
+  });
+}
+
+export function buildOpenApiDocument(routes: readonly RouteDefinition[], options: OpenApiOptions) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'ApiKeyAuth', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'A key created by an administrator. `Authorization: Bearer <key>` is accepted as well.',
+  });
+  const selected = options.view === 'plugin' ? routes.filter((r) => r.pluginSkill) : routes;
+  for (const route of selected) {
+    register(registry, route, route.path, route.operationId, false);
+    if (options.view === 'full') {
+      (route.aliases ?? []).forEach((alias, i) => {
+        register(registry, route, alias, `${route.operationId}Alias${i + 1}`, true);
+      });
+    }
+  }
+  const generator = new OpenApiGeneratorV3(registry.definitions);
+  const document = generator.generateDocument({
+    openapi: '3.0.3',
+    info: {
+      title:
+        options.view === 'plugin'
+          ? 'Security Investigation Service (plugin skills)'
+          : 'Security Investigation Service',
+      version: SERVICE_VERSION,
+      description:
+        'Runs security investigations on IP addresses, users, hosts and domains, keeps a knowledge graph of ' +
+        'related entities, lists incidents synced from SIEMs and searches past investigations. Every call ' +
+        'except the public documents needs an API key in the X-API-Key header. Errors always have the shape ' +
+        '{"error":{"code","message","request_id"}}.',
+    },
+    servers: [{ url: options.serverUrl }],
+  });
+  return document;
+}

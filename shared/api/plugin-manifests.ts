@@ -1,0 +1,109 @@
+import { stringify } from 'yaml';
+import { config } from '../config';
+import { SERVICE_VERSION } from '../version';
+
+/**
+ * The two manifests an assistant platform loads. Security Copilot limits: name_for_human ≤ 40
+ * characters, name_for_model ≤ 100 without `/ \ ? # @`, description_for_model ≤ 16,000. The OpenAI
+ * format can only express `Authorization: Bearer` for a service key, which the authorizer accepts as
+ * an equivalent of X-API-Key; the Security Copilot manifest names the X-API-Key header directly and
+ * asks each tenant for its own instance URL.
+ */
+export const PLUGIN_PATHS = {
+  openApi: '/openapi.json',
+  pluginOpenApi: '/plugin/openapi.json',
+  aiPlugin: '/.well-known/ai-plugin.json',
+  securityCopilot: '/plugin/security-copilot.yaml',
+  logo: '/plugin/logo.svg',
+} as const;
+
+export const PLUGIN_NAME_FOR_MODEL = 'SecurityInvestigationService';
+export const PLUGIN_DISPLAY_NAME = 'Security Investigations';
+
+const DESCRIPTION_FOR_HUMAN =
+  'Investigate IPs, users, hosts and domains, explore related entities, list SIEM incidents and search past investigations.';
+
+const DESCRIPTION_FOR_MODEL = [
+  'Use this plugin for security operations questions about a specific IP address, user account, host or domain.',
+  'Skills: (1) Investigate Entity (startInvestigation): runs an investigation with the SOC Analyst persona and',
+  'returns a summary, a risk score from 0 to 100, a verdict (benign, suspicious, malicious, unknown), related',
+  'entities and findings. (2) Query Knowledge Graph (queryKnowledgeGraph): entities connected to a value from past',
+  'investigations and incidents, with the relationship. (3) List Recent Incidents (listIncidents): latest SIEM',
+  'incidents filtered by severity (e.g. high,critical) and time (since/until in ISO 8601); each has title,',
+  'severity, status and a link. (4) Get Investigation Report (getInvestigationReport): a finished investigation by',
+  'session_id. (5) Search Investigations (searchInvestigations): past investigations matching words, an IP or a',
+  'domain. Prefer Get Investigation Report or Search Investigations before starting a new investigation on an',
+  'entity that was investigated recently. Results are final; there is no streaming.',
+].join(' ');
+
+export interface ManifestOptions {
+  publicUrl: string;
+  contactEmail: string;
+  legalUrl?: string;
+}
+
+function base(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export function aiPluginManifest(options: ManifestOptions) {
+  const url = base(options.publicUrl);
+  return {
+    schema_version: 'v1',
+    name_for_human: PLUGIN_DISPLAY_NAME,
+    name_for_model: PLUGIN_NAME_FOR_MODEL,
+    description_for_human: DESCRIPTION_FOR_HUMAN,
+    description_for_model: DESCRIPTION_FOR_MODEL,
+    auth: { type: 'service_http', authorization_type: 'bearer', verification_tokens: {} },
+    api: { type: 'openapi', url: `${url}${PLUGIN_PATHS.pluginOpenApi}`, is_user_authenticated: false },
+    logo_url: `${url}${PLUGIN_PATHS.logo}`,
+    contact_email: options.contactEmail,
+    legal_info_url: options.legalUrl ?? `${url}/legal`,
+  };
+}
+
+export function securityCopilotManifest(options: ManifestOptions): string {
+  const url = base(options.publicUrl);
+  return stringify({
+    Descriptor: {
+      Name: PLUGIN_NAME_FOR_MODEL,
+      DisplayName: PLUGIN_DISPLAY_NAME,
+      Description: DESCRIPTION_FOR_MODEL,
+      DescriptionDisplay: DESCRIPTION_FOR_HUMAN,
+      Icon: `${url}${PLUGIN_PATHS.logo}`,
+      Settings: [
+        {
+          Name: 'InstanceURL',
+          Label: 'Instance URL',
+          Description: "Your tenant's API URL (the ApiUrl output of the CDK stack).",
+          HintText: 'https://abc123.execute-api.us-east-1.amazonaws.com/prod',
+          SettingType: 'String',
+          Required: true,
+        },
+      ],
+      Authorization: { Type: 'APIKey', Key: 'X-API-Key', Location: 'Header', AuthScheme: '' },
+    },
+    SkillGroups: [
+      {
+        Format: 'API',
+        Settings: {
+          OpenApiSpecUrl: `${url}${PLUGIN_PATHS.pluginOpenApi}`,
+          EndpointUrlSettingName: 'InstanceURL',
+        },
+      },
+    ],
+    Version: SERVICE_VERSION,
+  });
+}
+
+export const PLUGIN_LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 64 64">' +
+  '<rect width="64" height="64" rx="12" fill="#0b3d5c"/>' +
+  '<path d="M32 10 50 17v13c0 11-7.6 20.5-18 24-10.4-3.5-18-13-18-24V17z" fill="#2aa3d8"/>' +
+  '<circle cx="30" cy="30" r="8" fill="none" stroke="#fff" stroke-width="4"/>' +
+  '<path d="m36 36 7 7" stroke="#fff" stroke-width="4" stroke-linecap="round"/></svg>';
+
+export function manifestOptions(): ManifestOptions {
+  const cfg = config();
+  return { publicUrl: cfg.SIS_PUBLIC_URL, contactEmail: cfg.SIS_CONTACT_EMAIL, legalUrl: cfg.SIS_LEGAL_URL };
+}

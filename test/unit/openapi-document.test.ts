@@ -1,0 +1,96 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { buildOpenApiDocument, errorStatusesFor } from '../../shared/api/openapi';
+import { aiPluginManifest, securityCopilotManifest } from '../../shared/api/plugin-manifests';
+import { ROUTES } from '../../shared/api/routes';
+
+const serverUrl = 'https://api.example.test/prod';
+
+describe('the OpenAPI document generated from the route table', () => {
+  const full = buildOpenApiDocument(ROUTES, { serverUrl, view: 'full' });
+  const plugin = buildOpenApiDocument(ROUTES, { serverUrl, view: 'plugin' });
+
+  it('is a valid OpenAPI 3.0.3 document in both views', async () => {
+    expect(full.openapi).toBe('3.0.3');
+    await expect(SwaggerParser.validate(structuredClone(full) as never)).resolves.toBeTruthy();
+    await expect(SwaggerParser.validate(structuredClone(plugin) as never)).resolves.toBeTruthy();
+  });
+
+  it('has every route with its operationId, and the contract error shape for every derived error status', () => {
+    for (const route of ROUTES) {
+      const operation = (full.paths[route.path] as Record<string, Record<string, unknown>>)[
+        route.method.toLowerCase()
+      ];
+      expect(operation?.operationId, route.operationId).toBe(route.operationId);
+      const responses = operation?.responses as Record<
+        string,
+        { content?: Record<string, { schema: unknown }> }
+      >;
+      for (const status of errorStatusesFor(route)) {
+        expect(
+          responses[String(status)]?.content?.['application/json']?.schema,
+          `${route.operationId} ${status}`,
+        ).toEqual({
+          $ref: '#/components/schemas/ErrorResponse',
+        });
+      }
+      expect(operation?.security).toEqual(route.access.kind === 'public' ? [] : [{ ApiKeyAuth: [] }]);
+    }
+  });
+
+  it('declares the X-API-Key header scheme and the deployment URL as server', () => {
+    expect(full.components?.securitySchemes?.ApiKeyAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+    });
+    expect(full.servers).toEqual([{ url: serverUrl }]);
+  });
+
+  it('shows only plugin skills in the plugin view', () => {
+    const operationIds = Object.values(plugin.paths).flatMap((item) =>
+      Object.values(item as Record<string, { operationId: string }>).map((op) => op.operationId),
+    );
+    expect(operationIds.sort()).toEqual(
+      ROUTES.filter((r) => r.pluginSkill)
+        .map((r) => r.operationId)
+        .sort(),
+    );
+    expect(operationIds.some((id) => /ApiKey|ingest/i.test(id))).toBe(false);
+  });
+});
+
+describe('the plugin manifests', () => {
+  const options = { publicUrl: 'https://api.example.test/prod/', contactEmail: 'soc@example.com' };
+
+  it('keeps the OpenAI manifest within Security Copilot limits and points at the plugin document', () => {
+    const manifest = aiPluginManifest(options);
+    expect(manifest.name_for_human.length).toBeLessThanOrEqual(40);
+    expect(manifest.name_for_model.length).toBeLessThanOrEqual(100);
+    expect(manifest.name_for_model).not.toMatch(/[/\\?#@ ]/);
+    expect(manifest.description_for_model.length).toBeLessThanOrEqual(16_000);
+    expect(manifest.api.url).toBe('https://api.example.test/prod/plugin/openapi.json');
+    expect(manifest.auth).toMatchObject({ type: 'service_http', authorization_type: 'bearer' });
+  });
+
+  it('declares the X-API-Key header and a per-tenant instance URL in the Security Copilot manifest', () => {
+    const manifest = parse(securityCopilotManifest(options));
+    expect(manifest.Descriptor.Authorization).toEqual({
+      Type: 'APIKey',
+      Key: 'X-API-Key',
+      Location: 'Header',
+      AuthScheme: '',
+    });
+    expect(manifest.Descriptor.Name).not.toMatch(/[/\\?#@.]/);
+    const setting = manifest.Descriptor.Settings.find((s: { Name: string }) => s.Name === 'InstanceURL');
+    expect(setting).toMatchObject({ SettingType: 'String', Required: true });
+    expect(manifest.SkillGroups[0]).toMatchObject({
+      Format: 'API',
+      Settings: {
+        OpenApiSpecUrl: 'https://api.example.test/prod/plugin/openapi.json',
+        EndpointUrlSettingName: 'InstanceURL',
+      },
+    });
+  });
+});
