@@ -48,7 +48,7 @@ export const TABLES: Record<TableId, TableDefinition> = {
     id: 'sessions',
     suffix: 'sessions',
     configKey: 'SIS_SESSIONS_TABLE',
-    globalIndexes: [],
+    globalIndexes: [GSI1],
     ...common,
   },
   graph: { id: 'graph', suffix: 'graph', configKey: 'SIS_GRAPH_TABLE', globalIndexes: [GSI1], ...common },
