@@ -1,9 +1,26 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { ROUTES } from '../../shared/api/routes';
+import { logger } from '../../shared/observability';
+import { apiKeyService } from '../../shared/services/api-keys';
+import { decide, policyRoutes } from '../../shared/services/key-authorizer';
+
+const routes = policyRoutes(ROUTES);
 
 /**
- * API Gateway REST REQUEST authorizer. Placeholder that rejects every request until the key
- * verification lands (fail closed).
+ * API Gateway REST REQUEST authorizer (identity source X-API-Key; `Authorization: Bearer` accepted).
+ * Throwing `Unauthorized` is the documented way to make API Gateway answer 401. Logs carry the key ID
+ * and the reason, never the presented key.
  */
-export const handler = async (_event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-  throw new Error('Unauthorized');
+export const handler = async (
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> => {
+  logger.resetKeys();
+  logger.appendKeys({ request_id: event.requestContext?.requestId });
+  const outcome = await decide(event, apiKeyService(), routes);
+  if (!outcome.ok) {
+    logger.info('api key rejected', { reason: outcome.reason, key_id: outcome.keyId });
+    throw new Error('Unauthorized');
+  }
+  if (outcome.resources === 0) logger.info('api key has no allowed route', { key_id: outcome.keyId });
+  return outcome.result;
 };
