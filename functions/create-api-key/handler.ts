@@ -1,0 +1,13 @@
+import { httpHandler } from '../../shared/api/http-handler';
+import { createApiKey } from '../../shared/api/routes/keys';
+import { apiKeyService } from '../../shared/services/api-keys';
+
+/** POST /api/v1/admin/keys: the secret appears in this response only, and is never cached. */
+export const handler = httpHandler(createApiKey, async ({ body, caller }) => {
+  const { summary, apiKey } = await apiKeyService().create(body, caller.keyId);
+  return {
+    statusCode: 201,
+    body: { ...summary, api_key: apiKey },
+    headers: { 'cache-control': 'no-store' },
+  };
+});
