@@ -27,6 +27,8 @@ export interface HttpRequest<R extends RouteDefinition> {
   caller: R['access']['kind'] extends 'public' ? Caller | undefined : Caller;
   requestId: string;
   event: APIGatewayProxyEvent;
+  /** The Lambda context (remaining time bounds a synchronous wait). */
+  context: Context;
 }
 
 export interface HttpResult {
@@ -153,6 +155,7 @@ export function httpHandler<R extends RouteDefinition>(
       caller: caller as Req['caller'],
       requestId,
       event,
+      context,
     };
     const result = await handle(request);
     if (result.rawBody !== undefined) {
