@@ -37,6 +37,12 @@ export const configSchema = z.object({
   SIS_USAGE_PLAN_ID: z.string().optional(),
   SIS_AUTHORIZER_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(0),
   SIS_DEMO_DATA: booleanFlag.default(true),
+  /**
+   * TEST-ONLY fault injection for the investigation workflow steps (docs/workflow.md), honoured only
+   * against DynamoDB Local (SIS_DYNAMODB_ENDPOINT set); the CDK stack never sets it. Comma-separated
+   * `<step>@<entity value>[#<tool>]=throw|delay:<ms>`, e.g. `step-assess@fault.example.com=throw`.
+   */
+  SIS_FAULT_INJECTION: z.string().max(2000).optional(),
   /** Shown in the plugin manifests. */
   SIS_CONTACT_EMAIL: z.email().default('security-operations@example.com'),
   SIS_LEGAL_URL: z.url().optional(),
