@@ -1,0 +1,430 @@
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Config } from '../config';
+import { type Entity, type EntityType, isEntityType } from '../domain/entity';
+import {
+  type Direction,
+  type Edge,
+  type EdgeSide,
+  type EntityNode,
+  edgeFromSide,
+  edgeSides,
+  mergeEdge,
+  mergeNode,
+  type NodeObservation,
+  type Relationship,
+} from '../domain/graph';
+import { createDocumentClient } from './dynamo-client';
+import { GSI1, tableName } from './tables';
+
+/**
+ * The knowledge graph as an adjacency list in the graph table:
+ *
+ * - node      pk `ENTITY#<type>#<value>`, sk `NODE`: counts, first/last seen, latest risk score;
+ *             gsi1 `VALUE#<value>` / `<type>` finds an entity's types from its bare value.
+ * - edge side pk `ENTITY#<type>#<value>`, sk `EDGE#<type>#<value>#<relationship>#<direction>`: one
+ *             item per edge in the partition of each of its two entities (domain `edgeSides`).
+ * - evidence  pk `ENTITY#<type>#<value>`, sk `EVIDENCE#<kind>#<id>`: which edge sides an incident or
+ *             session has already been applied to in this partition.
+ *
+ * A neighbourhood is one Query on `begins_with(sk, 'EDGE#')`. Writes are exactly-once per (entity,
+ * evidence, edge side): each entity partition is updated by one transaction that puts the node, the
+ * changed edge sides and the evidence item, every put conditioned on the version it was computed
+ * from. A redelivered incident or a replayed workflow step finds its evidence item and adds nothing;
+ * a concurrent writer makes the transaction fail and the partition is read and merged again. The
+ * evidence item (not the bounded evidence list on the edge) is what makes counts exact, so an entity
+ * seen in thousands of incidents still counts a replay of an old one once.
+ */
+export type EvidenceKind = NodeObservation['kind'];
+
+export interface EvidenceRef {
+  /** incident_id or session_id. */
+  id: string;
+  kind: EvidenceKind;
+  /** When the evidence observed the entities (incident created_at, session completion). */
+  at: string;
+}
+
+export interface StoredNode extends EntityNode {}
+
+export interface NeighbourPage {
+  sides: EdgeSide[];
+  /** Sort key of the last edge side read, when the partition has more. */
+  next?: string;
+}
+
+const NODE_SK = 'NODE';
+const EDGE_PREFIX = 'EDGE#';
+const EVIDENCE_PREFIX = 'EVIDENCE#';
+const MAX_TRANSACTION_ITEMS = 100;
+/** Edge sides per transaction: the rest of the 100 items are the node and the evidence item. */
+const SIDES_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 2;
+const MAX_ATTEMPTS = 8;
+/** Entity partitions written in parallel for one observation. */
+const PARTITION_CONCURRENCY = 6;
+
+export const entityPk = (entity: Entity) => `ENTITY#${entity.type}#${entity.value}`;
+const valueIndexPk = (value: string) => `VALUE#${value}`;
+/**
+ * Type and relationship/direction are fixed vocabularies without `#`, so the key is unambiguous
+ * even when a user name contains `#`.
+ */
+export const edgeSk = (side: Pick<EdgeSide, 'other' | 'relationship' | 'direction'>) =>
+  `${EDGE_PREFIX}${side.other.type}#${side.other.value}#${side.relationship}#${side.direction}`;
+const evidenceSk = (evidence: Pick<EvidenceRef, 'id' | 'kind'>) =>
+  `${EVIDENCE_PREFIX}${evidence.kind}#${evidence.id}`;
+
+type Item = Record<string, unknown>;
+
+interface Versioned<T> {
+  value: T;
+  version: number | undefined;
+}
+
+/** What one evidence contributes to one entity's partition. */
+interface PartitionWork {
+  entity: Entity;
+  node: NodeObservation;
+  sides: EdgeSide[];
+}
+
+function nodeFromItem(item: Item): StoredNode {
+  const node: StoredNode = {
+    type: item.entity_type as EntityType,
+    value: String(item.value),
+    first_seen: String(item.first_seen),
+    last_seen: String(item.last_seen),
+    incident_count: Number(item.incident_count ?? 0),
+    investigation_count: Number(item.investigation_count ?? 0),
+  };
+  if (typeof item.risk_score === 'number') node.risk_score = item.risk_score;
+  if (typeof item.risk_scored_at === 'string') node.risk_scored_at = item.risk_scored_at;
+  return node;
+}
+
+function sideFromItem(item: Item): EdgeSide {
+  return {
+    self: { type: item.self_type as EntityType, value: String(item.self_value) },
+    other: { type: item.other_type as EntityType, value: String(item.other_value) },
+    relationship: item.relationship as Relationship,
+    direction: item.direction as Direction,
+    first_seen: String(item.first_seen),
+    last_seen: String(item.last_seen),
+    count: Number(item.count ?? 0),
+    evidence: Array.isArray(item.evidence) ? item.evidence.map(String) : [],
+  };
+}
+
+function sideItem(side: EdgeSide, version: number): Item {
+  return {
+    pk: entityPk(side.self),
+    sk: edgeSk(side),
+    self_type: side.self.type,
+    self_value: side.self.value,
+    other_type: side.other.type,
+    other_value: side.other.value,
+    relationship: side.relationship,
+    direction: side.direction,
+    first_seen: side.first_seen,
+    last_seen: side.last_seen,
+    count: side.count,
+    evidence: side.evidence,
+    version,
+  };
+}
+
+function nodeItem(node: StoredNode, version: number): Item {
+  return {
+    pk: entityPk(node),
+    sk: NODE_SK,
+    [GSI1.partitionKey]: valueIndexPk(node.value),
+    [GSI1.sortKey]: node.type,
+    entity_type: node.type,
+    value: node.value,
+    first_seen: node.first_seen,
+    last_seen: node.last_seen,
+    incident_count: node.incident_count,
+    investigation_count: node.investigation_count,
+    ...(node.risk_score !== undefined
+      ? { risk_score: node.risk_score, risk_scored_at: node.risk_scored_at }
+      : {}),
+    version,
+  };
+}
+
+/** The side as seen from `self`, out of a freshly observed edge. */
+function sideFor(edge: Edge, self: Entity): EdgeSide {
+  const [a, b] = edgeSides(edge);
+  return a.self.type === self.type && a.self.value === self.value ? a : b;
+}
+
+function isRetryableTransactionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'ConditionalCheckFailedException' || error.name === 'TransactionConflictException')
+    return true;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return (
+    error.name === 'TransactionCanceledException' &&
+    !!reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')
+  );
+}
+
+const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
+
+async function inBatches<T>(
+  items: readonly T[],
+  width: number,
+  run: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await run(item);
+    }
+  });
+  await Promise.all(workers);
+}
+
+export class GraphRepository {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /**
+   * Records edges observed by one incident or session (domain `edgesFromIncident` /
+   * `edgesFromInvestigation`): both sides of every edge, and each endpoint's node counted once for
+   * this evidence. Idempotent: recording the same evidence again changes nothing.
+   */
+  async recordEdges(edges: readonly Edge[], evidence: EvidenceRef): Promise<void> {
+    await this.record(evidence, [], edges);
+  }
+
+  /**
+   * Counts the entity once for this evidence (incident_count or investigation_count), widens
+   * first/last seen and, for an investigation, sets the risk score unless a newer one is stored.
+   * Idempotent per (entity, evidence).
+   */
+  async upsertNode(observation: NodeObservation, evidenceId: string): Promise<void> {
+    await this.record({ id: evidenceId, kind: observation.kind, at: observation.at }, [observation], []);
+  }
+
+  /** Nodes and edges of one evidence together (the incident consumer's single call). */
+  async record(
+    evidence: EvidenceRef,
+    nodes: readonly NodeObservation[],
+    edges: readonly Edge[],
+  ): Promise<void> {
+    const work = new Map<string, PartitionWork>();
+    const workFor = (entity: Entity) => {
+      const key = entityPk(entity);
+      let entry = work.get(key);
+      if (!entry) {
+        entry = { entity, node: { entity, kind: evidence.kind, at: evidence.at }, sides: [] };
+        work.set(key, entry);
+      }
+      return entry;
+    };
+    for (const node of nodes) {
+      const entry = workFor(node.entity);
+      entry.node = { ...node, kind: evidence.kind };
+    }
+    for (const edge of edges) {
+      const observed: Edge = { ...edge, evidence: [evidence.id], count: 1 };
+      for (const self of [edge.from, edge.to]) workFor(self).sides.push(sideFor(observed, self));
+    }
+    await inBatches([...work.values()], PARTITION_CONCURRENCY, async (entry) => {
+      const chunks: EdgeSide[][] = [];
+      for (let i = 0; i < entry.sides.length; i += SIDES_PER_TRANSACTION) {
+        chunks.push(entry.sides.slice(i, i + SIDES_PER_TRANSACTION));
+      }
+      if (chunks.length === 0) chunks.push([]);
+      for (const sides of chunks) await this.applyToPartition(evidence, { ...entry, sides });
+    });
+  }
+
+  private async applyToPartition(evidence: EvidenceRef, work: PartitionWork): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.tryApply(evidence, work);
+        return;
+      } catch (error) {
+        if (!isRetryableTransactionFailure(error) || attempt >= MAX_ATTEMPTS) throw error;
+        await pause(Math.random() * 20 * 2 ** attempt);
+      }
+    }
+  }
+
+  private async tryApply(evidence: EvidenceRef, work: PartitionWork): Promise<void> {
+    const pk = entityPk(work.entity);
+    const sideKeys = [...new Set(work.sides.map(edgeSk))];
+    const marker = evidenceSk(evidence);
+    const items = await this.getMany(pk, [NODE_SK, marker, ...sideKeys]);
+
+    const nodeRecord = items.get(NODE_SK);
+    const existingNode: Versioned<StoredNode> | undefined = nodeRecord
+      ? { value: nodeFromItem(nodeRecord), version: Number(nodeRecord.version ?? 0) }
+      : undefined;
+    const markerRecord = items.get(marker);
+    const applied = new Set<string>(
+      Array.isArray(markerRecord?.applied) ? markerRecord.applied.map(String) : [],
+    );
+
+    const puts: { item: Item; previousVersion: number | undefined }[] = [];
+    let nextNode: StoredNode | undefined;
+    if (!markerRecord) {
+      nextNode = mergeNode(existingNode?.value, work.node);
+    } else if (work.node.risk_score !== undefined && existingNode) {
+      // Counted already (e.g. by recordEdges of the same session); only the score may be new.
+      const merged = mergeNode(existingNode.value, work.node);
+      if (
+        merged.risk_score !== existingNode.value.risk_score ||
+        merged.risk_scored_at !== existingNode.value.risk_scored_at
+      ) {
+        nextNode = {
+          ...merged,
+          incident_count: existingNode.value.incident_count,
+          investigation_count: existingNode.value.investigation_count,
+        };
+      }
+    }
+
+    const newlyApplied: string[] = [];
+    for (const side of work.sides) {
+      const sk = edgeSk(side);
+      if (applied.has(sk) || newlyApplied.includes(sk)) continue;
+      const stored = items.get(sk);
+      const merged = mergeEdge(stored ? edgeFromSide(sideFromItem(stored)) : undefined, edgeFromSide(side));
+      const version = stored ? Number(stored.version ?? 0) : undefined;
+      puts.push({
+        item: sideItem(sideFor(merged, work.entity), (version ?? 0) + 1),
+        previousVersion: version,
+      });
+      newlyApplied.push(sk);
+    }
+
+    if (nextNode) {
+      puts.unshift({
+        item: nodeItem(nextNode, (existingNode?.version ?? 0) + 1),
+        previousVersion: existingNode?.version,
+      });
+    }
+    if (puts.length === 0 && markerRecord) return;
+
+    const markerVersion = markerRecord ? Number(markerRecord.version ?? 0) : undefined;
+    puts.push({
+      item: {
+        pk,
+        sk: marker,
+        evidence_kind: evidence.kind,
+        evidence_id: evidence.id,
+        at: evidence.at,
+        applied: [...applied, ...newlyApplied],
+        version: (markerVersion ?? 0) + 1,
+      },
+      previousVersion: markerVersion,
+    });
+
+    await this.doc.send(
+      new TransactWriteCommand({
+        TransactItems: puts.map(({ item, previousVersion }) => ({
+          Put: {
+            TableName: this.table,
+            Item: item,
+            ...(previousVersion === undefined
+              ? { ConditionExpression: 'attribute_not_exists(pk)' }
+              : {
+                  ConditionExpression: '#version = :version',
+                  ExpressionAttributeNames: { '#version': 'version' },
+                  ExpressionAttributeValues: { ':version': previousVersion },
+                }),
+          },
+        })),
+      }),
+    );
+  }
+
+  /** Consistent batch read of several items of one partition, by sort key. */
+  private async getMany(pk: string, sortKeys: readonly string[]): Promise<Map<string, Item>> {
+    const found = new Map<string, Item>();
+    for (let i = 0; i < sortKeys.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = sortKeys.slice(i, i + 100).map((sk) => ({ pk, sk }));
+      for (let round = 0; keys && keys.length > 0; round++) {
+        if (round > 0) await pause(Math.min(1000, 25 * 2 ** round));
+        const result = await this.doc.send(
+          new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }),
+        );
+        for (const item of result.Responses?.[this.table] ?? []) found.set(String(item.sk), item);
+        keys = result.UnprocessedKeys?.[this.table]?.Keys as Record<string, unknown>[] | undefined;
+      }
+    }
+    return found;
+  }
+
+  async getNode(entity: Entity): Promise<StoredNode | undefined> {
+    const items = await this.getMany(entityPk(entity), [NODE_SK]);
+    const item = items.get(NODE_SK);
+    return item ? nodeFromItem(item) : undefined;
+  }
+
+  /** The entity types under which a normalised value is stored (gsi1), in type order. */
+  async typesOf(value: string): Promise<EntityType[]> {
+    const result = await this.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#gpk = :value',
+        ExpressionAttributeNames: { '#gpk': GSI1.partitionKey, '#gsk': GSI1.sortKey },
+        ExpressionAttributeValues: { ':value': valueIndexPk(value) },
+        ProjectionExpression: '#gsk',
+        Limit: 10,
+      }),
+    );
+    return (result.Items ?? []).map((item) => item[GSI1.sortKey]).filter(isEntityType);
+  }
+
+  /**
+   * One page of an entity's edge sides in key order (neighbour type, value, relationship), read
+   * with one Query. `after` is the sort key the previous page ended on.
+   */
+  async neighbours(
+    entity: Entity,
+    options: { limit: number; after?: string | undefined; neighbourType?: EntityType | undefined },
+  ): Promise<NeighbourPage> {
+    const prefix = options.neighbourType ? `${EDGE_PREFIX}${options.neighbourType}#` : EDGE_PREFIX;
+    const pk = entityPk(entity);
+    const result = await this.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+        // One more than asked, so the last page is known to be the last without an empty extra call.
+        Limit: options.limit + 1,
+        ...(options.after ? { ExclusiveStartKey: { pk, sk: options.after } } : {}),
+      }),
+    );
+    const items = result.Items ?? [];
+    const page = items.slice(0, options.limit);
+    const sides = page.map(sideFromItem);
+    const more = items.length > options.limit;
+    const last = page.at(-1)?.sk;
+    return more && typeof last === 'string' ? { sides, next: last } : { sides };
+  }
+}
+
+/** A cursor position must name an edge sort key; anything else is a tampered cursor. */
+export function isEdgeSortKey(value: string): boolean {
+  return value.startsWith(EDGE_PREFIX) && value.length <= 400;
+}
+
+export function graphRepositoryFromConfig(
+  cfg: Config,
+  doc: DynamoDBDocumentClient = createDocumentClient(cfg),
+) {
+  return new GraphRepository(doc, tableName(cfg, 'graph'));
+}

@@ -1,0 +1,267 @@
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Config } from '../config';
+import type { Entity } from '../domain/entity';
+import { createDocumentClient } from './dynamo-client';
+import { tableName } from './tables';
+
+/**
+ * The investigation search index: an inverted index in the sessions table.
+ *
+ * - posting   pk `TERM#<ownerKeyId>#<term>`, sk `<created_at>#<session_id>`: one item per term of a
+ *             session, carrying the result fields and the session's whole term list, so a query for
+ *             several terms is ONE Query on one term's partition (newest first) with the other terms
+ *             checked inside the items (`contains(terms, :t)`). The owner is part of the partition
+ *             key: a key can only ever read postings of its own sessions.
+ * - document  pk `SEARCHDOC#<session_id>`, sk `TERMS`: the term list last indexed, so re-indexing
+ *             deletes postings of terms the session no longer has.
+ *
+ * Re-indexing first widens the document to old ∪ new terms, then writes and deletes postings, then
+ * narrows the document: a crash in between leaves extra postings that the next re-index removes,
+ * never postings that nothing knows about.
+ */
+export interface SearchEntry {
+  session_id: string;
+  owner_key_id: string;
+  status: string;
+  entity: Entity;
+  persona: string;
+  created_at: string;
+  risk_score?: number | null;
+  verdict?: string | null;
+  summary?: string | null;
+}
+
+export interface SearchIndexQuery {
+  ownerKeyId: string;
+  /** Normalised query terms; the first names the partition read (the most selective one). */
+  terms: readonly string[];
+  statuses?: readonly string[] | undefined;
+  verdicts?: readonly string[] | undefined;
+  limit: number;
+  /** Sort key the previous page ended on. */
+  after?: string | undefined;
+}
+
+export interface SearchIndexPage {
+  hits: SearchEntry[];
+  /** Sort key to continue after; absent on the last page. */
+  next?: string;
+}
+
+/** Postings per session: bounded so a pathological report cannot turn one index into thousands of writes. */
+export const MAX_TERMS_PER_SESSION = 200;
+export const MAX_TERM_LENGTH = 128;
+/** Summary kept on each posting (the result list shows a snippet, the report route the whole text). */
+export const POSTING_SUMMARY_LENGTH = 300;
+/** Items one search may examine before it answers with what it has and a cursor. */
+const MAX_EVALUATED_PER_SEARCH = 2_000;
+const MAX_ATTEMPTS = 5;
+
+const DOC_SK = 'TERMS';
+const termPk = (owner: string, term: string) => `TERM#${owner}#${term}`;
+const docPk = (sessionId: string) => `SEARCHDOC#${sessionId}`;
+const postingSk = (entry: Pick<SearchEntry, 'created_at' | 'session_id'>) =>
+  `${entry.created_at}#${entry.session_id}`;
+
+type Item = Record<string, unknown>;
+
+function shorten(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+function entryFromItem(item: Item): SearchEntry {
+  const entity = item.entity as Entity;
+  return {
+    session_id: String(item.session_id),
+    owner_key_id: String(item.owner_key_id),
+    status: String(item.status),
+    entity: { type: entity.type, value: entity.value },
+    persona: String(item.persona),
+    created_at: String(item.created_at),
+    risk_score: typeof item.risk_score === 'number' ? item.risk_score : null,
+    verdict: typeof item.verdict === 'string' ? item.verdict : null,
+    summary: typeof item.summary === 'string' ? item.summary : null,
+  };
+}
+
+function isConditionFailure(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
+
+export class SearchIndexRepository {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /**
+   * Makes the session findable by exactly `terms` (domain `termsForSession`), replacing whatever it
+   * was indexed under before. Call it whenever the session's searchable fields change. A session's
+   * owner, created_at and session_id never change, so its postings keep one sort key for life.
+   */
+  async indexSession(entry: SearchEntry, terms: readonly string[]): Promise<void> {
+    const wanted = [...new Set(terms.filter((t) => t.length > 0 && t.length <= MAX_TERM_LENGTH))].slice(
+      0,
+      MAX_TERMS_PER_SESSION,
+    );
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.tryIndex(entry, wanted);
+        return;
+      } catch (error) {
+        if (!isConditionFailure(error) || attempt >= MAX_ATTEMPTS) throw error;
+        await pause(Math.random() * 20 * 2 ** attempt);
+      }
+    }
+  }
+
+  private async tryIndex(entry: SearchEntry, terms: string[]): Promise<void> {
+    const { Item: current } = await this.doc.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: { pk: docPk(entry.session_id), sk: DOC_SK },
+        ConsistentRead: true,
+      }),
+    );
+    const previousTerms = Array.isArray(current?.terms) ? current.terms.map(String) : [];
+    let version = current ? Number(current.version ?? 0) : undefined;
+
+    const putDoc = async (docTerms: string[]) => {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { pk: docPk(entry.session_id), sk: DOC_SK, terms: docTerms, version: (version ?? 0) + 1 },
+          ...(version === undefined
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : {
+                ConditionExpression: '#version = :version',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':version': version },
+              }),
+        }),
+      );
+      version = (version ?? 0) + 1;
+    };
+
+    const stale = previousTerms.filter((term) => !terms.includes(term));
+    await putDoc([...new Set([...previousTerms, ...terms])]);
+
+    const posting = {
+      session_id: entry.session_id,
+      owner_key_id: entry.owner_key_id,
+      status: entry.status,
+      entity: { type: entry.entity.type, value: entry.entity.value },
+      persona: entry.persona,
+      created_at: entry.created_at,
+      ...(typeof entry.risk_score === 'number' ? { risk_score: entry.risk_score } : {}),
+      ...(entry.verdict ? { verdict: entry.verdict } : {}),
+      ...(entry.summary ? { summary: shorten(entry.summary, POSTING_SUMMARY_LENGTH) } : {}),
+      terms,
+    };
+    const requests: Record<string, unknown>[] = [
+      ...stale.map((term) => ({
+        DeleteRequest: { Key: { pk: termPk(entry.owner_key_id, term), sk: postingSk(entry) } },
+      })),
+      ...terms.map((term) => ({
+        PutRequest: { Item: { pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting } },
+      })),
+    ];
+    await this.batchWrite(requests);
+    await putDoc(terms);
+  }
+
+  private async batchWrite(requests: Record<string, unknown>[]): Promise<void> {
+    for (let i = 0; i < requests.length; i += 25) {
+      let pending: Record<string, unknown>[] | undefined = requests.slice(i, i + 25);
+      for (let round = 0; pending && pending.length > 0; round++) {
+        if (round > 0) await pause(Math.min(2_000, 25 * 2 ** round));
+        const result = await this.doc.send(
+          new BatchWriteCommand({ RequestItems: { [this.table]: pending as never } }),
+        );
+        pending = result.UnprocessedItems?.[this.table] as Record<string, unknown>[] | undefined;
+      }
+    }
+  }
+
+  /**
+   * The caller's sessions having every term, newest first: one Query on the first term's postings,
+   * paged, the other terms and the filters checked in the items. Examines at most
+   * MAX_EVALUATED_PER_SEARCH postings per call; a page may then be short but carries a cursor.
+   */
+  async search(query: SearchIndexQuery): Promise<SearchIndexPage> {
+    const [driving, ...others] = query.terms;
+    if (!driving) return { hits: [] };
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':pk': termPk(query.ownerKeyId, driving) };
+    const filters: string[] = [];
+    others.forEach((term, i) => {
+      names['#terms'] = 'terms';
+      values[`:t${i}`] = term;
+      filters.push(`contains(#terms, :t${i})`);
+    });
+    const inList = (attribute: string, list: readonly string[] | undefined, tag: string) => {
+      if (!list?.length) return;
+      names[`#${tag}`] = attribute;
+      const placeholders = list.map((value, i) => {
+        values[`:${tag}${i}`] = value;
+        return `:${tag}${i}`;
+      });
+      filters.push(`#${tag} IN (${placeholders.join(', ')})`);
+    };
+    inList('status', query.statuses, 'st');
+    inList('verdict', query.verdicts, 'vd');
+
+    const hits: Item[] = [];
+    let startKey: Record<string, unknown> | undefined = query.after
+      ? { pk: values[':pk'], sk: query.after }
+      : undefined;
+    let evaluated = 0;
+    const pageSize = Math.min(500, Math.max(query.limit + 1, filters.length > 0 ? 100 : query.limit + 1));
+    for (;;) {
+      const result = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: values,
+          ScanIndexForward: false,
+          Limit: pageSize,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      evaluated += result.ScannedCount ?? 0;
+      hits.push(...(result.Items ?? []));
+      startKey = result.LastEvaluatedKey;
+      if (hits.length > query.limit) {
+        const page = hits.slice(0, query.limit);
+        return { hits: page.map(entryFromItem), next: String(page.at(-1)?.sk) };
+      }
+      if (!startKey) return { hits: hits.map(entryFromItem) };
+      if (evaluated >= MAX_EVALUATED_PER_SEARCH) {
+        return { hits: hits.map(entryFromItem), next: String(startKey.sk) };
+      }
+    }
+  }
+}
+
+/** A cursor position must look like a posting sort key (`<created_at>#<session_id>`). */
+export function isPostingSortKey(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#[A-Za-z0-9_-]{1,128}$/.test(value);
+}
+
+export function searchIndexRepositoryFromConfig(
+  cfg: Config,
+  doc: DynamoDBDocumentClient = createDocumentClient(cfg),
+) {
+  return new SearchIndexRepository(doc, tableName(cfg, 'sessions'));
+}

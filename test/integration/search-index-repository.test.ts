@@ -1,0 +1,90 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../shared/config';
+import { createDocumentClient } from '../../shared/store/dynamo-client';
+import { type SearchEntry, SearchIndexRepository } from '../../shared/store/search-index-repository';
+import { createIsolatedTables } from '../support/dynamodb';
+
+let index: SearchIndexRepository;
+
+beforeAll(async () => {
+  const tables = await createIsolatedTables();
+  index = new SearchIndexRepository(
+    createDocumentClient(parseConfig({ ...tables.env })),
+    tables.names.sessions,
+  );
+});
+
+function entry(id: string, owner: string, at: string, extra: Partial<SearchEntry> = {}): SearchEntry {
+  return {
+    session_id: id,
+    owner_key_id: owner,
+    status: 'completed',
+    entity: { type: 'ip', value: '203.0.113.66' },
+    persona: 'SOC Analyst',
+    created_at: at,
+    risk_score: 80,
+    verdict: 'malicious',
+    summary: 'Brute force from 203.0.113.66',
+    ...extra,
+  };
+}
+
+describe('search index repository', () => {
+  it('finds a session by all its terms, only for its owner, and forgets dropped terms', async () => {
+    await index.indexSession(entry('s_aaaaaaaa01', 'ownera', '2026-11-01T00:00:00.000Z'), [
+      '203.0.113.66',
+      'brute',
+      'force',
+    ]);
+    await index.indexSession(entry('s_aaaaaaaa02', 'ownera', '2026-11-02T00:00:00.000Z'), [
+      '203.0.113.66',
+      'phishing',
+    ]);
+    await index.indexSession(entry('s_bbbbbbbb01', 'ownerb', '2026-11-03T00:00:00.000Z'), [
+      '203.0.113.66',
+      'brute',
+    ]);
+
+    const both = await index.search({ ownerKeyId: 'ownera', terms: ['203.0.113.66'], limit: 10 });
+    expect(both.hits.map((h) => h.session_id)).toEqual(['s_aaaaaaaa02', 's_aaaaaaaa01']);
+    const and = await index.search({ ownerKeyId: 'ownera', terms: ['203.0.113.66', 'brute'], limit: 10 });
+    expect(and.hits.map((h) => h.session_id)).toEqual(['s_aaaaaaaa01']);
+
+    await index.indexSession(
+      entry('s_aaaaaaaa01', 'ownera', '2026-11-01T00:00:00.000Z', { status: 'failed' }),
+      ['203.0.113.66'],
+    );
+    expect((await index.search({ ownerKeyId: 'ownera', terms: ['brute'], limit: 10 })).hits).toEqual([]);
+    const failed = await index.search({
+      ownerKeyId: 'ownera',
+      terms: ['203.0.113.66'],
+      statuses: ['failed'],
+      limit: 10,
+    });
+    expect(failed.hits.map((h) => [h.session_id, h.status])).toEqual([['s_aaaaaaaa01', 'failed']]);
+  });
+
+  it('pages newest first without repeats', async () => {
+    for (let i = 0; i < 7; i++) {
+      await index.indexSession(entry(`s_page0000${i}`, 'ownerc', `2026-10-0${i + 1}T00:00:00.000Z`), [
+        'paged',
+      ]);
+    }
+    const ids: string[] = [];
+    let after: string | undefined;
+    do {
+      const page = await index.search({ ownerKeyId: 'ownerc', terms: ['paged'], limit: 3, after });
+      ids.push(...page.hits.map((h) => h.session_id));
+      after = page.next;
+    } while (after);
+    expect(ids).toEqual([
+      's_page00006',
+      's_page00005',
+      's_page00004',
+      's_page00003',
+      's_page00002',
+      's_page00001',
+      's_page00000',
+    ]);
+  });
+});
