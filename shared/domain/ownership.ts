@@ -13,7 +13,8 @@ export interface Owned {
 }
 
 export function isOwner(resource: Owned, caller: Pick<Caller, 'keyId'>): boolean {
-  return resource.owner_key_id === caller.keyId;
+  // An empty owner (a record written without one) belongs to nobody.
+  return resource.owner_key_id.length > 0 && resource.owner_key_id === caller.keyId;
 }
 
 export function assertOwner<T extends Owned>(
