@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The investigation workflow is one ASL file deployed by CDK (with `definitionSubstitutions`) and
+ * run locally by aws-local-stepfunctions; this module is what both sides share: where the file is,
+ * which `${...}` placeholder names which step function, and the execution statuses written back to a
+ * session by the status-change function.
+ */
+export const WORKFLOW_DEFINITION_PATH = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  'investigation.asl.json',
+);
+
+export interface WorkflowStep {
+  /** `${...}` placeholder in the ASL Resource field. */
+  substitution: string;
+  /** Folder under functions/ holding the step handler. */
+  functionName: string;
+  description: string;
+  /** Lambda timeout; the Task state's TimeoutSeconds in the ASL is set above it. */
+  timeoutSeconds: number;
+}
+
+export const WORKFLOW_STEPS: readonly WorkflowStep[] = [
+  {
+    substitution: 'MarkActiveFunctionArn',
+    functionName: 'step-mark-active',
+    description: 'Investigation step: session initialized -> active, plans the tools',
+    timeoutSeconds: 30,
+  },
+  {
+    substitution: 'RunToolFunctionArn',
+    functionName: 'step-run-tool',
+    description: 'Investigation step: runs one enrichment tool and records the tool call',
+    timeoutSeconds: 120,
+  },
+  {
+    substitution: 'AssessFunctionArn',
+    functionName: 'step-assess',
+    description: 'Investigation step: scores the tool results and builds the report',
+    timeoutSeconds: 30,
+  },
+  {
+    substitution: 'PersistFunctionArn',
+    functionName: 'step-persist',
+    description: 'Investigation step: graph edges, search index, report and completed status',
+    timeoutSeconds: 30,
+  },
+  {
+    substitution: 'MarkFailedFunctionArn',
+    functionName: 'step-mark-failed',
+    description: 'Investigation step: records why the run failed',
+    timeoutSeconds: 30,
+  },
+];
+
+/** Receives EventBridge "Step Functions Execution Status Change" events for the statuses below. */
+export const STATUS_CHANGE_FUNCTION = 'workflow-status-change';
+
+/** Execution outcomes that must be written back to the session (SUCCEEDED already is, by Persist). */
+export const WRITE_BACK_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
+export type WriteBackStatus = (typeof WRITE_BACK_STATUSES)[number];
+
+export function readWorkflowDefinitionText(): string {
+  return readFileSync(WORKFLOW_DEFINITION_PATH, 'utf8');
+}
+
+/** Placeholder names used in the ASL text, in order of first use. */
+export function placeholdersIn(definitionText: string): string[] {
+  return [...new Set([...definitionText.matchAll(/\$\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1] ?? ''))];
+}
+
+/** Replaces every `${Name}` with its value, as Step Functions' definitionSubstitutions do. */
+export function substituteDefinition(definitionText: string, values: Record<string, string>): unknown {
+  const missing = placeholdersIn(definitionText).filter((name) => values[name] === undefined);
+  if (missing.length > 0) throw new Error(`No value for workflow placeholder(s): ${missing.join(', ')}`);
+  return JSON.parse(
+    definitionText.replace(/\$\{([A-Za-z0-9_]+)\}/g, (_match, name: string) => values[name] ?? ''),
+  );
+}

@@ -1,0 +1,504 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { SessionStatus } from '../domain/session-status';
+import { isTerminal, statusesBefore } from '../domain/session-status';
+import { GSI1 } from './tables';
+
+/**
+ * Sessions and their history, in the sessions table (key design in docs/workflow.md):
+ *
+ *   pk SESSION#<id>   sk D#TOOL#<tool>   persisted tool result (raw output), read by the Assess step
+ *                     sk H#<seq 6 digits> history item: message | event | tool_call, in commit order
+ *                     sk META            the session record; sorts after every history item
+ *   pk IDEMP#<keyId>#<key>  sk IDEMP     Idempotency-Key record of a start request (TTL 24 h)
+ *
+ * Because META sorts last, "history after the cursor, then the session" is ONE key range
+ * (`sk BETWEEN H#<next seq> AND META`), so a poll is one Query; a second request (GetItem META) is
+ * made only when that page is cut short by its limit.
+ *
+ * History sequence numbers are gap-free and become visible in order: a writer reads the last
+ * sequence number (consistently) and claims the next ones with conditional puts, retrying when a
+ * concurrent writer took them first. Slot n is only ever written after slot n-1 exists, so a client
+ * that has seen slot n has seen everything before it and a cursor never skips a late write.
+ *
+ * While a session is not terminal its META carries gsi1pk OPEN (a sparse index), removed by the
+ * transition to a terminal status, so the local runtime finds sessions a restart interrupted with a
+ * Query.
+ */
+export interface SessionOptions {
+  background: boolean;
+  include_tool_calls: boolean;
+  include_raw_results: boolean;
+}
+
+export interface SessionRecord {
+  session_id: string;
+  run_id: string;
+  owner_key_id: string;
+  entity: { type: string; value: string };
+  persona: string;
+  status: SessionStatus;
+  created_at: string;
+  updated_at: string;
+  started_at?: string;
+  completed_at?: string;
+  failure_reason?: string;
+  report?: Record<string, unknown>;
+  options: SessionOptions;
+  /** Set only while RUNNING on Step Functions; the cancel handler stops this execution. */
+  execution_arn?: string;
+}
+
+export type HistoryKind = 'message' | 'event' | 'tool_call';
+
+export interface HistoryEntry {
+  kind: HistoryKind;
+  /** ISO time the entry describes. */
+  at: string;
+  body: Record<string, unknown>;
+}
+
+export interface HistoryItem extends HistoryEntry {
+  seq: number;
+}
+
+export interface ToolResultRecord {
+  tool: string;
+  /** The recorded tool call (status, timings, summary). */
+  call: Record<string, unknown>;
+  /** Full tool output, for the report and include_raw_results. */
+  raw?: unknown;
+  raw_truncated?: boolean;
+}
+
+export interface IdempotencyRecord {
+  owner_key_id: string;
+  idempotency_key: string;
+  session_id: string;
+  request_hash: string;
+  created_at: string;
+  expires_at_epoch: number;
+}
+
+export interface PollPage {
+  session: SessionRecord | undefined;
+  history: HistoryItem[];
+  /** More history exists after the last item returned. */
+  truncated: boolean;
+  /** DynamoDB requests made and read capacity consumed, for cost tracking. */
+  requests: number;
+  consumedReadUnits: number;
+}
+
+export type TransitionResult =
+  | { ok: true; session: SessionRecord }
+  | { ok: false; session: SessionRecord | undefined };
+
+export class HistoryContentionError extends Error {
+  override readonly name = 'TransientError';
+}
+
+const META = 'META';
+const HISTORY = 'H#';
+const TOOL_RESULT = 'D#TOOL#';
+const SEQ_DIGITS = 6;
+const MAX_SEQ = 10 ** SEQ_DIGITS - 1;
+const APPEND_ATTEMPTS = 25;
+const OPEN = 'OPEN';
+
+const sessionKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: META });
+const historySk = (seq: number) => `${HISTORY}${String(seq).padStart(SEQ_DIGITS, '0')}`;
+const idempotencyKey = (keyId: string, key: string) => ({ pk: `IDEMP#${keyId}#${key}`, sk: 'IDEMP' });
+
+const STORE_ONLY = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'expires_at_epoch']);
+
+function toSession(item: Record<string, unknown> | undefined): SessionRecord | undefined {
+  if (!item) return undefined;
+  return Object.fromEntries(
+    Object.entries(item).filter(([k]) => !STORE_ONLY.has(k)),
+  ) as unknown as SessionRecord;
+}
+
+function toHistory(item: Record<string, unknown>): HistoryItem {
+  return {
+    seq: Number(String(item.sk).slice(HISTORY.length)),
+    kind: item.kind as HistoryKind,
+    at: String(item.at),
+    body: (item.body ?? {}) as Record<string, unknown>,
+  };
+}
+
+function isConditionFailure(error: unknown): boolean {
+  return error instanceof ConditionalCheckFailedException;
+}
+
+/** The reason codes of a cancelled transaction, one per action. */
+function cancellationCodes(error: unknown): string[] | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  return (error.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+}
+
+/**
+ * Whether a write failed only because another writer claimed one of its history slots (the history
+ * puts are the last `count` actions; a refused status update comes first and is not a slot clash).
+ */
+function historySlotTaken(error: unknown, count: number): boolean {
+  const codes = cancellationCodes(error);
+  if (codes === undefined) return count === 1 && isConditionFailure(error);
+  if (codes.length > count && codes[0] === 'ConditionalCheckFailed') return false;
+  return codes.some(
+    (code, i) =>
+      (code === 'ConditionalCheckFailed' && i >= codes.length - count) || code === 'TransactionConflict',
+  );
+}
+
+const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
+
+export class SessionsRepository {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /**
+   * Creates the session (status initialized) and, with an idempotency key, its record, atomically.
+   * Returns the existing idempotency record when the key was already used (and not expired).
+   */
+  async create(
+    session: SessionRecord,
+    idempotency?: Omit<IdempotencyRecord, 'session_id'>,
+  ): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }> {
+    const meta = {
+      ...sessionKey(session.session_id),
+      ...session,
+      gsi1pk: OPEN,
+      gsi1sk: `${session.created_at}#${session.session_id}`,
+    };
+    if (!idempotency) {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: meta,
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return { created: true };
+    }
+    const record: IdempotencyRecord = { ...idempotency, session_id: session.session_id };
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...idempotencyKey(record.owner_key_id, record.idempotency_key), ...record },
+                // DynamoDB deletes expired items lazily (up to days later): expired counts as absent.
+                ConditionExpression: 'attribute_not_exists(pk) OR expires_at_epoch < :now',
+                ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
+              },
+            },
+            {
+              Put: { TableName: this.tableName, Item: meta, ConditionExpression: 'attribute_not_exists(pk)' },
+            },
+          ],
+        }),
+      );
+      return { created: true };
+    } catch (error) {
+      if (cancellationCodes(error)?.[0] !== 'ConditionalCheckFailed') throw error;
+      const existing = await this.getIdempotency(record.owner_key_id, record.idempotency_key);
+      if (!existing) throw error;
+      return { created: false, existing };
+    }
+  }
+
+  async getIdempotency(keyId: string, key: string): Promise<IdempotencyRecord | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: idempotencyKey(keyId, key), ConsistentRead: true }),
+    );
+    if (!Item || Number(Item.expires_at_epoch) < Math.floor(Date.now() / 1000)) return undefined;
+    const { pk: _pk, sk: _sk, ...record } = Item;
+    return record as IdempotencyRecord;
+  }
+
+  async deleteIdempotency(keyId: string, key: string, sessionId: string): Promise<void> {
+    try {
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: idempotencyKey(keyId, key),
+          ConditionExpression: 'session_id = :session',
+          ExpressionAttributeValues: { ':session': sessionId },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  async get(sessionId: string): Promise<SessionRecord | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: sessionKey(sessionId), ConsistentRead: true }),
+    );
+    return toSession(Item);
+  }
+
+  /**
+   * The poll: history items with seq > afterSeq (all when undefined) and the session record, in
+   * one Query; a GetItem follows only when the page was cut before reaching META.
+   */
+  async readPage(sessionId: string, afterSeq: number | undefined, pageSize: number): Promise<PollPage> {
+    const { pk } = sessionKey(sessionId);
+    const from = afterSeq === undefined ? HISTORY : historySk(afterSeq + 1);
+    const page: QueryCommandOutput = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :meta',
+        ExpressionAttributeValues: { ':pk': pk, ':from': from, ':meta': META },
+        ConsistentRead: true,
+        Limit: pageSize + 1,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    const items = page.Items ?? [];
+    let consumed = page.ConsumedCapacity?.CapacityUnits ?? 0;
+    let requests = 1;
+    const last = items.at(-1);
+    let session = last?.sk === META ? toSession(last) : undefined;
+    const history = items.filter((item) => item.sk !== META).map(toHistory);
+    const truncated = session === undefined && page.LastEvaluatedKey !== undefined;
+    if (truncated) {
+      const meta = await this.doc.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: sessionKey(sessionId),
+          ConsistentRead: true,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      requests += 1;
+      consumed += meta.ConsumedCapacity?.CapacityUnits ?? 0;
+      session = toSession(meta.Item);
+    }
+    return { session, history, truncated, requests, consumedReadUnits: consumed };
+  }
+
+  /** Appends history entries in order; returns their sequence numbers. */
+  async append(sessionId: string, entries: HistoryEntry[]): Promise<number[]> {
+    if (entries.length === 0) return [];
+    return this.withNextSlots(sessionId, entries.length, async (first) => {
+      const items = entries.map((entry, i) => this.historyItem(sessionId, first + i, entry));
+      if (items.length === 1) {
+        await this.doc.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: items[0],
+            ConditionExpression: 'attribute_not_exists(sk)',
+          }),
+        );
+      } else {
+        await this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: items.map((Item) => ({
+              Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(sk)' },
+            })),
+          }),
+        );
+      }
+    });
+  }
+
+  /**
+   * Moves the session to `to` if its current status allows it (session-status.ts), together with
+   * `set` fields and history entries, in one transaction. A terminal move removes the OPEN marker.
+   * Returns ok:false with the current record when the status did not allow the move.
+   */
+  async transition(
+    sessionId: string,
+    to: SessionStatus,
+    set: Partial<Omit<SessionRecord, 'session_id' | 'status' | 'owner_key_id'>> = {},
+    history: HistoryEntry[] = [],
+  ): Promise<TransitionResult> {
+    const from = statusesBefore(to);
+    const now = new Date().toISOString();
+    const fields: Record<string, unknown> = { ...set, status: to, updated_at: set.updated_at ?? now };
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const assignments = Object.entries(fields)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value], i) => {
+        names[`#f${i}`] = name;
+        values[`:f${i}`] = value;
+        return `#f${i} = :f${i}`;
+      });
+    from.forEach((status, i) => {
+      values[`:from${i}`] = status;
+    });
+    names['#status'] = 'status';
+    const update = {
+      TableName: this.tableName,
+      Key: sessionKey(sessionId),
+      UpdateExpression: `SET ${assignments.join(', ')}${isTerminal(to) ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
+      ConditionExpression: `attribute_exists(pk) AND #status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+
+    try {
+      if (history.length === 0) {
+        const { Attributes } = await this.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+        return { ok: true, session: toSession(Attributes)! };
+      }
+      await this.withNextSlots(sessionId, history.length, async (first) => {
+        await this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Update: update },
+              ...history.map((entry, i) => ({
+                Put: {
+                  TableName: this.tableName,
+                  Item: this.historyItem(sessionId, first + i, entry),
+                  ConditionExpression: 'attribute_not_exists(sk)',
+                },
+              })),
+            ],
+          }),
+        );
+      });
+      return { ok: true, session: (await this.get(sessionId))! };
+    } catch (error) {
+      const statusRefused =
+        isConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed';
+      if (!statusRefused) throw error;
+      return { ok: false, session: await this.get(sessionId) };
+    }
+  }
+
+  /** Sets fields that are not part of the lifecycle (e.g. the execution ARN) on a live session. */
+  async annotate(sessionId: string, set: Pick<SessionRecord, 'execution_arn'>): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: sessionKey(sessionId),
+          UpdateExpression: 'SET execution_arn = :arn',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':arn': set.execution_arn },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /** Sessions still initialized or active, oldest first (sparse gsi1, eventually consistent). */
+  async listOpen(limit = 100): Promise<SessionRecord[]> {
+    const sessions: SessionRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page: QueryCommandOutput = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: GSI1.indexName,
+          KeyConditionExpression: 'gsi1pk = :open',
+          ExpressionAttributeValues: { ':open': OPEN },
+          Limit: limit - sessions.length,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) sessions.push(toSession(item)!);
+      start = page.LastEvaluatedKey;
+    } while (start && sessions.length < limit);
+    return sessions;
+  }
+
+  async putToolResult(sessionId: string, result: ToolResultRecord): Promise<void> {
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: sessionKey(sessionId).pk, sk: `${TOOL_RESULT}${result.tool}`, ...result },
+      }),
+    );
+  }
+
+  async listToolResults(sessionId: string): Promise<ToolResultRecord[]> {
+    const results: ToolResultRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page: QueryCommandOutput = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': sessionKey(sessionId).pk, ':prefix': TOOL_RESULT },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const { pk: _pk, sk: _sk, ...result } of page.Items ?? [])
+        results.push(result as ToolResultRecord);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return results;
+  }
+
+  private historyItem(sessionId: string, seq: number, entry: HistoryEntry) {
+    if (seq > MAX_SEQ) throw new Error(`Session ${sessionId} history is full`);
+    return {
+      pk: sessionKey(sessionId).pk,
+      sk: historySk(seq),
+      kind: entry.kind,
+      at: entry.at,
+      body: entry.body,
+    };
+  }
+
+  private async lastSeq(sessionId: string): Promise<number> {
+    const { Items } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :history)',
+        ExpressionAttributeValues: { ':pk': sessionKey(sessionId).pk, ':history': HISTORY },
+        ProjectionExpression: 'sk',
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    const sk = Items?.[0]?.sk;
+    return typeof sk === 'string' ? Number(sk.slice(HISTORY.length)) : 0;
+  }
+
+  /**
+   * Runs `write(firstSeq)` for the next `count` free history slots; when a concurrent writer claimed
+   * one of them first (a history put's condition failed), reads the last sequence number again and
+   * retries. A failure of anything else is rethrown unchanged.
+   */
+  private async withNextSlots(
+    sessionId: string,
+    count: number,
+    write: (first: number) => Promise<void>,
+  ): Promise<number[]> {
+    for (let attempt = 1; attempt <= APPEND_ATTEMPTS; attempt++) {
+      const first = (await this.lastSeq(sessionId)) + 1;
+      try {
+        await write(first);
+        return Array.from({ length: count }, (_, i) => first + i);
+      } catch (error) {
+        const slotTaken = historySlotTaken(error, count);
+        if (!slotTaken) throw error;
+        await pause(Math.random() * 10 * attempt);
+      }
+    }
+    throw new HistoryContentionError(`Could not append to the history of session ${sessionId}`);
+  }
+}

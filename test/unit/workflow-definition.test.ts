@@ -1,0 +1,169 @@
+import { createRequire } from 'node:module';
+import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { describe, expect, it } from 'vitest';
+import {
+  placeholdersIn,
+  readWorkflowDefinitionText,
+  substituteDefinition,
+  WORKFLOW_STEPS,
+} from '../../infra/workflow/definition';
+
+type AnyState = Record<string, unknown> & { Type: string };
+/** asl-validator (the validator aws-local-stepfunctions uses) ships no type declarations. */
+type AslValidator = (
+  definition: unknown,
+  options: { checkArn: boolean; checkPaths: boolean },
+) => { isValid: boolean; errorsText: (separator: string) => string };
+const aslValidator = createRequire(import.meta.url)('asl-validator') as AslValidator;
+
+const text = readWorkflowDefinitionText();
+const arns = Object.fromEntries(
+  WORKFLOW_STEPS.map((s) => [
+    s.substitution,
+    `arn:aws:lambda:us-east-1:123456789012:function:${s.functionName}`,
+  ]),
+);
+const definition = substituteDefinition(text, arns) as StateMachineDefinition;
+const states = definition.States as unknown as Record<string, AnyState>;
+const runTools = states.RunTools as AnyState & {
+  ItemProcessor: { States: Record<string, AnyState> };
+};
+const iterationStates = runTools.ItemProcessor.States;
+
+function tasks(): [string, AnyState][] {
+  return [...Object.entries(states), ...Object.entries(iterationStates)].filter(([, s]) => s.Type === 'Task');
+}
+
+/** Runs the ASL with stand-in steps; `fail` names a state whose step throws. */
+async function run(fail: { state: string; tool?: string } | undefined) {
+  const calls: { state: string; input: Record<string, unknown> }[] = [];
+  const step = (state: string, result: (input: Record<string, unknown>) => unknown) => (input: unknown) => {
+    const value = input as Record<string, unknown>;
+    calls.push({ state, input: value });
+    if (fail?.state === state && (fail.tool === undefined || value.tool === fail.tool)) {
+      throw Object.assign(new Error(`${state} failed`), { name: 'StepError' });
+    }
+    return result(value) as never;
+  };
+  const machine = new StateMachine(definition);
+  const execution = machine.run(
+    { session_id: 's_test' },
+    {
+      overrides: {
+        taskResourceLocalHandlers: {
+          MarkActive: step('MarkActive', () => ({
+            entity: { type: 'ip', value: '203.0.113.7' },
+            tools: ['a', 'b', 'c', 'd', 'e'],
+          })),
+          RunTool: step('RunTool', (i) => ({ tool: i.tool, status: 'succeeded', recorded: true })),
+          Assess: step('Assess', () => ({ report: { verdict: 'benign' } })),
+          Persist: step('Persist', (i) => ({ session_id: i.session_id, status: 'completed' })),
+          MarkFailed: step('MarkFailed', () => ({ recorded: true })),
+        },
+      },
+    },
+  );
+  try {
+    return { output: await execution.result, calls };
+  } catch (error) {
+    return { error: error as Error, calls };
+  }
+}
+
+describe('investigation workflow definition (ASL)', () => {
+  it('is valid ASL for the local interpreter and for asl-validator with ARN and path checks', () => {
+    expect(() => new StateMachine(definition)).not.toThrow();
+    const result = aslValidator(definition, { checkArn: true, checkPaths: true });
+    expect(result.errorsText('\n')).toBe('');
+    expect(result.isValid).toBe(true);
+  });
+
+  it('names exactly the declared step functions in its placeholders', () => {
+    expect(placeholdersIn(text).sort()).toEqual(WORKFLOW_STEPS.map((s) => s.substitution).sort());
+    expect(() => substituteDefinition(text, {})).toThrow(/No value for workflow placeholder/);
+  });
+
+  it('is a Standard workflow with an overall deadline, so no run can stay active forever', () => {
+    expect(definition.TimeoutSeconds).toBeGreaterThan(0);
+    expect(definition.TimeoutSeconds).toBeLessThanOrEqual(24 * 3600);
+  });
+
+  it('gives every Task a timeout above its Lambda timeout and retries on transient Lambda errors', () => {
+    for (const [name, state] of tasks()) {
+      const step = WORKFLOW_STEPS.find((s) => String(state.Resource).endsWith(`:${s.functionName}`));
+      expect(step, name).toBeDefined();
+      expect(state.TimeoutSeconds, name).toBeGreaterThan(step!.timeoutSeconds);
+      const retried = (state.Retry as { ErrorEquals: string[] }[]).flatMap((r) => r.ErrorEquals);
+      expect(retried.includes('Lambda.ServiceException') || retried.includes('States.ALL'), name).toBe(true);
+    }
+  });
+
+  it('routes every failure outside a tool to MarkFailed and then to a Fail state', () => {
+    for (const [name, state] of Object.entries(states)) {
+      if (!['Task', 'Map'].includes(state.Type) || name === 'MarkFailed') continue;
+      const catchers = state.Catch as { ErrorEquals: string[]; Next: string }[];
+      expect(catchers, name).toEqual([
+        expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: 'MarkFailed' }),
+      ]);
+    }
+    expect(states.MarkFailed?.Next).toBe('Failed');
+    expect(states.Failed?.Type).toBe('Fail');
+  });
+
+  it('runs the tools as an inline Map of at most 4 at a time with a Catch per tool', () => {
+    expect(runTools.Type).toBe('Map');
+    expect(runTools.MaxConcurrency).toBe(4);
+    expect(iterationStates.RunTool?.Catch).toEqual([
+      expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: 'ToolFailed' }),
+    ]);
+  });
+
+  it('runs MarkActive, one RunTool per tool, Assess and Persist, and succeeds', async () => {
+    const { output, error, calls } = await run(undefined);
+    expect(error).toBeUndefined();
+    expect(output).toEqual({ session_id: 's_test', status: 'completed' });
+    const order = calls.map((c) => c.state);
+    expect(order[0]).toBe('MarkActive');
+    expect(order.filter((s) => s === 'RunTool')).toHaveLength(5);
+    expect(order.slice(-2)).toEqual(['Assess', 'Persist']);
+    const toolInput = calls.find((c) => c.state === 'RunTool')!.input;
+    expect(toolInput).toEqual({
+      session_id: 's_test',
+      entity: { type: 'ip', value: '203.0.113.7' },
+      tool: 'a',
+    });
+    // The state carries compact results only; the report goes to Persist, nothing else.
+    expect(calls.find((c) => c.state === 'Persist')!.input).toEqual({
+      session_id: 's_test',
+      report: { verdict: 'benign' },
+    });
+  });
+
+  it('turns a failing tool into a failed tool result and still completes', async () => {
+    const { error, calls } = await run({ state: 'RunTool', tool: 'c' });
+    expect(error).toBeUndefined();
+    const assess = calls.find((c) => c.state === 'Assess')!.input;
+    expect(assess.tool_results).toContainEqual({
+      tool: 'c',
+      status: 'failed',
+      recorded: false,
+      error: 'StepError',
+    });
+    expect((assess.tool_results as unknown[]).length).toBe(5);
+    expect(calls.some((c) => c.state === 'MarkFailed')).toBe(false);
+  });
+
+  it.each(['MarkActive', 'Assess', 'Persist'])(
+    'marks the run failed when %s fails, then fails',
+    async (state) => {
+      const { error, calls } = await run({ state });
+      expect(error?.message).toMatch(/InvestigationFailed|Fail state|failed/);
+      const markFailed = calls.find((c) => c.state === 'MarkFailed');
+      expect(markFailed?.input).toEqual({
+        session_id: 's_test',
+        error: { Error: 'StepError', Cause: `${state} failed` },
+      });
+      expect(calls.some((c) => c.state === 'Persist' && state !== 'Persist')).toBe(false);
+    },
+  );
+});
