@@ -43,6 +43,24 @@ export const configSchema = z.object({
    * `<step>@<entity value>[#<tool>]=throw|delay:<ms>`, e.g. `step-assess@fault.example.com=throw`.
    */
   SIS_FAULT_INJECTION: z.string().max(2000).optional(),
+  /**
+   * SIEM pull connectors (functions/siem-pull). A connector runs only when its URL is set: Sentinel's
+   * workspace resource URL (`https://management.azure.com/subscriptions/…/workspaces/<ws>`), the Splunk
+   * management URL (`https://splunk:8089`), the Kibana URL for Elastic. Credentials are a JSON object
+   * (see docs/incidents.md): on AWS in the Secrets Manager secret named by *_SECRET_ARN, locally in
+   * *_CREDENTIALS. The local runtime pulls every SIS_SIEM_PULL_INTERVAL_SECONDS when set.
+   */
+  SIS_SIEM_SENTINEL_URL: z.url().optional(),
+  SIS_SIEM_SENTINEL_SECRET_ARN: z.string().optional(),
+  SIS_SIEM_SENTINEL_CREDENTIALS: z.string().max(8192).optional(),
+  SIS_SIEM_SPLUNK_URL: z.url().optional(),
+  SIS_SIEM_SPLUNK_WEB_URL: z.url().optional(),
+  SIS_SIEM_SPLUNK_SECRET_ARN: z.string().optional(),
+  SIS_SIEM_SPLUNK_CREDENTIALS: z.string().max(8192).optional(),
+  SIS_SIEM_ELASTIC_URL: z.url().optional(),
+  SIS_SIEM_ELASTIC_SECRET_ARN: z.string().optional(),
+  SIS_SIEM_ELASTIC_CREDENTIALS: z.string().max(8192).optional(),
+  SIS_SIEM_PULL_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).optional(),
   /** Shown in the plugin manifests. */
   SIS_CONTACT_EMAIL: z.email().default('security-operations@example.com'),
   SIS_LEGAL_URL: z.url().optional(),
