@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type HistoryEntry,
+  type SessionRecord,
+  SessionsRepository,
+} from '../../shared/store/sessions-repository';
+import { createIsolatedTables } from '../support/dynamodb';
+
+/** The sessions store against DynamoDB Local: lifecycle conditions, history order, the poll's cost. */
+let repo: SessionsRepository;
+let requests: string[] = [];
+
+beforeAll(async () => {
+  const tables = await createIsolatedTables();
+  const doc = DynamoDBDocumentClient.from(tables.client, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  // Counts every request the repository sends, independently of what it reports about itself.
+  doc.middlewareStack.add(
+    (next, context) => async (args) => {
+      requests.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize', name: 'countRequests' },
+  );
+  repo = new SessionsRepository(doc, tables.names.sessions);
+});
+
+function newSession(overrides: Partial<SessionRecord> = {}): SessionRecord {
+  const now = new Date().toISOString();
+  return {
+    session_id: `s_${randomUUID().replaceAll('-', '')}`,
+    run_id: `r_${randomUUID().replaceAll('-', '')}`,
+    owner_key_id: 'aaaaaaaaaaaaaaaa',
+    entity: { type: 'ip', value: '203.0.113.7' },
+    persona: 'SOC Analyst',
+    status: 'initialized',
+    created_at: now,
+    updated_at: now,
+    options: { background: true, include_tool_calls: false, include_raw_results: false },
+    ...overrides,
+  };
+}
+
+const event = (type: string): HistoryEntry => ({
+  kind: 'event',
+  at: new Date().toISOString(),
+  body: { type },
+});
+
+describe('sessions repository', () => {
+  it('creates a session and reads it back; a second create with the same ID is refused', async () => {
+    const session = newSession();
+    await repo.create(session);
+    expect(await repo.get(session.session_id)).toEqual(session);
+    await expect(repo.create(session)).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    expect(await repo.get('s_does_not_exist')).toBeUndefined();
+  });
+
+  it('moves initialized → active → completed and never out of a terminal status', async () => {
+    const session = newSession();
+    await repo.create(session);
+    expect((await repo.transition(session.session_id, 'completed')).ok).toBe(false);
+    const active = await repo.transition(session.session_id, 'active', {}, [event('status_changed')]);
+    expect(active).toMatchObject({ ok: true, session: { status: 'active' } });
+    const done = await repo.transition(session.session_id, 'completed', { report: { verdict: 'benign' } });
+    expect(done).toMatchObject({ ok: true, session: { status: 'completed', report: { verdict: 'benign' } } });
+    for (const to of ['failed', 'canceled', 'active', 'completed'] as const) {
+      const refused = await repo.transition(session.session_id, to, { failure_reason: 'late' }, [
+        event('late'),
+      ]);
+      expect(refused).toMatchObject({ ok: false, session: { status: 'completed' } });
+    }
+    // The refused transitions wrote no history either.
+    const page = await repo.readPage(session.session_id, undefined, 50);
+    expect(page.history.map((h) => h.body.type)).toEqual(['status_changed']);
+    expect(page.session?.failure_reason).toBeUndefined();
+    expect((await repo.transition('s_missing_session', 'active')).ok).toBe(false);
+  });
+
+  it('lists open sessions from the sparse index and drops them once terminal', async () => {
+    const open = newSession();
+    const ended = newSession();
+    await repo.create(open);
+    await repo.create(ended);
+    await repo.transition(ended.session_id, 'failed', { failure_reason: 'x' });
+    const ids = (await repo.listOpen()).map((s) => s.session_id);
+    expect(ids).toContain(open.session_id);
+    expect(ids).not.toContain(ended.session_id);
+  });
+
+  it('gives concurrent appends gap-free, unique sequence numbers', async () => {
+    const session = newSession();
+    await repo.create(session);
+    const writers = Array.from({ length: 12 }, (_, i) =>
+      i % 3 === 0
+        ? repo.append(session.session_id, [event(`w${i}a`), event(`w${i}b`)])
+        : repo.append(session.session_id, [event(`w${i}`)]),
+    );
+    const seqs = (await Promise.all(writers)).flat().sort((a, b) => a - b);
+    expect(seqs).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    const page = await repo.readPage(session.session_id, undefined, 100);
+    expect(page.history.map((h) => h.seq)).toEqual(seqs);
+    // A multi-entry append keeps its entries adjacent and in order.
+    const a = page.history.findIndex((h) => h.body.type === 'w0a');
+    expect(page.history[a + 1]?.body.type).toBe('w0b');
+  });
+
+  it('reads a poll page (new history + session) in ONE request, and two only when the page is cut', async () => {
+    const session = newSession();
+    await repo.create(session);
+    await repo.append(
+      session.session_id,
+      Array.from({ length: 8 }, (_, i) => event(`e${i}`)),
+    );
+
+    requests = [];
+    const all = await repo.readPage(session.session_id, undefined, 50);
+    expect(requests).toEqual(['QueryCommand']);
+    expect(all).toMatchObject({ requests: 1, truncated: false, session: { session_id: session.session_id } });
+    expect(all.history.map((h) => h.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(all.consumedReadUnits).toBeGreaterThan(0);
+
+    requests = [];
+    const after = await repo.readPage(session.session_id, 6, 50);
+    expect(requests).toEqual(['QueryCommand']);
+    expect(after.history.map((h) => h.seq)).toEqual([7, 8]);
+    expect(after.session?.status).toBe('initialized');
+
+    requests = [];
+    const nothingNew = await repo.readPage(session.session_id, 8, 50);
+    expect(requests).toEqual(['QueryCommand']);
+    expect(nothingNew.history).toEqual([]);
+    expect(nothingNew.session?.session_id).toBe(session.session_id);
+
+    requests = [];
+    const cut = await repo.readPage(session.session_id, undefined, 3);
+    expect(requests).toEqual(['QueryCommand', 'GetItemCommand']);
+    expect(cut).toMatchObject({ requests: 2, truncated: true, session: { session_id: session.session_id } });
+    expect(cut.history.map((h) => h.seq)).toEqual([1, 2, 3, 4]);
+
+    requests = [];
+    const unknown = await repo.readPage('s_unknown_session', undefined, 50);
+    expect(requests).toEqual(['QueryCommand']);
+    expect(unknown.session).toBeUndefined();
+  });
+
+  it('does not mix tool results into the poll page', async () => {
+    const session = newSession();
+    await repo.create(session);
+    await repo.putToolResult(session.session_id, {
+      tool: 'ip_classification',
+      call: { status: 'succeeded' },
+      raw: { a: 1 },
+    });
+    await repo.append(session.session_id, [event('tool_succeeded')]);
+    const page = await repo.readPage(session.session_id, undefined, 50);
+    expect(page.history).toHaveLength(1);
+    expect(await repo.listToolResults(session.session_id)).toEqual([
+      { tool: 'ip_classification', call: { status: 'succeeded' }, raw: { a: 1 } },
+    ]);
+  });
+
+  it('records an idempotency key with the session and returns the first session on reuse', async () => {
+    const first = newSession();
+    const idem = {
+      owner_key_id: first.owner_key_id,
+      idempotency_key: `key-${randomUUID()}`,
+      request_hash: 'h1',
+      created_at: first.created_at,
+      expires_at_epoch: Math.floor(Date.now() / 1000) + 3600,
+    };
+    expect(await repo.create(first, idem)).toEqual({ created: true });
+    const second = newSession();
+    const again = await repo.create(second, idem);
+    expect(again).toMatchObject({
+      created: false,
+      existing: { session_id: first.session_id, request_hash: 'h1' },
+    });
+    expect(await repo.get(second.session_id)).toBeUndefined();
+
+    // An expired record (TTL deletion lags) counts as absent.
+    const stale = { ...idem, idempotency_key: `key-${randomUUID()}`, expires_at_epoch: 1 };
+    const old = newSession();
+    await repo.create(old, stale);
+    const fresh = newSession();
+    expect(await repo.create(fresh, { ...stale, expires_at_epoch: idem.expires_at_epoch })).toEqual({
+      created: true,
+    });
+    expect((await repo.getIdempotency(stale.owner_key_id, stale.idempotency_key))?.session_id).toBe(
+      fresh.session_id,
+    );
+  });
+});
