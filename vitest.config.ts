@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Handlers log every rejected request at INFO; tests that inspect logs raise the level themselves.
+    env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
       {

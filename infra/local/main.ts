@@ -1,0 +1,52 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { startLocalService } from './service';
+
+/** The operator contract of `npm start` (DESIGN.md): PORT, SIS_DATA_DIR, SIS_DYNAMODB_PORT, SIS_PUBLIC_URL. */
+const localEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  SIS_DATA_DIR: z.string().min(1).default('.data'),
+  SIS_DYNAMODB_PORT: z.coerce.number().int().min(1).max(65535).default(8000),
+  SIS_PUBLIC_URL: z.url().optional(),
+});
+
+async function main(): Promise<void> {
+  const parsed = localEnv.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid local configuration: ${problems}`);
+  }
+  const env = parsed.data;
+  const dataDir = resolve(env.SIS_DATA_DIR);
+  const started = Date.now();
+  const service = await startLocalService({
+    port: env.PORT,
+    dynamodb: { dataDir: resolve(dataDir, 'dynamodb'), port: env.SIS_DYNAMODB_PORT },
+    publicUrl: env.SIS_PUBLIC_URL,
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal} received, stopping the local service...`);
+    service.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  console.log(`Security Investigation Service (local) listening on ${service.baseUrl}`);
+  console.log(`  OpenAPI document:  ${service.baseUrl}/openapi.json`);
+  console.log(`  Plugin manifest:   ${service.baseUrl}/.well-known/ai-plugin.json`);
+  console.log(`  Data directory:    ${dataDir} (DynamoDB Local on 127.0.0.1:${env.SIS_DYNAMODB_PORT})`);
+  console.log(`  First admin key:   npx sis admin bootstrap --json`);
+  console.log(`  Ready in ${Date.now() - started} ms. Press Ctrl-C to stop.`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

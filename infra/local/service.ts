@@ -1,0 +1,138 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ROUTES } from '../../shared/api/routes';
+import { config, resetConfigForTests } from '../../shared/config';
+import { RateLimiter, rateLimitFromContext } from '../../shared/domain/rate-limit';
+import { logger } from '../../shared/observability';
+import { ensureTables } from '../../shared/store/create-tables';
+import { TABLE_IDS, TABLES, type TableId } from '../../shared/store/tables';
+import { startDynamoDbLocal } from './dynamodb-local';
+import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface LocalServiceOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Use a DynamoDB Local that is already running (tests), or start one persisting to dataDir. */
+  dynamodb: { endpoint: string } | { dataDir: string; port: number };
+  /** Physical table names are `<tablePrefix>-<table>`. */
+  tablePrefix?: string;
+  publicUrl?: string;
+  /** Further environment for the handlers (e.g. small rate limits in tests). */
+  env?: Record<string, string>;
+}
+
+export interface LocalService {
+  baseUrl: string;
+  port: number;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((done) => {
+    server.close(() => done());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * Runs the whole service on this machine: DynamoDB Local, the tables, and the local gateway in front
+ * of the real handler modules. The handlers read their configuration from process.env exactly as on
+ * Lambda, so this sets the same variables the CDK construct sets, pointing at local endpoints.
+ */
+export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
+  const stoppers: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    let endpoint: string;
+    if ('endpoint' in options.dynamodb) {
+      endpoint = options.dynamodb.endpoint;
+    } else {
+      const dynamo = await startDynamoDbLocal({
+        port: options.dynamodb.port,
+        dataDir: options.dynamodb.dataDir,
+      });
+      stoppers.push(() => dynamo.stop());
+      endpoint = dynamo.endpoint;
+    }
+
+    const prefix = options.tablePrefix ?? 'sis-local';
+    const tableNames = Object.fromEntries(
+      TABLE_IDS.map((id) => [id, `${prefix}-${TABLES[id].suffix}`]),
+    ) as Record<TableId, string>;
+    const env: Record<string, string> = {
+      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      SIS_TENANT: 'local',
+      SIS_DYNAMODB_ENDPOINT: endpoint,
+      ...Object.fromEntries(TABLE_IDS.map((id) => [TABLES[id].configKey, tableNames[id]])),
+      ...options.env,
+    };
+    Object.assign(process.env, env);
+    resetConfigForTests();
+
+    await ensureTables(
+      new DynamoDBClient({
+        endpoint,
+        region: env.AWS_REGION,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+      tableNames,
+    );
+
+    const handlers = new Map<string, Promise<ProxyHandler>>();
+    const loadModule = async (name: string) =>
+      import(pathToFileURL(resolve(REPO_ROOT, 'functions', name, 'handler.ts')).href) as Promise<{
+        handler: unknown;
+      }>;
+    const rateLimiter = new RateLimiter();
+    const server = createGateway({
+      routes: ROUTES,
+      arnBase: {
+        region: env.AWS_REGION ?? 'us-east-1',
+        accountId: '000000000000',
+        apiId: 'local',
+        stage: 'local',
+      },
+      loadHandler: (name) => {
+        let loaded = handlers.get(name);
+        if (!loaded) {
+          loaded = loadModule(name).then((m) => m.handler as ProxyHandler);
+          handlers.set(name, loaded);
+        }
+        return loaded;
+      },
+      // The same per-key numbers API Gateway's usage plans enforce on AWS.
+      rateLimit: (identifier, context) => {
+        const decision = rateLimiter.check(identifier, rateLimitFromContext(context));
+        return decision.allowed
+          ? { allowed: true }
+          : { allowed: false, retryAfterSeconds: decision.retryAfterSeconds };
+      },
+      loadAuthorizer: () => loadModule('authorizer').then((m) => m.handler as AuthorizerHandler),
+      onError: (error, info) => logger.error('local gateway failure', { ...info, error: error as Error }),
+    });
+    await new Promise<void>((ready, fail) => {
+      server.once('error', fail);
+      server.listen(options.port, '127.0.0.1', () => ready());
+    });
+    stoppers.push(() => closeServer(server));
+    const port = (server.address() as AddressInfo).port;
+    const baseUrl = `http://127.0.0.1:${port}`;
+    process.env.SIS_PUBLIC_URL = options.publicUrl ?? process.env.SIS_PUBLIC_URL ?? baseUrl;
+    env.SIS_PUBLIC_URL = process.env.SIS_PUBLIC_URL;
+    resetConfigForTests();
+    config();
+
+    return { baseUrl, port, env, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
