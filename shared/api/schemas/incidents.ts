@@ -1,0 +1,265 @@
+import { z } from 'zod';
+import {
+  INCIDENT_LIMITS,
+  INCIDENT_STATUSES,
+  type IncidentStatus as IncidentStatusValue,
+  normaliseSeverity,
+  normaliseStatus,
+  SEVERITIES,
+  type Severity as SeverityValue,
+  toIsoUtc,
+} from '../../domain/incident';
+import { SIEM_FORMATS } from '../../domain/siem';
+import { Cursor, Entity, Limit } from './common';
+
+export const IncidentSeverity = z
+  .enum(SEVERITIES)
+  .meta({ id: 'IncidentSeverity', description: 'Incident severity, lowest to highest', example: 'high' });
+
+export const IncidentStatus = z.enum(INCIDENT_STATUSES).meta({
+  id: 'IncidentStatus',
+  description:
+    'new: not yet triaged; active: being worked on; resolved: remediated; closed: done or dismissed',
+  example: 'active',
+});
+
+const EXAMPLE_INCIDENT = {
+  source: 'splunk',
+  source_id: '1A2B3C4D-0000-4000-8000-000000000042@@notable@@5f1c0e7a',
+  title: 'Brute force access behavior detected from 203.0.113.66',
+  description: 'More than 50 failed logons for j.doe@contoso.example from one source within 10 minutes.',
+  severity: 'high',
+  status: 'new',
+  created_at: '2026-11-01T08:14:00Z',
+  updated_at: '2026-11-01T08:20:00Z',
+  url: 'https://splunk.example.com:8000/en-US/app/SplunkEnterpriseSecuritySuite/incident_review',
+  entities: [
+    { type: 'ip', value: '203.0.113.66' },
+    { type: 'user', value: 'j.doe@contoso.example' },
+  ],
+};
+
+/** One normalised incident as a SIEM or script pushes it. Documented here; validated per item by the domain. */
+export const IncidentInput = z
+  .object({
+    source: z.string().min(1).max(INCIDENT_LIMITS.sourceLength).meta({
+      description:
+        'The system the incident comes from: sentinel, splunk, elastic, custom, or another lowercase slug. Same source + source_id = same incident (an update, not a duplicate).',
+      example: 'splunk',
+    }),
+    source_id: z
+      .string()
+      .min(1)
+      .max(INCIDENT_LIMITS.sourceIdLength)
+      .meta({ description: "The incident's ID in the source system", example: EXAMPLE_INCIDENT.source_id }),
+    title: z.string().min(1).max(INCIDENT_LIMITS.titleLength).meta({ example: EXAMPLE_INCIDENT.title }),
+    description: z.string().max(INCIDENT_LIMITS.descriptionLength).optional(),
+    severity: z.string().meta({
+      description:
+        'informational, low, medium, high or critical (synonyms such as info, moderate or severe are mapped)',
+      example: 'high',
+    }),
+    status: z.string().meta({
+      description:
+        'new, active, resolved or closed (synonyms such as Open, InProgress or acknowledged are mapped)',
+      example: 'new',
+    }),
+    created_at: z.string().meta({
+      description: 'When the incident was raised in the source, ISO 8601 with offset',
+      example: '2026-11-01T08:14:00Z',
+    }),
+    updated_at: z
+      .string()
+      .optional()
+      .meta({ description: 'Last change in the source, ISO 8601 with offset; defaults to created_at' }),
+    url: z
+      .string()
+      .max(INCIDENT_LIMITS.urlLength)
+      .optional()
+      .meta({ description: 'http(s) link to the incident in the source system' }),
+    entities: z
+      .array(z.union([Entity, z.string().min(1).max(256)]))
+      .max(INCIDENT_LIMITS.maxEntities)
+      .default([])
+      .meta({ description: 'Entities involved; a bare string has its type inferred' }),
+  })
+  .meta({
+    id: 'IncidentInput',
+    description: 'A normalised incident pushed by a SIEM',
+    example: EXAMPLE_INCIDENT,
+  });
+
+/**
+ * The body is checked as an envelope only (format and 1-500 JSON objects); every item is then
+ * normalised on its own, so one bad record is reported by index in the 202 answer instead of
+ * failing the whole batch.
+ */
+export const IngestIncidentsRequest = z
+  .object({
+    format: z.enum(SIEM_FORMATS).optional().meta({
+      description:
+        "Omit for normalised incidents (IncidentInput). Set to sentinel, splunk or elastic to send the SIEM's native records unchanged: Sentinel incident resources, Splunk ES notable events, Elastic Security alert documents or search hits.",
+      example: 'splunk',
+    }),
+    incidents: z
+      .array(
+        z
+          .record(z.string(), z.unknown())
+          .meta({ description: 'An IncidentInput, or a native SIEM record when format is set' }),
+      )
+      .min(1)
+      .max(INCIDENT_LIMITS.maxBatch)
+      .meta({
+        description: `1-${INCIDENT_LIMITS.maxBatch} incidents per request (and the body at most 1 MiB)`,
+      }),
+  })
+  .meta({
+    id: 'IngestIncidentsRequest',
+    description:
+      'A batch of incidents from a SIEM. Upserts are idempotent: re-sending an incident updates it, and an older copy never overwrites a newer one.',
+    example: { incidents: [EXAMPLE_INCIDENT] },
+  });
+
+export const IngestIncidentsResponse = z
+  .object({
+    accepted: z
+      .number()
+      .int()
+      .meta({ description: 'Incidents queued for storage (duplicates in one batch count once)', example: 1 }),
+    rejected: z.number().int().meta({ description: 'Records that could not be normalised', example: 0 }),
+    errors: z
+      .array(
+        z.object({
+          index: z.number().int().meta({ description: 'Position of the record in the request', example: 3 }),
+          message: z.string().meta({
+            example: 'Invalid incident. severity: must be one of informational, low, medium, high, critical',
+          }),
+        }),
+      )
+      .meta({ description: 'Why each rejected record was rejected' }),
+  })
+  .meta({ id: 'IngestIncidentsResponse', description: 'Answer to an ingest request (HTTP 202)' });
+
+function commaList<T extends string>(
+  name: string,
+  allowed: readonly T[],
+  normalise: (raw: string) => T | undefined,
+) {
+  return z
+    .string()
+    .max(200)
+    .transform((raw, ctx) => {
+      const values: T[] = [];
+      for (const part of raw.split(',')) {
+        if (!part.trim()) continue;
+        const value = normalise(part);
+        if (!value) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `unknown ${name} "${part.trim()}"; use ${allowed.join(', ')}`,
+          });
+          return z.NEVER;
+        }
+        if (!values.includes(value)) values.push(value);
+      }
+      if (values.length === 0) {
+        ctx.addIssue({ code: 'custom', message: `give at least one ${name}` });
+        return z.NEVER;
+      }
+      return values;
+    });
+}
+
+const QueryTime = z.string().transform((raw, ctx) => {
+  // A bare date means the start of that day in UTC: what a person or an assistant usually sends.
+  const iso = toIsoUtc(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw);
+  if (!iso) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be an ISO 8601 date-time with offset (or a date, YYYY-MM-DD)',
+    });
+    return z.NEVER;
+  }
+  return iso;
+});
+
+export const ListIncidentsQuery = z
+  .object({
+    severity: commaList<SeverityValue>('severity', SEVERITIES, normaliseSeverity).optional().meta({
+      description: 'Comma-separated severities to include: informational, low, medium, high, critical',
+      example: 'high,critical',
+    }),
+    status: commaList<IncidentStatusValue>('status', INCIDENT_STATUSES, normaliseStatus).optional().meta({
+      description: 'Comma-separated statuses to include: new, active, resolved, closed',
+      example: 'new,active',
+    }),
+    since: QueryTime.optional().meta({
+      description:
+        'Only incidents created at or after this time (ISO 8601, e.g. 2026-11-01T00:00:00Z, or a date)',
+      example: '2026-11-01T00:00:00Z',
+    }),
+    until: QueryTime.optional().meta({
+      description: 'Only incidents created before this time (ISO 8601 or a date); must not be before since',
+      example: '2026-11-08T00:00:00Z',
+    }),
+    limit: Limit,
+    cursor: Cursor.optional(),
+  })
+  .superRefine((query, ctx) => {
+    if (query.since && query.until && query.since > query.until) {
+      ctx.addIssue({ code: 'custom', path: ['until'], message: 'until must not be before since' });
+    }
+  })
+  .meta({ id: 'ListIncidentsQuery' });
+
+export const IncidentSummary = z
+  .object({
+    incident_id: z.string().meta({ example: 'inc_2q7v3m4k5n6p7r2s3t4u5v6w7x' }),
+    title: z.string(),
+    severity: IncidentSeverity,
+    status: IncidentStatus,
+    link: z.url().meta({ description: "The incident's page in this service" }),
+    created_at: z.iso.datetime().meta({ description: 'When the SIEM raised it (UTC)' }),
+    updated_at: z.iso.datetime().meta({ description: 'Last change seen from the SIEM (UTC)' }),
+    source: z
+      .string()
+      .meta({ description: 'sentinel, splunk, elastic, custom or another source', example: 'sentinel' }),
+    source_id: z.string().meta({ description: "The incident's ID in the source system" }),
+    source_url: z.url().optional().meta({ description: 'Link to the incident in the SIEM' }),
+    entities: z.array(Entity).meta({ description: 'Normalised entities involved' }),
+  })
+  .meta({ id: 'IncidentSummary', description: 'One incident in a list' });
+
+export const ListIncidentsResponse = z
+  .object({
+    incidents: z.array(IncidentSummary).meta({ description: 'Newest first (by created_at)' }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as cursor to get the next page; null when there are no more' }),
+  })
+  .meta({
+    id: 'ListIncidentsResponse',
+    example: {
+      incidents: [
+        {
+          incident_id: 'inc_2q7v3m4k5n6p7r2s3t4u5v6w7x',
+          title: 'Sign-in from anonymous IP followed by MFA fatigue for j.doe@contoso.example',
+          severity: 'high',
+          status: 'active',
+          link: 'https://sis.example.com/incidents/inc_2q7v3m4k5n6p7r2s3t4u5v6w7x',
+          created_at: '2026-11-01T08:14:00.000Z',
+          updated_at: '2026-11-01T09:02:00.000Z',
+          source: 'sentinel',
+          source_id: '6b2f5a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+          source_url:
+            'https://portal.azure.com/#asset/Microsoft_Azure_Security_Insights/Incident/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/soc/providers/Microsoft.OperationalInsights/workspaces/soc/providers/Microsoft.SecurityInsights/Incidents/6b2f5a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+          entities: [
+            { type: 'user', value: 'j.doe@contoso.example' },
+            { type: 'ip', value: '203.0.113.66' },
+          ],
+        },
+      ],
+      next_cursor: null,
+    },
+  });

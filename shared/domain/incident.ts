@@ -1,0 +1,396 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { type Entity, type EntityInput, entityKey, normaliseEntity } from './entity';
+import { type ErrorDetail, ValidationError } from './errors';
+
+/**
+ * The normalised incident: one shape for every SIEM. Whatever the source, an incident is stored,
+ * listed, linked into the knowledge graph and read by enrichers in this form only.
+ */
+export const SEVERITIES = ['informational', 'low', 'medium', 'high', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const INCIDENT_STATUSES = ['new', 'active', 'resolved', 'closed'] as const;
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+
+/** Higher is worse; lets callers sort or threshold without string comparisons. */
+export const SEVERITY_RANK: Record<Severity, number> = {
+  informational: 0,
+  low: 1,
+  medium: 2,
+  high: 3,
+  critical: 4,
+};
+
+/** Known SIEM sources; any other lowercase slug is accepted for custom integrations. */
+export const KNOWN_SOURCES = ['sentinel', 'splunk', 'elastic', 'custom'] as const;
+
+export const INCIDENT_LIMITS = {
+  /** Incidents per ingest request. */
+  maxBatch: 500,
+  sourceLength: 64,
+  sourceIdLength: 256,
+  titleLength: 512,
+  descriptionLength: 8000,
+  urlLength: 2048,
+  /** Entities kept per incident (after de-duplication). */
+  maxEntities: 50,
+} as const;
+
+export type IncidentEntity = Entity;
+
+export interface NormalisedIncident {
+  /** `inc_` + 26 base32 characters derived from source and source_id: same SIEM record, same ID. */
+  incident_id: string;
+  source: string;
+  source_id: string;
+  title: string;
+  description?: string;
+  severity: Severity;
+  status: IncidentStatus;
+  /** ISO 8601 UTC with milliseconds (`2026-11-01T12:00:00.000Z`), so it sorts as a string. */
+  created_at: string;
+  updated_at: string;
+  entities: IncidentEntity[];
+  /** Link back to the incident in the SIEM's own console. */
+  source_url?: string;
+}
+
+export const INCIDENT_ID_PATTERN = /^inc_[a-z2-7]{26}$/;
+const SOURCE_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+function base32(bytes: Uint8Array): string {
+  let bits = 0;
+  let buffer = 0;
+  let out = '';
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32_ALPHABET[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32_ALPHABET[(buffer << (5 - bits)) & 31];
+  return out;
+}
+
+export function normaliseSource(source: string): string {
+  return source.trim().toLowerCase();
+}
+
+/**
+ * Deterministic incident ID. The source is a slug that cannot contain `|`, so `source|source_id`
+ * is unambiguous; 26 base32 characters keep 130 bits of the SHA-256, far beyond collision range.
+ */
+export function incidentId(source: string, sourceId: string): string {
+  const digest = createHash('sha256')
+    .update(`${normaliseSource(source)}|${sourceId}`, 'utf8')
+    .digest();
+  return `inc_${base32(digest).slice(0, 26)}`;
+}
+
+/** The incident's page in this service, as handed to users and assistant platforms. */
+export function incidentLink(publicUrl: string, id: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/incidents/${encodeURIComponent(id)}`;
+}
+
+function synonymKey(raw: string): string {
+  return raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
+}
+
+const SEVERITY_SYNONYMS: Record<string, Severity> = {
+  informational: 'informational',
+  information: 'informational',
+  info: 'informational',
+  none: 'informational',
+  low: 'low',
+  minor: 'low',
+  medium: 'medium',
+  med: 'medium',
+  moderate: 'medium',
+  high: 'high',
+  major: 'high',
+  critical: 'critical',
+  crit: 'critical',
+  severe: 'critical',
+};
+
+const STATUS_SYNONYMS: Record<string, IncidentStatus> = {
+  new: 'new',
+  open: 'new',
+  unassigned: 'new',
+  todo: 'new',
+  triage: 'new',
+  active: 'active',
+  inprogress: 'active',
+  acknowledged: 'active',
+  assigned: 'active',
+  investigating: 'active',
+  pending: 'active',
+  onhold: 'active',
+  resolved: 'resolved',
+  remediated: 'resolved',
+  fixed: 'resolved',
+  closed: 'closed',
+  dismissed: 'closed',
+  suppressed: 'closed',
+};
+
+/** Maps the vocabularies SIEMs use (`Info`, `Moderate`, `SEVERE`...) to the five severities. */
+export function normaliseSeverity(raw: unknown): Severity | undefined {
+  return typeof raw === 'string' ? SEVERITY_SYNONYMS[synonymKey(raw)] : undefined;
+}
+
+/** Maps `Open`, `InProgress`, `in progress`, `acknowledged`... to the four statuses. */
+export function normaliseStatus(raw: unknown): IncidentStatus | undefined {
+  return typeof raw === 'string' ? STATUS_SYNONYMS[synonymKey(raw)] : undefined;
+}
+
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const MIN_TIME = Date.UTC(2000, 0, 1);
+const MAX_TIME = Date.UTC(2100, 0, 1);
+
+/**
+ * ISO 8601 with an explicit offset, or epoch seconds / milliseconds (Splunk's `_time`), to
+ * `toISOString()` form. A time without an offset is refused: its meaning depends on the sender's
+ * time zone, and a wrong guess would silently reorder the incident list.
+ */
+export function toIsoUtc(raw: unknown): string | undefined {
+  let ms: number | undefined;
+  if (typeof raw === 'number' && Number.isFinite(raw)) {
+    ms = raw > 1e11 ? raw : raw * 1000;
+  } else if (typeof raw === 'string') {
+    const text = raw.trim();
+    if (/^\d{9,10}(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
+    else if (/^\d{12,13}$/.test(text)) ms = Number(text);
+    else if (ISO_WITH_OFFSET.test(text)) {
+      // Date.parse understands ±hh:mm but not ±hhmm.
+      ms = Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+    }
+  }
+  if (ms === undefined || Number.isNaN(ms) || ms < MIN_TIME || ms >= MAX_TIME) return undefined;
+  return new Date(Math.floor(ms)).toISOString();
+}
+
+/** The later of two `toIsoUtc` times (they compare as strings; Math.max would not). */
+export function laterTime(a: string, b: string): string {
+  return b > a ? b : a;
+}
+
+export function earlierTime(a: string, b: string): string {
+  return b < a ? b : a;
+}
+
+/** Control and invisible format characters (bidi overrides, zero-width) except tab and newline. */
+const INVISIBLE = /(?![\t\n])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** One line of text: no control or bidi characters (they spoof what an analyst reads), spaces collapsed. */
+export function cleanLine(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(INVISIBLE, '').replace(/ {2,}/g, ' ').trim();
+}
+
+export function cleanMultiline(text: string): string {
+  return text
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+    .replace(INVISIBLE, '')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Shortens to at most `max` characters (code points are not split), marking the cut. */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+const httpUrl = z
+  .string()
+  .max(INCIDENT_LIMITS.urlLength)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' || url.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
+
+const entityInput = z.union([
+  z.string().min(1).max(256),
+  z.object({ type: z.string().optional(), value: z.string().min(1).max(256) }),
+]);
+
+/**
+ * The contract's normalised incident as a SIEM or script sends it to `POST /incidents/ingest`.
+ * Severity and status accept synonyms; they are mapped by `normaliseIncident`.
+ */
+export const incidentInputSchema = z.object({
+  source: z
+    .string()
+    .transform(normaliseSource)
+    .pipe(
+      z
+        .string()
+        .regex(SOURCE_PATTERN, 'must be a lowercase slug such as sentinel, splunk, elastic or custom'),
+    ),
+  source_id: z.string().trim().min(1).max(INCIDENT_LIMITS.sourceIdLength),
+  title: z.string().transform(cleanLine).pipe(z.string().min(1).max(INCIDENT_LIMITS.titleLength)),
+  description: z
+    .string()
+    .transform(cleanMultiline)
+    .pipe(z.string().max(INCIDENT_LIMITS.descriptionLength))
+    .nullish(),
+  severity: z.string().transform((raw, ctx) => {
+    const severity = normaliseSeverity(raw);
+    if (!severity) {
+      ctx.addIssue({ code: 'custom', message: `must be one of ${SEVERITIES.join(', ')}` });
+      return z.NEVER;
+    }
+    return severity;
+  }),
+  status: z.string().transform((raw, ctx) => {
+    const status = normaliseStatus(raw);
+    if (!status) {
+      ctx.addIssue({ code: 'custom', message: `must be one of ${INCIDENT_STATUSES.join(', ')}` });
+      return z.NEVER;
+    }
+    return status;
+  }),
+  created_at: z.union([z.string(), z.number()]),
+  updated_at: z.union([z.string(), z.number()]).nullish(),
+  url: httpUrl.nullish(),
+  entities: z.array(entityInput).max(INCIDENT_LIMITS.maxEntities).default([]),
+});
+
+export type IncidentInput = z.input<typeof incidentInputSchema>;
+
+export type IncidentResult =
+  | { ok: true; incident: NormalisedIncident }
+  | { ok: false; problems: ErrorDetail[] };
+
+/**
+ * Validates one incident and returns it normalised, or every problem found (so a SIEM operator
+ * fixes a record in one round trip). `updated_at` defaults to, and is never earlier than,
+ * `created_at`; entities (at most 50) are normalised and de-duplicated.
+ */
+export function normaliseIncident(input: unknown): IncidentResult {
+  const parsed = incidentInputSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((issue) => ({
+        path: issue.path.map(String).join('.') || '(incident)',
+        message: issue.message,
+      })),
+    };
+  }
+  const data = parsed.data;
+  const problems: ErrorDetail[] = [];
+  const createdAt = toIsoUtc(data.created_at);
+  if (!createdAt) {
+    problems.push({
+      path: 'created_at',
+      message: 'must be an ISO 8601 date-time with offset, e.g. 2026-11-01T12:00:00Z',
+    });
+  }
+  const updatedRaw = data.updated_at ?? undefined;
+  const updatedAt = updatedRaw === undefined ? createdAt : toIsoUtc(updatedRaw);
+  if (updatedRaw !== undefined && !updatedAt) {
+    problems.push({
+      path: 'updated_at',
+      message: 'must be an ISO 8601 date-time with offset, e.g. 2026-11-01T12:00:00Z',
+    });
+  }
+
+  const entities: IncidentEntity[] = [];
+  const seen = new Set<string>();
+  data.entities.forEach((raw, index) => {
+    let entity: IncidentEntity;
+    try {
+      entity = normaliseEntity(raw as EntityInput, `entities.${index}`);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      problems.push(...(error.details ?? [{ path: `entities.${index}`, message: error.message }]));
+      return;
+    }
+    const key = entityKey(entity);
+    if (!seen.has(key) && entities.length < INCIDENT_LIMITS.maxEntities) {
+      seen.add(key);
+      entities.push(entity);
+    }
+  });
+
+  if (problems.length > 0 || !createdAt || !updatedAt) return { ok: false, problems };
+
+  const incident: NormalisedIncident = {
+    incident_id: incidentId(data.source, data.source_id),
+    source: data.source,
+    source_id: data.source_id,
+    title: data.title,
+    severity: data.severity,
+    status: data.status,
+    created_at: createdAt,
+    updated_at: laterTime(createdAt, updatedAt),
+    entities,
+  };
+  if (data.description) incident.description = data.description;
+  if (data.url) incident.source_url = data.url;
+  return { ok: true, incident };
+}
+
+/** As `normaliseIncident`, throwing a ValidationError (400) that lists the problems. */
+export function assertIncident(input: unknown): NormalisedIncident {
+  const result = normaliseIncident(input);
+  if (result.ok) return result.incident;
+  const summary = result.problems.map((p) => `${p.path}: ${p.message}`).join('; ');
+  throw new ValidationError(`Invalid incident. ${summary}`.slice(0, 1000), result.problems);
+}
+
+/**
+ * The idempotent-upsert rule: a re-delivered or older copy of an incident never overwrites a newer
+ * one; an equal `updated_at` does (a replay is harmless and lets a corrected record through).
+ */
+export function shouldReplace(
+  existing: Pick<NormalisedIncident, 'updated_at'> | undefined,
+  incoming: NormalisedIncident,
+): boolean {
+  return existing === undefined || incoming.updated_at >= existing.updated_at;
+}
+
+export interface IncidentView {
+  incident_id: string;
+  title: string;
+  severity: Severity;
+  status: IncidentStatus;
+  link: string;
+  created_at: string;
+  updated_at: string;
+  source: string;
+  source_id: string;
+  source_url?: string;
+  entities: IncidentEntity[];
+}
+
+/** The list item of `GET /incidents`: everything but the (possibly long) description. */
+export function toIncidentView(incident: NormalisedIncident, publicUrl: string): IncidentView {
+  const view: IncidentView = {
+    incident_id: incident.incident_id,
+    title: incident.title,
+    severity: incident.severity,
+    status: incident.status,
+    link: incidentLink(publicUrl, incident.incident_id),
+    created_at: incident.created_at,
+    updated_at: incident.updated_at,
+    source: incident.source,
+    source_id: incident.source_id,
+    entities: incident.entities,
+  };
+  if (incident.source_url) view.source_url = incident.source_url;
+  return view;
+}
