@@ -1,5 +1,6 @@
 import type { RouteDefinition } from './route-types';
 import { keyRoutes } from './routes/keys';
+import { knowledgeRoutes } from './routes/knowledge';
 import { metaRoutes } from './routes/meta';
 
 /**
@@ -7,7 +8,7 @@ import { metaRoutes } from './routes/meta';
  * functions from it; the local gateway routes and authorizes with it; the OpenAPI document and the
  * authorization-matrix tests are generated from it. Each area keeps its rows in `routes/<area>.ts`.
  */
-export const ROUTES: readonly RouteDefinition[] = [...metaRoutes, ...keyRoutes];
+export const ROUTES: readonly RouteDefinition[] = [...metaRoutes, ...keyRoutes, ...knowledgeRoutes];
 
 export function routeByOperationId(operationId: string): RouteDefinition {
   const route = ROUTES.find((r) => r.operationId === operationId);

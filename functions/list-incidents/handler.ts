@@ -1,0 +1,17 @@
+import { httpHandler } from '../../shared/api/http-handler';
+import { listIncidents } from '../../shared/api/routes/knowledge';
+import { config } from '../../shared/config';
+import { incidentStore, listIncidents as list } from '../../shared/services/incidents';
+
+/** GET /api/v1/incidents?severity=&status=&since=&until=&limit=&cursor= */
+export const handler = httpHandler(listIncidents, async ({ query }) => ({
+  statusCode: 200,
+  body: await list(incidentStore(), config().SIS_PUBLIC_URL, {
+    severity: query.severity,
+    status: query.status,
+    since: query.since,
+    until: query.until,
+    limit: query.limit,
+    cursor: query.cursor,
+  }),
+}));

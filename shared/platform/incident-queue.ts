@@ -1,0 +1,102 @@
+import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, SQSClient } from '@aws-sdk/client-sqs';
+import type { Config } from '../config';
+import { ServiceUnavailableError } from '../domain/errors';
+import type { NormalisedIncident } from '../domain/incident';
+
+/**
+ * The incident queue (SQS): the push endpoint and the pull connectors send normalised incidents,
+ * the sync consumer stores them. Locally SIS_SQS_ENDPOINT points the same client at the in-process
+ * queue of the local runtime (infra/local/sqs.ts), which speaks the SQS JSON protocol.
+ *
+ * Message body: `{"v":1,"incident":<NormalisedIncident>}`. The consumer validates it again: a queue
+ * is a trust boundary too, and a malformed message must end in the DLQ, not in the table.
+ */
+export const INCIDENT_MESSAGE_VERSION = 1;
+
+export interface IncidentMessage {
+  v: typeof INCIDENT_MESSAGE_VERSION;
+  incident: NormalisedIncident;
+}
+
+export interface IncidentQueue {
+  /** Sends every incident or throws; a partial failure is retried, then reported as unavailable. */
+  enqueue(incidents: readonly NormalisedIncident[]): Promise<void>;
+}
+
+/** SQS limits: 10 entries and 256 KiB of payload per SendMessageBatch. */
+const MAX_ENTRIES_PER_BATCH = 10;
+const MAX_BATCH_BYTES = 256 * 1024 - 4 * 1024;
+const MAX_SEND_ATTEMPTS = 4;
+
+export function encodeIncidentMessage(incident: NormalisedIncident): string {
+  const message: IncidentMessage = { v: INCIDENT_MESSAGE_VERSION, incident };
+  return JSON.stringify(message);
+}
+
+/** Groups message bodies into batches that respect both SendMessageBatch limits. */
+export function batchesOf(bodies: readonly string[]): string[][] {
+  const batches: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const body of bodies) {
+    const size = Buffer.byteLength(body, 'utf8');
+    if (size > MAX_BATCH_BYTES) throw new Error('An incident message exceeds the SQS message size limit.');
+    if (current.length === MAX_ENTRIES_PER_BATCH || bytes + size > MAX_BATCH_BYTES) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(body);
+    bytes += size;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
+
+export class SqsIncidentQueue implements IncidentQueue {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  async enqueue(incidents: readonly NormalisedIncident[]): Promise<void> {
+    for (const batch of batchesOf(incidents.map(encodeIncidentMessage))) {
+      let entries: SendMessageBatchRequestEntry[] = batch.map((body, i) => ({
+        Id: `m${i}`,
+        MessageBody: body,
+      }));
+      for (let attempt = 1; entries.length > 0; attempt++) {
+        const result = await this.sqs.send(
+          new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }),
+        );
+        const failed = new Set((result.Failed ?? []).map((f) => f.Id));
+        entries = entries.filter((entry) => failed.has(entry.Id));
+        if (entries.length > 0) {
+          if (attempt >= MAX_SEND_ATTEMPTS) {
+            throw new ServiceUnavailableError('The incident queue is not accepting messages. Retry shortly.');
+          }
+          await pause(50 * 2 ** attempt);
+        }
+      }
+    }
+  }
+}
+
+export function createSqsClient(cfg: Config): SQSClient {
+  const local = cfg.SIS_SQS_ENDPOINT;
+  return new SQSClient({
+    region: cfg.AWS_REGION,
+    maxAttempts: 4,
+    // The local queue accepts any credentials, and an operator's machine may have none.
+    ...(local ? { endpoint: local, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+}
+
+export function incidentQueueFromConfig(cfg: Config): IncidentQueue {
+  if (!cfg.SIS_INCIDENT_QUEUE_URL) {
+    throw new Error('SIS_INCIDENT_QUEUE_URL is not set: this function cannot enqueue incidents.');
+  }
+  return new SqsIncidentQueue(createSqsClient(cfg), cfg.SIS_INCIDENT_QUEUE_URL);
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { type Config, config } from '../config';
+import { decodeCursor, encodeCursor } from '../domain/cursor';
+import type { Entity } from '../domain/entity';
+import type { Caller } from '../domain/scopes';
+import { termsForQuery } from '../domain/search-terms';
+import {
+  isPostingSortKey,
+  type SearchEntry,
+  type SearchIndexRepository,
+  searchIndexRepositoryFromConfig,
+} from '../store/search-index-repository';
+
+/**
+ * Search Investigations: the caller's own sessions that match every term of `q` (domain
+ * `termsForQuery`, which orders terms rarest kind first), newest first. The owner is the partition
+ * of the index, so another key's sessions are never read, let alone returned; the cursor is bound
+ * to the key, the query and the filters.
+ */
+export interface SearchInput {
+  q: string;
+  status?: string | undefined;
+  verdict?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export interface SearchResultView {
+  session_id: string;
+  status: string;
+  entity: Entity;
+  risk_score: number | null;
+  summary: string | null;
+  verdict: string | null;
+  persona: string;
+  created_at: string;
+}
+
+export interface SearchResult {
+  results: SearchResultView[];
+  next_cursor: string | null;
+}
+
+const position = z.object({ after: z.string().refine(isPostingSortKey) });
+
+function view(entry: SearchEntry): SearchResultView {
+  return {
+    session_id: entry.session_id,
+    status: entry.status,
+    entity: entry.entity,
+    risk_score: entry.risk_score ?? null,
+    summary: entry.summary ?? null,
+    verdict: entry.verdict ?? null,
+    persona: entry.persona,
+    created_at: entry.created_at,
+  };
+}
+
+export async function searchInvestigations(
+  index: SearchIndexRepository,
+  caller: Caller,
+  input: SearchInput,
+): Promise<SearchResult> {
+  const { terms } = termsForQuery(input.q);
+  const binding = {
+    op: 'searchInvestigations',
+    key: caller.keyId,
+    terms,
+    status: input.status,
+    verdict: input.verdict,
+  };
+  const after = input.cursor ? decodeCursor(input.cursor, binding, position).after : undefined;
+  const page = await index.search({
+    ownerKeyId: caller.keyId,
+    terms,
+    statuses: input.status ? [input.status] : undefined,
+    verdicts: input.verdict ? [input.verdict] : undefined,
+    limit: input.limit,
+    after,
+  });
+  return {
+    results: page.hits.map(view),
+    next_cursor: page.next ? encodeCursor({ after: page.next }, binding) : null,
+  };
+}
+
+let shared: { cfg: Config; index: SearchIndexRepository } | undefined;
+
+/** The search index of this process (one per cold start; rebuilt when tests reset the config). */
+export function searchIndex(): SearchIndexRepository {
+  const cfg = config();
+  if (shared?.cfg !== cfg) shared = { cfg, index: searchIndexRepositoryFromConfig(cfg) };
+  return shared.index;
+}
