@@ -25,15 +25,14 @@ beforeAll(async () => {
   Object.assign(process.env, tables.env);
   resetConfigForTests();
   for (const level of ['debug', 'info', 'warn', 'error', 'critical'] as const) {
-    const original = logger[level].bind(logger);
-    vi.spyOn(logger, level).mockImplementation((...args: Parameters<typeof original>) => {
+    const original = logger[level].bind(logger) as (...args: unknown[]) => void;
+    vi.spyOn(logger, level).mockImplementation((...args: unknown[]) => {
       logged.push(
         JSON.stringify(args, (_k, v) => (v instanceof Error ? { message: v.message, stack: v.stack } : v)),
       );
       original(...args);
     });
   }
-  logger.appendKeys({});
 });
 
 afterAll(() => {
