@@ -389,6 +389,25 @@ export class GraphRepository {
   }
 
   /**
+   * IDs of the incidents or sessions recorded as evidence on the entity (its evidence markers), at
+   * most `limit`, in ID order. One Query; the investigation tools use it to find the incidents that
+   * mention an entity.
+   */
+  async evidenceIds(entity: Entity, kind: EvidenceKind, limit: number): Promise<string[]> {
+    const prefix = `${EVIDENCE_PREFIX}${kind}#`;
+    const result = await this.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': entityPk(entity), ':prefix': prefix },
+        ProjectionExpression: 'sk',
+        Limit: limit,
+      }),
+    );
+    return (result.Items ?? []).map((item) => String(item.sk).slice(prefix.length));
+  }
+
+  /**
    * One page of an entity's edge sides in key order (neighbour type, value, relationship), read
    * with one Query. `after` is the sort key the previous page ended on.
    */

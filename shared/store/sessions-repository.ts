@@ -20,6 +20,8 @@ import { GSI1 } from './tables';
  *                     sk H#<seq 6 digits> history item: message | event | tool_call, in commit order
  *                     sk META            the session record; sorts after every history item
  *   pk IDEMP#<keyId>#<key>  sk IDEMP     Idempotency-Key record of a start request (TTL 24 h)
+ *   pk SUBJECT#<type>#<value>  sk <completed_at>#<session_id>   verdict of a completed session on
+ *                     that entity (any owner: prior verdicts are tenant knowledge for the tools)
  *
  * Because META sorts last, "history after the cursor, then the session" is ONE key range
  * (`sk BETWEEN H#<next seq> AND META`), so a poll is one Query; a second request (GetItem META) is
@@ -89,6 +91,13 @@ export interface IdempotencyRecord {
   expires_at_epoch: number;
 }
 
+export interface SubjectVerdict {
+  session_id: string;
+  verdict: string;
+  risk_score: number;
+  completed_at: string;
+}
+
 export interface PollPage {
   session: SessionRecord | undefined;
   history: HistoryItem[];
@@ -117,6 +126,7 @@ const OPEN = 'OPEN';
 
 const sessionKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: META });
 const historySk = (seq: number) => `${HISTORY}${String(seq).padStart(SEQ_DIGITS, '0')}`;
+const subjectPk = (subject: { type: string; value: string }) => `SUBJECT#${subject.type}#${subject.value}`;
 const idempotencyKey = (keyId: string, key: string) => ({ pk: `IDEMP#${keyId}#${key}`, sk: 'IDEMP' });
 
 const STORE_ONLY = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'expires_at_epoch']);
@@ -420,6 +430,39 @@ export class SessionsRepository {
       start = page.LastEvaluatedKey;
     } while (start && sessions.length < limit);
     return sessions;
+  }
+
+  /** Records a completed session's verdict under its subject; idempotent per session. */
+  async recordVerdict(subject: { type: string; value: string }, verdict: SubjectVerdict): Promise<void> {
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          pk: subjectPk(subject),
+          sk: `${verdict.completed_at}#${verdict.session_id}`,
+          ...verdict,
+        },
+      }),
+    );
+  }
+
+  /** Verdicts of completed sessions on the entity, newest first. */
+  async verdictsFor(subject: { type: string; value: string }, limit: number): Promise<SubjectVerdict[]> {
+    const { Items } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': subjectPk(subject) },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (Items ?? []).map(({ session_id, verdict, risk_score, completed_at }) => ({
+      session_id: String(session_id),
+      verdict: String(verdict),
+      risk_score: Number(risk_score),
+      completed_at: String(completed_at),
+    }));
   }
 
   async putToolResult(sessionId: string, result: ToolResultRecord): Promise<void> {
