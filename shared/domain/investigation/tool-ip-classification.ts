@@ -1,0 +1,239 @@
+import ipaddr from 'ipaddr.js';
+import type { Entity } from '../entity';
+import { makeFinding } from './scoring';
+import type { FindingCategory, Tool, ToolOutput } from './types';
+
+/**
+ * ip_classification: which special-purpose range an address falls in (IANA special-purpose
+ * registries). Documentation ranges are separated from other reserved space because ipaddr.js
+ * folds them into "reserved", and they mean something different in an investigation: test data or
+ * a placeholder leaking into real telemetry, rather than a bogon.
+ */
+export type IpRange =
+  | 'public'
+  | 'private'
+  | 'unique_local'
+  | 'loopback'
+  | 'link_local'
+  | 'carrier_grade_nat'
+  | 'documentation'
+  | 'benchmarking'
+  | 'multicast'
+  | 'broadcast'
+  | 'unspecified'
+  | 'reserved'
+  | 'teredo'
+  | '6to4'
+  | 'nat64';
+
+const V4_RANGES: readonly [IpRange, string][] = [
+  ['unspecified', '0.0.0.0/8'],
+  ['private', '10.0.0.0/8'],
+  ['carrier_grade_nat', '100.64.0.0/10'],
+  ['loopback', '127.0.0.0/8'],
+  ['link_local', '169.254.0.0/16'],
+  ['private', '172.16.0.0/12'],
+  ['reserved', '192.0.0.0/24'],
+  ['documentation', '192.0.2.0/24'],
+  ['reserved', '192.88.99.0/24'],
+  ['private', '192.168.0.0/16'],
+  ['benchmarking', '198.18.0.0/15'],
+  ['documentation', '198.51.100.0/24'],
+  ['documentation', '203.0.113.0/24'],
+  ['multicast', '224.0.0.0/4'],
+  ['broadcast', '255.255.255.255/32'],
+  ['reserved', '240.0.0.0/4'],
+];
+
+const V6_RANGES: readonly [IpRange, string][] = [
+  ['unspecified', '::/128'],
+  ['loopback', '::1/128'],
+  ['nat64', '64:ff9b::/96'],
+  ['nat64', '64:ff9b:1::/48'],
+  ['reserved', '100::/64'],
+  ['benchmarking', '2001:2::/48'],
+  ['teredo', '2001::/32'],
+  ['reserved', '2001::/23'],
+  ['documentation', '2001:db8::/32'],
+  ['6to4', '2002::/16'],
+  ['documentation', '3fff::/20'],
+  ['unique_local', 'fc00::/7'],
+  ['link_local', 'fe80::/10'],
+  ['reserved', 'fec0::/10'],
+  ['multicast', 'ff00::/8'],
+  ['public', '2000::/3'],
+];
+
+type ParsedRange = [IpRange, ipaddr.IPv4 | ipaddr.IPv6, number];
+const parseRanges = (ranges: readonly [IpRange, string][]): ParsedRange[] =>
+  ranges.map(([name, cidr]) => {
+    const [address, bits] = ipaddr.parseCIDR(cidr);
+    return [name, address, bits];
+  });
+const PARSED_V4 = parseRanges(V4_RANGES);
+const PARSED_V6 = parseRanges(V6_RANGES);
+
+/** First matching range wins, so more specific ranges are listed before the ones containing them. */
+export function classifyIp(value: string): { version: 4 | 6; range: IpRange } {
+  const address = ipaddr.parse(value);
+  if (address.kind() === 'ipv4') {
+    const match = PARSED_V4.find(([, net, bits]) => net.kind() === 'ipv4' && address.match(net, bits));
+    return { version: 4, range: match?.[0] ?? 'public' };
+  }
+  const match = PARSED_V6.find(([, net, bits]) => net.kind() === 'ipv6' && address.match(net, bits));
+  // Outside 2000::/3 and the listed ranges is unallocated space: a bogon.
+  return { version: 6, range: match?.[0] ?? 'reserved' };
+}
+
+const INTERNAL: ReadonlySet<IpRange> = new Set([
+  'private',
+  'unique_local',
+  'loopback',
+  'link_local',
+  'carrier_grade_nat',
+]);
+
+export function reversePointer(value: string): string {
+  const address = ipaddr.parse(value);
+  if (address.kind() === 'ipv4') return `${[...address.toByteArray()].reverse().join('.')}.in-addr.arpa`;
+  const hex = address
+    .toByteArray()
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('');
+  return `${[...hex].reverse().join('.')}.ip6.arpa`;
+}
+
+interface RangeVerdict {
+  code: string;
+  title: string;
+  description: string;
+  impact: string;
+  score: number;
+  category: FindingCategory;
+}
+
+function assess(range: IpRange, value: string): RangeVerdict {
+  switch (range) {
+    case 'public':
+      return {
+        code: 'public_address',
+        title: 'Publicly routable address',
+        description: `${value} is globally routable. No reputation feed is configured, so the assessment rests on incident history, earlier verdicts and graph links.`,
+        impact: 'This is an address on the public internet.',
+        score: 0,
+        category: 'context',
+      };
+    case 'carrier_grade_nat':
+      return {
+        code: 'internal_address',
+        title: 'Carrier-grade NAT shared address (100.64.0.0/10)',
+        description: `${value} is in the RFC 6598 shared space: many subscribers sit behind it, so attribution needs the provider's NAT port logs.`,
+        impact:
+          'This address is shared by many customers of an internet provider, so it does not identify one device.',
+        score: 0,
+        category: 'context',
+      };
+    case 'documentation':
+      return {
+        code: 'documentation_address',
+        title: 'Documentation-only address',
+        description: `${value} is reserved for documentation (TEST-NET-1/2/3, 2001:db8::/32, 3fff::/20) and never appears in real traffic: it points to test data, a placeholder left in a configuration, or spoofing.`,
+        impact:
+          'This address only exists in examples and manuals; seeing it in real activity points to test data or a forged record.',
+        score: 15,
+        category: 'anomalous_naming',
+      };
+    case 'benchmarking':
+      return {
+        code: 'benchmarking_address',
+        title: 'Benchmarking-only address',
+        description: `${value} is in a range reserved for network benchmarking (198.18.0.0/15, 2001:2::/48); it should not appear in production traffic.`,
+        impact: 'This address is reserved for lab testing and should not appear in real activity.',
+        score: 15,
+        category: 'anomalous_naming',
+      };
+    case 'reserved':
+    case 'unspecified':
+    case 'broadcast':
+      return {
+        code: 'bogon_address',
+        title: 'Bogon address (not routable on the internet)',
+        description: `${value} is ${range} space. As a traffic source it indicates spoofing or a misconfiguration; it cannot be a genuine internet peer.`,
+        impact:
+          'This address cannot belong to a real internet device; seeing it suggests forged or broken network traffic.',
+        score: 30,
+        category: 'suspicious_infrastructure',
+      };
+    case 'multicast':
+      return {
+        code: 'multicast_address',
+        title: 'Multicast group address',
+        description: `${value} is a multicast group, not a single host; it cannot be the source of a unicast connection.`,
+        impact: 'This address names a group of devices rather than one machine.',
+        score: 0,
+        category: 'context',
+      };
+    case 'teredo':
+    case '6to4':
+      return {
+        code: 'tunnel_address',
+        title: `IPv6 transition tunnel (${range})`,
+        description: `${value} is a ${range} tunnel address. Tunnelled IPv6 can bypass IPv4-only firewalls and monitoring; legitimate use in enterprises is rare today.`,
+        impact:
+          'This connection uses a tunnelling technique that can slip past standard network security controls.',
+        score: 20,
+        category: 'network_exposure',
+      };
+    case 'nat64':
+      return {
+        code: 'nat64_address',
+        title: 'NAT64 translated address',
+        description: `${value} is an IPv4 peer seen through a NAT64 gateway (64:ff9b::/96); investigate the embedded IPv4 address.`,
+        impact: 'This address is a translated form of another address.',
+        score: 0,
+        category: 'context',
+      };
+    default:
+      return {
+        code: 'internal_address',
+        title: `Internal address (${range.replace('_', ' ')})`,
+        description: `${value} is ${range.replace('_', '-')} space: it identifies a device inside a network. Pivot to DHCP leases and asset records to find the host that held it.`,
+        impact: 'This is an internal address of a device inside a private network.',
+        score: 0,
+        category: 'context',
+      };
+  }
+}
+
+export const ipClassification: Tool = {
+  name: 'ip_classification',
+  description:
+    'Classifies an IP address by special-purpose range (private, CGNAT, documentation, bogon, tunnel...).',
+  appliesTo: (entity: Entity) => entity.type === 'ip',
+  async run(entity: Entity): Promise<ToolOutput> {
+    const { version, range } = classifyIp(entity.value);
+    const verdict = assess(range, entity.value);
+    return {
+      facts: {
+        version,
+        range,
+        internal: INTERNAL.has(range),
+        globally_routable: range === 'public' || range === 'teredo' || range === '6to4' || range === 'nat64',
+        reverse_pointer: reversePointer(entity.value),
+      },
+      findings: [
+        makeFinding({
+          tool: 'ip_classification',
+          code: verdict.code,
+          title: verdict.title,
+          description: verdict.description,
+          impact: verdict.impact,
+          score: verdict.score,
+          category: verdict.category,
+          evidence: [`${entity.value} ∈ ${range}`],
+        }),
+      ],
+      related: [],
+    };
+  },
+};

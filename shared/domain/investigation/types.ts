@@ -1,0 +1,235 @@
+import type { Entity } from '../entity';
+
+/**
+ * The vocabulary of an investigation, shared by the tools, the engine, the report, the store (which
+ * implements `InvestigationData` and persists `ToolCall`s and events) and the workflow steps.
+ * Nothing here knows about AWS.
+ */
+
+export const TOOL_NAMES = [
+  'ip_classification',
+  'domain_analysis',
+  'account_analysis',
+  'host_analysis',
+  'incident_history',
+  'prior_investigations',
+  'graph_neighbourhood',
+] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export const PERSONA_NAMES = ['SOC Analyst', 'CISO', 'Threat Hunter'] as const;
+export type PersonaName = (typeof PERSONA_NAMES)[number];
+export const DEFAULT_PERSONA: PersonaName = 'SOC Analyst';
+
+export const FINDING_SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
+export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
+
+export const VERDICTS = ['benign', 'suspicious', 'malicious', 'unknown'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** What a finding is about; personas and recommendations are driven by it. */
+export const FINDING_CATEGORIES = [
+  'context',
+  'network_exposure',
+  'suspicious_infrastructure',
+  'impersonation',
+  'privileged_identity',
+  'critical_asset',
+  'anomalous_naming',
+  'incident_history',
+  'prior_verdict',
+  'association',
+] as const;
+export type FindingCategory = (typeof FINDING_CATEGORIES)[number];
+
+export interface Finding {
+  /** Stable within an investigation: `<tool>:<code>[:<discriminator>]`. */
+  finding_id: string;
+  title: string;
+  /** Technical explanation for analysts. */
+  description: string;
+  /** The same finding in plain business language, without jargon (used by the CISO persona). */
+  impact: string;
+  severity: FindingSeverity;
+  /** Contribution to the risk score, 0-100; the severity is derived from it. */
+  score: number;
+  source_tool: ToolName;
+  category: FindingCategory;
+  evidence: string[];
+}
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type Facts = { [key: string]: JsonValue };
+
+/**
+ * How a tool found a related entity, read as `<investigated> <link> <other>`. Known graph
+ * neighbours keep the relationship name the graph holds.
+ */
+export const DISCOVERED_LINKS = [
+  'co_occurs_in_incident',
+  'subdomain_of',
+  'impersonates',
+  'alias_of',
+] as const;
+export type DiscoveredLink = (typeof DISCOVERED_LINKS)[number];
+
+export interface RelatedEntity {
+  entity: Entity;
+  /** A DiscoveredLink for what a tool found; the graph's own relationship name for known neighbours. */
+  relationship: string;
+  /** Incident or session IDs supporting the link. */
+  evidence: string[];
+  /** The link came from the knowledge graph itself, so it is not written back as a new edge. */
+  known?: boolean;
+}
+
+export interface ToolOutput {
+  facts: Facts;
+  findings: Finding[];
+  related: RelatedEntity[];
+}
+
+export type ToolCallStatus = 'succeeded' | 'failed' | 'timed_out';
+
+export interface ToolCall {
+  tool_call_id: string;
+  name: ToolName;
+  input: { entity: Entity };
+  /** null unless the tool succeeded. */
+  output: ToolOutput | null;
+  status: ToolCallStatus;
+  /** Safe to show to the caller: never a stack trace or an internal error text. */
+  error?: string;
+  started_at: string;
+  duration_ms: number;
+}
+
+export const INVESTIGATION_EVENT_TYPES = [
+  'tool_started',
+  'tool_succeeded',
+  'tool_failed',
+  'tool_timed_out',
+] as const;
+export type InvestigationEventType = (typeof INVESTIGATION_EVENT_TYPES)[number];
+
+/** An event as the engine emits it; the store gives it an `event_id` when it persists it. */
+export interface InvestigationEvent {
+  type: InvestigationEventType;
+  detail: Facts;
+  created_at: string;
+}
+
+// ---- Data the tools read, implemented by shared/store ----
+
+export type IncidentSeverity = 'informational' | 'low' | 'medium' | 'high' | 'critical';
+
+export interface IncidentSummary {
+  incident_id: string;
+  title: string;
+  severity: IncidentSeverity;
+  /** `new`, `active`, `resolved` or `closed`; resolved and closed incidents weigh a little less. */
+  status: string;
+  /** ISO 8601 (the SIEM's time). */
+  created_at: string;
+  link?: string;
+  /** The incident's other entities, for co-occurrence links; may include the investigated one. */
+  entities?: Entity[];
+}
+
+export interface PriorInvestigation {
+  session_id: string;
+  /** null for sessions that never reached a verdict (failed, canceled, running). */
+  verdict: Verdict | null;
+  risk_score: number | null;
+  /** ISO 8601; when the verdict was reached (or the session last changed). */
+  completed_at: string;
+}
+
+export interface Neighbour {
+  entity: Entity;
+  relationship: string;
+  last_seen?: string;
+  count?: number;
+  /** Incident or session IDs on the edge. */
+  evidence?: string[];
+  /** The neighbour's own latest verdict and risk, when it has been investigated. */
+  verdict?: Verdict | null;
+  risk_score?: number | null;
+}
+
+/**
+ * Read access the tools need. Each method returns at most `limit` items, most relevant (newest)
+ * first, and an empty array when nothing is known. Implementations should not throw for "not
+ * found"; a thrown error is recorded as a failed tool call.
+ */
+export interface InvestigationData {
+  incidentsMentioning(entity: Entity, limit: number): Promise<IncidentSummary[]>;
+  /** Earlier sessions on the same entity (any owner: verdicts are tenant knowledge). */
+  priorInvestigations(entity: Entity, limit: number): Promise<PriorInvestigation[]>;
+  neighbourhood(entity: Entity, limit: number): Promise<Neighbour[]>;
+}
+
+export interface DataLimits {
+  incidents: number;
+  priorInvestigations: number;
+  neighbours: number;
+}
+
+export const DEFAULT_DATA_LIMITS: DataLimits = { incidents: 50, priorInvestigations: 20, neighbours: 50 };
+
+/** What the caller of the engine provides. */
+export interface ToolContext {
+  data: InvestigationData;
+  /** The running session, so prior_investigations does not count it. */
+  sessionId?: string;
+  /** Clock, for deterministic tests; defaults to the system clock. */
+  now?: () => Date;
+  limits?: Partial<DataLimits>;
+}
+
+/** What a tool receives while it runs. */
+export interface ToolRunContext {
+  data: InvestigationData;
+  sessionId?: string;
+  now: Date;
+  limits: DataLimits;
+  /** Aborted when the engine gives up on the tool (timeout). */
+  signal: AbortSignal;
+}
+
+export interface Tool {
+  name: ToolName;
+  /** One line, shown in docs and to analysts. */
+  description: string;
+  appliesTo(entity: Entity): boolean;
+  run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput>;
+}
+
+// ---- The report ----
+
+export interface ReportEntity extends Entity {
+  role: 'investigated' | 'related';
+  /** How it relates to the investigated entity (absent for the investigated one). */
+  relationship?: string;
+  evidence?: string[];
+}
+
+export interface Coverage {
+  tools_run: number;
+  tools_succeeded: number;
+  tools_failed: ToolName[];
+  tools_timed_out: ToolName[];
+}
+
+export interface Report {
+  summary: string;
+  risk_score: number;
+  verdict: Verdict;
+  persona: PersonaName;
+  /** The investigated entity first, then related ones discovered. */
+  entities: ReportEntity[];
+  /** Strongest first. */
+  findings: Finding[];
+  recommendations: string[];
+  coverage: Coverage;
+}
