@@ -9,7 +9,13 @@ import type {
 } from 'aws-lambda';
 import { errorBody, JSON_HEADERS } from '../../shared/api/errors';
 import { type RouteDefinition, servedPaths } from '../../shared/api/route-types';
-import { type ApiArnBase, type AuthorizerContext, methodArn, type PolicyDocument, policyAllows } from '../../shared/domain/policy';
+import {
+  type ApiArnBase,
+  type AuthorizerContext,
+  methodArn,
+  type PolicyDocument,
+  policyAllows,
+} from '../../shared/domain/policy';
 
 /**
  * A local stand-in for API Gateway (REST, v1 proxy events) driven by the same route table as the CDK
@@ -19,7 +25,9 @@ import { type ApiArnBase, type AuthorizerContext, methodArn, type PolicyDocument
  * 413, 429, 5xx) use the contract's error shape, as the stack's gateway responses do.
  */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+export type AuthorizerHandler = (
+  event: APIGatewayRequestAuthorizerEvent,
+) => Promise<APIGatewayAuthorizerResult>;
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -244,7 +252,10 @@ export function createGateway(options: GatewayOptions): Server {
         httpMethod: method,
         protocol: 'HTTP/1.1',
         authorizer: null,
-        identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['User-Agent'] ?? null },
+        identity: {
+          sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+          userAgent: headers['User-Agent'] ?? null,
+        },
       } as unknown as APIGatewayProxyEvent['requestContext'],
     };
     if (match.route.access.kind !== 'public') {
