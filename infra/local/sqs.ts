@@ -15,7 +15,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
  * whose invocation throws) becomes visible again after the visibility timeout; a message received
  * `maxReceiveCount` times without success is moved to the dead-letter queue, which tests inspect.
  */
-export type SqsConsumer = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined | void>;
+export type SqsConsumer = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
 
 export interface LocalQueueOptions {
   consumer: SqsConsumer;
