@@ -56,8 +56,6 @@ export interface SessionRecord {
   failure_reason?: string;
   report?: Record<string, unknown>;
   options: SessionOptions;
-  /** Set only while RUNNING on Step Functions; the cancel handler stops this execution. */
-  execution_arn?: string;
 }
 
 export type HistoryKind = 'message' | 'event' | 'tool_call';
@@ -159,12 +157,13 @@ function cancellationCodes(error: unknown): string[] | undefined {
 
 /**
  * Whether a write failed only because another writer claimed one of its history slots (the history
- * puts are the last `count` actions; a refused status update comes first and is not a slot clash).
+ * puts are the last `count` actions; a refused condition on one of the `leadingActions` before them,
+ * such as a status update, is not a slot clash).
  */
-function historySlotTaken(error: unknown, count: number): boolean {
+function historySlotTaken(error: unknown, count: number, leadingActions: number): boolean {
   const codes = cancellationCodes(error);
   if (codes === undefined) return count === 1 && isConditionFailure(error);
-  if (codes.length > count && codes[0] === 'ConditionalCheckFailed') return false;
+  if (codes.slice(0, leadingActions).includes('ConditionalCheckFailed')) return false;
   return codes.some(
     (code, i) =>
       (code === 'ConditionalCheckFailed' && i >= codes.length - count) || code === 'TransactionConflict',
@@ -180,11 +179,13 @@ export class SessionsRepository {
   ) {}
 
   /**
-   * Creates the session (status initialized) and, with an idempotency key, its record, atomically.
-   * Returns the existing idempotency record when the key was already used (and not expired).
+   * Creates the session (status initialized) with its first history entries and, with an
+   * idempotency key, the key's record, in one transaction. Returns the existing idempotency record
+   * when the key was already used (and has not expired); nothing is written then.
    */
   async create(
     session: SessionRecord,
+    history: HistoryEntry[],
     idempotency?: Omit<IdempotencyRecord, 'session_id'>,
   ): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }> {
     const meta = {
@@ -193,21 +194,10 @@ export class SessionsRepository {
       gsi1pk: OPEN,
       gsi1sk: `${session.created_at}#${session.session_id}`,
     };
-    if (!idempotency) {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: meta,
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return { created: true };
-    }
-    const record: IdempotencyRecord = { ...idempotency, session_id: session.session_id };
-    try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
+    const record = idempotency ? { ...idempotency, session_id: session.session_id } : undefined;
+    const actions = [
+      ...(record
+        ? [
             {
               Put: {
                 TableName: this.tableName,
@@ -217,15 +207,22 @@ export class SessionsRepository {
                 ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
               },
             },
-            {
-              Put: { TableName: this.tableName, Item: meta, ConditionExpression: 'attribute_not_exists(pk)' },
-            },
-          ],
-        }),
-      );
+          ]
+        : []),
+      { Put: { TableName: this.tableName, Item: meta, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ...history.map((entry, i) => ({
+        Put: { TableName: this.tableName, Item: this.historyItem(session.session_id, i + 1, entry) },
+      })),
+    ];
+    try {
+      if (actions.length === 1) {
+        await this.doc.send(new PutCommand(actions[0]!.Put));
+      } else {
+        await this.doc.send(new TransactWriteCommand({ TransactItems: actions }));
+      }
       return { created: true };
     } catch (error) {
-      if (cancellationCodes(error)?.[0] !== 'ConditionalCheckFailed') throw error;
+      if (!record || cancellationCodes(error)?.[0] !== 'ConditionalCheckFailed') throw error;
       const existing = await this.getIdempotency(record.owner_key_id, record.idempotency_key);
       if (!existing) throw error;
       return { created: false, existing };
@@ -369,45 +366,33 @@ export class SessionsRepository {
         const { Attributes } = await this.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
         return { ok: true, session: toSession(Attributes)! };
       }
-      await this.withNextSlots(sessionId, history.length, async (first) => {
-        await this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Update: update },
-              ...history.map((entry, i) => ({
-                Put: {
-                  TableName: this.tableName,
-                  Item: this.historyItem(sessionId, first + i, entry),
-                  ConditionExpression: 'attribute_not_exists(sk)',
-                },
-              })),
-            ],
-          }),
-        );
-      });
+      await this.withNextSlots(
+        sessionId,
+        history.length,
+        async (first) => {
+          await this.doc.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                { Update: update },
+                ...history.map((entry, i) => ({
+                  Put: {
+                    TableName: this.tableName,
+                    Item: this.historyItem(sessionId, first + i, entry),
+                    ConditionExpression: 'attribute_not_exists(sk)',
+                  },
+                })),
+              ],
+            }),
+          );
+        },
+        1,
+      );
       return { ok: true, session: (await this.get(sessionId))! };
     } catch (error) {
       const statusRefused =
         isConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed';
       if (!statusRefused) throw error;
       return { ok: false, session: await this.get(sessionId) };
-    }
-  }
-
-  /** Sets fields that are not part of the lifecycle (e.g. the execution ARN) on a live session. */
-  async annotate(sessionId: string, set: Pick<SessionRecord, 'execution_arn'>): Promise<void> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: sessionKey(sessionId),
-          UpdateExpression: 'SET execution_arn = :arn',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':arn': set.execution_arn },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
     }
   }
 
@@ -465,13 +450,74 @@ export class SessionsRepository {
     }));
   }
 
-  async putToolResult(sessionId: string, result: ToolResultRecord): Promise<void> {
-    await this.doc.send(
-      new PutCommand({
+  /**
+   * Records one tool's result and its history entries together, only while the session is active
+   * and only once per tool: 'recorded', or 'duplicate' when this tool's result already exists (a
+   * retried step), or 'not_active' when the session is no longer active (canceled, failed).
+   */
+  async recordToolResult(
+    sessionId: string,
+    result: ToolResultRecord,
+    history: HistoryEntry[],
+  ): Promise<'recorded' | 'duplicate' | 'not_active'> {
+    const { pk } = sessionKey(sessionId);
+    try {
+      await this.withNextSlots(
+        sessionId,
+        history.length,
+        async (first) => {
+          await this.doc.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  ConditionCheck: {
+                    TableName: this.tableName,
+                    Key: sessionKey(sessionId),
+                    ConditionExpression: '#status = :active',
+                    ExpressionAttributeNames: { '#status': 'status' },
+                    ExpressionAttributeValues: { ':active': 'active' },
+                  },
+                },
+                {
+                  Put: {
+                    TableName: this.tableName,
+                    Item: { pk, sk: `${TOOL_RESULT}${result.tool}`, ...result },
+                    ConditionExpression: 'attribute_not_exists(sk)',
+                  },
+                },
+                ...history.map((entry, i) => ({
+                  Put: {
+                    TableName: this.tableName,
+                    Item: this.historyItem(sessionId, first + i, entry),
+                    ConditionExpression: 'attribute_not_exists(sk)',
+                  },
+                })),
+              ],
+            }),
+          );
+        },
+        2,
+      );
+      return 'recorded';
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes?.[0] === 'ConditionalCheckFailed') return 'not_active';
+      if (codes?.[1] === 'ConditionalCheckFailed') return 'duplicate';
+      throw error;
+    }
+  }
+
+  async getToolResult(sessionId: string, tool: string): Promise<ToolResultRecord | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
         TableName: this.tableName,
-        Item: { pk: sessionKey(sessionId).pk, sk: `${TOOL_RESULT}${result.tool}`, ...result },
+        Key: { pk: sessionKey(sessionId).pk, sk: `${TOOL_RESULT}${tool}` },
+        ConsistentRead: true,
       }),
     );
+    if (!Item) return undefined;
+    const { pk: _pk, sk: _sk, ...result } = Item;
+    return result as ToolResultRecord;
   }
 
   async listToolResults(sessionId: string): Promise<ToolResultRecord[]> {
@@ -530,6 +576,7 @@ export class SessionsRepository {
     sessionId: string,
     count: number,
     write: (first: number) => Promise<void>,
+    leadingActions = 0,
   ): Promise<number[]> {
     for (let attempt = 1; attempt <= APPEND_ATTEMPTS; attempt++) {
       const first = (await this.lastSeq(sessionId)) + 1;
@@ -537,7 +584,7 @@ export class SessionsRepository {
         await write(first);
         return Array.from({ length: count }, (_, i) => first + i);
       } catch (error) {
-        const slotTaken = historySlotTaken(error, count);
+        const slotTaken = historySlotTaken(error, count, leadingActions);
         if (!slotTaken) throw error;
         await pause(Math.random() * 10 * attempt);
       }

@@ -53,15 +53,15 @@ const event = (type: string): HistoryEntry => ({
 describe('sessions repository', () => {
   it('creates a session and reads it back; a second create with the same ID is refused', async () => {
     const session = newSession();
-    await repo.create(session);
+    await repo.create(session, []);
     expect(await repo.get(session.session_id)).toEqual(session);
-    await expect(repo.create(session)).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    await expect(repo.create(session, [])).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
     expect(await repo.get('s_does_not_exist')).toBeUndefined();
   });
 
   it('moves initialized → active → completed and never out of a terminal status', async () => {
     const session = newSession();
-    await repo.create(session);
+    await repo.create(session, []);
     expect((await repo.transition(session.session_id, 'completed')).ok).toBe(false);
     const active = await repo.transition(session.session_id, 'active', {}, [event('status_changed')]);
     expect(active).toMatchObject({ ok: true, session: { status: 'active' } });
@@ -83,8 +83,8 @@ describe('sessions repository', () => {
   it('lists open sessions from the sparse index and drops them once terminal', async () => {
     const open = newSession();
     const ended = newSession();
-    await repo.create(open);
-    await repo.create(ended);
+    await repo.create(open, []);
+    await repo.create(ended, []);
     await repo.transition(ended.session_id, 'failed', { failure_reason: 'x' });
     const ids = (await repo.listOpen()).map((s) => s.session_id);
     expect(ids).toContain(open.session_id);
@@ -93,7 +93,7 @@ describe('sessions repository', () => {
 
   it('gives concurrent appends gap-free, unique sequence numbers', async () => {
     const session = newSession();
-    await repo.create(session);
+    await repo.create(session, []);
     const writers = Array.from({ length: 12 }, (_, i) =>
       i % 3 === 0
         ? repo.append(session.session_id, [event(`w${i}a`), event(`w${i}b`)])
@@ -110,7 +110,7 @@ describe('sessions repository', () => {
 
   it('reads a poll page (new history + session) in ONE request, and two only when the page is cut', async () => {
     const session = newSession();
-    await repo.create(session);
+    await repo.create(session, []);
     await repo.append(
       session.session_id,
       Array.from({ length: 8 }, (_, i) => event(`e${i}`)),
@@ -147,20 +147,28 @@ describe('sessions repository', () => {
     expect(unknown.session).toBeUndefined();
   });
 
-  it('does not mix tool results into the poll page', async () => {
+  it('records a tool result once, with its history, only while the session is active', async () => {
     const session = newSession();
-    await repo.create(session);
-    await repo.putToolResult(session.session_id, {
-      tool: 'ip_classification',
-      call: { status: 'succeeded' },
-      raw: { a: 1 },
-    });
-    await repo.append(session.session_id, [event('tool_succeeded')]);
+    await repo.create(session, [event('session_created')]);
+    const result = { tool: 'ip_classification', call: { status: 'succeeded' }, raw: { a: 1 } };
+    expect(await repo.recordToolResult(session.session_id, result, [event('tool_succeeded')])).toBe(
+      'not_active',
+    );
+    await repo.transition(session.session_id, 'active');
+    expect(await repo.recordToolResult(session.session_id, result, [event('tool_succeeded')])).toBe(
+      'recorded',
+    );
+    expect(await repo.recordToolResult(session.session_id, result, [event('tool_succeeded')])).toBe(
+      'duplicate',
+    );
     const page = await repo.readPage(session.session_id, undefined, 50);
-    expect(page.history).toHaveLength(1);
-    expect(await repo.listToolResults(session.session_id)).toEqual([
-      { tool: 'ip_classification', call: { status: 'succeeded' }, raw: { a: 1 } },
+    // Tool results are not history: the poll's key range skips them.
+    expect(page.history.map((h) => [h.seq, h.body.type])).toEqual([
+      [1, 'session_created'],
+      [2, 'tool_succeeded'],
     ]);
+    expect(await repo.listToolResults(session.session_id)).toEqual([result]);
+    expect(await repo.getToolResult(session.session_id, 'ip_classification')).toEqual(result);
   });
 
   it('records an idempotency key with the session and returns the first session on reuse', async () => {
@@ -172,9 +180,9 @@ describe('sessions repository', () => {
       created_at: first.created_at,
       expires_at_epoch: Math.floor(Date.now() / 1000) + 3600,
     };
-    expect(await repo.create(first, idem)).toEqual({ created: true });
+    expect(await repo.create(first, [], idem)).toEqual({ created: true });
     const second = newSession();
-    const again = await repo.create(second, idem);
+    const again = await repo.create(second, [], idem);
     expect(again).toMatchObject({
       created: false,
       existing: { session_id: first.session_id, request_hash: 'h1' },
@@ -184,9 +192,9 @@ describe('sessions repository', () => {
     // An expired record (TTL deletion lags) counts as absent.
     const stale = { ...idem, idempotency_key: `key-${randomUUID()}`, expires_at_epoch: 1 };
     const old = newSession();
-    await repo.create(old, stale);
+    await repo.create(old, [], stale);
     const fresh = newSession();
-    expect(await repo.create(fresh, { ...stale, expires_at_epoch: idem.expires_at_epoch })).toEqual({
+    expect(await repo.create(fresh, [], { ...stale, expires_at_epoch: idem.expires_at_epoch })).toEqual({
       created: true,
     });
     expect((await repo.getIdempotency(stale.owner_key_id, stale.idempotency_key))?.session_id).toBe(
