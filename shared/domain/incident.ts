@@ -226,6 +226,41 @@ const entityInput = z.union([
   z.object({ type: z.string().optional(), value: z.string().min(1).max(256) }),
 ]);
 
+const TIME_MESSAGE = 'must be an ISO 8601 date-time with offset, e.g. 2026-11-01T12:00:00Z';
+
+const timeInput = z.union([z.string(), z.number()], { error: TIME_MESSAGE }).transform((raw, ctx) => {
+  const iso = toIsoUtc(raw);
+  if (!iso) {
+    ctx.addIssue({ code: 'custom', message: TIME_MESSAGE });
+    return z.NEVER;
+  }
+  return iso;
+});
+
+/** Normalised, de-duplicated entities; each invalid one is reported at its own path. */
+function normaliseEntities(raw: z.output<typeof entityInput>[], ctx: z.RefinementCtx): IncidentEntity[] {
+  const entities: IncidentEntity[] = [];
+  const seen = new Set<string>();
+  raw.forEach((item, index) => {
+    let entity: IncidentEntity;
+    try {
+      entity = normaliseEntity(item as EntityInput, String(index));
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      for (const detail of error.details ?? [{ path: String(index), message: error.message }]) {
+        ctx.addIssue({ code: 'custom', message: detail.message, path: detail.path.split('.') });
+      }
+      return;
+    }
+    const key = entityKey(entity);
+    if (!seen.has(key)) {
+      seen.add(key);
+      entities.push(entity);
+    }
+  });
+  return entities;
+}
+
 /**
  * The contract's normalised incident as a SIEM or script sends it to `POST /incidents/ingest`.
  * Severity and status accept synonyms; they are mapped by `normaliseIncident`.
@@ -262,10 +297,10 @@ export const incidentInputSchema = z.object({
     }
     return status;
   }),
-  created_at: z.union([z.string(), z.number()]),
-  updated_at: z.union([z.string(), z.number()]).nullish(),
+  created_at: timeInput,
+  updated_at: timeInput.nullish(),
   url: httpUrl.nullish(),
-  entities: z.array(entityInput).max(INCIDENT_LIMITS.maxEntities).default([]),
+  entities: z.array(entityInput).max(INCIDENT_LIMITS.maxEntities).default([]).transform(normaliseEntities),
 });
 
 export type IncidentInput = z.input<typeof incidentInputSchema>;
@@ -291,43 +326,6 @@ export function normaliseIncident(input: unknown): IncidentResult {
     };
   }
   const data = parsed.data;
-  const problems: ErrorDetail[] = [];
-  const createdAt = toIsoUtc(data.created_at);
-  if (!createdAt) {
-    problems.push({
-      path: 'created_at',
-      message: 'must be an ISO 8601 date-time with offset, e.g. 2026-11-01T12:00:00Z',
-    });
-  }
-  const updatedRaw = data.updated_at ?? undefined;
-  const updatedAt = updatedRaw === undefined ? createdAt : toIsoUtc(updatedRaw);
-  if (updatedRaw !== undefined && !updatedAt) {
-    problems.push({
-      path: 'updated_at',
-      message: 'must be an ISO 8601 date-time with offset, e.g. 2026-11-01T12:00:00Z',
-    });
-  }
-
-  const entities: IncidentEntity[] = [];
-  const seen = new Set<string>();
-  data.entities.forEach((raw, index) => {
-    let entity: IncidentEntity;
-    try {
-      entity = normaliseEntity(raw as EntityInput, `entities.${index}`);
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      problems.push(...(error.details ?? [{ path: `entities.${index}`, message: error.message }]));
-      return;
-    }
-    const key = entityKey(entity);
-    if (!seen.has(key) && entities.length < INCIDENT_LIMITS.maxEntities) {
-      seen.add(key);
-      entities.push(entity);
-    }
-  });
-
-  if (problems.length > 0 || !createdAt || !updatedAt) return { ok: false, problems };
-
   const incident: NormalisedIncident = {
     incident_id: incidentId(data.source, data.source_id),
     source: data.source,
@@ -335,9 +333,9 @@ export function normaliseIncident(input: unknown): IncidentResult {
     title: data.title,
     severity: data.severity,
     status: data.status,
-    created_at: createdAt,
-    updated_at: laterTime(createdAt, updatedAt),
-    entities,
+    created_at: data.created_at,
+    updated_at: laterTime(data.created_at, data.updated_at ?? data.created_at),
+    entities: data.entities,
   };
   if (data.description) incident.description = data.description;
   if (data.url) incident.source_url = data.url;

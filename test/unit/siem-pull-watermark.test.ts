@@ -101,8 +101,16 @@ describe('vendor pull requests', () => {
   });
 
   it('Elastic: alerts created or re-triaged inside the window', () => {
-    const query = elasticAlertQuery(window, 10) as { size: number; query: { bool: { should: unknown[] } } };
+    const query = elasticAlertQuery(window, 10) as {
+      size: number;
+      sort: unknown[];
+      query: { bool: { should: unknown[] } };
+    };
     expect(query.size).toBe(10);
+    expect(query.sort).toEqual([
+      { '@timestamp': { order: 'asc' } },
+      { 'kibana.alert.uuid': { order: 'asc' } },
+    ]);
     expect(query.query.bool.should).toEqual([
       { range: { '@timestamp': { gte: window.from, lt: window.to } } },
       { range: { 'kibana.alert.workflow_status_updated_at': { gte: window.from, lt: window.to } } },

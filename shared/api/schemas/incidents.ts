@@ -89,6 +89,12 @@ export const IncidentInput = z
     example: EXAMPLE_INCIDENT,
   });
 
+export const NativeSiemRecord = z.record(z.string(), z.unknown()).meta({
+  id: 'NativeSiemRecord',
+  description:
+    'With format set: one record exactly as the SIEM returns it: a Sentinel incident resource (with relatedEntities), a Splunk ES notable event row, or an Elastic Security alert document or search hit.',
+});
+
 /**
  * The body is checked as an envelope only (format and 1-500 JSON objects); every item is then
  * normalised on its own, so one bad record is reported by index in the 202 answer instead of
@@ -101,12 +107,10 @@ export const IngestIncidentsRequest = z
         "Omit for normalised incidents (IncidentInput). Set to sentinel, splunk or elastic to send the SIEM's native records unchanged: Sentinel incident resources, Splunk ES notable events, Elastic Security alert documents or search hits.",
       example: 'splunk',
     }),
+    // The union documents IncidentInput for integrators while letting any JSON object through, so
+    // an item that is not a valid IncidentInput is rejected by index, not with the whole batch.
     incidents: z
-      .array(
-        z
-          .record(z.string(), z.unknown())
-          .meta({ description: 'An IncidentInput, or a native SIEM record when format is set' }),
-      )
+      .array(z.union([IncidentInput, NativeSiemRecord]))
       .min(1)
       .max(INCIDENT_LIMITS.maxBatch)
       .meta({

@@ -175,7 +175,8 @@ export function elasticAlertQuery(window: { from: string; to: string }, size = 1
   const range = { gte: window.from, lt: window.to };
   return {
     size,
-    sort: [{ '@timestamp': { order: 'asc' } }],
+    // The alert UUID breaks ties, so search_after pages neither skip nor repeat alerts.
+    sort: [{ '@timestamp': { order: 'asc' } }, { 'kibana.alert.uuid': { order: 'asc' } }],
     query: {
       bool: {
         minimum_should_match: 1,
