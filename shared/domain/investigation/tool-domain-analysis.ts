@@ -156,32 +156,32 @@ interface BrandMatch {
 const TECHNIQUE_TEXT: Record<Technique, { title: string; impact: string }> = {
   homograph: {
     title: 'Homograph of',
-    impact: 'uses foreign letters that look identical to a trusted brand name, a classic phishing trick',
+    impact: 'uses foreign letters that look identical to the real name, a classic phishing trick',
   },
   confusable_spelling: {
     title: 'Look-alike spelling of',
-    impact: 'swaps characters for look-alikes (such as 1 for l) to pass as a trusted brand',
+    impact: 'swaps characters for look-alikes (such as 1 for l) to pass as the real name',
   },
   typosquat: {
     title: 'Typosquat of',
-    impact: 'is a misspelling of a trusted brand name, registered to catch mistyped visits or fool readers',
+    impact: 'is a misspelling of the real name, registered to catch mistyped visits or fool readers',
   },
   combosquat: {
     title: 'Brand name combined with a lure word:',
-    impact: 'combines a trusted brand name with words like "login" or "secure", typical of phishing sites',
+    impact: 'combines the brand name with words like "login" or "secure", typical of phishing sites',
   },
   brand_in_label: {
     title: 'Brand name inside an unrelated domain:',
-    impact: "contains a trusted brand's name without belonging to that brand",
+    impact: 'contains the brand name without belonging to the brand',
   },
   brand_in_subdomain: {
     title: 'Brand name used as a subdomain of an unrelated domain:',
-    impact: "puts a trusted brand's name in front of someone else's domain to look official",
+    impact: "puts the brand name in front of someone else's address to look official",
   },
   brand_other_tld: {
     title: 'Brand name under a TLD the brand is not known to use:',
     impact:
-      "uses a trusted brand's name under an ending the brand is not known to use (it may be a legitimate country site)",
+      'uses the brand name under an ending the brand is not known to use (it may still be a legitimate country site)',
   },
 };
 
@@ -356,7 +356,7 @@ export const domainAnalysis: Tool = {
           code: `${m.technique}:${brandDomain}`,
           title: `${text.title} ${m.brand.name} (${brandDomain})`,
           description: `${entity.value}${unicode !== entity.value ? ` (${unicode})` : ''}: ${m.detail}. Not one of ${m.brand.name}'s known domains (${m.brand.domains.join(', ')}).`,
-          impact: `The website address ${unicode} ${text.impact} (${m.brand.name}).`,
+          impact: `The website address ${unicode} imitates ${m.brand.name}: it ${text.impact}.`,
           score: m.score,
           category: 'impersonation',
           evidence: [entity.value, unicode, brandDomain].filter((v, i, all) => all.indexOf(v) === i),

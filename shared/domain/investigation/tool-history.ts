@@ -110,9 +110,11 @@ export function incidentFinding(
     code,
     title: `Mentioned in ${incidents.length} ${plural}${aliasNote} (${digest.breakdown})`,
     description: `${entityLabel(subject)} appears in ${incidents.length} SIEM ${plural}${aliasNote}${when}. Most recent: ${titles}. Weighted by severity and recency.`,
-    impact: `It has been involved in ${incidents.length} recorded security ${plural}${
-      digest.latestDays !== null && digest.latestDays <= 30 ? ', some of them recent' : ''
-    }.`,
+    impact: `It has been involved in ${
+      incidents.length === 1
+        ? 'a recorded security incident'
+        : `${incidents.length} recorded security incidents`
+    }${digest.latestDays !== null && digest.latestDays <= 30 ? ' in the last month' : ''}.`,
     score: digest.score,
     category: 'incident_history',
     evidence: digest.ids.slice(0, 20),

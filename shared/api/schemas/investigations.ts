@@ -1,0 +1,430 @@
+import { z } from 'zod';
+import { MAX_ENTITY_VALUE_LENGTH, normaliseEntity } from '../../domain/entity';
+import { ValidationError } from '../../domain/errors';
+import { personaChoices, resolvePersona } from '../../domain/investigation/personas';
+import {
+  FINDING_CATEGORIES,
+  FINDING_SEVERITIES,
+  PERSONA_NAMES,
+  TOOL_NAMES,
+} from '../../domain/investigation/types';
+import { Cursor, Entity, EntityType, IsoDateTime, SessionId } from './common';
+import { SessionStatus, Verdict } from './search';
+
+/**
+ * Schemas of the investigation endpoints (start, poll, report, cancel). An assistant platform's
+ * model reads these descriptions in the OpenAPI document to build calls, so they say what to send
+ * and what comes back in plain words.
+ *
+ * Unknown request fields are ignored (stripped), not rejected: models sometimes add a field of
+ * their own (a "question" or "context"), and failing the whole investigation for that would help
+ * nobody. Every field the service does read is validated strictly.
+ */
+
+export { SessionStatus, Verdict };
+
+const EXAMPLE_SESSION_ID = 's_01JD6Z7QK3Q0V8Y5N2B4C6D8EF';
+const EXAMPLE_RUN_ID = 'r_01JD6Z7QK3Q0V8Y5N2B4C6D8EF';
+const EXAMPLE_SESSION_URL = `https://sis.example.com/sessions/${EXAMPLE_SESSION_ID}`;
+
+export const PersonaName = z.enum(PERSONA_NAMES).meta({
+  id: 'PersonaName',
+  description: 'Canonical persona name',
+  example: 'SOC Analyst',
+});
+
+export const EntityInput = z
+  .union([
+    z
+      .string()
+      .min(1)
+      .max(MAX_ENTITY_VALUE_LENGTH)
+      .meta({ description: 'The bare value; its type is inferred', example: '203.0.113.7' }),
+    z
+      .object({
+        type: EntityType.optional().meta({
+          description: 'ip, user, host or domain; inferred from the value when omitted',
+        }),
+        value: z.string().min(1).max(MAX_ENTITY_VALUE_LENGTH).meta({ example: 'paypa1-login.com' }),
+      })
+      .meta({ description: 'The value with its type' }),
+  ])
+  .meta({
+    id: 'EntityInput',
+    description:
+      'The entity to investigate: an object {"type","value"} or a bare string. Inference for a bare value: an IP address is an ip; a value with "@" or "\\" is a user (alice@corp.example, CORP\\alice); a dotted name under a public suffix (.com, .co.uk...) is a domain; anything else is a host. Send the type for a bare logon name (alice) or an internal name under a public suffix that is a host. Values are normalised (lowercase, IPv6 compressed, IDN to punycode). At most 256 characters.',
+    example: { type: 'domain', value: 'paypa1-login.com' },
+  });
+
+export const StartInvestigationRequest = z
+  .object({
+    entity: EntityInput,
+    persona: z
+      .string()
+      .trim()
+      .max(64)
+      .optional()
+      .meta({
+        description: `Who the report is written for: ${personaChoices()}. Case-insensitive; aliases such as "soc", "ciso", "hunter" work. The persona changes the summary, messages and recommendations, never the score or verdict.`,
+        example: 'SOC Analyst',
+      }),
+    background: z.boolean().default(false).meta({
+      description:
+        'false (default): wait and receive the full result in this response (can take minutes; allow up to 1860 s). true: return at once with session_id, run_id and session_url, then poll getSessionHistory until session.status is completed, failed or canceled.',
+      example: false,
+    }),
+    include_tool_calls: z.boolean().default(false).meta({
+      description:
+        'Synchronous mode only: add tool_calls (each enrichment step with status and timing) to the result',
+      example: false,
+    }),
+    include_raw_results: z.boolean().default(false).meta({
+      description: "Synchronous mode only: add raw_results (each tool's raw facts) to the result",
+      example: false,
+    }),
+  })
+  .superRefine((body, ctx) => {
+    // Reported with the other field errors in one 400, at the exact path.
+    const problems = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        for (const detail of error.details ?? []) {
+          ctx.addIssue({ code: 'custom', path: detail.path.split('.'), message: detail.message });
+        }
+      }
+    };
+    problems(() => normaliseEntity(body.entity));
+    problems(() => resolvePersona(body.persona));
+  })
+  .meta({
+    id: 'StartInvestigationRequest',
+    description: 'Start an investigation of one entity. Unknown fields are ignored.',
+    example: { entity: { type: 'ip', value: '203.0.113.7' }, persona: 'SOC Analyst', background: true },
+  });
+
+export const Finding = z
+  .object({
+    finding_id: z
+      .string()
+      .meta({ description: 'Stable within the report', example: 'domain_analysis:typosquat:paypal.com' }),
+    title: z.string().meta({ example: 'Look-alike spelling of PayPal (paypal.com)' }),
+    description: z.string().meta({ description: 'Technical explanation for analysts' }),
+    impact: z.string().meta({ description: 'The same finding in plain business language' }),
+    severity: z.enum(FINDING_SEVERITIES).meta({
+      description: 'Derived from score: 0 info, 1-24 low, 25-49 medium, 50-79 high, 80-100 critical',
+      example: 'high',
+    }),
+    score: z.number().int().min(0).max(100).meta({
+      description: "This finding's contribution to the risk score (0-100)",
+      example: 75,
+    }),
+    source_tool: z
+      .enum(TOOL_NAMES)
+      .meta({ description: 'The tool that produced it', example: 'domain_analysis' }),
+    category: z.enum(FINDING_CATEGORIES).meta({ example: 'impersonation' }),
+    evidence: z.array(z.string()).meta({
+      description: 'Values, incident IDs or session IDs that support the finding',
+      example: ['paypa1-login.com', 'paypal.com'],
+    }),
+  })
+  .meta({
+    id: 'Finding',
+    description: 'One observation about the entity, with its weight in the risk score',
+  });
+
+export const ReportEntity = Entity.extend({
+  role: z.enum(['investigated', 'related']).meta({ example: 'related' }),
+  relationship: z.string().optional().meta({
+    description:
+      'How it relates to the investigated entity: co_occurs_in_incident, subdomain_of, impersonates, alias_of, or a knowledge-graph relationship',
+    example: 'impersonates',
+  }),
+  evidence: z.array(z.string()).optional().meta({ description: 'Incident or session IDs behind the link' }),
+}).meta({ id: 'ReportEntity', description: 'The investigated entity or one discovered to be related to it' });
+
+export const Coverage = z
+  .object({
+    tools_run: z.number().int().min(0).meta({ example: 5 }),
+    tools_succeeded: z.number().int().min(0).meta({ example: 5 }),
+    tools_failed: z.array(z.enum(TOOL_NAMES)).meta({ example: [] }),
+    tools_timed_out: z.array(z.enum(TOOL_NAMES)).meta({ example: [] }),
+  })
+  .meta({
+    id: 'Coverage',
+    description: 'Which enrichment tools completed; a verdict of unknown means too few did',
+  });
+
+const EXAMPLE_REPORT = {
+  summary:
+    'MALICIOUS · risk 86/100 · domain paypa1-login.com\n2 indicators from 4/4 tools.\nIndicators:\n- [high 75] Look-alike spelling of PayPal (paypal.com) (domain_analysis)\n- [medium 45] Mentioned in 1 incident (1 high) (incident_history)',
+  risk_score: 86,
+  verdict: 'malicious',
+  persona: 'SOC Analyst',
+  entities: [
+    { type: 'domain', value: 'paypa1-login.com', role: 'investigated' },
+    { type: 'domain', value: 'paypal.com', role: 'related', relationship: 'impersonates', evidence: [] },
+  ],
+  findings: [
+    {
+      finding_id: 'domain_analysis:confusable_spelling:paypal.com',
+      title: 'Look-alike spelling of PayPal (paypal.com)',
+      description:
+        'paypa1-login.com: token "paypa1" reads like "paypal". Not one of PayPal\'s known domains.',
+      impact: 'The website address paypa1-login.com imitates PayPal.',
+      severity: 'high',
+      score: 75,
+      source_tool: 'domain_analysis',
+      category: 'impersonation',
+      evidence: ['paypa1-login.com', 'paypal.com'],
+    },
+  ],
+  recommendations: ['Block paypa1-login.com in DNS filtering and the web proxy.'],
+  coverage: { tools_run: 4, tools_succeeded: 4, tools_failed: [], tools_timed_out: [] },
+};
+
+export const Report = z
+  .object({
+    summary: z.string().meta({ description: 'Summary written for the persona; show it to the user as is' }),
+    risk_score: z.number().int().min(0).max(100).meta({
+      description: 'Risk 0-100: the findings combined as independent evidence, 100 × (1 − Π(1 − score/100))',
+      example: 86,
+    }),
+    verdict: Verdict.meta({
+      description:
+        'malicious (risk ≥ 70), suspicious (≥ 30), benign, or unknown when too few tools completed',
+    }),
+    persona: PersonaName,
+    entities: z.array(ReportEntity).meta({ description: 'The investigated entity first, then related ones' }),
+    findings: z.array(Finding).meta({ description: 'Strongest first' }),
+    recommendations: z.array(z.string()).meta({ description: 'Next steps, phrased for the persona' }),
+    coverage: Coverage,
+  })
+  .meta({ id: 'Report', description: 'The investigation report', example: EXAMPLE_REPORT });
+
+export const RelatedEntity = z
+  .object({
+    entity: Entity,
+    relationship: z.string(),
+    evidence: z.array(z.string()),
+    known: z.boolean().optional().meta({ description: 'The link was already in the knowledge graph' }),
+  })
+  .meta({ id: 'RelatedEntity' });
+
+export const ToolOutput = z
+  .object({
+    facts: z.record(z.string(), z.unknown()).meta({ description: "The tool's raw facts" }),
+    findings: z.array(Finding),
+    related: z.array(RelatedEntity),
+  })
+  .meta({ id: 'ToolOutput' });
+
+export const ToolCall = z
+  .object({
+    tool_call_id: z.string().meta({ example: 'tc_6f1c2a9e0b7d4c3e8f5a1b2c3d4e5f60' }),
+    name: z.enum(TOOL_NAMES).meta({ example: 'domain_analysis' }),
+    input: z.object({ entity: Entity }),
+    output: ToolOutput.nullable().optional().meta({
+      description: 'The tool output when it succeeded; null otherwise (may be omitted in history)',
+    }),
+    status: z.enum(['succeeded', 'failed', 'timed_out']).meta({
+      description:
+        'A failed or timed-out tool does not stop the investigation; the verdict reflects the coverage',
+      example: 'succeeded',
+    }),
+    error: z.string().optional().meta({ description: 'Why the tool did not succeed (safe to display)' }),
+    started_at: IsoDateTime,
+    duration_ms: z.number().int().min(0).meta({ example: 42 }),
+  })
+  .meta({ id: 'ToolCall', description: 'One enrichment step of the investigation' });
+
+export const RawResult = z
+  .object({
+    status: z.enum(['succeeded', 'failed', 'timed_out']),
+    facts: z.record(z.string(), z.unknown()).nullable(),
+    error: z.string().optional(),
+  })
+  .meta({ id: 'RawResult' });
+
+export const StartInvestigationAcceptedResponse = z
+  .object({
+    session_id: SessionId,
+    run_id: z.string().meta({ description: 'Identifier of the workflow run', example: EXAMPLE_RUN_ID }),
+    session_url: z.string().meta({ description: 'Browser URL of the session', example: EXAMPLE_SESSION_URL }),
+    status: SessionStatus,
+  })
+  .meta({
+    id: 'StartInvestigationAcceptedResponse',
+    description:
+      'The investigation runs in the background: poll getSessionHistory with session_id every few seconds until session.status is completed, failed or canceled, then read the report with getInvestigationReport.',
+    example: {
+      session_id: EXAMPLE_SESSION_ID,
+      run_id: EXAMPLE_RUN_ID,
+      session_url: EXAMPLE_SESSION_URL,
+      status: 'initialized',
+    },
+  });
+
+export const StartInvestigationResultResponse = z
+  .object({
+    session_id: SessionId,
+    run_id: z.string().meta({ example: EXAMPLE_RUN_ID }),
+    session_url: z.string().meta({ example: EXAMPLE_SESSION_URL }),
+    status: SessionStatus,
+    report: Report.nullable().meta({ description: 'null when the investigation failed or was canceled' }),
+    failure_reason: z.string().optional().meta({ description: 'Why the investigation failed, when it did' }),
+    tool_calls: z.array(ToolCall).optional().meta({ description: 'Only with include_tool_calls: true' }),
+    raw_results: z.record(z.string(), RawResult).optional().meta({
+      description: 'Only with include_raw_results: true; keyed by tool name',
+    }),
+  })
+  .meta({
+    id: 'StartInvestigationResultResponse',
+    description: 'The finished investigation (synchronous start). Show report.summary to the user.',
+    example: {
+      session_id: EXAMPLE_SESSION_ID,
+      run_id: EXAMPLE_RUN_ID,
+      session_url: EXAMPLE_SESSION_URL,
+      status: 'completed',
+      report: EXAMPLE_REPORT,
+    },
+  });
+
+export const SessionParams = z.object({ session_id: SessionId }).meta({ id: 'SessionParams' });
+
+export const SessionHistoryQuery = z
+  .object({
+    after: Cursor.optional().meta({
+      description: 'next_cursor of the previous poll: return only history recorded since then',
+    }),
+  })
+  .meta({ id: 'SessionHistoryQuery' });
+
+export const HistoryMessage = z
+  .object({
+    message_id: z.string().meta({ example: 'm_000003' }),
+    role: z.enum(['assistant', 'user', 'system']).meta({ example: 'assistant' }),
+    content: z.string().meta({ description: 'Message text, written for the persona' }),
+    created_at: IsoDateTime,
+  })
+  .meta({ id: 'HistoryMessage', description: 'A message of the session conversation' });
+
+export const HistoryEvent = z
+  .object({
+    event_id: z.string().meta({ example: 'e_000004' }),
+    type: z.string().meta({
+      description:
+        'What happened, e.g. status_changed, tool_started, tool_succeeded, tool_failed, tool_timed_out, report_ready',
+      example: 'tool_succeeded',
+    }),
+    detail: z.record(z.string(), z.unknown()).meta({
+      description: 'Event specifics (tool, tool_call_id, duration_ms, status...)',
+      example: { tool: 'domain_analysis', tool_call_id: 'tc_6f1c2a9e', duration_ms: 12, findings: 2 },
+    }),
+    created_at: IsoDateTime,
+  })
+  .meta({ id: 'HistoryEvent', description: 'A persisted event of the session' });
+
+export const SessionSummary = z
+  .object({
+    session_id: SessionId,
+    run_id: z.string().optional().meta({ example: EXAMPLE_RUN_ID }),
+    status: SessionStatus.meta({
+      description:
+        'initialized or active: keep polling every few seconds. completed, failed or canceled: stop polling.',
+    }),
+    entity: Entity,
+    persona: PersonaName,
+    created_at: IsoDateTime,
+    updated_at: IsoDateTime,
+    completed_at: IsoDateTime.optional(),
+    failure_reason: z.string().optional().meta({ description: 'Why the session failed, when it did' }),
+    risk_score: z.number().int().min(0).max(100).optional().meta({ description: 'Once completed' }),
+    verdict: Verdict.optional().meta({ description: 'Once completed' }),
+  })
+  .meta({ id: 'SessionSummary' });
+
+export const SessionHistoryResponse = z
+  .object({
+    session: SessionSummary,
+    messages: z.array(HistoryMessage),
+    events: z.array(HistoryEvent),
+    tool_calls: z.array(ToolCall),
+    next_cursor: z.string().nullable().meta({
+      description:
+        'Pass as ?after= on the next poll to receive only newer history; null when nothing has been recorded yet',
+    }),
+  })
+  .meta({
+    id: 'SessionHistoryResponse',
+    description:
+      'Persisted state of the session. Answered 200 even when session.status is failed. History may be partial while the investigation runs.',
+    example: {
+      session: {
+        session_id: EXAMPLE_SESSION_ID,
+        run_id: EXAMPLE_RUN_ID,
+        status: 'active',
+        entity: { type: 'ip', value: '203.0.113.7' },
+        persona: 'SOC Analyst',
+        created_at: '2026-11-01T12:00:00Z',
+        updated_at: '2026-11-01T12:00:02Z',
+      },
+      messages: [
+        {
+          message_id: 'm_000001',
+          role: 'assistant',
+          content:
+            'Investigating IP address 203.0.113.7 with 4 tools: ip_classification, incident_history, prior_investigations, graph_neighbourhood.',
+          created_at: '2026-11-01T12:00:01Z',
+        },
+      ],
+      events: [
+        {
+          event_id: 'e_000002',
+          type: 'tool_succeeded',
+          detail: { tool: 'ip_classification', duration_ms: 3, findings: 1 },
+          created_at: '2026-11-01T12:00:02Z',
+        },
+      ],
+      tool_calls: [],
+      next_cursor: 'eyJ2IjoxfQ',
+    },
+  });
+
+export const InvestigationReportResponse = z
+  .object({
+    session_id: SessionId,
+    status: SessionStatus,
+    entity: Entity,
+    persona: PersonaName,
+    report: Report.nullable().meta({ description: 'null until the session is completed' }),
+    created_at: IsoDateTime,
+    completed_at: IsoDateTime.optional(),
+    failure_reason: z.string().optional(),
+  })
+  .meta({
+    id: 'InvestigationReportResponse',
+    description: 'The report of an investigation: summary, risk score, verdict, entities and findings',
+    example: {
+      session_id: EXAMPLE_SESSION_ID,
+      status: 'completed',
+      entity: { type: 'domain', value: 'paypa1-login.com' },
+      persona: 'SOC Analyst',
+      report: EXAMPLE_REPORT,
+      created_at: '2026-11-01T12:00:00Z',
+      completed_at: '2026-11-01T12:00:04Z',
+    },
+  });
+
+export const CancelInvestigationResponse = z
+  .object({
+    session_id: SessionId,
+    status: SessionStatus.meta({
+      description: 'canceled, or the terminal status the session had already reached',
+    }),
+  })
+  .meta({
+    id: 'CancelInvestigationResponse',
+    example: { session_id: EXAMPLE_SESSION_ID, status: 'canceled' },
+  });

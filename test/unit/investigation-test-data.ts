@@ -1,0 +1,66 @@
+import { type Entity, entityKey } from '../../shared/domain/entity';
+import type {
+  IncidentSummary,
+  InvestigationData,
+  Neighbour,
+  PriorInvestigation,
+  ToolContext,
+} from '../../shared/domain/investigation';
+
+/**
+ * An in-memory InvestigationData for unit tests of the pure domain: the same port the store
+ * implements over DynamoDB (covered by integration tests), filled with plain arrays here.
+ */
+export const NOW = new Date('2026-11-20T12:00:00.000Z');
+
+export function daysAgo(days: number): string {
+  return new Date(NOW.getTime() - days * 86_400_000).toISOString();
+}
+
+export interface TestData {
+  incidents?: IncidentSummary[];
+  priors?: Record<string, PriorInvestigation[]>;
+  neighbours?: Record<string, Neighbour[]>;
+}
+
+export function memoryData(data: TestData = {}): InvestigationData & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    async incidentsMentioning(entity: Entity, limit: number) {
+      calls.push(`incidents ${entityKey(entity)} ${limit}`);
+      return (data.incidents ?? [])
+        .filter((i) => (i.entities ?? []).some((e) => e.type === entity.type && e.value === entity.value))
+        .slice(0, limit);
+    },
+    async priorInvestigations(entity: Entity, limit: number) {
+      calls.push(`priors ${entityKey(entity)} ${limit}`);
+      return (data.priors?.[entityKey(entity)] ?? []).slice(0, limit);
+    },
+    async neighbourhood(entity: Entity, limit: number) {
+      calls.push(`neighbours ${entityKey(entity)} ${limit}`);
+      return (data.neighbours?.[entityKey(entity)] ?? []).slice(0, limit);
+    },
+  };
+}
+
+export function context(data: TestData = {}, extra: Partial<ToolContext> = {}): ToolContext {
+  return { data: memoryData(data), now: () => NOW, ...extra };
+}
+
+export function incident(
+  id: string,
+  severity: IncidentSummary['severity'],
+  ageDays: number,
+  entities: Entity[],
+  status = 'active',
+): IncidentSummary {
+  return {
+    incident_id: id,
+    title: `Incident ${id}`,
+    severity,
+    status,
+    created_at: daysAgo(ageDays),
+    entities,
+  };
+}
