@@ -7,10 +7,15 @@ import { ROUTES } from '../../shared/api/routes';
 import { config, resetConfigForTests } from '../../shared/config';
 import { RateLimiter, rateLimitFromContext } from '../../shared/domain/rate-limit';
 import { logger } from '../../shared/observability';
+import { incidentQueueFromConfig } from '../../shared/platform/incident-queue';
 import { ensureTables } from '../../shared/store/create-tables';
+import { incidentsRepositoryFromConfig } from '../../shared/store/incidents-repository';
 import { TABLE_IDS, TABLES, type TableId } from '../../shared/store/tables';
+import { loadDemoData } from './demo-data';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
+import { startSiemPullSchedule } from './siem-pull-schedule';
+import { type LocalQueue, type LocalQueueOptions, type SqsConsumer, startLocalQueue } from './sqs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -24,12 +29,21 @@ export interface LocalServiceOptions {
   publicUrl?: string;
   /** Further environment for the handlers (e.g. small rate limits in tests). */
   env?: Record<string, string>;
+  /** Local incident queue settings (tests shorten the visibility timeout). */
+  incidentQueue?: Pick<LocalQueueOptions, 'visibilityTimeoutSeconds' | 'maxReceiveCount' | 'batchSize'>;
+  /**
+   * Load the demo incidents into an empty store (still subject to SIS_DEMO_DATA). Defaults to on when
+   * this starts its own DynamoDB Local (`npm start`), off against an existing one (tests).
+   */
+  demoData?: boolean;
 }
 
 export interface LocalService {
   baseUrl: string;
   port: number;
   env: Record<string, string>;
+  /** The in-process incident queue (tests wait for `idle()` and inspect `dlq()`). */
+  incidentQueue: LocalQueue;
   stop(): Promise<void>;
 }
 
@@ -63,6 +77,21 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       endpoint = dynamo.endpoint;
     }
 
+    const handlers = new Map<string, Promise<ProxyHandler>>();
+    const loadModule = async (name: string) =>
+      import(pathToFileURL(resolve(REPO_ROOT, 'functions', name, 'handler.ts')).href) as Promise<{
+        handler: unknown;
+      }>;
+    // The incident queue invokes the real SQS consumer handler, as the event source mapping does on AWS.
+    const consumer = loadModule('incident-sync-consumer').then((m) => m.handler as SqsConsumer);
+    const incidentQueue = await startLocalQueue({
+      ...options.incidentQueue,
+      consumer: async (event, context) => (await consumer)(event, context),
+      onError: (error, info) =>
+        logger.error('local incident queue failure', { ...info, error: error as Error }),
+    });
+    stoppers.push(() => incidentQueue.stop());
+
     const prefix = options.tablePrefix ?? 'sis-local';
     const tableNames = Object.fromEntries(
       TABLE_IDS.map((id) => [id, `${prefix}-${TABLES[id].suffix}`]),
@@ -71,6 +100,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
       SIS_TENANT: 'local',
       SIS_DYNAMODB_ENDPOINT: endpoint,
+      SIS_SQS_ENDPOINT: incidentQueue.endpoint,
+      SIS_INCIDENT_QUEUE_URL: incidentQueue.queueUrl,
       ...Object.fromEntries(TABLE_IDS.map((id) => [TABLES[id].configKey, tableNames[id]])),
       ...options.env,
     };
@@ -86,11 +117,6 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       tableNames,
     );
 
-    const handlers = new Map<string, Promise<ProxyHandler>>();
-    const loadModule = async (name: string) =>
-      import(pathToFileURL(resolve(REPO_ROOT, 'functions', name, 'handler.ts')).href) as Promise<{
-        handler: unknown;
-      }>;
     const rateLimiter = new RateLimiter();
     const server = createGateway({
       routes: ROUTES,
@@ -128,9 +154,27 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     process.env.SIS_PUBLIC_URL = options.publicUrl ?? process.env.SIS_PUBLIC_URL ?? baseUrl;
     env.SIS_PUBLIC_URL = process.env.SIS_PUBLIC_URL;
     resetConfigForTests();
-    config();
+    const cfg = config();
 
-    return { baseUrl, port, env, stop: stopAll };
+    if ((options.demoData ?? 'dataDir' in options.dynamodb) && cfg.SIS_DEMO_DATA) {
+      const outcome = await loadDemoData({
+        incidents: incidentsRepositoryFromConfig(cfg),
+        queue: incidentQueueFromConfig(cfg),
+        drained: () => incidentQueue.idle(),
+      });
+      if ('loaded' in outcome) logger.info('demo incidents loaded (SIS_DEMO_DATA=0 turns this off)', outcome);
+    }
+    if (cfg.SIS_SIEM_PULL_INTERVAL_SECONDS) {
+      const pull = loadModule('siem-pull').then((m) => m.handler as (event: unknown) => Promise<unknown>);
+      const schedule = startSiemPullSchedule({
+        intervalSeconds: cfg.SIS_SIEM_PULL_INTERVAL_SECONDS,
+        run: async () => (await pull)({}),
+        onError: (error) => logger.warn('local SIEM pull failed', { error: error as Error }),
+      });
+      stoppers.push(() => schedule.stop());
+    }
+
+    return { baseUrl, port, env, incidentQueue, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
