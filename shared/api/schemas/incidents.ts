@@ -138,6 +138,10 @@ export const IngestIncidentsResponse = z
           message: z.string().meta({
             example: 'Invalid incident. severity: must be one of informational, low, medium, high, critical',
           }),
+          details: z
+            .array(z.object({ path: z.string(), message: z.string() }))
+            .optional()
+            .meta({ description: 'Each failing field of the record and why' }),
         }),
       )
       .meta({ description: 'Why each rejected record was rejected' }),
