@@ -25,7 +25,9 @@ import { isProcessRunning, runModuleSnippet, waitUntilGone } from '../support/dy
 
 const keyOf = (pk: string, sk: string) => ({ pk: { S: pk }, sk: { S: sk } });
 
-describe('tables on the shared DynamoDB Local', () => {
+// Concurrent: DynamoDB Local schedules index builds on existing tables every 10 s, so that test mostly
+// waits, while the process tests mostly compute; overlapping them keeps the file short.
+describe.concurrent('tables on the shared DynamoDB Local', () => {
   let tables: IsolatedTables;
   beforeAll(async () => {
     tables = await createIsolatedTables();
@@ -102,7 +104,7 @@ describe('tables on the shared DynamoDB Local', () => {
     otherClient.destroy();
   });
 
-  it('adds an index declared after the table was first created', async () => {
+  it('adds an index declared after the table was first created (DynamoDB Local builds it within ~10 s)', async () => {
     const names = tableNamesFor(`${tables.prefix}-old`);
     await tables.client.send(
       new CreateTableCommand({
@@ -178,7 +180,7 @@ describe('tables on the shared DynamoDB Local', () => {
   });
 });
 
-describe('DynamoDB Local processes', () => {
+describe.concurrent('DynamoDB Local processes', () => {
   const scratch: string[] = [];
   afterAll(async () => {
     for (const dir of scratch) await rm(dir, { recursive: true, force: true });
