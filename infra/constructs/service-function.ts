@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { type IGrantable, type PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export const SERVICE_NAME = 'security-investigation-service';
+export const METRICS_NAMESPACE = 'SecurityInvestigationService';
+export const DEFAULT_MEMORY_MB = 256;
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/**
+ * ESM bundles have no `require`; a few CommonJS dependencies inside the bundle (and the AWS SDK's
+ * optional loaders) still call it, so the bundle gets one from `createRequire`.
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __sisCreateRequire } from 'node:module'; const require = __sisCreateRequire(import.meta.url);";
+
+/** Settings every function of one tenant shares; built once by the stack. */
+export interface ServiceFunctionDefaults {
+  tenant: string;
+  /** Environment every function receives (tenant, public URL, table names, limits). */
+  environment: Record<string, string>;
+  logRetention: RetentionDays;
+  removalPolicy: RemovalPolicy;
+}
+
+export interface ServiceFunctionProps {
+  defaults: ServiceFunctionDefaults;
+  /** Folder under `functions/` holding `handler.ts`; also the function's name suffix. */
+  name: string;
+  environment?: Record<string, string>;
+  timeoutSeconds?: number;
+  memoryMb?: number;
+}
+
+export function functionEntry(name: string): string {
+  return path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
+}
+
+export function physicalFunctionName(tenant: string, name: string): string {
+  return `sis-${tenant}-${name}`;
+}
+
+/**
+ * The one place that decides how a Lambda function of this service is built and run: Node.js 24 on
+ * ARM64, an esbuild ESM bundle that includes the AWS SDK (the function runs the SDK version it was
+ * tested with, not the runtime's), source maps, X-Ray, a log group with a retention, and a role that
+ * starts with nothing but its own log group and X-Ray. Grants are added by the stack.
+ *
+ * The physical name is fixed (`sis-<tenant>-<name>`) so API Gateway can reach the function by ARN
+ * without a reference to it; see TenantStack for why that matters.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+  readonly functionName: string;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const { defaults, name } = props;
+    const entry = functionEntry(name);
+    if (!existsSync(entry)) {
+      throw new Error(`Function '${name}' has no handler: expected ${path.relative(PROJECT_ROOT, entry)}`);
+    }
+    this.functionName = physicalFunctionName(defaults.tenant, name);
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      logGroupName: `/aws/lambda/${this.functionName}`,
+      retention: defaults.logRetention,
+      removalPolicy: defaults.removalPolicy,
+    });
+
+    // An own role instead of the AWSLambdaBasicExecutionRole managed policy, whose log permissions
+    // cover every log group in the account.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${this.functionName}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      functionName: this.functionName,
+      entry,
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
+      timeout: Duration.seconds(props.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
+      tracing: Tracing.ACTIVE,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        ...defaults.environment,
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        bundleAwsSDK: true,
+        externalModules: [],
+      },
+    });
+  }
+
+  get grantable(): IGrantable {
+    return this.role;
+  }
+
+  addToPolicy(statement: PolicyStatement): void {
+    this.role.addToPrincipalPolicy(statement);
+  }
+
+  addEnvironment(key: string, value: string): void {
+    this.function.addEnvironment(key, value);
+  }
+}
