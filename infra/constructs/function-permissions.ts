@@ -1,0 +1,183 @@
+import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import type { TableId } from '../../shared/store/tables';
+import {
+  type FunctionGrants,
+  STATE_MACHINE_ACTIONS,
+  type TableGrant,
+  tableActions,
+} from '../function-grants';
+import type { ServiceFunction } from './service-function';
+
+/** The API Gateway identifiers key administration works on. */
+export interface ApiAdminTarget {
+  tenant: string;
+  restApiId: string;
+  stageName: string;
+  usagePlanId: string;
+}
+
+/** The stack's resources a grant can point at; optional ones are wired by later parts of the stack. */
+export interface GrantTargets {
+  tables: Record<TableId, ITable>;
+  stateMachine?: IStateMachine;
+  incidentQueue?: IQueue;
+  apiAdmin?: ApiAdminTarget;
+}
+
+export const MISSING_GRANT_TARGET = 'sis:missing-grant-target';
+
+/**
+ * Until the workflow and incident-sync parts add the state machine and queue to the stack, a function
+ * that needs one synthesises without that permission and variable; the warning keeps it visible (and
+ * `cdk synth --strict` fails on it).
+ */
+function warnMissing(fn: ServiceFunction, what: string): void {
+  Validations.of(fn).addWarning(
+    MISSING_GRANT_TARGET,
+    `${fn.functionName} is granted access to ${what}, but the stack does not provide one yet; the grant is skipped.`,
+  );
+}
+
+/**
+ * Turns one function's entry in FUNCTION_GRANTS into IAM statements scoped to exact resources, and
+ * hands the function the environment variables naming them.
+ */
+export function applyFunctionGrants(
+  fn: ServiceFunction,
+  grants: FunctionGrants,
+  targets: GrantTargets,
+): void {
+  for (const [tableId, grant] of Object.entries(grants.tables ?? {}) as [TableId, TableGrant | undefined][]) {
+    if (!grant) continue;
+    const table = targets.tables[tableId];
+    fn.addToPolicy(new PolicyStatement({ actions: tableActions(grant.access), resources: [table.tableArn] }));
+    if (grant.indexes?.length) {
+      fn.addToPolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: grant.indexes.map((index) => `${table.tableArn}/index/${index}`),
+        }),
+      );
+    }
+  }
+
+  if (grants.stateMachine?.length) {
+    const stateMachine = targets.stateMachine;
+    if (!stateMachine) warnMissing(fn, 'the investigation state machine');
+    else {
+      for (const action of grants.stateMachine) {
+        if (action === 'start') stateMachine.grantStartExecution(fn.grantable);
+        else stateMachine.grantExecution(fn.grantable, STATE_MACHINE_ACTIONS[action]);
+      }
+      fn.addEnvironment('SIS_STATE_MACHINE_ARN', stateMachine.stateMachineArn);
+    }
+  }
+
+  if (grants.incidentQueueSend) {
+    const queue = targets.incidentQueue;
+    if (!queue) warnMissing(fn, 'the incident queue');
+    else {
+      queue.grantSendMessages(fn.grantable);
+      fn.addEnvironment('SIS_INCIDENT_QUEUE_URL', queue.queueUrl);
+    }
+  }
+
+  if (grants.apiKeyAdmin) {
+    const api = targets.apiAdmin;
+    if (!api) {
+      warnMissing(fn, 'the REST API and usage plan');
+      return;
+    }
+    for (const statement of apiKeyAdminStatements(Stack.of(fn), api, api.tenant)) fn.addToPolicy(statement);
+    acknowledgeApiKeyAdminWildcards(fn);
+    fn.addEnvironment('SIS_REST_API_ID', api.restApiId);
+    fn.addEnvironment('SIS_STAGE_NAME', api.stageName);
+    fn.addEnvironment('SIS_USAGE_PLAN_ID', api.usagePlanId);
+  }
+}
+
+function apiGatewayArn(stack: Stack, resourcePath: string): string {
+  // API Gateway management ARNs have an empty account field: arn:aws:apigateway:<region>::/<path>
+  return stack.formatArn({
+    service: 'apigateway',
+    account: '',
+    resource: resourcePath,
+    arnFormat: ArnFormat.NO_RESOURCE_NAME,
+  });
+}
+
+/** Every API Gateway key and usage plan the service creates carries this tag with the tenant. */
+export const TENANT_TAG = 'sis:tenant';
+/** The tags the usage-plan adapter sets when it creates a key or plan. */
+const SERVICE_TAG_KEYS = [TENANT_TAG, 'sis:key_id'];
+
+/**
+ * Key administration mirrors every service key as an API Gateway API key in a usage plan (the
+ * authorizer returns its value as `usageIdentifierKey`, so per-key throttling applies; keys with
+ * their own limits get their own plan), and flushes the stage's authorizer cache so disable and
+ * rotation act on the next request when caching is on.
+ *
+ * API key and usage plan IDs are generated at run time, so the resources are wildcards; tags narrow
+ * them to this tenant: creation must tag the new key or plan with the tenant, and changes apply only
+ * to keys and plans carrying it (usage-plan keys inherit their plan's tags).
+ */
+export function apiKeyAdminStatements(stack: Stack, api: ApiAdminTarget, tenant: string): PolicyStatement[] {
+  const arn = (path: string) => apiGatewayArn(stack, path);
+  const ownTenant = { [`aws:ResourceTag/${TENANT_TAG}`]: tenant };
+  return [
+    new PolicyStatement({
+      actions: ['apigateway:POST'],
+      resources: [arn('/apikeys'), arn('/usageplans')],
+      conditions: { StringEquals: { [`aws:RequestTag/${TENANT_TAG}`]: tenant } },
+    }),
+    new PolicyStatement({
+      // Tag-on-create is authorised as a tagging call.
+      actions: ['apigateway:PUT'],
+      resources: [arn('/tags/*')],
+      conditions: { 'ForAllValues:StringEquals': { 'aws:TagKeys': SERVICE_TAG_KEYS } },
+    }),
+    new PolicyStatement({
+      actions: ['apigateway:PATCH', 'apigateway:DELETE'],
+      resources: [arn('/apikeys/*'), arn('/usageplans/*')],
+      conditions: { StringEquals: ownTenant },
+    }),
+    new PolicyStatement({
+      actions: ['apigateway:POST'],
+      resources: [arn('/usageplans/*/keys')],
+      conditions: { StringEquals: ownTenant },
+    }),
+    new PolicyStatement({
+      actions: ['apigateway:DELETE'],
+      resources: [arn(`/restapis/${api.restApiId}/stages/${api.stageName}/cache/authorizers`)],
+    }),
+  ];
+}
+
+function acknowledgeApiKeyAdminWildcards(fn: ServiceFunction): void {
+  const finding = (path: string) =>
+    `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::${path}]`;
+  const tenantScoped = `limited by a condition on the ${TENANT_TAG} tag to this tenant's keys and plans`;
+  Validations.of(fn.role).acknowledge(
+    {
+      id: finding('/apikeys/*'),
+      reason: `API Gateway key IDs are generated when a service key is created; ${tenantScoped}.`,
+    },
+    {
+      id: finding('/usageplans/*'),
+      reason: `Keys with their own limits get usage plans created at run time; ${tenantScoped}.`,
+    },
+    {
+      id: finding('/usageplans/*/keys'),
+      reason: `A key joins the default plan or its own run-time plan; ${tenantScoped}.`,
+    },
+    {
+      id: finding('/tags/*'),
+      reason:
+        'Tag-on-create of a key or plan is authorised as tagging; only the service tag keys are allowed.',
+    },
+  );
+}

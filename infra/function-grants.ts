@@ -1,0 +1,110 @@
+import type { TableId } from '../shared/store/tables';
+
+/**
+ * What each function may touch, keyed by the route table's `functionName` (plus the authorizer and
+ * workflow steps). The stack turns an entry into IAM statements and into the environment variables
+ * the function needs, so a permission and the variable that uses it cannot drift apart.
+ *
+ * A function without an entry gets no grant at all: a new route works only once someone has decided,
+ * here, what it may read and write.
+ */
+
+/**
+ * - read:       GetItem, BatchGetItem, Query (never Scan: every read path is a key or index query).
+ * - readUpdate: read plus UpdateItem only (the authorizer's throttled `last_used_at` stamp).
+ * - readWrite:  read plus PutItem, UpdateItem, DeleteItem, BatchWriteItem, ConditionCheckItem.
+ */
+export type TableAccess = 'read' | 'readUpdate' | 'readWrite';
+
+export interface TableGrant {
+  access: TableAccess;
+  /** Global secondary indexes the function queries; each is granted Query only. */
+  indexes?: readonly string[];
+}
+
+export type StateMachineAction = 'start' | 'stop' | 'describe';
+
+export interface FunctionGrants {
+  tables?: Partial<Record<TableId, TableGrant>>;
+  /** Step Functions actions on the investigation state machine and its executions. */
+  stateMachine?: readonly StateMachineAction[];
+  /** May send normalised incidents to the incident queue. */
+  incidentQueueSend?: boolean;
+  /**
+   * May create, update and delete API Gateway keys and usage plans of this tenant, attach keys to plans
+   * and flush the stage's authorizer cache. Such functions also receive SIS_REST_API_ID, SIS_STAGE_NAME and
+   * SIS_USAGE_PLAN_ID.
+   */
+  apiKeyAdmin?: boolean;
+}
+
+const keyAdmin: FunctionGrants = {
+  tables: { keys: { access: 'readWrite', indexes: ['gsi1'] } },
+  apiKeyAdmin: true,
+};
+
+export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
+  // Public documents are built from code at cold start and read no data.
+  health: {},
+  'get-openapi-document': {},
+  'get-plugin-openapi-document': {},
+  'get-ai-plugin-manifest': {},
+  'get-security-copilot-manifest': {},
+  'get-plugin-logo': {},
+  authorizer: { tables: { keys: { access: 'readUpdate' } } },
+  'create-api-key': keyAdmin,
+  'rotate-api-key': keyAdmin,
+  'disable-api-key': keyAdmin,
+  'list-api-keys': { tables: { keys: { access: 'read', indexes: ['gsi1'] } } },
+  'start-investigation': {
+    tables: {
+      sessions: { access: 'readWrite' },
+      graph: { access: 'read', indexes: ['gsi1'] },
+      incidents: { access: 'read', indexes: ['gsi1'] },
+    },
+    // describe: a synchronous start watches its execution until the wait bound.
+    stateMachine: ['start', 'describe'],
+  },
+  'get-session-history': { tables: { sessions: { access: 'read' } } },
+  'get-investigation-report': { tables: { sessions: { access: 'read' } } },
+  'cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },
+  'query-knowledge-graph': { tables: { graph: { access: 'read', indexes: ['gsi1'] } } },
+  'list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } } },
+  'ingest-incidents': { incidentQueueSend: true },
+  'search-investigations': { tables: { sessions: { access: 'read' } } },
+};
+
+export const NO_GRANTS: FunctionGrants = Object.freeze({});
+
+export function grantsFor(
+  functionName: string,
+  grants: Readonly<Record<string, FunctionGrants>> = FUNCTION_GRANTS,
+): FunctionGrants {
+  return Object.hasOwn(grants, functionName) ? (grants[functionName] ?? NO_GRANTS) : NO_GRANTS;
+}
+
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+export function tableActions(access: TableAccess): string[] {
+  switch (access) {
+    case 'read':
+      return [...READ_ACTIONS];
+    case 'readUpdate':
+      return [...READ_ACTIONS, 'dynamodb:UpdateItem'];
+    case 'readWrite':
+      return [...READ_ACTIONS, ...WRITE_ACTIONS];
+  }
+}
+
+export const STATE_MACHINE_ACTIONS: Record<StateMachineAction, string> = {
+  start: 'states:StartExecution',
+  stop: 'states:StopExecution',
+  describe: 'states:DescribeExecution',
+};
