@@ -1,0 +1,237 @@
+import { ArnFormat, Duration, type RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  ApiKeySourceType,
+  AuthorizationType,
+  type CfnAuthorizer,
+  EndpointType,
+  IdentitySource,
+  Integration,
+  IntegrationType,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RequestAuthorizer,
+  RestApi,
+  type UsagePlan,
+} from 'aws-cdk-lib/aws-apigateway';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { type RouteDefinition, servedPaths } from '../../shared/api/route-types';
+import { TENANT_TAG } from './function-permissions';
+import { addContractGatewayResponses } from './gateway-responses';
+import type { ServiceFunction } from './service-function';
+
+export const API_STAGE_NAME = 'prod';
+/** Per-key limits of the default usage plan; every key the service issues is attached to it. */
+export const DEFAULT_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
+/** The header the authorizer is keyed on when its results are cached. */
+export const API_KEY_HEADER = 'X-API-Key';
+
+export interface ServiceApiProps {
+  tenant: string;
+  /** 0 = every request is authorized afresh (revocation is immediate). */
+  authorizerCacheTtlSeconds: number;
+  logRetention: RetentionDays;
+  removalPolicy: RemovalPolicy;
+}
+
+/** `{session_id}` segments become `*`, as in execute-api ARNs. */
+function pathForArn(path: string): string {
+  return path.replace(/\{[^}]+\}/g, '*');
+}
+
+/**
+ * The tenant's REST API: one regional stage with JSON access logs and X-Ray, the contract's error body
+ * on API Gateway's own responses, a REQUEST authorizer on every non-public method, and the default
+ * usage plan that throttles per key (the authorizer supplies the key, `apiKeySourceType: AUTHORIZER`).
+ *
+ * Methods reach their functions through an ARN built from the function's fixed name, not through a
+ * reference to the function. The API therefore never depends on a function, and any function may
+ * receive the API's own IDs (key administration needs the REST API, stage and usage plan IDs) without
+ * a dependency cycle Function -> UsagePlan -> Stage -> Deployment -> Method -> Function.
+ */
+export class ServiceApi extends Construct {
+  readonly api: RestApi;
+  private authorizer: RequestAuthorizer | undefined;
+  readonly usagePlan: UsagePlan;
+  readonly accessLogs: LogGroup;
+  readonly stageName = API_STAGE_NAME;
+  /** The stage's base URL without trailing slash, built without a reference to the stage. */
+  readonly baseUrl: string;
+  private permissionCount = 0;
+  private readonly props: ServiceApiProps;
+  private authorizerFunction: ServiceFunction | undefined;
+
+  constructor(scope: Construct, id: string, props: ServiceApiProps) {
+    super(scope, id);
+    this.props = props;
+    const stack = Stack.of(this);
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+
+    this.api = new RestApi(this, 'RestApi', {
+      restApiName: `sis-${props.tenant}`,
+      description: `Security Investigation Service, tenant ${props.tenant}`,
+      endpointTypes: [EndpointType.REGIONAL],
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: API_STAGE_NAME,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        loggingLevel: MethodLoggingLevel.OFF,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: accessLogFormat(),
+      },
+    });
+    this.baseUrl = `https://${this.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${API_STAGE_NAME}`;
+
+    addContractGatewayResponses(this.api);
+
+    this.usagePlan = this.api.addUsagePlan('DefaultUsagePlan', {
+      name: `sis-${props.tenant}-default`,
+      description: 'Default per-key throttle; service keys are attached by key administration.',
+      throttle: DEFAULT_THROTTLE,
+    });
+    this.usagePlan.addApiStage({ stage: this.api.deploymentStage });
+    // Key administration may attach keys only to plans tagged with its tenant.
+    Tags.of(this.usagePlan).add(TENANT_TAG, props.tenant);
+
+    this.acknowledgeFindings();
+  }
+
+  /** Adds the route's method at every path it is served under, all integrated with `fn`. */
+  addRoute(route: RouteDefinition, fn: ServiceFunction): void {
+    const stack = Stack.of(this);
+    const functionArn = stack.formatArn({
+      service: 'lambda',
+      resource: 'function',
+      resourceName: fn.functionName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    const integration = new Integration({
+      type: IntegrationType.AWS_PROXY,
+      integrationHttpMethod: 'POST',
+      uri: `arn:${stack.partition}:apigateway:${stack.region}:lambda:path/2015-03-31/functions/${functionArn}/invocations`,
+    });
+    const isPublic = route.access.kind === 'public';
+
+    for (const path of servedPaths(route)) {
+      const resource = this.api.root.resourceForPath(path);
+      const method = resource.addMethod(
+        route.method,
+        integration,
+        isPublic
+          ? { operationName: route.operationId, authorizationType: AuthorizationType.NONE }
+          : {
+              operationName: route.operationId,
+              authorizationType: AuthorizationType.CUSTOM,
+              authorizer: this.apiKeyAuthorizer(),
+              // The usage plan throttles only methods that require a key; the authorizer provides it.
+              apiKeyRequired: true,
+            },
+      );
+      fn.function.addPermission(`ApiInvoke${++this.permissionCount}`, {
+        principal: new ServicePrincipal('apigateway.amazonaws.com'),
+        action: 'lambda:InvokeFunction',
+        sourceArn: this.api.arnForExecuteApi(route.method, pathForArn(path), API_STAGE_NAME),
+      });
+      if (isPublic) {
+        Validations.of(method).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason: `${route.method} ${path} is public by contract (health, OpenAPI, plugin manifest).`,
+        });
+      }
+      Validations.of(method).acknowledge({
+        id: 'AwsSolutions-COG4',
+        reason:
+          'Callers are assistant-platform plugins holding service API keys; a Lambda REQUEST authorizer checks them.',
+      });
+    }
+  }
+
+  /** The function behind the REQUEST authorizer; set before the first protected route is added. */
+  useAuthorizerFunction(fn: ServiceFunction): void {
+    this.authorizerFunction = fn;
+  }
+
+  /**
+   * Created with the first protected method: API Gateway rejects an authorizer no method uses, and
+   * while the route table holds only public routes there is none.
+   */
+  apiKeyAuthorizer(): RequestAuthorizer {
+    if (this.authorizer) return this.authorizer;
+    const { tenant, authorizerCacheTtlSeconds } = this.props;
+    const authorizerFunction = this.authorizerFunction;
+    if (!authorizerFunction)
+      throw new Error('useAuthorizerFunction() must be called before adding protected routes');
+    const cached = authorizerCacheTtlSeconds > 0;
+    const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      authorizerName: `sis-${tenant}-api-key`,
+      handler: authorizerFunction.function,
+      identitySources: cached ? [IdentitySource.header(API_KEY_HEADER)] : [],
+      resultsCacheTtl: Duration.seconds(authorizerCacheTtlSeconds),
+    });
+    if (!cached) {
+      // Uncached, API Gateway needs no identity source, and without one it invokes the authorizer
+      // whether the key comes as X-API-Key or as Authorization: Bearer. With an identity source, a
+      // request lacking that header is refused before the authorizer runs, so a cached deployment
+      // accepts X-API-Key only.
+      (authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
+    }
+    this.authorizer = authorizer;
+    return authorizer;
+  }
+
+  private acknowledgeFindings(): void {
+    Validations.of(this.api).acknowledge(
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          'Every function validates path, query and body with the zod schemas of the route table, the same schemas the OpenAPI document is generated from.',
+      },
+      {
+        id: 'AwsSolutions-APIG3',
+        reason:
+          'No WAF per tenant: callers are authenticated by key and throttled per key by the usage plan; a WAF can be associated by the operator.',
+      },
+      {
+        id: 'AwsSolutions-APIG6',
+        reason:
+          'Execution logging needs an account-wide API Gateway CloudWatch role, which this stack does not own; JSON access logs and X-Ray tracing are on.',
+      },
+    );
+  }
+}
+
+function accessLogFormat(): AccessLogFormat {
+  // Never $context.identity.apiKey: that is the key itself.
+  return AccessLogFormat.custom(
+    JSON.stringify({
+      requestId: AccessLogField.contextRequestId(),
+      requestTime: AccessLogField.contextRequestTime(),
+      sourceIp: AccessLogField.contextIdentitySourceIp(),
+      userAgent: AccessLogField.contextIdentityUserAgent(),
+      httpMethod: AccessLogField.contextHttpMethod(),
+      resourcePath: AccessLogField.contextResourcePath(),
+      path: AccessLogField.contextPath(),
+      status: AccessLogField.contextStatus(),
+      responseLength: AccessLogField.contextResponseLength(),
+      responseLatency: AccessLogField.contextResponseLatency(),
+      integrationLatency: AccessLogField.contextIntegrationLatency(),
+      integrationStatus: AccessLogField.contextIntegrationStatus(),
+      errorType: AccessLogField.contextErrorResponseType(),
+      authorizerError: AccessLogField.contextAuthorizerError(),
+      authorizerStatus: AccessLogField.contextAuthorizerStatus(),
+      authorizerLatency: AccessLogField.contextAuthorizerLatency(),
+      keyId: AccessLogField.contextAuthorizer('keyId'),
+      usagePlanKeyId: AccessLogField.contextIdentityApiKeyId(),
+      xrayTraceId: AccessLogField.contextXrayTraceId(),
+    }),
+  );
+}
