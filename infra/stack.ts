@@ -1,0 +1,155 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import type { RouteDefinition } from '../shared/api/route-types';
+import { ROUTES } from '../shared/api/routes';
+import { TABLE_IDS, TABLES } from '../shared/store/tables';
+import { applyFunctionGrants, type GrantTargets } from './constructs/function-permissions';
+import { ServiceApi } from './constructs/service-api';
+import { ServiceFunction, type ServiceFunctionDefaults } from './constructs/service-function';
+import { ServiceTables } from './constructs/service-tables';
+import { FUNCTION_GRANTS, type FunctionGrants, grantsFor } from './function-grants';
+import type { TenantSettings } from './settings';
+
+export const AUTHORIZER_FUNCTION = 'authorizer';
+
+export interface TenantStackProps extends StackProps {
+  settings: TenantSettings;
+  /** Defaults to the service's route table; tests may pass their own. */
+  routes?: readonly RouteDefinition[];
+  /** Defaults to FUNCTION_GRANTS. */
+  grants?: Readonly<Record<string, FunctionGrants>>;
+  /** Wired in by the workflow and incident-sync parts once they exist. */
+  stateMachine?: IStateMachine;
+  incidentQueue?: IQueue;
+}
+
+export function stackName(tenant: string): string {
+  return `SecurityInvestigation-${tenant}`;
+}
+
+/**
+ * Everything one tenant runs: its four tables, one function per route plus the authorizer, and the
+ * REST API built from the route table. Every physical name carries the tenant, so several tenants
+ * share an account and region without colliding.
+ */
+export class TenantStack extends Stack {
+  readonly tables: ServiceTables;
+  readonly api: ServiceApi;
+  readonly authorizerFunction: ServiceFunction;
+  /** Route functions by `functionName`. */
+  readonly routeFunctions = new Map<string, ServiceFunction>();
+
+  constructor(scope: Construct, id: string, props: TenantStackProps) {
+    super(scope, id, {
+      description: `Security Investigation Service for tenant ${props.settings.tenant}`,
+      ...props,
+    });
+    const { settings } = props;
+    const routes = props.routes ?? ROUTES;
+    const grantTable = props.grants ?? FUNCTION_GRANTS;
+    const grantsOf = (name: string): FunctionGrants => grantsFor(name, grantTable);
+    const removalPolicy = settings.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+
+    this.tables = new ServiceTables(this, 'Tables', { tenant: settings.tenant, removalPolicy });
+
+    const commonEnvironment: Record<string, string> = {
+      SIS_TENANT: settings.tenant,
+      SIS_SYNC_WAIT_SECONDS: String(settings.syncWaitSeconds),
+      SIS_AUTHORIZER_CACHE_TTL_SECONDS: String(settings.authorizerCacheTtlSeconds),
+    };
+    for (const tableId of TABLE_IDS) {
+      commonEnvironment[TABLES[tableId].configKey] = this.tables.tables[tableId].tableName;
+    }
+    const defaults: ServiceFunctionDefaults = {
+      tenant: settings.tenant,
+      environment: commonEnvironment,
+      logRetention: settings.logRetentionDays,
+      removalPolicy,
+    };
+
+    this.api = new ServiceApi(this, 'Api', {
+      tenant: settings.tenant,
+      authorizerCacheTtlSeconds: settings.authorizerCacheTtlSeconds,
+      logRetention: settings.logRetentionDays,
+      removalPolicy,
+    });
+    // Built from the API ID, not the stage, so no function depends on the deployment.
+    commonEnvironment.SIS_PUBLIC_URL = settings.publicUrl ?? this.api.baseUrl;
+
+    this.authorizerFunction = new ServiceFunction(this, 'AuthorizerFunction', {
+      defaults,
+      name: AUTHORIZER_FUNCTION,
+    });
+    this.api.useAuthorizerFunction(this.authorizerFunction);
+
+    for (const route of routes) {
+      let fn = this.routeFunctions.get(route.functionName);
+      if (!fn) {
+        fn = new ServiceFunction(this, `${pascalCase(route.functionName)}Function`, {
+          defaults,
+          name: route.functionName,
+          ...(route.timeoutSeconds ? { timeoutSeconds: route.timeoutSeconds } : {}),
+          ...(route.memoryMb ? { memoryMb: route.memoryMb } : {}),
+        });
+        this.routeFunctions.set(route.functionName, fn);
+      }
+      this.api.addRoute(route, fn);
+    }
+
+    const targets: GrantTargets = {
+      tables: this.tables.tables,
+      ...(props.stateMachine ? { stateMachine: props.stateMachine } : {}),
+      ...(props.incidentQueue ? { incidentQueue: props.incidentQueue } : {}),
+      apiAdmin: {
+        tenant: settings.tenant,
+        restApiId: this.api.api.restApiId,
+        stageName: this.api.stageName,
+        usagePlanId: this.api.usagePlan.usagePlanId,
+      },
+    };
+    applyFunctionGrants(this.authorizerFunction, grantsOf(AUTHORIZER_FUNCTION), targets);
+    for (const [name, fn] of this.routeFunctions) applyFunctionGrants(fn, grantsOf(name), targets);
+
+    this.acknowledgeFindings();
+    this.addOutputs();
+  }
+
+  /** Every service function, the authorizer first. */
+  get serviceFunctions(): ServiceFunction[] {
+    return [this.authorizerFunction, ...this.routeFunctions.values()];
+  }
+
+  private addOutputs(): void {
+    const url = this.api.baseUrl;
+    new CfnOutput(this, 'ApiUrl', { value: url, description: 'Base URL of the API (stage included)' });
+    new CfnOutput(this, 'OpenApiUrl', { value: `${url}/openapi.json` });
+    new CfnOutput(this, 'PluginManifestUrl', { value: `${url}/.well-known/ai-plugin.json` });
+    new CfnOutput(this, 'RestApiId', { value: this.api.api.restApiId });
+    new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId });
+    for (const tableId of TABLE_IDS) {
+      new CfnOutput(this, `${pascalCase(tableId)}TableName`, {
+        value: this.tables.tables[tableId].tableName,
+        description: `${TABLES[tableId].configKey} for the sis CLI`,
+      });
+    }
+  }
+
+  private acknowledgeFindings(): void {
+    for (const fn of this.serviceFunctions) {
+      Validations.of(fn.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions.',
+      });
+    }
+  }
+}
+
+function pascalCase(name: string): string {
+  return name
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
