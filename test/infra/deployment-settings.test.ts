@@ -1,0 +1,91 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { describe, expect, it } from 'vitest';
+import { parseTenantSettings, SettingsError } from '../../infra/settings';
+import { resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
+
+describe('deployment settings from CDK context', () => {
+  it('requires a tenant and says how to pass one', () => {
+    expect(() => parseTenantSettings({})).toThrow(SettingsError);
+    expect(() => parseTenantSettings({})).toThrow(/tenant.*-c tenant=/);
+  });
+
+  it.each(['Acme', 'acme_corp', '-acme', 'a'.repeat(32), ''])('rejects the tenant name %j', (tenant) => {
+    expect(() => parseTenantSettings({ tenant })).toThrow(/tenant/);
+  });
+
+  it('applies the documented defaults', () => {
+    expect(parseTenantSettings({ tenant: 'acme-2' })).toEqual({
+      tenant: 'acme-2',
+      authorizerCacheTtlSeconds: 0,
+      syncWaitSeconds: 25,
+      removalPolicy: 'retain',
+      logRetentionDays: RetentionDays.ONE_MONTH,
+    });
+  });
+
+  it('accepts CLI strings for numbers and validates them', () => {
+    const settings = parseTenantSettings({
+      tenant: 'acme',
+      publicUrl: 'https://sis.example.com',
+      authorizerCacheTtlSeconds: '300',
+      syncWaitSeconds: '20',
+      removalPolicy: 'destroy',
+      logRetentionDays: '7',
+    });
+    expect(settings).toMatchObject({
+      authorizerCacheTtlSeconds: 300,
+      syncWaitSeconds: 20,
+      logRetentionDays: 7,
+    });
+    expect(() => parseTenantSettings({ tenant: 'acme', logRetentionDays: '8' })).toThrow(/logRetentionDays/);
+    expect(() => parseTenantSettings({ tenant: 'acme', authorizerCacheTtlSeconds: '3601' })).toThrow(
+      /authorizerCacheTtlSeconds/,
+    );
+    expect(() => parseTenantSettings({ tenant: 'acme', syncWaitSeconds: '29' })).toThrow(/syncWaitSeconds/);
+    expect(() => parseTenantSettings({ tenant: 'acme', removalPolicy: 'snapshot' })).toThrow(/removalPolicy/);
+    expect(() => parseTenantSettings({ tenant: 'acme', publicUrl: 'not a url' })).toThrow(/publicUrl/);
+  });
+});
+
+describe('settings applied to the stack', () => {
+  const { template } = synthTenantStack({
+    tenant: 'beta',
+    publicUrl: 'https://sis.example.com',
+    authorizerCacheTtlSeconds: 300,
+    syncWaitSeconds: 20,
+    removalPolicy: 'destroy',
+    logRetentionDays: 7,
+  });
+  const t = template.toJSON() as TemplateJson;
+
+  it('names the stack, tables and functions after the tenant', () => {
+    for (const table of resourcesOfType(t, 'AWS::DynamoDB::Table').values()) {
+      expect(table.Properties.TableName).toMatch(/^sis-beta-/);
+      expect(table.DeletionPolicy).toBe('Delete');
+      expect(table.Properties.DeletionProtectionEnabled).toBe(false);
+    }
+    for (const fn of resourcesOfType(t, 'AWS::Lambda::Function').values()) {
+      expect(fn.Properties.FunctionName).toMatch(/^sis-beta-/);
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(env).toMatchObject({
+        SIS_TENANT: 'beta',
+        SIS_PUBLIC_URL: 'https://sis.example.com',
+        SIS_SYNC_WAIT_SECONDS: '20',
+        SIS_AUTHORIZER_CACHE_TTL_SECONDS: '300',
+      });
+    }
+  });
+
+  it('keeps logs for the configured days', () => {
+    for (const group of resourcesOfType(t, 'AWS::Logs::LogGroup').values()) {
+      expect(group.Properties.RetentionInDays).toBe(7);
+      expect(group.DeletionPolicy).toBe('Delete');
+    }
+  });
+
+  it('with caching on, keys the authorizer cache on X-API-Key (Bearer then needs caching off)', () => {
+    const [authorizer] = resourcesOfType(t, 'AWS::ApiGateway::Authorizer').values();
+    expect(authorizer?.Properties.AuthorizerResultTtlInSeconds).toBe(300);
+    expect(authorizer?.Properties.IdentitySource).toBe('method.request.header.X-API-Key');
+  });
+});

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { Template } from 'aws-cdk-lib/assertions';
+import { buildTenantApp } from '../../infra/build-app';
+import { PROJECT_ROOT } from '../../infra/constructs/service-function';
+import type { TenantStack } from '../../infra/stack';
+
+/** The context `cdk synth` gets from cdk.json, so tests build the same app the CLI builds. */
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(`${PROJECT_ROOT}/cdk.json`, 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return cdkJson.context ?? {};
+}
+
+export interface SynthResult {
+  template: Template;
+  stack: TenantStack;
+}
+
+/**
+ * Synthesises the tenant stack as `cdk synth -c tenant=test` would, cdk-nag included, without running
+ * esbuild (`aws:cdk:bundling-stacks: []`), so infra tests take seconds. Extra context overrides.
+ */
+export function synthTenantStack(context: Record<string, unknown> = {}): SynthResult {
+  const { app, stack } = buildTenantApp({
+    context: { ...cdkJsonContext(), tenant: 'test', 'aws:cdk:bundling-stacks': [], ...context },
+  });
+  app.synth();
+  return { template: Template.fromStack(stack), stack };
+}
+
+export interface CfnResource {
+  Type: string;
+  Properties: Record<string, unknown>;
+  DependsOn?: string | string[];
+  DeletionPolicy?: string;
+}
+
+export interface TemplateJson {
+  Resources: Record<string, CfnResource>;
+  Outputs?: Record<string, { Value: unknown; Description?: string }>;
+}
+
+export function resourcesOfType(template: TemplateJson, type: string): Map<string, CfnResource> {
+  return new Map(Object.entries(template.Resources).filter(([, resource]) => resource.Type === type));
+}
+
+/** Logical IDs a resource depends on: Ref, Fn::GetAtt, ${...} in Fn::Sub, and DependsOn. */
+export function dependenciesOf(resource: CfnResource, logicalIds: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (!value || typeof value !== 'object') return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'Ref' && typeof inner === 'string' && logicalIds.has(inner)) found.add(inner);
+      else if (key === 'Fn::GetAtt') {
+        const target = Array.isArray(inner) ? inner[0] : String(inner).split('.')[0];
+        if (typeof target === 'string' && logicalIds.has(target)) found.add(target);
+      } else if (key === 'Fn::Sub') {
+        const text = Array.isArray(inner) ? inner[0] : inner;
+        for (const match of String(text).matchAll(/\$\{([^}.!]+)[^}]*\}/g)) {
+          if (match[1] && logicalIds.has(match[1])) found.add(match[1]);
+        }
+        if (Array.isArray(inner)) visit(inner[1]);
+      } else visit(inner);
+    }
+  };
+  visit(resource.Properties);
+  for (const id of [resource.DependsOn ?? []].flat()) found.add(id);
+  return found;
+}
