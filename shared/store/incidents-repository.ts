@@ -110,6 +110,7 @@ export class IncidentsRepository {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly limits: { maxQueriesPerList: number } = { maxQueriesPerList: MAX_QUERIES_PER_LIST },
   ) {}
 
   /**
@@ -233,7 +234,7 @@ export class IncidentsRepository {
         }
       }
       if (open.length === 0) return { incidents: emitted.map(incidentFromItem) };
-      if (queries >= MAX_QUERIES_PER_LIST) {
+      if (queries >= this.limits.maxQueriesPerList) {
         return { incidents: emitted.map(incidentFromItem), ...(safe ? { next: safe } : {}) };
       }
       const holding = open.find((s) => (s.examinedTo ?? '') === safe) ?? open[0]!;
