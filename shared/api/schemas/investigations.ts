@@ -225,9 +225,8 @@ export const ToolCall = z
     tool_call_id: z.string().meta({ example: 'tc_6f1c2a9e0b7d4c3e8f5a1b2c3d4e5f60' }),
     name: z.enum(TOOL_NAMES).meta({ example: 'domain_analysis' }),
     input: z.object({ entity: Entity }),
-    output: ToolOutput.nullable().optional().meta({
-      description: 'The tool output when it succeeded; null otherwise (may be omitted in history)',
-    }),
+    // The tool output when it succeeded; null otherwise (may be omitted in history).
+    output: ToolOutput.nullable().optional(),
     status: z.enum(['succeeded', 'failed', 'timed_out']).meta({
       description:
         'A failed or timed-out tool does not stop the investigation; the verdict reflects the coverage',
@@ -237,7 +236,11 @@ export const ToolCall = z
     started_at: IsoDateTime,
     duration_ms: z.number().int().min(0).meta({ example: 42 }),
   })
-  .meta({ id: 'ToolCall', description: 'One enrichment step of the investigation' });
+  .meta({
+    id: 'ToolCall',
+    description:
+      'One enrichment step of the investigation; output is null unless status is succeeded (history may omit it)',
+  });
 
 export const RawResult = z
   .object({
@@ -272,7 +275,8 @@ export const StartInvestigationResultResponse = z
     run_id: z.string().meta({ example: EXAMPLE_RUN_ID }),
     session_url: z.string().meta({ example: EXAMPLE_SESSION_URL }),
     status: SessionStatus,
-    report: Report.nullable().meta({ description: 'null when the investigation failed or was canceled' }),
+    // Not described here: a described wrapper would inline Report instead of referencing it.
+    report: Report.nullable(),
     failure_reason: z.string().optional().meta({ description: 'Why the investigation failed, when it did' }),
     tool_calls: z.array(ToolCall).optional().meta({ description: 'Only with include_tool_calls: true' }),
     raw_results: z.record(z.string(), RawResult).optional().meta({
@@ -281,7 +285,8 @@ export const StartInvestigationResultResponse = z
   })
   .meta({
     id: 'StartInvestigationResultResponse',
-    description: 'The finished investigation (synchronous start). Show report.summary to the user.',
+    description:
+      'The finished investigation (synchronous start). Show report.summary to the user. report is null when the investigation failed or was canceled.',
     example: {
       session_id: EXAMPLE_SESSION_ID,
       run_id: EXAMPLE_RUN_ID,
@@ -398,14 +403,15 @@ export const InvestigationReportResponse = z
     status: SessionStatus,
     entity: Entity,
     persona: PersonaName,
-    report: Report.nullable().meta({ description: 'null until the session is completed' }),
+    report: Report.nullable(),
     created_at: IsoDateTime,
     completed_at: IsoDateTime.optional(),
     failure_reason: z.string().optional(),
   })
   .meta({
     id: 'InvestigationReportResponse',
-    description: 'The report of an investigation: summary, risk score, verdict, entities and findings',
+    description:
+      'The report of an investigation: summary, risk score, verdict, entities and findings. report is null until the session is completed.',
     example: {
       session_id: EXAMPLE_SESSION_ID,
       status: 'completed',
