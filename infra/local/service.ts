@@ -8,6 +8,8 @@ import { config, resetConfigForTests } from '../../shared/config';
 import { RateLimiter, rateLimitFromContext } from '../../shared/domain/rate-limit';
 import { logger } from '../../shared/observability';
 import { incidentQueueFromConfig } from '../../shared/platform/incident-queue';
+import { investigationContext } from '../../shared/services/investigation-context';
+import { failInterruptedSessions } from '../../shared/services/investigation-steps';
 import { ensureTables } from '../../shared/store/create-tables';
 import { incidentsRepositoryFromConfig } from '../../shared/store/incidents-repository';
 import { TABLE_IDS, TABLES, type TableId } from '../../shared/store/tables';
@@ -16,6 +18,7 @@ import { startDynamoDbLocal } from './dynamodb-local';
 import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
 import { startSiemPullSchedule } from './siem-pull-schedule';
 import { type LocalQueue, type LocalQueueOptions, type SqsConsumer, startLocalQueue } from './sqs';
+import { type LocalStepFunctions, startLocalStepFunctions } from './step-functions';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -44,6 +47,8 @@ export interface LocalService {
   env: Record<string, string>;
   /** The in-process incident queue (tests wait for `idle()` and inspect `dlq()`). */
   incidentQueue: LocalQueue;
+  /** The local Step Functions running investigations (tests wait for `idle()`). */
+  stepFunctions: LocalStepFunctions;
   stop(): Promise<void>;
 }
 
@@ -91,6 +96,12 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
         logger.error('local incident queue failure', { ...info, error: error as Error }),
     });
     stoppers.push(() => incidentQueue.stop());
+    // Investigations run as executions of the real ASL, each Task invoking the real step handler.
+    const stepFunctions = await startLocalStepFunctions({
+      region: process.env.AWS_REGION ?? 'us-east-1',
+      onError: (error, info) => logger.warn('workflow step failed', { ...info, error: error as Error }),
+    });
+    stoppers.push(() => stepFunctions.stop());
 
     const prefix = options.tablePrefix ?? 'sis-local';
     const tableNames = Object.fromEntries(
@@ -102,6 +113,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       SIS_DYNAMODB_ENDPOINT: endpoint,
       SIS_SQS_ENDPOINT: incidentQueue.endpoint,
       SIS_INCIDENT_QUEUE_URL: incidentQueue.queueUrl,
+      SIS_SFN_ENDPOINT: stepFunctions.endpoint,
+      SIS_STATE_MACHINE_ARN: stepFunctions.stateMachineArn,
       ...Object.fromEntries(TABLE_IDS.map((id) => [TABLES[id].configKey, tableNames[id]])),
       ...options.env,
     };
@@ -116,6 +129,11 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       }),
       tableNames,
     );
+    // Before the gateway accepts a request: runs of a previous process are gone, so their open
+    // sessions end failed (never re-run).
+    const interrupted = await failInterruptedSessions(investigationContext());
+    if (interrupted.length)
+      logger.info('sessions interrupted by a restart marked failed', { count: interrupted.length });
 
     const rateLimiter = new RateLimiter();
     const server = createGateway({
@@ -174,7 +192,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       stoppers.push(() => schedule.stop());
     }
 
-    return { baseUrl, port, env, incidentQueue, stop: stopAll };
+    return { baseUrl, port, env, incidentQueue, stepFunctions, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

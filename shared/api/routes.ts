@@ -1,4 +1,5 @@
 import type { RouteDefinition } from './route-types';
+import { investigationRoutes } from './routes/investigations';
 import { keyRoutes } from './routes/keys';
 import { knowledgeRoutes } from './routes/knowledge';
 import { metaRoutes } from './routes/meta';
@@ -8,7 +9,12 @@ import { metaRoutes } from './routes/meta';
  * functions from it; the local gateway routes and authorizes with it; the OpenAPI document and the
  * authorization-matrix tests are generated from it. Each area keeps its rows in `routes/<area>.ts`.
  */
-export const ROUTES: readonly RouteDefinition[] = [...metaRoutes, ...keyRoutes, ...knowledgeRoutes];
+export const ROUTES: readonly RouteDefinition[] = [
+  ...metaRoutes,
+  ...keyRoutes,
+  ...investigationRoutes,
+  ...knowledgeRoutes,
+];
 
 export function routeByOperationId(operationId: string): RouteDefinition {
   const route = ROUTES.find((r) => r.operationId === operationId);

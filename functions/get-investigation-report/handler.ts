@@ -1,0 +1,11 @@
+import { httpHandler } from '../../shared/api/http-handler';
+import { getInvestigationReport } from '../../shared/api/routes/investigations';
+import { investigationContext } from '../../shared/services/investigation-context';
+import { getInvestigationReport as report } from '../../shared/services/investigations';
+
+/** GET /api/v1/sessions/{session_id}: the report (null until completed) of the caller's own session. */
+export const handler = httpHandler(getInvestigationReport, async ({ params, caller }) => ({
+  statusCode: 200,
+  body: await report(investigationContext(), caller, params.session_id),
+  headers: { 'cache-control': 'no-store' },
+}));

@@ -1,0 +1,17 @@
+import { httpHandler } from '../../shared/api/http-handler';
+import { startInvestigation } from '../../shared/api/routes/investigations';
+import { investigationContext } from '../../shared/services/investigation-context';
+import { startInvestigation as start } from '../../shared/services/investigations';
+
+/**
+ * POST /api/v1/investigations/start (also under /api/v1/public/): creates the session and starts its
+ * workflow run. Background → 202 at once; synchronous → 200 with the result, or 202 with the session
+ * to poll when the wait bound (SIS_SYNC_WAIT_SECONDS and this Lambda's remaining time) passes first.
+ */
+export const handler = httpHandler(startInvestigation, async ({ body, caller, headers, context }) => {
+  const outcome = await start(investigationContext(), caller, body, {
+    idempotencyKey: headers['idempotency-key'],
+    remainingTimeMs: context?.getRemainingTimeInMillis?.(),
+  });
+  return { statusCode: outcome.statusCode, body: outcome.body, headers: { 'cache-control': 'no-store' } };
+});

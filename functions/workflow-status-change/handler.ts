@@ -1,0 +1,10 @@
+import { investigationContext } from '../../shared/services/investigation-context';
+import { asStep, onExecutionStatusChange } from '../../shared/services/investigation-steps';
+
+/**
+ * EventBridge target for "Step Functions Execution Status Change" events of the investigation state
+ * machine (FAILED, TIMED_OUT, ABORTED): ends the session failed or canceled unless it already ended,
+ * so no session stays active after its run. An error makes EventBridge/Lambda retry the delivery.
+ */
+export const handler = (event: unknown) =>
+  asStep('workflow-status-change', () => onExecutionStatusChange(investigationContext(), event));

@@ -1,0 +1,89 @@
+import { defineRoute } from '../route-types';
+import {
+  CancelInvestigationResponse,
+  InvestigationReportResponse,
+  SessionHistoryQuery,
+  SessionHistoryResponse,
+  SessionParams,
+  StartInvestigationAcceptedResponse,
+  StartInvestigationRequest,
+  StartInvestigationResultResponse,
+} from '../schemas/investigations';
+
+export const startInvestigation = defineRoute({
+  operationId: 'startInvestigation',
+  method: 'POST',
+  path: '/api/v1/investigations/start',
+  aliases: ['/api/v1/public/investigations/start'],
+  access: { kind: 'scope', scope: 'investigations:write' },
+  functionName: 'start-investigation',
+  summary: 'Investigate an entity',
+  description: `Investigates an IP address, user, host or domain: enrichment tools run against the entity, incident history, earlier investigations and the knowledge graph, and a report with a summary, risk score (0-100), verdict, related entities and findings is written for the persona (default SOC Analyst). With background=false (default) the response is the finished result (200); allow up to 1860 s. If the service's wait bound passes first, the answer is 202 with the session to poll. With background=true the answer is 202 at once with session_id, run_id and session_url: poll getSessionHistory every few seconds until session.status is completed, failed or canceled, then read getInvestigationReport. Send an Idempotency-Key header (1-128 characters) to make a retried request return the first request's session instead of starting another investigation.`,
+  tags: ['investigations'],
+  pluginSkill: 'Investigate Entity',
+  request: { body: StartInvestigationRequest },
+  responses: {
+    200: {
+      description: 'The finished investigation (synchronous start)',
+      schema: StartInvestigationResultResponse,
+    },
+    202: {
+      description: 'Running in the background (background=true, or the synchronous wait bound passed)',
+      schema: StartInvestigationAcceptedResponse,
+    },
+  },
+  errorStatuses: [409],
+  // On AWS the API Gateway integration ends at 29 s; SIS_SYNC_WAIT_SECONDS keeps the wait below it.
+  timeoutSeconds: 30,
+});
+
+export const getSessionHistory = defineRoute({
+  operationId: 'getSessionHistory',
+  method: 'GET',
+  path: '/api/v1/public/sessions/{session_id}',
+  access: { kind: 'scope', scope: 'investigations:read' },
+  ownerOnly: true,
+  functionName: 'get-session-history',
+  summary: 'Poll an investigation session',
+  description: `Returns the persisted state of a session: session.status, messages, events and tool_calls. Keep polling every few seconds while session.status is initialized or active; stop when it is completed, failed or canceled (answered 200 even when failed). Pass next_cursor as ?after= to receive only history recorded since the previous poll. Only the API key that started the session may read it (403 otherwise). Polling never restarts an investigation.`,
+  tags: ['investigations'],
+  request: { params: SessionParams, query: SessionHistoryQuery },
+  responses: { 200: { description: 'The session and its history', schema: SessionHistoryResponse } },
+});
+
+export const cancelInvestigation = defineRoute({
+  operationId: 'cancelInvestigation',
+  method: 'POST',
+  path: '/api/v1/public/sessions/{session_id}/cancel',
+  access: { kind: 'scope', scope: 'investigations:write' },
+  ownerOnly: true,
+  functionName: 'cancel-investigation',
+  summary: 'Cancel an investigation',
+  description: `Stops a running investigation: the session ends with status canceled and no report. A session that has already ended (completed, failed or canceled) cannot be canceled (409). Only the API key that started the session may cancel it.`,
+  tags: ['investigations'],
+  request: { params: SessionParams },
+  responses: { 200: { description: 'The session is canceled', schema: CancelInvestigationResponse } },
+  errorStatuses: [409],
+});
+
+export const getInvestigationReport = defineRoute({
+  operationId: 'getInvestigationReport',
+  method: 'GET',
+  path: '/api/v1/sessions/{session_id}',
+  access: { kind: 'scope', scope: 'investigations:read' },
+  ownerOnly: true,
+  functionName: 'get-investigation-report',
+  summary: 'Get an investigation report',
+  description: `Returns the report of an investigation by session ID: summary, risk score (0-100), verdict, entities and findings, with the session's status. report is null until the status is completed (and stays null for failed or canceled sessions). Only the API key that started the session may read it.`,
+  tags: ['investigations'],
+  pluginSkill: 'Get Investigation Report',
+  request: { params: SessionParams },
+  responses: { 200: { description: 'The session and its report', schema: InvestigationReportResponse } },
+});
+
+export const investigationRoutes = [
+  startInvestigation,
+  getSessionHistory,
+  cancelInvestigation,
+  getInvestigationReport,
+] as const;

@@ -1,0 +1,443 @@
+import { z } from 'zod';
+import type { Entity } from '../domain/entity';
+import { normaliseEntity } from '../domain/entity';
+import { NotFoundError } from '../domain/errors';
+import { edgesFromInvestigation } from '../domain/graph';
+import {
+  buildReport,
+  closingMessage,
+  newToolCallId,
+  openingMessage,
+  relationshipsFrom,
+  runToolByName,
+  toolsFor,
+  unfinishedMessage,
+} from '../domain/investigation';
+import { type Report, TOOL_NAMES, type ToolCall, type ToolName } from '../domain/investigation/types';
+import type { SessionStatus } from '../domain/session-status';
+import { isTerminal } from '../domain/session-status';
+import { logger } from '../observability';
+import type { HistoryEntry, SessionRecord } from '../store/sessions-repository';
+import {
+  event,
+  type InvestigationContext,
+  indexForSearch,
+  indexForSearchQuietly,
+  message,
+  subjectOf,
+  toolCallEntry,
+} from './investigation-context';
+import { injectFault } from './workflow-faults';
+
+/**
+ * The logic of the workflow's Task states (infra/workflow/investigation.asl.json), one function per
+ * step Lambda, plus the write-back of ended executions and of runs a local restart interrupted.
+ *
+ * Every write is conditioned on the session's status (session-status.ts), so a step that runs late
+ * (after a cancel, a failure or a duplicate delivery) changes nothing, and every step is safe to
+ * retry: MarkActive accepts an already active session, a tool's result is recorded once, Persist
+ * finds a completed session and stops.
+ *
+ * State payloads stay small: tool outputs go to DynamoDB, the state carries one compact line per
+ * tool, and the report (bounded by the domain) is the largest thing passed between states.
+ */
+
+/** Errors the state machine retries (its Retry lists `TransientError`). */
+export class TransientError extends Error {
+  override readonly name = 'TransientError';
+}
+
+/** The session ended (canceled, failed) before this step could do its work. */
+export class SessionEndedError extends Error {
+  override readonly name = 'SessionEnded';
+}
+
+const TRANSIENT = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TransactionConflictException',
+  'TimeoutError',
+  'ECONNRESET',
+  'ECONNREFUSED',
+]);
+
+/** Maps store and network hiccups to TransientError so the workflow retries the step. */
+export async function asStep<T>(step: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    const code = (error as { code?: string } | null)?.code ?? '';
+    logger.error('workflow step failed', { step, error: error as Error });
+    if (TRANSIENT.has(name) || TRANSIENT.has(code)) throw new TransientError(`${step}: ${name || code}`);
+    throw error;
+  }
+}
+
+const SessionInput = z.object({ session_id: z.string().min(1).max(64) });
+const EntityShape = z.object({
+  type: z.enum(['ip', 'user', 'host', 'domain']),
+  value: z.string().min(1).max(256),
+});
+
+async function loadSession(ctx: InvestigationContext, sessionId: string): Promise<SessionRecord> {
+  const session = await ctx.sessions.get(sessionId);
+  if (!session) throw new NotFoundError(`No session ${sessionId}`);
+  return session;
+}
+
+// ---- MarkActive ----
+
+export interface Plan {
+  entity: Entity;
+  persona: string;
+  tools: ToolName[];
+}
+
+export async function markActive(ctx: InvestigationContext, rawInput: unknown): Promise<Plan> {
+  const { session_id } = SessionInput.parse(rawInput);
+  const session = await loadSession(ctx, session_id);
+  const entity = normaliseEntity(subjectOf(session));
+  await injectFault(ctx.cfg, 'step-mark-active', entity.value);
+  const tools = toolsFor(entity);
+  const plan = { entity, persona: session.persona, tools };
+  if (session.status === 'active') return plan; // a retried step
+  if (isTerminal(session.status)) throw new SessionEndedError(`Session ${session_id} is ${session.status}`);
+  const at = ctx.now();
+  const moved = await ctx.sessions.transition(session_id, 'active', { started_at: at.toISOString() }, [
+    event(at, 'status_changed', { status: 'active', tools }),
+    message(at, 'assistant', openingMessage(session.persona, entity, tools)),
+  ]);
+  if (!moved.ok && moved.session?.status !== 'active') {
+    throw new SessionEndedError(`Session ${session_id} is ${moved.session?.status ?? 'gone'}`);
+  }
+  return plan;
+}
+
+// ---- RunTool (one Map iteration) ----
+
+const RunToolInput = SessionInput.extend({ entity: EntityShape, tool: z.enum(TOOL_NAMES) });
+
+/** The compact line a tool leaves in the state; its output is in DynamoDB. */
+export interface ToolResultLine {
+  tool: string;
+  status: ToolCall['status'] | 'skipped';
+  recorded: boolean;
+  findings?: number;
+  max_score?: number;
+  error?: string;
+}
+
+function lineFor(call: ToolCall): ToolResultLine {
+  const findings = call.output?.findings ?? [];
+  return {
+    tool: call.name,
+    status: call.status,
+    recorded: true,
+    findings: findings.length,
+    max_score: findings.reduce((max, f) => Math.max(max, f.score), 0),
+  };
+}
+
+export async function runTool(ctx: InvestigationContext, rawInput: unknown): Promise<ToolResultLine> {
+  const input = RunToolInput.parse(rawInput);
+  await injectFault(ctx.cfg, 'step-run-tool', input.entity.value, input.tool);
+  const existing = await ctx.sessions.getToolResult(input.session_id, input.tool);
+  if (existing) return lineFor(existing.call as unknown as ToolCall);
+
+  const events: HistoryEntry[] = [];
+  const call = await runToolByName(
+    input.tool,
+    input.entity,
+    { data: ctx.data, sessionId: input.session_id, now: ctx.now },
+    {
+      toolCallId: newToolCallId(),
+      onEvent: (e) => events.push(event(e.created_at, e.type, e.detail)),
+      onError: (error, failed) =>
+        logger.warn('tool failed', {
+          tool: failed.name,
+          session_id: input.session_id,
+          error: error as Error,
+        }),
+    },
+  );
+  const [started, ...finished] = events;
+  const outcome = await ctx.sessions.recordToolResult(
+    input.session_id,
+    { tool: input.tool, call: call as unknown as Record<string, unknown> },
+    [...(started ? [started] : []), toolCallEntry(call), ...finished],
+  );
+  if (outcome === 'not_active') return { tool: input.tool, status: 'skipped', recorded: false };
+  if (outcome === 'duplicate') {
+    const recorded = await ctx.sessions.getToolResult(input.session_id, input.tool);
+    return recorded ? lineFor(recorded.call as unknown as ToolCall) : lineFor(call);
+  }
+  return lineFor(call);
+}
+
+// ---- Assess ----
+
+const AssessInput = SessionInput.extend({
+  tool_results: z
+    .array(
+      z.object({
+        tool: z.string(),
+        status: z.string(),
+        recorded: z.boolean().optional(),
+        error: z.string().optional(),
+      }),
+    )
+    .max(TOOL_NAMES.length),
+});
+
+/** What a tool that could not even run (its step failed after retries) is recorded as. */
+function unrecordedFailure(tool: ToolName, entity: Entity, at: Date): ToolCall {
+  return {
+    tool_call_id: newToolCallId(),
+    name: tool,
+    input: { entity },
+    output: null,
+    status: 'failed',
+    error: 'The tool could not be run.',
+    started_at: at.toISOString(),
+    duration_ms: 0,
+  };
+}
+
+export async function recordedToolCalls(ctx: InvestigationContext, sessionId: string): Promise<ToolCall[]> {
+  const results = await ctx.sessions.listToolResults(sessionId);
+  return results.map((r) => r.call as unknown as ToolCall);
+}
+
+function inToolOrder(entity: Entity, calls: ToolCall[]): ToolCall[] {
+  const order = toolsFor(entity);
+  return [...calls].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+}
+
+export async function assess(
+  ctx: InvestigationContext,
+  rawInput: unknown,
+): Promise<{ report: Report | null }> {
+  const input = AssessInput.parse(rawInput);
+  const session = await loadSession(ctx, input.session_id);
+  const entity = subjectOf(session);
+  await injectFault(ctx.cfg, 'step-assess', entity.value);
+  if (session.status !== 'active') return { report: null };
+
+  // Tools whose step failed outright left no record: record them as failed tool calls now, so the
+  // history and the report's coverage show every tool that was planned.
+  const recorded = await recordedToolCalls(ctx, input.session_id);
+  const seen = new Set(recorded.map((call) => call.name));
+  for (const line of input.tool_results) {
+    const tool = line.tool as ToolName;
+    if (seen.has(tool) || !(TOOL_NAMES as readonly string[]).includes(tool)) continue;
+    const at = ctx.now();
+    const call = unrecordedFailure(tool, entity, at);
+    const outcome = await ctx.sessions.recordToolResult(
+      input.session_id,
+      { tool, call: call as unknown as Record<string, unknown> },
+      [
+        toolCallEntry(call),
+        event(at, 'tool_failed', { tool, tool_call_id: call.tool_call_id, error: call.error }),
+      ],
+    );
+    if (outcome === 'not_active') return { report: null };
+    recorded.push(call);
+    seen.add(tool);
+  }
+  const report = buildReport({ entity, persona: session.persona, toolCalls: inToolOrder(entity, recorded) });
+  return { report };
+}
+
+// ---- Persist ----
+
+const PersistInput = SessionInput.extend({ report: z.record(z.string(), z.unknown()).nullable() });
+
+/**
+ * Writes what the investigation learned (graph edges, the subject's verdict for later runs, the
+ * search index), then the report with active → completed. The knowledge writes come first and are
+ * idempotent, so a client that sees `completed` can already find the session and its edges.
+ */
+export async function persist(
+  ctx: InvestigationContext,
+  rawInput: unknown,
+): Promise<{ session_id: string; status: SessionStatus }> {
+  const input = PersistInput.parse(rawInput);
+  const session = await loadSession(ctx, input.session_id);
+  const entity = subjectOf(session);
+  await injectFault(ctx.cfg, 'step-persist', entity.value);
+  const report = input.report as Report | null;
+  if (session.status !== 'active' || !report)
+    return { session_id: session.session_id, status: session.status };
+
+  const at = ctx.now();
+  const completedAt = at.toISOString();
+  const calls = await recordedToolCalls(ctx, session.session_id);
+  const discovered = relationshipsFrom({ entity, toolCalls: calls, sessionId: session.session_id });
+  await ctx.graph.record(
+    { id: session.session_id, kind: 'investigation', at: completedAt },
+    [{ entity, kind: 'investigation', at: completedAt, risk_score: report.risk_score }],
+    edgesFromInvestigation({
+      session_id: session.session_id,
+      entity,
+      related: discovered.map((edge) => edge.to),
+      at: completedAt,
+    }),
+  );
+  await ctx.sessions.recordVerdict(entity, {
+    session_id: session.session_id,
+    verdict: report.verdict,
+    risk_score: report.risk_score,
+    completed_at: completedAt,
+  });
+  await indexForSearch(ctx, { ...session, status: 'completed', report: report as never });
+
+  const moved = await ctx.sessions.transition(
+    session.session_id,
+    'completed',
+    { report: report as never, completed_at: completedAt },
+    [
+      event(at, 'report_ready', { verdict: report.verdict, risk_score: report.risk_score }),
+      message(at, 'assistant', closingMessage(report)),
+      event(at, 'status_changed', { status: 'completed' }),
+    ],
+  );
+  if (!moved.ok) {
+    // Canceled or failed meanwhile: the index must show the status that stuck.
+    if (moved.session) await indexForSearchQuietly(ctx, moved.session);
+    return { session_id: session.session_id, status: moved.session?.status ?? session.status };
+  }
+  return { session_id: session.session_id, status: 'completed' };
+}
+
+// ---- Failure write-back ----
+
+export const REASONS = {
+  engine: 'The investigation engine failed.',
+  stepTimeout: 'A step of the investigation timed out.',
+  timedOut: 'The investigation exceeded its time limit.',
+  aborted: 'The investigation run was stopped.',
+  restart: 'interrupted by a service restart',
+} as const;
+
+/**
+ * Ends the session as failed (or canceled) unless it already ended; returns whether this call
+ * recorded it. The reason is safe to show: internal error names and causes go to the logs only.
+ */
+export async function endSession(
+  ctx: InvestigationContext,
+  sessionId: string,
+  outcome: 'failed' | 'canceled',
+  reason: string,
+): Promise<boolean> {
+  const session = await ctx.sessions.get(sessionId);
+  if (!session || isTerminal(session.status)) return false;
+  const at = ctx.now();
+  const moved = await ctx.sessions.transition(
+    sessionId,
+    outcome,
+    { completed_at: at.toISOString(), ...(outcome === 'failed' ? { failure_reason: reason } : {}) },
+    [
+      event(at, 'status_changed', { status: outcome, reason }),
+      message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), outcome, reason)),
+    ],
+  );
+  if (moved.ok) await indexForSearchQuietly(ctx, moved.session);
+  return moved.ok;
+}
+
+const MarkFailedInput = SessionInput.extend({
+  error: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
+});
+
+export async function markFailed(
+  ctx: InvestigationContext,
+  rawInput: unknown,
+): Promise<{ recorded: boolean }> {
+  const input = MarkFailedInput.parse(rawInput);
+  logger.error('investigation run failed', {
+    session_id: input.session_id,
+    error_name: input.error?.Error,
+    cause: input.error?.Cause?.slice(0, 2000),
+  });
+  const reason = input.error?.Error === 'States.Timeout' ? REASONS.stepTimeout : REASONS.engine;
+  return { recorded: await endSession(ctx, input.session_id, 'failed', reason) };
+}
+
+/** EventBridge "Step Functions Execution Status Change" (the fields this service reads). */
+const StatusChangeEvent = z.object({
+  'detail-type': z.literal('Step Functions Execution Status Change'),
+  detail: z.object({
+    executionArn: z.string(),
+    name: z.string(),
+    status: z.enum(['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE']),
+    input: z.string().nullable().optional(),
+    error: z.string().nullable().optional(),
+    cause: z.string().nullable().optional(),
+  }),
+});
+
+/**
+ * The backstop that keeps a session from staying active after its run ended: FAILED and TIMED_OUT
+ * runs end the session failed, ABORTED ones canceled (a stop from the console or the API), unless
+ * a step or the cancel route already ended it.
+ */
+export async function onExecutionStatusChange(
+  ctx: InvestigationContext,
+  rawEvent: unknown,
+): Promise<{ session_id?: string; recorded: boolean }> {
+  const { detail } = StatusChangeEvent.parse(rawEvent);
+  let sessionId: string | undefined;
+  try {
+    sessionId = SessionInput.parse(JSON.parse(detail.input ?? '')).session_id;
+  } catch {
+    logger.error('status change without a session input', { execution_arn: detail.executionArn });
+    return { recorded: false };
+  }
+  logger.info('investigation run ended', {
+    session_id: sessionId,
+    execution_status: detail.status,
+    error_name: detail.error ?? undefined,
+  });
+  switch (detail.status) {
+    case 'FAILED':
+      return { session_id: sessionId, recorded: await endSession(ctx, sessionId, 'failed', REASONS.engine) };
+    case 'TIMED_OUT':
+      return {
+        session_id: sessionId,
+        recorded: await endSession(ctx, sessionId, 'failed', REASONS.timedOut),
+      };
+    case 'ABORTED':
+      return {
+        session_id: sessionId,
+        recorded: await endSession(ctx, sessionId, 'canceled', REASONS.aborted),
+      };
+    default:
+      return { session_id: sessionId, recorded: false };
+  }
+}
+
+/**
+ * For the local runtime at start-up: sessions left open by the previous process cannot be running
+ * (their executions lived in that process), so they end failed. They are never re-run: polling
+ * reads persisted state only (spec 3, rule 4).
+ */
+export async function failInterruptedSessions(ctx: InvestigationContext): Promise<string[]> {
+  const ended: string[] = [];
+  for (;;) {
+    const open = await ctx.sessions.listOpen(100);
+    if (open.length === 0) return ended;
+    let progressed = false;
+    for (const session of open) {
+      if (await endSession(ctx, session.session_id, 'failed', REASONS.restart)) {
+        ended.push(session.session_id);
+        progressed = true;
+      }
+    }
+    // The index is eventually consistent: stop rather than spin on entries already ended.
+    if (!progressed) return ended;
+  }
+}

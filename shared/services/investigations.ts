@@ -1,0 +1,382 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { decodeCursor, encodeCursor } from '../domain/cursor';
+import { type Entity, type EntityInput, entityLabel, normaliseEntity } from '../domain/entity';
+import { ConflictError, ServiceUnavailableError, ValidationError } from '../domain/errors';
+import { resolvePersona, unfinishedMessage } from '../domain/investigation';
+import { rawResultsFrom } from '../domain/investigation/report';
+import type { Report, ToolCall } from '../domain/investigation/types';
+import { assertOwner } from '../domain/ownership';
+import type { Caller } from '../domain/scopes';
+import { isTerminal } from '../domain/session-status';
+import { logger } from '../observability';
+import type { HistoryItem, SessionRecord } from '../store/sessions-repository';
+import {
+  event,
+  type InvestigationContext,
+  indexForSearchQuietly,
+  message,
+  reportOf,
+  sessionUrl,
+  subjectOf,
+} from './investigation-context';
+
+/**
+ * The investigation application service behind the four HTTP routes: start (background or
+ * synchronous), poll, report and cancel. Every investigation runs as a workflow execution of the one
+ * ASL definition; this module creates the session, starts the run and reads what the steps persisted.
+ * Workflow step logic is in investigation-steps.ts.
+ */
+
+export interface StartInvestigationInput {
+  entity: EntityInput;
+  persona?: string | undefined;
+  background: boolean;
+  include_tool_calls: boolean;
+  include_raw_results: boolean;
+}
+
+export interface StartOptions {
+  /** The Idempotency-Key header, when sent. */
+  idempotencyKey?: string | undefined;
+  /** The Lambda's remaining time; bounds a synchronous wait. */
+  remainingTimeMs?: number | undefined;
+}
+
+export interface StartOutcome {
+  statusCode: 200 | 202;
+  body: Record<string, unknown>;
+}
+
+/** Idempotency keys are kept this long, like the retry window of common HTTP clients' queues. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+/** How often a synchronous start re-reads the session while it waits. */
+export const SYNC_POLL_INTERVAL_MS = 250;
+/** Time kept back from the Lambda's remaining time to answer after the wait. */
+export const SYNC_SAFETY_MARGIN_MS = 3_000;
+/** History items one poll returns at most; a longer history continues with next_cursor. */
+export const POLL_PAGE_SIZE = 500;
+
+/** ULID-style ID: 48-bit millisecond time + 80 random bits in Crockford base32, time-ordered. */
+export function newId(prefix: 's' | 'r', now: Date = new Date()): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  let time = now.getTime();
+  let timePart = '';
+  for (let i = 0; i < 10; i++) {
+    timePart = alphabet[time % 32] + timePart;
+    time = Math.floor(time / 32);
+  }
+  const random = randomBytes(10);
+  let bits = 0n;
+  for (const byte of random) bits = (bits << 8n) | BigInt(byte);
+  let randomPart = '';
+  for (let i = 0; i < 16; i++) {
+    randomPart = alphabet[Number(bits & 31n)] + randomPart;
+    bits >>= 5n;
+  }
+  return `${prefix}_${timePart}${randomPart}`;
+}
+
+function checkIdempotencyKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    const detail = 'must be 1-128 characters of letters, digits, "_", "-", "." or ":"';
+    throw new ValidationError(`Invalid Idempotency-Key header: ${detail}.`, [
+      { path: 'header.idempotency-key', message: detail },
+    ]);
+  }
+  return key;
+}
+
+function requestHash(entity: Entity, persona: string, input: StartInvestigationInput): string {
+  const canonical = JSON.stringify([
+    entity.type,
+    entity.value,
+    persona,
+    input.background,
+    input.include_tool_calls,
+    input.include_raw_results,
+  ]);
+  return createHash('sha256').update(canonical).digest('base64url');
+}
+
+function acceptedBody(ctx: InvestigationContext, session: SessionRecord) {
+  return {
+    session_id: session.session_id,
+    run_id: session.run_id,
+    session_url: sessionUrl(ctx.cfg, session.session_id),
+    status: session.status,
+  };
+}
+
+/**
+ * Creates the session and starts its run. Background: answers at once (202). Synchronous: waits
+ * for a terminal status and answers the result (200), or hands back the session to poll (202) when
+ * the wait bound passes first. A retried request with the same Idempotency-Key gets the first
+ * request's session instead of a new investigation.
+ */
+export async function startInvestigation(
+  ctx: InvestigationContext,
+  caller: Caller,
+  input: StartInvestigationInput,
+  options: StartOptions = {},
+): Promise<StartOutcome> {
+  const startedWaiting = Date.now();
+  const entity = normaliseEntity(input.entity);
+  const persona = resolvePersona(input.persona).name;
+  const idempotencyKey = checkIdempotencyKey(options.idempotencyKey);
+  const now = ctx.now();
+  const session: SessionRecord = {
+    session_id: newId('s', now),
+    run_id: newId('r', now),
+    owner_key_id: caller.keyId,
+    entity,
+    persona,
+    status: 'initialized',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    options: {
+      background: input.background,
+      include_tool_calls: input.include_tool_calls,
+      include_raw_results: input.include_raw_results,
+    },
+  };
+  const hash = requestHash(entity, persona, input);
+  const created = await ctx.sessions.create(
+    session,
+    [
+      message(now, 'user', `Investigate ${entityLabel(entity)} for the ${persona} persona.`),
+      event(now, 'status_changed', { status: 'initialized' }),
+    ],
+    idempotencyKey
+      ? {
+          owner_key_id: caller.keyId,
+          idempotency_key: idempotencyKey,
+          request_hash: hash,
+          created_at: session.created_at,
+          expires_at_epoch: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS,
+        }
+      : undefined,
+  );
+
+  let current = session;
+  if (created.created) {
+    await launch(ctx, session, idempotencyKey);
+    await indexForSearchQuietly(ctx, session);
+  } else {
+    if (created.existing.request_hash !== hash) {
+      throw new ConflictError('This Idempotency-Key was already used with a different request.');
+    }
+    const existing = await ctx.sessions.get(created.existing.session_id);
+    if (!existing)
+      throw new ServiceUnavailableError('The earlier session is not readable yet. Retry shortly.');
+    current = existing;
+  }
+
+  if (input.background) return { statusCode: 202, body: acceptedBody(ctx, current) };
+  const waitMs = Math.min(
+    ctx.cfg.SIS_SYNC_WAIT_SECONDS * 1000,
+    (options.remainingTimeMs ?? Number.POSITIVE_INFINITY) - SYNC_SAFETY_MARGIN_MS,
+  );
+  const ended = await waitForTerminal(ctx, current, startedWaiting + waitMs);
+  if (!ended) {
+    const latest = (await ctx.sessions.get(current.session_id)) ?? current;
+    return {
+      statusCode: 202,
+      body: {
+        ...acceptedBody(ctx, latest),
+        message:
+          'The investigation is still running. Poll getSessionHistory with session_id until session.status is completed, failed or canceled.',
+      },
+    };
+  }
+  return { statusCode: 200, body: await resultBody(ctx, ended, input) };
+}
+
+/** Starts the run; if that fails the session is marked failed at once, so it never stays initialized. */
+async function launch(
+  ctx: InvestigationContext,
+  session: SessionRecord,
+  idempotencyKey?: string,
+): Promise<void> {
+  try {
+    await ctx.workflow.start(session.run_id, { session_id: session.session_id });
+  } catch (error) {
+    logger.error('workflow start failed', { session_id: session.session_id, error: error as Error });
+    const reason = 'The investigation could not be started.';
+    const at = ctx.now();
+    await ctx.sessions.transition(
+      session.session_id,
+      'failed',
+      { failure_reason: reason, completed_at: at.toISOString() },
+      [
+        event(at, 'status_changed', { status: 'failed', reason }),
+        message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), 'failed', reason)),
+      ],
+    );
+    // A retry with the same key should start afresh rather than replay this failure.
+    if (idempotencyKey)
+      await ctx.sessions.deleteIdempotency(session.owner_key_id, idempotencyKey, session.session_id);
+    throw new ServiceUnavailableError('The investigation could not be started. Retry shortly.');
+  }
+}
+
+async function waitForTerminal(
+  ctx: InvestigationContext,
+  session: SessionRecord,
+  deadline: number,
+): Promise<SessionRecord | undefined> {
+  let current: SessionRecord | undefined = session;
+  while (current && !isTerminal(current.status)) {
+    const left = deadline - Date.now();
+    if (left <= 0) return undefined;
+    await new Promise((wake) => setTimeout(wake, Math.min(SYNC_POLL_INTERVAL_MS, left)));
+    current = await ctx.sessions.get(session.session_id);
+  }
+  return current;
+}
+
+async function toolCallsOf(ctx: InvestigationContext, sessionId: string): Promise<ToolCall[]> {
+  const results = await ctx.sessions.listToolResults(sessionId);
+  return results
+    .map((r) => r.call as unknown as ToolCall)
+    .sort((a, b) => a.started_at.localeCompare(b.started_at));
+}
+
+async function resultBody(ctx: InvestigationContext, session: SessionRecord, input: StartInvestigationInput) {
+  const wantsCalls = input.include_tool_calls || input.include_raw_results;
+  const calls = wantsCalls ? await toolCallsOf(ctx, session.session_id) : [];
+  return {
+    ...acceptedBody(ctx, session),
+    report: reportOf(session) ?? null,
+    ...(session.failure_reason ? { failure_reason: session.failure_reason } : {}),
+    ...(input.include_tool_calls ? { tool_calls: calls } : {}),
+    ...(input.include_raw_results ? { raw_results: rawResultsFrom(calls) } : {}),
+  };
+}
+
+// ---- Poll ----
+
+const HistoryPosition = z.object({ seq: z.number().int().min(0) });
+
+function sessionSummary(session: SessionRecord) {
+  const report = reportOf(session);
+  return {
+    session_id: session.session_id,
+    run_id: session.run_id,
+    status: session.status,
+    entity: session.entity,
+    persona: session.persona,
+    created_at: session.created_at,
+    updated_at: session.updated_at,
+    ...(session.completed_at ? { completed_at: session.completed_at } : {}),
+    ...(session.failure_reason ? { failure_reason: session.failure_reason } : {}),
+    ...(report ? { risk_score: report.risk_score, verdict: report.verdict } : {}),
+  };
+}
+
+const seqId = (prefix: string, seq: number) => `${prefix}_${String(seq).padStart(6, '0')}`;
+
+function historyView(items: HistoryItem[]) {
+  const messages: unknown[] = [];
+  const events: unknown[] = [];
+  const toolCalls: unknown[] = [];
+  for (const item of items) {
+    if (item.kind === 'message') {
+      messages.push({ message_id: seqId('m', item.seq), ...item.body, created_at: item.at });
+    } else if (item.kind === 'event') {
+      events.push({
+        event_id: seqId('e', item.seq),
+        type: item.body.type,
+        detail: item.body.detail ?? {},
+        created_at: item.at,
+      });
+    } else {
+      toolCalls.push(item.body);
+    }
+  }
+  return { messages, events, tool_calls: toolCalls };
+}
+
+/**
+ * The public poll: persisted state only (it never starts or resumes anything), one DynamoDB Query
+ * per call. `after` is the opaque next_cursor of a previous poll, bound to this session and key.
+ */
+export async function getSessionHistory(
+  ctx: InvestigationContext,
+  caller: Caller,
+  sessionId: string,
+  after?: string,
+) {
+  const binding = { sessionId, keyId: caller.keyId };
+  const afterSeq = after ? decodeCursor(after, binding, HistoryPosition).seq : undefined;
+  const page = await ctx.sessions.readPage(sessionId, afterSeq, POLL_PAGE_SIZE);
+  const session = assertOwner(page.session, caller);
+  logger.debug('poll read', {
+    session_id: sessionId,
+    requests: page.requests,
+    consumed_read_units: page.consumedReadUnits,
+  });
+  const lastSeq = page.history.at(-1)?.seq ?? afterSeq;
+  return {
+    session: sessionSummary(session),
+    ...historyView(page.history),
+    next_cursor: lastSeq === undefined ? null : encodeCursor({ seq: lastSeq }, binding),
+    has_more: page.truncated,
+  };
+}
+
+// ---- Report ----
+
+export async function getInvestigationReport(ctx: InvestigationContext, caller: Caller, sessionId: string) {
+  const session = assertOwner(await ctx.sessions.get(sessionId), caller);
+  const report: Report | undefined = session.status === 'completed' ? reportOf(session) : undefined;
+  return {
+    session_id: session.session_id,
+    status: session.status,
+    entity: session.entity,
+    persona: session.persona,
+    report: report ?? null,
+    created_at: session.created_at,
+    ...(session.completed_at ? { completed_at: session.completed_at } : {}),
+    ...(session.failure_reason ? { failure_reason: session.failure_reason } : {}),
+  };
+}
+
+// ---- Cancel ----
+
+export const CANCEL_REASON = 'Canceled by the caller.';
+
+/**
+ * Cancels a running investigation: the session moves to canceled (recorded first, so the outcome is
+ * certain), then the run is stopped; any step still finishing finds the session ended and writes
+ * nothing. A session that already ended is a 409.
+ */
+export async function cancelInvestigation(ctx: InvestigationContext, caller: Caller, sessionId: string) {
+  const session = assertOwner(await ctx.sessions.get(sessionId), caller);
+  const alreadyEnded = () =>
+    new ConflictError(`The investigation has already ended (status ${session.status}); nothing to cancel.`);
+  if (isTerminal(session.status)) throw alreadyEnded();
+  const at = ctx.now();
+  const moved = await ctx.sessions.transition(sessionId, 'canceled', { completed_at: at.toISOString() }, [
+    event(at, 'status_changed', { status: 'canceled', reason: CANCEL_REASON }),
+    message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), 'canceled')),
+  ]);
+  if (!moved.ok) {
+    throw new ConflictError(
+      `The investigation has already ended (status ${moved.session?.status ?? 'unknown'}); nothing to cancel.`,
+    );
+  }
+  try {
+    await ctx.workflow.stop(session.run_id, CANCEL_REASON);
+  } catch (error) {
+    // The session is canceled whatever the run does now: its remaining steps are refused by the
+    // status conditions. A run that ended or never started has nothing to stop.
+    if (!(error instanceof Error && error.name === 'ExecutionDoesNotExist')) {
+      logger.warn('stopping the run failed', { session_id: sessionId, error: error as Error });
+    }
+  }
+  await indexForSearchQuietly(ctx, moved.session);
+  return { session_id: sessionId, status: moved.session.status };
+}
