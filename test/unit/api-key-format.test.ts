@@ -149,3 +149,18 @@ describe('presented API key', () => {
     expect(presentedApiKey(headers)).toBeUndefined();
   });
 });
+
+describe('documented examples', () => {
+  it('are well-formed keys whose prefix and key ID agree', async () => {
+    const { buildOpenApiDocument } = await import('../../shared/api/openapi');
+    const { ROUTES } = await import('../../shared/api/routes');
+    const document = buildOpenApiDocument(ROUTES, { serverUrl: 'http://127.0.0.1:3000', view: 'full' }) as {
+      components: { schemas: Record<string, { properties: Record<string, { example?: string }> }> };
+    };
+    const example = (field: string) =>
+      document.components.schemas.CreateApiKeyResponse?.properties[field]?.example;
+    const apiKey = example('api_key');
+    expect(parseApiKey(apiKey)?.keyId).toBe(example('key_id'));
+    expect(apiKey?.startsWith(example('key_prefix') ?? '?')).toBe(true);
+  });
+});

@@ -9,8 +9,10 @@ import { DEFAULT_RATE_LIMIT, RATE_LIMIT_BOUNDS } from '../../domain/rate-limit';
 import { PLUGIN_SCOPES, SCOPES } from '../../domain/scopes';
 import { IsoDateTime } from './common';
 
-const EXAMPLE_KEY_ID = 'k7q2m4x9c3v5b6n8';
-const EXAMPLE_PREFIX = `sis_${EXAMPLE_KEY_ID}_Qm3x`;
+const EXAMPLE_KEY_ID = 'k7q2m4x3c3v5b6n2';
+/** Well-formed (it passes the checksum) but belongs to no key: the secret spells a disclaimer. */
+const EXAMPLE_API_KEY = 'sis_k7q2m4x3c3v5b6n2_RXhhbXBsZSBzZWNyZXQsIG5vdCBhIHJlYWwga2V5ISE07Mspv9E';
+const EXAMPLE_PREFIX = 'sis_k7q2m4x3c3v5b6n2_RXhh';
 
 export const ApiKeyScope = z.enum(SCOPES).meta({
   id: 'ApiKeyScope',
@@ -45,28 +47,19 @@ export const KeyPrefix = z.string().meta({
 const ApiKeySecret = z.string().meta({
   description:
     'The full API key. Shown only in this response: store it in a secrets manager and send it in the X-API-Key header.',
-  example: `sis_${EXAMPLE_KEY_ID}_Qm3xV9c0TqLr1YwZ8bN2hJ5kP7sD4fG6aE3uI0oW1yX2zC9n8Mq`,
+  example: EXAMPLE_API_KEY,
 });
 
 export const RateLimit = z
   .strictObject({
-    rate_per_second: z
-      .number()
-      .positive()
-      .max(RATE_LIMIT_BOUNDS.maxRatePerSecond)
-      .meta({
-        description: 'Steady request rate allowed per second',
-        example: DEFAULT_RATE_LIMIT.rate_per_second,
-      }),
-    burst: z
-      .number()
-      .int()
-      .min(1)
-      .max(RATE_LIMIT_BOUNDS.maxBurst)
-      .meta({
-        description: 'Requests allowed at once above the steady rate (token bucket size)',
-        example: DEFAULT_RATE_LIMIT.burst,
-      }),
+    rate_per_second: z.number().positive().max(RATE_LIMIT_BOUNDS.maxRatePerSecond).meta({
+      description: 'Steady request rate allowed per second',
+      example: DEFAULT_RATE_LIMIT.rate_per_second,
+    }),
+    burst: z.number().int().min(1).max(RATE_LIMIT_BOUNDS.maxBurst).meta({
+      description: 'Requests allowed at once above the steady rate (token bucket size)',
+      example: DEFAULT_RATE_LIMIT.burst,
+    }),
     daily_quota: z
       .number()
       .int()
@@ -82,24 +75,14 @@ export const RateLimit = z
 
 export const CreateApiKeyRequest = z
   .strictObject({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(KEY_NAME_MAX)
-      .meta({
-        description: 'Descriptive name, after the integration that will use the key',
-        example: 'Security Copilot plugin',
-      }),
-    description: z
-      .string()
-      .trim()
-      .max(KEY_DESCRIPTION_MAX)
-      .default('')
-      .meta({
-        description: 'What the key is for and who owns it',
-        example: 'SOC assistant plugin, owned by the SecOps team',
-      }),
+    name: z.string().trim().min(1).max(KEY_NAME_MAX).meta({
+      description: 'Descriptive name, after the integration that will use the key',
+      example: 'Security Copilot plugin',
+    }),
+    description: z.string().trim().max(KEY_DESCRIPTION_MAX).default('').meta({
+      description: 'What the key is for and who owns it',
+      example: 'SOC assistant plugin, owned by the SecOps team',
+    }),
     scopes: z
       .array(ApiKeyScope)
       .max(SCOPES.length * 2)
