@@ -97,10 +97,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     });
     stoppers.push(() => incidentQueue.stop());
     // Investigations run as executions of the real ASL, each Task invoking the real step handler.
-    const stepFunctions = await startLocalStepFunctions({
-      region: process.env.AWS_REGION ?? 'us-east-1',
-      onError: (error, info) => logger.warn('workflow step failed', { ...info, error: error as Error }),
-    });
+    // (Step failures are logged by the steps themselves.)
+    const stepFunctions = await startLocalStepFunctions({ region: process.env.AWS_REGION ?? 'us-east-1' });
     stoppers.push(() => stepFunctions.stop());
 
     const prefix = options.tablePrefix ?? 'sis-local';
