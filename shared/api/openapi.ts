@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
 import { SERVICE_VERSION } from '../version';
 import type { RouteDefinition } from './route-types';
 import { ErrorResponse } from './schemas/common';
@@ -113,7 +114,11 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
       });
     }
   }
-  const generator = new OpenApiGeneratorV3(registry.definitions);
+  // Named schemas go first so each component is generated from its plain (non-nullable) form.
+  const generator = new OpenApiGeneratorV3([
+    ...namedSchemas(selected).map((schema) => ({ type: 'schema' as const, schema })),
+    ...registry.definitions,
+  ]);
   const document = generator.generateDocument({
     openapi: '3.0.3',
     info: {
@@ -130,5 +135,92 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
     },
     servers: [{ url: options.serverUrl }],
   });
-  return document;
+  return normaliseNullables(document);
+}
+
+type Json = Record<string, unknown>;
+
+/** Request-body and response schemas (and everything inside them) that carry a component id. */
+function namedSchemas(routes: readonly RouteDefinition[]): z.ZodType[] {
+  const found = new Map<string, z.ZodType>();
+  const seen = new Set<unknown>();
+  const visit = (schema: unknown) => {
+    if (!(schema instanceof z.ZodType) || seen.has(schema)) return;
+    seen.add(schema);
+    const def = schema._zod.def as unknown as Json;
+    for (const key of ['innerType', 'element', 'in', 'out', 'left', 'right', 'keyType', 'valueType']) {
+      visit(def[key]);
+    }
+    for (const key of ['options', 'items']) if (Array.isArray(def[key])) def[key].forEach(visit);
+    if (def.shape && typeof def.shape === 'object') Object.values(def.shape).forEach(visit);
+    const id = z.globalRegistry.get(schema)?.id;
+    if (typeof id === 'string' && !found.has(id)) found.set(id, schema);
+  };
+  for (const route of routes) {
+    visit(route.request.body);
+    for (const response of Object.values(route.responses)) visit(response.schema);
+  }
+  return [...found.values()];
+}
+
+/**
+ * OpenAPI 3.0.3 gives `nullable` a meaning only beside `type` (Redocly: nullable-type-sibling), but
+ * the generator writes `{nullable: true}` for "any value" (z.unknown) and `allOf: [$ref, {nullable:
+ * true}]` for a nullable use of a named schema. The first becomes `{}` (which admits null); the
+ * second inlines the named schema with `nullable: true`, so null is really allowed there while the
+ * component itself stays non-nullable for its other uses.
+ */
+function normaliseNullables<D extends { components?: { schemas?: Record<string, unknown> } }>(
+  document: D,
+): D {
+  const components = (document.components?.schemas ?? {}) as Record<string, Json>;
+  const fix = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(fix);
+    if (!node || typeof node !== 'object') return node;
+    const allOf = (node as Json).allOf as Json[] | undefined;
+    if (allOf?.length === 2 && typeof allOf[0]?.$ref === 'string' && isBareNullable(allOf[1])) {
+      const { allOf: _, ...siblings } = node as Json;
+      const target = components[String(allOf[0].$ref).replace('#/components/schemas/', '')];
+      if (target?.type) {
+        const inlined = fix({ ...target, ...siblings }) as Json;
+        if (Array.isArray(inlined.enum)) inlined.enum = [...inlined.enum, null];
+        return { ...inlined, nullable: true };
+      }
+    }
+    const schema = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, fix(v)])) as Json;
+    if (schema.nullable === true && schema.type === undefined && !schema.allOf && !schema.anyOf) {
+      const { nullable: _, ...rest } = schema;
+      return rest;
+    }
+    return schema;
+  };
+  const fixed = fix(document) as D;
+  pruneUnusedSchemas(fixed.components?.schemas as Record<string, unknown> | undefined, fixed);
+  return fixed;
+}
+
+/** A component only ever used as nullable is now inlined everywhere; drop it from the document. */
+function pruneUnusedSchemas(schemas: Record<string, unknown> | undefined, document: object) {
+  if (!schemas) return;
+  const used = new Set<string>();
+  const collect = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(collect);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string') {
+          const name = value.replace('#/components/schemas/', '');
+          if (!used.has(name)) {
+            used.add(name);
+            collect(schemas[name]);
+          }
+        } else if (value !== schemas) collect(value);
+      }
+    }
+  };
+  collect(document);
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+}
+
+function isBareNullable(node: Json | undefined): boolean {
+  return !!node && Object.keys(node).length === 1 && node.nullable === true;
 }

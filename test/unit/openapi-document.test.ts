@@ -39,6 +39,26 @@ describe('the OpenAPI document generated from the route table', () => {
     }
   });
 
+  it('admits null exactly where the schema is nullable, never by making a shared component nullable', () => {
+    for (const document of [full, plugin]) {
+      const schemas = document.components?.schemas as Record<string, Record<string, unknown>>;
+      for (const [name, schema] of Object.entries(schemas)) {
+        expect(schema.nullable, name).toBeUndefined();
+        expect(JSON.stringify(schema), name).not.toContain('{"nullable":true}');
+      }
+      const report = (
+        schemas.InvestigationReportResponse?.properties as Record<string, Record<string, unknown>>
+      ).report;
+      expect(report).toMatchObject({ type: 'object', nullable: true });
+      expect(report?.required).toEqual(
+        expect.arrayContaining(['summary', 'risk_score', 'verdict', 'findings']),
+      );
+      const verdict = (schemas.SearchResult?.properties as Record<string, Record<string, unknown>>).verdict;
+      expect(verdict).toMatchObject({ type: 'string', nullable: true });
+      expect(verdict?.enum).toContain(null);
+    }
+  });
+
   it('declares the X-API-Key header scheme and the deployment URL as server', () => {
     expect(full.components?.securitySchemes?.ApiKeyAuth).toMatchObject({
       type: 'apiKey',
