@@ -5,12 +5,13 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { z } from 'zod';
 import { config } from '../config';
 import {
+  ForbiddenError,
   PayloadTooLargeError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../domain/errors';
-import { type Caller, isScope, type KeyRole } from '../domain/scopes';
+import { type Caller, callerMayAccess, isScope, type KeyRole } from '../domain/scopes';
 import { logger } from '../observability';
 import { jsonResponse, toErrorResult, zodToValidationError } from './errors';
 import type { RouteDefinition } from './route-types';
@@ -139,6 +140,11 @@ export function httpHandler<R extends RouteDefinition>(
     if (route.access.kind !== 'public' && !caller) {
       // The authorizer guarantees a caller; reaching here means the gateway was misconfigured.
       throw new UnauthorizedError('Authentication is required.');
+    }
+    // Defence in depth: the gateway's policy already enforces this; a misconfigured stage must not
+    // let a key past its scopes.
+    if (caller && !callerMayAccess(caller, route.access)) {
+      throw new ForbiddenError('This API key is not allowed to call this operation.');
     }
     const parsedBody = route.request.body ? parseJsonBody(event, config().SIS_MAX_BODY_BYTES) : undefined;
     type Req = HttpRequest<R>;

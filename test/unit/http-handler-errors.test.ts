@@ -133,3 +133,13 @@ describe('the HTTP handler stack', () => {
     ).toBeDefined();
   });
 });
+
+describe('defence in depth behind the gateway', () => {
+  it('refuses a caller whose scopes do not cover the route even if the gateway let it through', async () => {
+    const e = event();
+    e.requestContext.authorizer = { keyId: 'key1', role: 'client', scopes: 'graph:read' };
+    const res = await call(e);
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('forbidden');
+  });
+});
