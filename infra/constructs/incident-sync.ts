@@ -1,0 +1,247 @@
+import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct, type Node } from 'constructs';
+import { z } from 'zod';
+import { SIEM_FORMATS, type SiemFormat } from '../../shared/domain/siem';
+import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
+
+export const INCIDENT_CONSUMER_FUNCTION = 'incident-sync-consumer';
+export const SIEM_PULL_FUNCTION = 'siem-pull';
+/** Deliveries before a message moves to the dead-letter queue. */
+export const MAX_RECEIVE_COUNT = 3;
+const CONSUMER_TIMEOUT_SECONDS = 60;
+const PULL_TIMEOUT_SECONDS = 300;
+
+/** One pull connector as deployed: where the SIEM is and which secret holds its credentials. */
+export interface SiemConnectorDeployment {
+  format: SiemFormat;
+  url: string;
+  secretArn: string;
+  /** Splunk Web base URL, for links back to Incident Review. */
+  webUrl?: string;
+}
+
+export interface IncidentSyncProps {
+  defaults: ServiceFunctionDefaults;
+  tenant: string;
+  removalPolicy: RemovalPolicy;
+  /** Configured connectors get an enabled schedule; the others a disabled one, ready to switch on. */
+  connectors?: readonly SiemConnectorDeployment[];
+  pullIntervalMinutes?: number;
+}
+
+const FORMAT_ENV: Record<SiemFormat, { url: string; secret: string }> = {
+  sentinel: { url: 'SIS_SIEM_SENTINEL_URL', secret: 'SIS_SIEM_SENTINEL_SECRET_ARN' },
+  splunk: { url: 'SIS_SIEM_SPLUNK_URL', secret: 'SIS_SIEM_SPLUNK_SECRET_ARN' },
+  elastic: { url: 'SIS_SIEM_ELASTIC_URL', secret: 'SIS_SIEM_ELASTIC_SECRET_ARN' },
+};
+
+const secretArn = z
+  .string()
+  .regex(
+    /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/,
+    'must be a full Secrets Manager secret ARN',
+  );
+const httpsUrl = z.url().refine((u) => u.startsWith('https://'), 'must be an https URL');
+
+const connectorContext = z
+  .object({
+    siemSentinelUrl: httpsUrl.optional(),
+    siemSentinelSecretArn: secretArn.optional(),
+    siemSplunkUrl: httpsUrl.optional(),
+    siemSplunkWebUrl: httpsUrl.optional(),
+    siemSplunkSecretArn: secretArn.optional(),
+    siemElasticUrl: httpsUrl.optional(),
+    siemElasticSecretArn: secretArn.optional(),
+    siemPullIntervalMinutes: z.coerce.number().int().min(1).max(1440).default(5),
+  })
+  .superRefine((value, ctx) => {
+    for (const format of SIEM_FORMATS) {
+      const name = format.charAt(0).toUpperCase() + format.slice(1);
+      const url = value[`siem${name}Url` as keyof typeof value];
+      const secret = value[`siem${name}SecretArn` as keyof typeof value];
+      if ((url === undefined) !== (secret === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [`siem${name}${url === undefined ? 'Url' : 'SecretArn'}`],
+          message: `is required when siem${name}${url === undefined ? 'SecretArn' : 'Url'} is set`,
+        });
+      }
+    }
+  });
+
+/**
+ * The pull connectors from CDK context (`-c siemSplunkUrl=https://… -c siemSplunkSecretArn=arn:…`).
+ * The secret holds the credentials JSON described in docs; nothing secret is ever in context.
+ */
+export function siemConnectorsFromContext(node: Node): {
+  connectors: SiemConnectorDeployment[];
+  pullIntervalMinutes: number;
+} {
+  const input: Record<string, unknown> = {};
+  for (const key of Object.keys(connectorContext.shape)) {
+    const value = node.tryGetContext(key);
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const result = connectorContext.safeParse(input);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `context '${issue.path.join('.')}' ${issue.message}`);
+    throw new Error(`Invalid SIEM connector settings: ${problems.join('; ')}`);
+  }
+  const c = result.data;
+  const connectors: SiemConnectorDeployment[] = [];
+  if (c.siemSentinelUrl && c.siemSentinelSecretArn) {
+    connectors.push({ format: 'sentinel', url: c.siemSentinelUrl, secretArn: c.siemSentinelSecretArn });
+  }
+  if (c.siemSplunkUrl && c.siemSplunkSecretArn) {
+    connectors.push({
+      format: 'splunk',
+      url: c.siemSplunkUrl,
+      secretArn: c.siemSplunkSecretArn,
+      ...(c.siemSplunkWebUrl ? { webUrl: c.siemSplunkWebUrl } : {}),
+    });
+  }
+  if (c.siemElasticUrl && c.siemElasticSecretArn) {
+    connectors.push({ format: 'elastic', url: c.siemElasticUrl, secretArn: c.siemElasticSecretArn });
+  }
+  return { connectors, pullIntervalMinutes: c.siemPullIntervalMinutes };
+}
+
+/**
+ * SIEM incident sync on AWS: the incident queue (SSE, TLS only) with its dead-letter queue
+ * (redrive after MAX_RECEIVE_COUNT deliveries, 14 days retention, an alarm as soon as anything lands
+ * there), the consumer function fed by an SQS event source that reports partial batch failures, and
+ * the pull function with one EventBridge Scheduler schedule per SIEM, enabled only for configured
+ * connectors.
+ *
+ * Table grants and SIS_* variables come from FUNCTION_GRANTS like every other function; this
+ * construct adds only what is its own: consuming the queue (the event source) and reading exactly
+ * the configured connectors' secrets.
+ */
+export class IncidentSync extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly consumer: ServiceFunction;
+  readonly pull: ServiceFunction;
+  readonly schedules = new Map<SiemFormat, Schedule>();
+  readonly deadLetterAlarm: Alarm;
+
+  constructor(scope: Construct, id: string, props: IncidentSyncProps) {
+    super(scope, id);
+    const { defaults, tenant } = props;
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      queueName: `sis-${tenant}-incidents-dlq`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy: props.removalPolicy,
+    });
+    this.queue = new Queue(this, 'Queue', {
+      queueName: `sis-${tenant}-incidents`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS's guidance for Lambda event sources: at least six times the function timeout.
+      visibilityTimeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS * 6),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This is the dead-letter queue of the incident queue; its messages are inspected, not redriven further.',
+    });
+
+    this.consumer = new ServiceFunction(this, 'Consumer', {
+      defaults,
+      name: INCIDENT_CONSUMER_FUNCTION,
+      timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
+    });
+    this.consumer.function.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: 10,
+        maxBatchingWindow: Duration.seconds(2),
+        reportBatchItemFailures: true,
+        // Bounded so a SIEM backfill does not turn into a write storm on one hot graph partition.
+        maxConcurrency: 5,
+      }),
+    );
+
+    const connectors = props.connectors ?? [];
+    const environment: Record<string, string> = {};
+    for (const connector of connectors) {
+      environment[FORMAT_ENV[connector.format].url] = connector.url;
+      environment[FORMAT_ENV[connector.format].secret] = connector.secretArn;
+      if (connector.webUrl) environment.SIS_SIEM_SPLUNK_WEB_URL = connector.webUrl;
+    }
+    this.pull = new ServiceFunction(this, 'Pull', {
+      defaults,
+      name: SIEM_PULL_FUNCTION,
+      timeoutSeconds: PULL_TIMEOUT_SECONDS,
+      environment,
+    });
+    if (connectors.length > 0) {
+      this.pull.addToPolicy(
+        new PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: connectors.map((c) => c.secretArn),
+        }),
+      );
+    }
+
+    const every = props.pullIntervalMinutes ?? 5;
+    const schedulerRole = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+      description: `Lets EventBridge Scheduler start ${this.pull.functionName}`,
+    });
+    Validations.of(schedulerRole).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.pull.function.node.defaultChild as CfnFunction)}.Arn>:*]`,
+      reason: 'The scheduler may invoke the pull function and its versions, nothing else (grantInvoke).',
+    });
+    for (const format of SIEM_FORMATS) {
+      const configured = connectors.some((c) => c.format === format);
+      this.schedules.set(
+        format,
+        new Schedule(this, `${format.charAt(0).toUpperCase()}${format.slice(1)}Schedule`, {
+          scheduleName: `sis-${tenant}-siem-pull-${format}`,
+          description: `Pulls ${format} incidents every ${every} minutes${configured ? '' : ' (disabled: connector not configured)'}`,
+          schedule: ScheduleExpression.rate(Duration.minutes(every)),
+          enabled: configured,
+          target: new LambdaInvoke(this.pull.function, {
+            role: schedulerRole,
+            input: ScheduleTargetInput.fromObject({ connector: format }),
+            retryAttempts: 2,
+            maxEventAge: Duration.minutes(every),
+          }),
+        }),
+      );
+    }
+
+    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
+      alarmName: `sis-${tenant}-incidents-dead-letters`,
+      alarmDescription: 'Incident messages failed 3 deliveries and wait in the DLQ: inspect, fix, redrive.',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+
+  /** The construct's functions by name, for the stack's grant loop. */
+  get functions(): [string, ServiceFunction][] {
+    return [
+      [INCIDENT_CONSUMER_FUNCTION, this.consumer],
+      [SIEM_PULL_FUNCTION, this.pull],
+    ];
+  }
+}
