@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ROUTES } from '../../shared/api/routes';
 import { config, resetConfigForTests } from '../../shared/config';
 import { RateLimiter, rateLimitFromContext } from '../../shared/domain/rate-limit';
@@ -10,11 +9,10 @@ import { logger } from '../../shared/observability';
 import { incidentQueueFromConfig } from '../../shared/platform/incident-queue';
 import { investigationContext } from '../../shared/services/investigation-context';
 import { failInterruptedSessions } from '../../shared/services/investigation-steps';
-import { ensureTables } from '../../shared/store/create-tables';
+import { ensureTables, tableEnvironment, tableNamesFor } from '../../shared/store/create-tables';
 import { incidentsRepositoryFromConfig } from '../../shared/store/incidents-repository';
-import { TABLE_IDS, TABLES, type TableId } from '../../shared/store/tables';
 import { loadDemoData } from './demo-data';
-import { startDynamoDbLocal } from './dynamodb-local';
+import { createLocalDynamoDbClient, startDynamoDbLocal } from './dynamodb-local';
 import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
 import { startSiemPullSchedule } from './siem-pull-schedule';
 import { type LocalQueue, type LocalQueueOptions, type SqsConsumer, startLocalQueue } from './sqs';
@@ -101,10 +99,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     const stepFunctions = await startLocalStepFunctions({ region: process.env.AWS_REGION ?? 'us-east-1' });
     stoppers.push(() => stepFunctions.stop());
 
-    const prefix = options.tablePrefix ?? 'sis-local';
-    const tableNames = Object.fromEntries(
-      TABLE_IDS.map((id) => [id, `${prefix}-${TABLES[id].suffix}`]),
-    ) as Record<TableId, string>;
+    const tableNames = tableNamesFor(options.tablePrefix ?? 'sis-local');
     const env: Record<string, string> = {
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
       SIS_TENANT: 'local',
@@ -113,20 +108,13 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       SIS_INCIDENT_QUEUE_URL: incidentQueue.queueUrl,
       SIS_SFN_ENDPOINT: stepFunctions.endpoint,
       SIS_STATE_MACHINE_ARN: stepFunctions.stateMachineArn,
-      ...Object.fromEntries(TABLE_IDS.map((id) => [TABLES[id].configKey, tableNames[id]])),
+      ...tableEnvironment(tableNames),
       ...options.env,
     };
     Object.assign(process.env, env);
     resetConfigForTests();
 
-    await ensureTables(
-      new DynamoDBClient({
-        endpoint,
-        region: env.AWS_REGION,
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-      tableNames,
-    );
+    await ensureTables(createLocalDynamoDbClient(endpoint, env.AWS_REGION), tableNames);
     // Before the gateway accepts a request: runs of a previous process are gone, so their open
     // sessions end failed (never re-run).
     const interrupted = await failInterruptedSessions(investigationContext());
