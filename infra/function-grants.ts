@@ -56,15 +56,9 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'rotate-api-key': keyAdmin,
   'disable-api-key': keyAdmin,
   'list-api-keys': { tables: { keys: { access: 'read', indexes: ['gsi1'] } } },
-  'start-investigation': {
-    tables: {
-      sessions: { access: 'readWrite' },
-      graph: { access: 'read', indexes: ['gsi1'] },
-      incidents: { access: 'read', indexes: ['gsi1'] },
-    },
-    // describe: a synchronous start watches its execution until the wait bound.
-    stateMachine: ['start', 'describe'],
-  },
+  // The session, its first history and the search postings; a synchronous start waits by reading
+  // the session (DynamoDB), not the execution, so it needs no DescribeExecution.
+  'start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
   'get-session-history': { tables: { sessions: { access: 'read' } } },
   'get-investigation-report': { tables: { sessions: { access: 'read' } } },
   'cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },
@@ -72,6 +66,15 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } } },
   'ingest-incidents': { incidentQueueSend: true },
   'search-investigations': { tables: { sessions: { access: 'read' } } },
+  // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
+  'step-mark-active': { tables: { sessions: { access: 'readWrite' } } },
+  'step-run-tool': {
+    tables: { sessions: { access: 'readWrite' }, graph: { access: 'read' }, incidents: { access: 'read' } },
+  },
+  'step-assess': { tables: { sessions: { access: 'readWrite' } } },
+  'step-persist': { tables: { sessions: { access: 'readWrite' }, graph: { access: 'readWrite' } } },
+  'step-mark-failed': { tables: { sessions: { access: 'readWrite' } } },
+  'workflow-status-change': { tables: { sessions: { access: 'readWrite' } } },
 };
 
 export const NO_GRANTS: FunctionGrants = Object.freeze({});

@@ -1,4 +1,5 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -6,9 +7,12 @@ import type { RouteDefinition } from '../shared/api/route-types';
 import { ROUTES } from '../shared/api/routes';
 import { TABLE_IDS, TABLES } from '../shared/store/tables';
 import { applyFunctionGrants, type GrantTargets } from './constructs/function-permissions';
+import { InvestigationWorkflow } from './constructs/investigation-workflow';
+import { Observability } from './constructs/observability';
 import { ServiceApi } from './constructs/service-api';
 import { ServiceFunction, type ServiceFunctionDefaults } from './constructs/service-function';
 import { ServiceTables } from './constructs/service-tables';
+import { ApiWebAcl } from './constructs/waf';
 import { FUNCTION_GRANTS, type FunctionGrants, grantsFor } from './function-grants';
 import type { TenantSettings } from './settings';
 
@@ -38,12 +42,19 @@ export class TenantStack extends Stack {
   readonly tables: ServiceTables;
   readonly api: ServiceApi;
   readonly authorizerFunction: ServiceFunction;
+  /** The investigation state machine, its step functions and the status-change rule. */
+  readonly workflow: InvestigationWorkflow;
   /** Route functions by `functionName`. */
   readonly routeFunctions = new Map<string, ServiceFunction>();
+  /** Alarms, their SNS topic and the dashboard. */
+  readonly observability: Observability;
+  /** Present when the deployment enables WAF. */
+  webAcl: ApiWebAcl | undefined;
 
   constructor(scope: Construct, id: string, props: TenantStackProps) {
     super(scope, id, {
       description: `Security Investigation Service for tenant ${props.settings.tenant}`,
+      ...(props.settings.region ? { env: { region: props.settings.region } } : {}),
       ...props,
     });
     const { settings } = props;
@@ -52,7 +63,12 @@ export class TenantStack extends Stack {
     const grantsOf = (name: string): FunctionGrants => grantsFor(name, grantTable);
     const removalPolicy = settings.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
 
-    this.tables = new ServiceTables(this, 'Tables', { tenant: settings.tenant, removalPolicy });
+    const tableKey = settings.kmsKeyArn ? Key.fromKeyArn(this, 'TableKey', settings.kmsKeyArn) : undefined;
+    this.tables = new ServiceTables(this, 'Tables', {
+      tenant: settings.tenant,
+      removalPolicy,
+      ...(tableKey ? { encryptionKey: tableKey } : {}),
+    });
 
     const commonEnvironment: Record<string, string> = {
       SIS_TENANT: settings.tenant,
@@ -74,15 +90,29 @@ export class TenantStack extends Stack {
       authorizerCacheTtlSeconds: settings.authorizerCacheTtlSeconds,
       logRetention: settings.logRetentionDays,
       removalPolicy,
+      defaultLimits: {
+        rateLimit: settings.rateLimitPerSecond,
+        burstLimit: settings.burstLimit,
+        dailyQuota: settings.dailyQuota,
+      },
     });
-    // Built from the API ID, not the stage, so no function depends on the deployment.
-    commonEnvironment.SIS_PUBLIC_URL = settings.publicUrl ?? this.api.baseUrl;
+    // Built from the API ID (or the custom domain), not the stage, so no function depends on the
+    // deployment.
+    commonEnvironment.SIS_PUBLIC_URL =
+      settings.publicUrl ??
+      (settings.customDomainName ? `https://${settings.customDomainName}` : this.api.baseUrl);
 
     this.authorizerFunction = new ServiceFunction(this, 'AuthorizerFunction', {
       defaults,
       name: AUTHORIZER_FUNCTION,
     });
     this.api.useAuthorizerFunction(this.authorizerFunction);
+    this.workflow = new InvestigationWorkflow(this, 'Workflow', {
+      defaults,
+      tenant: settings.tenant,
+      logRetention: settings.logRetentionDays,
+      removalPolicy,
+    });
 
     for (const route of routes) {
       let fn = this.routeFunctions.get(route.functionName);
@@ -100,7 +130,8 @@ export class TenantStack extends Stack {
 
     const targets: GrantTargets = {
       tables: this.tables.tables,
-      ...(props.stateMachine ? { stateMachine: props.stateMachine } : {}),
+      ...(tableKey ? { tableKey } : {}),
+      stateMachine: props.stateMachine ?? this.workflow.stateMachine,
       ...(props.incidentQueue ? { incidentQueue: props.incidentQueue } : {}),
       apiAdmin: {
         tenant: settings.tenant,
@@ -111,14 +142,50 @@ export class TenantStack extends Stack {
     };
     applyFunctionGrants(this.authorizerFunction, grantsOf(AUTHORIZER_FUNCTION), targets);
     for (const [name, fn] of this.routeFunctions) applyFunctionGrants(fn, grantsOf(name), targets);
+    for (const [name, fn] of this.workflow.functions) applyFunctionGrants(fn, grantsOf(name), targets);
+
+    this.addEdge(settings);
+    // Keep last: alarms and the dashboard cover every function, state machine and dead-letter queue
+    // the stack holds at this point.
+    this.observability = new Observability(this, 'Observability', {
+      tenant: settings.tenant,
+      ...(settings.alarmEmail ? { alarmEmail: settings.alarmEmail } : {}),
+      restApiId: this.api.api.restApiId,
+      stage: this.api.api.deploymentStage,
+      accessLogs: this.api.accessLogs,
+      authorizerFunction: this.authorizerFunction,
+    });
 
     this.acknowledgeFindings();
     this.addOutputs();
   }
 
+  /** The optional custom domain and WAF in front of the stage. */
+  private addEdge(settings: TenantSettings): void {
+    if (settings.customDomainName && settings.customDomainCertificateArn) {
+      const domain = this.api.addCustomDomain(settings.customDomainName, settings.customDomainCertificateArn);
+      new CfnOutput(this, 'CustomDomainTarget', {
+        value: domain.domainNameAliasDomainName,
+        description: `Point ${settings.customDomainName} here (CNAME, or alias with zone ${'${CustomDomainZone}'})`,
+      });
+      new CfnOutput(this, 'CustomDomainZone', { value: domain.domainNameAliasHostedZoneId });
+    }
+    if (settings.enableWaf) {
+      this.webAcl = new ApiWebAcl(this, 'WebAcl', {
+        tenant: settings.tenant,
+        stageArn: this.api.api.deploymentStage.stageArn,
+        rateLimitPerIp: settings.wafRateLimitPerIp,
+      });
+    }
+  }
+
   /** Every service function, the authorizer first. */
   get serviceFunctions(): ServiceFunction[] {
-    return [this.authorizerFunction, ...this.routeFunctions.values()];
+    return [
+      this.authorizerFunction,
+      ...this.routeFunctions.values(),
+      ...this.workflow.functions.map(([, fn]) => fn),
+    ];
   }
 
   private addOutputs(): void {

@@ -1,6 +1,7 @@
 import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { TableId } from '../../shared/store/tables';
@@ -23,6 +24,8 @@ export interface ApiAdminTarget {
 /** The stack's resources a grant can point at; optional ones are wired by later parts of the stack. */
 export interface GrantTargets {
   tables: Record<TableId, ITable>;
+  /** The tables' customer-managed key, when the deployment uses one. */
+  tableKey?: IKey;
   stateMachine?: IStateMachine;
   incidentQueue?: IQueue;
   apiAdmin?: ApiAdminTarget;
@@ -65,6 +68,25 @@ export function applyFunctionGrants(
     }
   }
 
+  const tableGrants = Object.values(grants.tables ?? {}).filter((grant): grant is TableGrant =>
+    Boolean(grant),
+  );
+  if (targets.tableKey && tableGrants.length) {
+    // DynamoDB uses the key on the caller's behalf: reads need Decrypt, writes also GenerateDataKey.
+    const writes = tableGrants.some((grant) => grant.access !== 'read');
+    fn.addToPolicy(
+      new PolicyStatement({
+        actions: [
+          'kms:Decrypt',
+          'kms:DescribeKey',
+          ...(writes ? ['kms:Encrypt', 'kms:GenerateDataKey'] : []),
+        ],
+        resources: [targets.tableKey.keyArn],
+        conditions: { StringLike: { 'kms:ViaService': 'dynamodb.*.amazonaws.com' } },
+      }),
+    );
+  }
+
   if (grants.stateMachine?.length) {
     const stateMachine = targets.stateMachine;
     if (!stateMachine) warnMissing(fn, 'the investigation state machine');
@@ -73,6 +95,8 @@ export function applyFunctionGrants(
         if (action === 'start') stateMachine.grantStartExecution(fn.grantable);
         else stateMachine.grantExecution(fn.grantable, STATE_MACHINE_ACTIONS[action]);
       }
+      if (grants.stateMachine.some((action) => action !== 'start'))
+        acknowledgeExecutionWildcard(fn, stateMachine);
       fn.addEnvironment('SIS_STATE_MACHINE_ARN', stateMachine.stateMachineArn);
     }
   }
@@ -155,6 +179,23 @@ export function apiKeyAdminStatements(stack: Stack, api: ApiAdminTarget, tenant:
       resources: [arn(`/restapis/${api.restApiId}/stages/${api.stageName}/cache/authorizers`)],
     }),
   ];
+}
+
+/**
+ * Execution ARNs end in the run ID, created at run time, so stop/describe grants name
+ * `execution:<state machine name>:*`; the finding spells the name as CDK renders it from the ARN.
+ */
+function acknowledgeExecutionWildcard(fn: ServiceFunction, stateMachine: IStateMachine): void {
+  const resolved: unknown = Stack.of(fn).resolve(stateMachine.stateMachineArn);
+  const resource =
+    typeof resolved === 'string'
+      ? `${resolved.replace(':stateMachine:', ':execution:')}:*`
+      : `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",${JSON.stringify(resolved)}]}]}:*`;
+  Validations.of(fn.role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::${resource}]`,
+    reason:
+      'Executions are named by run IDs created at run time; the grant covers executions of the investigation state machine only.',
+  });
 }
 
 function acknowledgeApiKeyAdminWildcards(fn: ServiceFunction): void {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { physicalFunctionName } from '../../infra/constructs/service-function';
 import { grantsFor } from '../../infra/function-grants';
 import { stackName } from '../../infra/stack';
+import { STATUS_CHANGE_FUNCTION, WORKFLOW_STEPS } from '../../infra/workflow/definition';
 import { servedPaths } from '../../shared/api/route-types';
 import { ROUTES } from '../../shared/api/routes';
 import { physicalTableName, TABLE_IDS, TABLES } from '../../shared/store/tables';
@@ -116,9 +117,14 @@ describe('tenant stack shape', () => {
     }
   });
 
-  it('has one function per route function plus the authorizer, each arm64, Node.js 24, traced, logged', () => {
+  it('has one function per route function, the authorizer and the workflow, each arm64, Node.js 24, traced, logged', () => {
     const functions = [...resourcesOfType(template, 'AWS::Lambda::Function').values()];
-    const expectedNames = new Set(['authorizer', ...ROUTES.map((r) => r.functionName)]);
+    const expectedNames = new Set([
+      'authorizer',
+      ...ROUTES.map((r) => r.functionName),
+      ...WORKFLOW_STEPS.map((s) => s.functionName),
+      STATUS_CHANGE_FUNCTION,
+    ]);
     expect(functions.map((fn) => fn.Properties.FunctionName).sort()).toEqual(
       [...expectedNames].map((name) => physicalFunctionName('test', name)).sort(),
     );

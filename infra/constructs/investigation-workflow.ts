@@ -1,0 +1,138 @@
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import {
+  STATUS_CHANGE_FUNCTION,
+  WORKFLOW_DEFINITION_PATH,
+  WORKFLOW_STEPS,
+  WRITE_BACK_STATUSES,
+} from '../workflow/definition';
+import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
+
+export interface InvestigationWorkflowProps {
+  defaults: ServiceFunctionDefaults;
+  tenant: string;
+  logRetention: RetentionDays;
+  removalPolicy: RemovalPolicy;
+}
+
+/**
+ * The investigation workflow on AWS: the Standard state machine built from the same ASL file the
+ * local runtime runs (infra/workflow/investigation.asl.json, `${...}` placeholders filled by
+ * definitionSubstitutions), one ServiceFunction per step, execution logging (ALL) and X-Ray tracing,
+ * and an EventBridge rule that sends this state machine's FAILED, TIMED_OUT and ABORTED executions to
+ * the status-change function, so a session never stays active after its execution ended (a step that
+ * could not even record the failure, a timeout, a stop from the console).
+ *
+ * Grants and SIS_* variables are added by the stack from FUNCTION_GRANTS, like every other function;
+ * `functions` lists them.
+ */
+export class InvestigationWorkflow extends Construct {
+  readonly stateMachine: StateMachine;
+  readonly stepFunctions = new Map<string, ServiceFunction>();
+  readonly statusChangeFunction: ServiceFunction;
+  readonly statusChangeRule: Rule;
+  /** Status-change events EventBridge could not deliver after its retries. */
+  readonly statusChangeDeadLetterQueue: Queue;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: InvestigationWorkflowProps) {
+    super(scope, id);
+    const { defaults, tenant } = props;
+
+    const substitutions: Record<string, string> = {};
+    for (const step of WORKFLOW_STEPS) {
+      const fn = new ServiceFunction(this, pascalCase(step.functionName), {
+        defaults,
+        name: step.functionName,
+        timeoutSeconds: step.timeoutSeconds,
+      });
+      this.stepFunctions.set(step.functionName, fn);
+      substitutions[step.substitution] = fn.function.functionArn;
+    }
+
+    this.logGroup = new LogGroup(this, 'ExecutionLogs', {
+      // The /aws/vendedlogs/ prefix keeps the log group's resource policy within its size limit.
+      logGroupName: `/aws/vendedlogs/states/sis-${tenant}-investigation`,
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+
+    this.stateMachine = new StateMachine(this, 'StateMachine', {
+      stateMachineName: `sis-${tenant}-investigation`,
+      stateMachineType: StateMachineType.STANDARD,
+      definitionBody: DefinitionBody.fromFile(WORKFLOW_DEFINITION_PATH),
+      definitionSubstitutions: substitutions,
+      logs: { destination: this.logGroup, level: LogLevel.ALL, includeExecutionData: true },
+      tracingEnabled: true,
+      removalPolicy: props.removalPolicy,
+    });
+    // A definition from a file names its functions only through substitutions, so CDK cannot
+    // infer the invoke permissions: exactly the step functions, unqualified as the ASL calls them
+    // (grantInvoke would add every version and alias, `<arn>:*`).
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: [...this.stepFunctions.values()].map((fn) => fn.function.functionArn),
+      }),
+    );
+    Validations.of(this.stateMachine.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Execution logging to CloudWatch Logs (log delivery APIs) and X-Ray tracing support no resource-level permissions.',
+    });
+
+    this.statusChangeFunction = new ServiceFunction(this, 'StatusChange', {
+      defaults,
+      name: STATUS_CHANGE_FUNCTION,
+      timeoutSeconds: 30,
+    });
+    this.statusChangeDeadLetterQueue = new Queue(this, 'StatusChangeDeadLetters', {
+      queueName: `sis-${tenant}-workflow-status-change-dlq`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.statusChangeDeadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the dead-letter queue of the status-change rule target.',
+    });
+    this.statusChangeRule = new Rule(this, 'EndedExecutions', {
+      description: `Writes failed, timed-out and aborted investigation runs of tenant ${tenant} back to their sessions`,
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: {
+          status: [...WRITE_BACK_STATUSES],
+          stateMachineArn: [this.stateMachine.stateMachineArn],
+        },
+      },
+      targets: [
+        new LambdaFunction(this.statusChangeFunction.function, {
+          deadLetterQueue: this.statusChangeDeadLetterQueue,
+          maxEventAge: Duration.hours(6),
+          retryAttempts: 20,
+        }),
+      ],
+    });
+  }
+
+  /** Every function of the workflow by its functions/ folder name (the FUNCTION_GRANTS key). */
+  get functions(): [name: string, fn: ServiceFunction][] {
+    return [...this.stepFunctions.entries(), [STATUS_CHANGE_FUNCTION, this.statusChangeFunction]];
+  }
+}
+
+function pascalCase(name: string): string {
+  return name
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
