@@ -6,6 +6,7 @@ import type { NewKeyInput } from '../../shared/domain/key-lifecycle';
 import { SCOPES } from '../../shared/domain/scopes';
 import { apiKeyService } from '../../shared/services/api-keys';
 import { dynamodbEndpoint } from './dynamodb';
+import { publishedDocumentValidator } from './openapi-response-validator';
 
 export interface HttpAnswer<T = any> {
   status: number;
@@ -19,6 +20,7 @@ export interface TestService extends LocalService {
   adminKey: string;
   /** Creates a key directly through the key service (as an admin would over HTTP). */
   createKey(input?: Partial<NewKeyInput>): Promise<{ keyId: string; apiKey: string }>;
+  /** Calls the service over HTTP; throws OpenApiDriftError when the answer does not match /openapi.json. */
   call<T = any>(
     method: string,
     path: string,
@@ -65,6 +67,14 @@ export async function startTestService(options: { env?: Record<string, string> }
     } catch {
       // non-JSON bodies (YAML, SVG) stay as text
     }
+    // Every answer must match the published OpenAPI document, so the document cannot drift from the code.
+    publishedDocumentValidator().assert({
+      method,
+      path,
+      status: response.statusCode,
+      contentType: String(response.headers['content-type'] ?? ''),
+      body: parsed,
+    });
     return { status: response.statusCode, headers: response.headers, body: parsed as never, text };
   };
 

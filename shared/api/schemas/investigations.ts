@@ -360,6 +360,11 @@ export const SessionHistoryResponse = z
       description:
         'Pass as ?after= on the next poll to receive only newer history; null when nothing has been recorded yet',
     }),
+    has_more: z.boolean().meta({
+      description:
+        'true when more history is stored than one poll returns (500 items): poll again at once with ?after=next_cursor',
+      example: false,
+    }),
   })
   .meta({
     id: 'SessionHistoryResponse',
@@ -394,6 +399,7 @@ export const SessionHistoryResponse = z
       ],
       tool_calls: [],
       next_cursor: 'eyJ2IjoxfQ',
+      has_more: false,
     },
   });
 
