@@ -12,6 +12,7 @@ const TOOL_FAULT = 'tool-fault.example.com';
 const ENGINE_FAULT = 'engine-fault.example.com';
 const SLOW = 'slow.example.com';
 const SLOW_TOO = 'slow-too.example.com';
+const SLOWER = 'slower.example.com';
 
 let service: TestService;
 let key: string;
@@ -24,7 +25,10 @@ beforeAll(async () => {
         `step-assess@${ENGINE_FAULT}=throw`,
         `step-run-tool@${SLOW}=delay:1500`,
         `step-run-tool@${SLOW_TOO}=delay:1500`,
+        `step-run-tool@${SLOWER}=delay:4000`,
       ].join(','),
+      // A short synchronous wait bound, so the hand-over to polling is exercised.
+      SIS_SYNC_WAIT_SECONDS: '2',
     },
   });
   key = (await service.createKey({ name: 'failure paths' })).apiKey;
@@ -102,6 +106,24 @@ describe('a failing engine step', () => {
     const answer = await start(ENGINE_FAULT);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ status: 'failed', report: null, failure_reason: expect.any(String) });
+  });
+});
+
+describe('synchronous wait bound', () => {
+  it('hands back the session to poll (202) when the investigation outlasts the wait, and it still completes', async () => {
+    const began = Date.now();
+    const answer = await start(SLOWER);
+    expect(answer.status).toBe(202);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1_900);
+    expect(answer.body).toMatchObject({
+      session_id: expect.any(String),
+      run_id: expect.any(String),
+      session_url: expect.stringContaining(answer.body.session_id),
+      status: 'active',
+      message: expect.stringContaining('Poll'),
+    });
+    const done = await pollUntil(answer.body.session_id, ended);
+    expect(done.body.session.status).toBe('completed');
   });
 });
 

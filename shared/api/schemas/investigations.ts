@@ -256,6 +256,10 @@ export const StartInvestigationAcceptedResponse = z
     run_id: z.string().meta({ description: 'Identifier of the workflow run', example: EXAMPLE_RUN_ID }),
     session_url: z.string().meta({ description: 'Browser URL of the session', example: EXAMPLE_SESSION_URL }),
     status: SessionStatus,
+    message: z.string().optional().meta({
+      description:
+        'Present when a synchronous start answers 202 because its wait bound passed: the investigation goes on, poll it',
+    }),
   })
   .meta({
     id: 'StartInvestigationAcceptedResponse',
