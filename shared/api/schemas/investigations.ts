@@ -437,7 +437,7 @@ export const CancelInvestigationResponse = z
   .object({
     session_id: SessionId,
     status: SessionStatus.meta({
-      description: 'canceled, or the terminal status the session had already reached',
+      description: 'canceled (a session that had already ended is answered 409 instead)',
     }),
   })
   .meta({
