@@ -29,6 +29,15 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'A dependency is temporarily unavailable; retry shortly.',
 };
 
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  investigations:
+    'Start, poll, cancel and read investigations of an IP address, user, host or domain; search them.',
+  knowledge: 'The knowledge graph: entities seen together in incidents and investigations.',
+  incidents: 'Incidents synced from SIEMs (Microsoft Sentinel, Splunk ES, Elastic Security).',
+  admin: 'API key management; needs an admin key.',
+  meta: 'Health and the public documents: OpenAPI, plugin manifests, logo.',
+};
+
 export function errorStatusesFor(route: RouteDefinition): number[] {
   const statuses = new Set<number>([500, 503, ...(route.errorStatuses ?? [])]);
   const { params, query, body } = route.request;
@@ -134,6 +143,10 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
         '{"error":{"code","message","request_id"}}.',
     },
     servers: [{ url: options.serverUrl }],
+    tags: [...new Set(selected.flatMap((r) => r.tags))].map((name) => ({
+      name,
+      ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+    })),
   });
   return normaliseNullables(document);
 }
