@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { physicalFunctionName } from '../../infra/constructs/service-function';
+import { STATUS_CHANGE_FUNCTION, WORKFLOW_STEPS, WRITE_BACK_STATUSES } from '../../infra/workflow/definition';
+import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
+
+/** The investigation workflow as the tenant stack deploys it (synthesised with cdk-nag, no bundling). */
+let template: TemplateJson;
+
+beforeAll(() => {
+  template = synthTenantStack().template.toJSON() as TemplateJson;
+});
+
+function logicalIdOfFunction(name: string): string {
+  const found = [...resourcesOfType(template, 'AWS::Lambda::Function')].find(
+    ([, fn]) => fn.Properties.FunctionName === physicalFunctionName('test', name),
+  );
+  if (!found) throw new Error(`no function ${name}`);
+  return found[0];
+}
+
+type Statement = { Action: string | string[]; Resource: unknown };
+function statementsOfRole(roleLogicalId: string): Statement[] {
+  return [...resourcesOfType(template, 'AWS::IAM::Policy').values()]
+    .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleLogicalId }]))
+    .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+/** The logical ID of a function's Role or a state machine's RoleArn. */
+function roleOf(resource: CfnResource): string {
+  const role = (resource.Properties.Role ?? resource.Properties.RoleArn) as {
+    'Fn::GetAtt': [string, string];
+  };
+  return role['Fn::GetAtt'][0];
+}
+
+describe('investigation state machine', () => {
+  let machineId: string;
+  let machine: CfnResource;
+
+  beforeAll(() => {
+    const machines = [...resourcesOfType(template, 'AWS::StepFunctions::StateMachine')];
+    expect(machines).toHaveLength(1);
+    [machineId, machine] = machines[0]!;
+  });
+
+  it('is a Standard workflow from the ASL file, logging ALL events and traced', () => {
+    expect(machine.Properties).toMatchObject({
+      StateMachineName: 'sis-test-investigation',
+      StateMachineType: 'STANDARD',
+      LoggingConfiguration: { Level: 'ALL', Destinations: [expect.any(Object)] },
+      TracingConfiguration: { Enabled: true },
+      DefinitionS3Location: expect.any(Object),
+    });
+  });
+
+  it('fills every ASL placeholder with the ARN of its own step function', () => {
+    const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, unknown>;
+    expect(Object.keys(substitutions).sort()).toEqual(WORKFLOW_STEPS.map((s) => s.substitution).sort());
+    for (const step of WORKFLOW_STEPS) {
+      expect(substitutions[step.substitution]).toEqual({
+        'Fn::GetAtt': [logicalIdOfFunction(step.functionName), 'Arn'],
+      });
+    }
+  });
+
+  it('may invoke exactly the step functions, unqualified', () => {
+    const invoke = statementsOfRole(roleOf(machine)).filter((s) =>
+      actionsOf(s).includes('lambda:InvokeFunction'),
+    );
+    expect(invoke).toHaveLength(1);
+    expect(new Set(invoke[0]!.Resource as unknown[])).toEqual(
+      new Set(WORKFLOW_STEPS.map((s) => ({ 'Fn::GetAtt': [logicalIdOfFunction(s.functionName), 'Arn'] }))),
+    );
+  });
+
+  it('sends its failed, timed-out and aborted executions to the status-change function, with a DLQ', () => {
+    const rules = [...resourcesOfType(template, 'AWS::Events::Rule').values()].filter(
+      (rule) =>
+        (rule.Properties.EventPattern as { source?: string[] } | undefined)?.source?.[0] === 'aws.states',
+    );
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]!;
+    expect(rule.Properties.EventPattern).toEqual({
+      source: ['aws.states'],
+      'detail-type': ['Step Functions Execution Status Change'],
+      detail: { status: [...WRITE_BACK_STATUSES], stateMachineArn: [{ Ref: machineId }] },
+    });
+    const [target] = rule.Properties.Targets as {
+      Arn: unknown;
+      DeadLetterConfig?: unknown;
+      RetryPolicy?: unknown;
+    }[];
+    expect(target?.Arn).toEqual({ 'Fn::GetAtt': [logicalIdOfFunction(STATUS_CHANGE_FUNCTION), 'Arn'] });
+    expect(target?.DeadLetterConfig).toBeDefined();
+    expect(target?.RetryPolicy).toMatchObject({ MaximumRetryAttempts: expect.any(Number) });
+  });
+
+  it('lets only start-investigation start executions and only cancel-investigation stop them', () => {
+    const stateMachineActions = new Map<string, string[]>();
+    for (const [id, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
+      const actions = statementsOfRole(roleOf(fn))
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('states:'));
+      if (actions.length) stateMachineActions.set(String(fn.Properties.FunctionName), actions.sort());
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      if (actions.length) expect(env.SIS_STATE_MACHINE_ARN, id).toEqual({ Ref: machineId });
+      else expect(env.SIS_STATE_MACHINE_ARN, id).toBeUndefined();
+    }
+    expect(Object.fromEntries(stateMachineActions)).toEqual({
+      [physicalFunctionName('test', 'start-investigation')]: ['states:StartExecution'],
+      [physicalFunctionName('test', 'cancel-investigation')]: ['states:StopExecution'],
+    });
+  });
+
+  it('gives each step a Lambda timeout below its Task timeout in the ASL', () => {
+    for (const step of WORKFLOW_STEPS) {
+      const fn = resourcesOfType(template, 'AWS::Lambda::Function').get(
+        logicalIdOfFunction(step.functionName),
+      )!;
+      expect(fn.Properties.Timeout).toBe(step.timeoutSeconds);
+    }
+  });
+});
