@@ -6,31 +6,83 @@ import { z } from 'zod';
  * The per-tenant deployment settings, read from CDK context (`-c tenant=acme` or cdk.json). A wrong
  * value stops synthesis with a message naming the setting, before any resource is built.
  */
+/** `-c enableWaf=true` arrives as a string; cdk.json may hold a real boolean. */
+const contextBoolean = z.union([
+  z.boolean(),
+  z.enum(['true', 'false']).transform((value) => value === 'true'),
+]);
+
 const RETENTION_DAYS = new Set<number>(
   Object.values(RetentionDays).filter((value): value is number => typeof value === 'number'),
 );
 
-export const tenantSettingsSchema = z.object({
-  tenant: z
-    .string({ error: 'is required: pass -c tenant=<name> (lowercase letters, digits and dashes)' })
-    .regex(
-      /^[a-z0-9][a-z0-9-]{0,30}$/,
-      'must be 1-31 lowercase letters, digits or dashes, starting with a letter or digit',
-    ),
-  publicUrl: z.url().optional(),
-  authorizerCacheTtlSeconds: z.coerce.number().int().min(0).max(3600).default(0),
-  // API Gateway ends an integration after 29 s; the synchronous start must answer before that.
-  syncWaitSeconds: z.coerce.number().int().min(1).max(27).default(25),
-  removalPolicy: z.enum(['retain', 'destroy']).default('retain'),
-  logRetentionDays: z.coerce
-    .number()
-    .int()
-    .refine((days) => RETENTION_DAYS.has(days), {
-      error: `must be one of ${[...RETENTION_DAYS].sort((a, b) => a - b).join(', ')}`,
-    })
-    .default(30)
-    .transform((days) => days as RetentionDays),
-});
+export const tenantSettingsSchema = z
+  .object({
+    tenant: z
+      .string({ error: 'is required: pass -c tenant=<name> (lowercase letters, digits and dashes)' })
+      .regex(
+        /^[a-z0-9][a-z0-9-]{0,30}$/,
+        'must be 1-31 lowercase letters, digits or dashes, starting with a letter or digit',
+      ),
+    /**
+     * Region to deploy to. Unset: the template stays environment-agnostic and the deploying credentials'
+     * region (AWS_REGION / profile) decides.
+     */
+    region: z
+      .string()
+      .regex(/^[a-z]{2}(-gov)?-[a-z]+-\d$/, 'must be an AWS region code such as eu-west-1')
+      .optional(),
+    publicUrl: z.url().optional(),
+    /** A custom domain for the API (regional endpoint, TLS 1.2); needs the certificate in the same region. */
+    customDomainName: z
+      .string()
+      .regex(
+        /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+        'must be a lowercase DNS name',
+      )
+      .optional(),
+    customDomainCertificateArn: z
+      .string()
+      .regex(
+        /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]{36}$/,
+        'must be an ACM certificate ARN',
+      )
+      .optional(),
+    /** Alarm notifications go to an SNS topic; with an address, the topic gets an email subscription. */
+    alarmEmail: z.email().optional(),
+    authorizerCacheTtlSeconds: z.coerce.number().int().min(0).max(3600).default(0),
+    // API Gateway ends an integration after 29 s; the synchronous start must answer before that.
+    syncWaitSeconds: z.coerce.number().int().min(1).max(27).default(25),
+    removalPolicy: z.enum(['retain', 'destroy']).default('retain'),
+    logRetentionDays: z.coerce
+      .number()
+      .int()
+      .refine((days) => RETENTION_DAYS.has(days), {
+        error: `must be one of ${[...RETENTION_DAYS].sort((a, b) => a - b).join(', ')}`,
+      })
+      .default(30)
+      .transform((days) => days as RetentionDays),
+    /** The default usage plan's per-key limits (API Gateway token bucket; quota per UTC day, 0 = none). */
+    rateLimitPerSecond: z.coerce.number().positive().max(10_000).default(10),
+    burstLimit: z.coerce.number().int().min(1).max(5_000).default(20),
+    dailyQuota: z.coerce.number().int().min(0).max(100_000_000).default(0),
+    /** A customer-managed KMS key for the tables (same region); unset: AWS owned keys, no KMS charges. */
+    kmsKeyArn: z
+      .string()
+      .regex(
+        /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[0-9a-f-]{36}$/,
+        'must be a KMS key ARN (not an alias)',
+      )
+      .optional(),
+    /** A WAFv2 web ACL on the stage (managed rule groups + per-IP rate rule); about $8/month at idle. */
+    enableWaf: contextBoolean.default(false),
+    /** Requests per source IP in any 5-minute window before the WAF rate rule blocks (WAF minimum 10). */
+    wafRateLimitPerIp: z.coerce.number().int().min(10).max(2_000_000_000).default(2000),
+  })
+  .refine((s) => Boolean(s.customDomainName) === Boolean(s.customDomainCertificateArn), {
+    error: 'customDomainName and customDomainCertificateArn must be given together',
+    path: ['customDomainName'],
+  });
 
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
 

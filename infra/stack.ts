@@ -155,6 +155,11 @@ export class TenantStack extends Stack {
       accessLogs: this.api.accessLogs,
       authorizerFunction: this.authorizerFunction,
     });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.observability.topic.topicArn,
+      description: 'Alarm notifications; subscribe an address or a chat integration',
+    });
+    new CfnOutput(this, 'DashboardName', { value: this.observability.dashboard.dashboardName });
 
     this.acknowledgeFindings();
     this.addOutputs();
@@ -166,7 +171,7 @@ export class TenantStack extends Stack {
       const domain = this.api.addCustomDomain(settings.customDomainName, settings.customDomainCertificateArn);
       new CfnOutput(this, 'CustomDomainTarget', {
         value: domain.domainNameAliasDomainName,
-        description: `Point ${settings.customDomainName} here (CNAME, or alias with zone ${'${CustomDomainZone}'})`,
+        description: `DNS target of ${settings.customDomainName}: a CNAME, or an alias record in zone CustomDomainZone`,
       });
       new CfnOutput(this, 'CustomDomainZone', { value: domain.domainNameAliasHostedZoneId });
     }

@@ -1,4 +1,4 @@
-import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -190,7 +190,7 @@ function acknowledgeExecutionWildcard(fn: ServiceFunction, stateMachine: IStateM
   const resource =
     typeof resolved === 'string'
       ? `${resolved.replace(':stateMachine:', ':execution:')}:*`
-      : `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",${JSON.stringify(resolved)}]}]}:*`;
+      : `${nagArnPrefix(Stack.of(fn), 'states')}:${nagPseudo(Stack.of(fn).account, 'AccountId')}:execution:{"Fn::Select":[6,{"Fn::Split":[":",${JSON.stringify(resolved)}]}]}:*`;
   Validations.of(fn.role).acknowledge({
     id: `AwsSolutions-IAM5[Resource::${resource}]`,
     reason:
@@ -198,9 +198,21 @@ function acknowledgeExecutionWildcard(fn: ServiceFunction, stateMachine: IStateM
   });
 }
 
+/**
+ * How cdk-nag spells a pseudo parameter inside a finding ID: `<AWS::Region>` while the stack is
+ * environment-agnostic, the literal once the deployment pins it (context `region`).
+ */
+function nagPseudo(value: string, name: 'Partition' | 'Region' | 'AccountId'): string {
+  return Token.isUnresolved(value) ? `<AWS::${name}>` : value;
+}
+
+function nagArnPrefix(stack: Stack, service: string): string {
+  return `arn:${nagPseudo(stack.partition, 'Partition')}:${service}:${nagPseudo(stack.region, 'Region')}`;
+}
+
 function acknowledgeApiKeyAdminWildcards(fn: ServiceFunction): void {
   const finding = (path: string) =>
-    `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::${path}]`;
+    `AwsSolutions-IAM5[Resource::${nagArnPrefix(Stack.of(fn), 'apigateway')}::${path}]`;
   const tenantScoped = `limited by a condition on the ${TENANT_TAG} tag to this tenant's keys and plans`;
   Validations.of(fn.role).acknowledge(
     {

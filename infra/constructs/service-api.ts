@@ -4,17 +4,22 @@ import {
   AccessLogFormat,
   ApiKeySourceType,
   AuthorizationType,
+  BasePathMapping,
   type CfnAuthorizer,
+  DomainName,
   EndpointType,
   IdentitySource,
   Integration,
   IntegrationType,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  Period,
   RequestAuthorizer,
   RestApi,
+  SecurityPolicy,
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -35,6 +40,8 @@ export interface ServiceApiProps {
   authorizerCacheTtlSeconds: number;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
+  /** The default usage plan's per-key limits; DEFAULT_THROTTLE and no quota when omitted. */
+  defaultLimits?: { rateLimit: number; burstLimit: number; dailyQuota?: number };
 }
 
 /** `{session_id}` segments become `*`, as in execute-api ARNs. */
@@ -96,7 +103,12 @@ export class ServiceApi extends Construct {
     this.usagePlan = this.api.addUsagePlan('DefaultUsagePlan', {
       name: `sis-${props.tenant}-default`,
       description: 'Default per-key throttle; service keys are attached by key administration.',
-      throttle: DEFAULT_THROTTLE,
+      throttle: props.defaultLimits
+        ? { rateLimit: props.defaultLimits.rateLimit, burstLimit: props.defaultLimits.burstLimit }
+        : DEFAULT_THROTTLE,
+      ...(props.defaultLimits?.dailyQuota
+        ? { quota: { limit: props.defaultLimits.dailyQuota, period: Period.DAY } }
+        : {}),
     });
     this.usagePlan.addApiStage({ stage: this.api.deploymentStage });
     // Key administration may attach keys only to plans tagged with its tenant.
@@ -155,6 +167,25 @@ export class ServiceApi extends Construct {
     }
   }
 
+  /**
+   * Serves the stage at the root of a custom domain (regional endpoint, TLS 1.2 minimum). DNS stays
+   * with the operator: a CNAME or alias to `regionalDomainName`.
+   */
+  addCustomDomain(domainName: string, certificateArn: string): DomainName {
+    const domain = new DomainName(this, 'CustomDomain', {
+      domainName,
+      certificate: Certificate.fromCertificateArn(this, 'CustomDomainCertificate', certificateArn),
+      endpointType: EndpointType.REGIONAL,
+      securityPolicy: SecurityPolicy.TLS_1_2,
+    });
+    new BasePathMapping(this, 'CustomDomainMapping', {
+      domainName: domain,
+      restApi: this.api,
+      stage: this.api.deploymentStage,
+    });
+    return domain;
+  }
+
   /** The function behind the REQUEST authorizer; set before the first protected route is added. */
   useAuthorizerFunction(fn: ServiceFunction): void {
     this.authorizerFunction = fn;
@@ -198,7 +229,7 @@ export class ServiceApi extends Construct {
       {
         id: 'AwsSolutions-APIG3',
         reason:
-          'No WAF per tenant: callers are authenticated by key and throttled per key by the usage plan; a WAF can be associated by the operator.',
+          'WAF is opt-in (context enableWaf=true, about $8/month per tenant at idle): callers are authenticated by key and throttled per key by the usage plan, and the authorizer refuses unknown keys with one key read.',
       },
       {
         id: 'AwsSolutions-APIG6',
@@ -214,6 +245,9 @@ function accessLogFormat(): AccessLogFormat {
   return AccessLogFormat.custom(
     JSON.stringify({
       requestId: AccessLogField.contextRequestId(),
+      // The throttled-requests metric filter is dimensioned by API, so tenants sharing an account
+      // keep their own counts.
+      apiId: AccessLogField.contextApiId(),
       requestTime: AccessLogField.contextRequestTime(),
       sourceIp: AccessLogField.contextIdentitySourceIp(),
       userAgent: AccessLogField.contextIdentityUserAgent(),

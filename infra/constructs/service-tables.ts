@@ -1,11 +1,17 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { physicalTableName, TABLE_IDS, TABLES, type TableId } from '../../shared/store/tables';
 
 export interface ServiceTablesProps {
   tenant: string;
   removalPolicy: RemovalPolicy;
+  /**
+   * A customer-managed key (the operator's, imported by ARN). Without one the tables use AWS owned
+   * keys: encrypted at rest, no KMS charge, no key policy to get wrong.
+   */
+  encryptionKey?: IKey;
 }
 
 /**
@@ -30,7 +36,9 @@ export class ServiceTables extends Construct {
         timeToLiveAttribute: definition.ttlAttribute,
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
         deletionProtection: retain,
-        encryption: TableEncryption.DEFAULT,
+        ...(props.encryptionKey
+          ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey: props.encryptionKey }
+          : { encryption: TableEncryption.DEFAULT }),
         removalPolicy: props.removalPolicy,
       });
       for (const index of definition.globalIndexes) {

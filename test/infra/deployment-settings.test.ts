@@ -20,7 +20,49 @@ describe('deployment settings from CDK context', () => {
       syncWaitSeconds: 25,
       removalPolicy: 'retain',
       logRetentionDays: RetentionDays.ONE_MONTH,
+      rateLimitPerSecond: 10,
+      burstLimit: 20,
+      dailyQuota: 0,
+      enableWaf: false,
+      wafRateLimitPerIp: 2000,
     });
+  });
+
+  it('validates the optional region, domain, alarm, KMS and WAF settings', () => {
+    const settings = parseTenantSettings({
+      tenant: 'acme',
+      region: 'eu-west-1',
+      customDomainName: 'sis.example.com',
+      customDomainCertificateArn:
+        'arn:aws:acm:eu-west-1:111111111111:certificate/0c9a3a57-7b64-4f0e-9d0b-3c5f3c2b1a00',
+      alarmEmail: 'soc@example.com',
+      kmsKeyArn: 'arn:aws:kms:eu-west-1:111111111111:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+      enableWaf: 'true',
+      wafRateLimitPerIp: '500',
+      rateLimitPerSecond: '50',
+      burstLimit: '100',
+      dailyQuota: '100000',
+    });
+    expect(settings).toMatchObject({
+      enableWaf: true,
+      wafRateLimitPerIp: 500,
+      rateLimitPerSecond: 50,
+      dailyQuota: 100000,
+    });
+    expect(parseTenantSettings({ tenant: 'acme', enableWaf: false }).enableWaf).toBe(false);
+    expect(() => parseTenantSettings({ tenant: 'acme', region: 'Europe' })).toThrow(/region/);
+    expect(() => parseTenantSettings({ tenant: 'acme', customDomainName: 'sis.example.com' })).toThrow(
+      /customDomainName/,
+    );
+    expect(() => parseTenantSettings({ tenant: 'acme', alarmEmail: 'nobody' })).toThrow(/alarmEmail/);
+    expect(() => parseTenantSettings({ tenant: 'acme', kmsKeyArn: 'alias/aws/dynamodb' })).toThrow(
+      /kmsKeyArn/,
+    );
+    expect(() => parseTenantSettings({ tenant: 'acme', enableWaf: 'yes' })).toThrow(/enableWaf/);
+    expect(() => parseTenantSettings({ tenant: 'acme', wafRateLimitPerIp: '5' })).toThrow(
+      /wafRateLimitPerIp/,
+    );
+    expect(() => parseTenantSettings({ tenant: 'acme', burstLimit: '0' })).toThrow(/burstLimit/);
   });
 
   it('accepts CLI strings for numbers and validates them', () => {

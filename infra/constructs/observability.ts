@@ -1,0 +1,427 @@
+import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnEventSourceMapping } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { METRIC, METRICS_NAMESPACE, tenantDimensions } from '../../shared/metric-names';
+import { ServiceFunction } from './service-function';
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/** Thresholds, named so docs/operations.md can quote them. */
+export const ALARM_THRESHOLDS = {
+  /** 5xx share of requests in 5 minutes, counted once at least `minRequests` arrived... */
+  api5xxRate: 0.05,
+  minRequests: 20,
+  /** ...or this many 5xx in 5 minutes whatever the traffic. */
+  api5xxCount: 5,
+  /** 429 answers in 5 minutes (a client hitting its usage-plan limits). */
+  throttled: 100,
+} as const;
+
+export interface ObservabilityProps {
+  tenant: string;
+  alarmEmail?: string;
+  restApiId: string;
+  stage: Stage;
+  accessLogs: ILogGroup;
+  authorizerFunction: ServiceFunction;
+}
+
+/** What the construct found in the stack and watches; tests and the idle-cost script read it. */
+export interface WatchedResources {
+  functions: ServiceFunction[];
+  stateMachines: StateMachine[];
+  /** Queues nothing consumes: dead-letter queues (SQS redrive, EventBridge or Lambda DLQs). */
+  deadLetterQueues: Queue[];
+}
+
+/**
+ * Alarms, their SNS topic and one dashboard for a tenant. Alarms are derived from what the stack
+ * holds when this construct is built (so it is built last): every ServiceFunction gets an errors
+ * alarm, every state machine a failed/timed-out runs alarm, every queue without a consumer a
+ * "not empty" alarm. A resource added later by anyone is therefore watched without touching this
+ * file, and test/infra/observability.test.ts fails if something escapes.
+ *
+ * Route functions answer their own errors as 500s (the middy error mapper), so their Lambda `Errors`
+ * are crashes, timeouts and out-of-memory only; the API 5xx alarm covers the answered ones. The
+ * authorizer throws `Unauthorized` for every refused key, which Lambda counts as an error: its alarm
+ * subtracts the refusals it reported itself (`ApiKeyDenied`).
+ */
+export class Observability extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+  readonly dashboard: Dashboard;
+  readonly watched: WatchedResources;
+  private readonly tenant: string;
+
+  constructor(scope: Construct, id: string, props: ObservabilityProps) {
+    super(scope, id);
+    this.tenant = props.tenant;
+    const stack = Stack.of(this);
+    this.watched = findWatchedResources(stack);
+
+    this.topic = new Topic(this, 'AlarmTopic', {
+      topicName: `sis-${props.tenant}-alarms`,
+      displayName: `Security Investigation Service alarms (${props.tenant})`,
+      enforceSSL: true,
+    });
+    // The topic policy CDK writes for enforceSSL replaces SNS's default policy; allow exactly this
+    // tenant's alarms to publish.
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowTenantAlarms',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: `sis-${props.tenant}-*`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+          StringEquals: { 'aws:SourceAccount': stack.account },
+        },
+      }),
+    );
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    Validations.of(this.topic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'CloudWatch alarms cannot publish to a topic encrypted with the AWS managed SNS key, and a customer-managed key costs $1/month per tenant at idle; alarm notifications carry alarm names and thresholds only, no tenant data.',
+    });
+
+    const action = new SnsAction(this.topic);
+    const dims = tenantDimensions(props.tenant);
+    const serviceMetric = (metricName: string, statistic = 'Sum', extra: Record<string, string> = {}) =>
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { ...dims, ...extra },
+        statistic,
+        period: FIVE_MINUTES,
+      });
+
+    // --- API ---
+    const requests = props.stage.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
+    const serverErrors = props.stage.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
+    this.addAlarm('Api5xxRate', 'api-5xx-rate', {
+      metric: new MathExpression({
+        expression: `IF(requests >= ${ALARM_THRESHOLDS.minRequests}, errors / requests, IF(errors >= ${ALARM_THRESHOLDS.api5xxCount}, 1, 0))`,
+        usingMetrics: { requests, errors: serverErrors },
+        period: FIVE_MINUTES,
+        label: '5xx share of requests',
+      }),
+      threshold: ALARM_THRESHOLDS.api5xxRate,
+      description: `More than ${ALARM_THRESHOLDS.api5xxRate * 100}% of API requests answered 5xx in 5 minutes (from ${ALARM_THRESHOLDS.minRequests} requests), or at least ${ALARM_THRESHOLDS.api5xxCount} 5xx answers. Look at the access logs' status/errorType and the functions' error logs.`,
+      action,
+    });
+
+    const throttledFilter = new MetricFilter(this, 'ThrottledRequestsFilter', {
+      logGroup: props.accessLogs,
+      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: METRIC.throttledRequests,
+      metricValue: '1',
+      dimensions: { ApiId: '$.apiId' },
+    });
+    const throttled = throttledFilter.metric({
+      dimensionsMap: { ApiId: props.restApiId },
+      statistic: 'Sum',
+      period: FIVE_MINUTES,
+    });
+    this.addAlarm('ApiThrottled', 'api-throttled', {
+      metric: throttled,
+      threshold: ALARM_THRESHOLDS.throttled,
+      description: `At least ${ALARM_THRESHOLDS.throttled} requests answered 429 (usage-plan rate or quota) in 5 minutes: a client is looping, or a key's limits are too low. The access logs' keyId field names the key.`,
+      action,
+      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+
+    // --- Authorizer: Lambda errors that are not refusals ---
+    const authorizerErrors = props.authorizerFunction.function.metricErrors({
+      period: FIVE_MINUTES,
+      statistic: 'Sum',
+    });
+    const denied = serviceMetric(METRIC.apiKeyDenied);
+    this.addAlarm('AuthorizerErrors', 'authorizer-errors', {
+      metric: new MathExpression({
+        expression: 'MAX([FILL(errors, 0) - FILL(denied, 0), 0])',
+        usingMetrics: { errors: authorizerErrors, denied },
+        period: FIVE_MINUTES,
+        label: 'authorizer failures (errors minus refusals)',
+      }),
+      threshold: 1,
+      description:
+        'The API key authorizer failed (not a refused key): API Gateway answers 500 to every protected call. Check the authorizer logs and the keys table.',
+      action,
+      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+
+    // --- Functions ---
+    for (const fn of this.watched.functions) {
+      if (fn === props.authorizerFunction) continue;
+      const name = shortName(fn.functionName, props.tenant);
+      this.addAlarm(`${pascal(name)}Errors`, `errors-${name}`, {
+        metric: fn.function.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        threshold: 1,
+        description: `${fn.functionName} crashed, timed out or ran out of memory (answered errors are in the API 5xx alarm). Its log group is /aws/lambda/${fn.functionName}.`,
+        action,
+        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+    }
+
+    // --- Workflow ---
+    const severalStateMachines = this.watched.stateMachines.length > 1;
+    for (const stateMachine of this.watched.stateMachines) {
+      const where = pathInStack(stateMachine);
+      const suffix = severalStateMachines ? `runs-failed-${kebab(where)}` : 'investigation-runs-failed';
+      this.addAlarm(`${pascal(where)}RunsFailed`, suffix, {
+        metric: new MathExpression({
+          expression: 'FILL(failed, 0) + FILL(timedOut, 0)',
+          usingMetrics: {
+            failed: stateMachine.metricFailed({ period: FIVE_MINUTES, statistic: 'Sum' }),
+            timedOut: stateMachine.metricTimedOut({ period: FIVE_MINUTES, statistic: 'Sum' }),
+          },
+          period: FIVE_MINUTES,
+          label: 'failed + timed-out runs',
+        }),
+        threshold: 1,
+        description:
+          'An investigation run failed or timed out (its session was written back as failed). Step Functions console: the execution history names the state; the execution log group has the details.',
+        action,
+        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+    }
+
+    // --- Dead letters ---
+    for (const queue of this.watched.deadLetterQueues) {
+      const where = pathInStack(queue);
+      this.addAlarm(`${pascal(where)}NotEmpty`, `dlq-${kebab(where)}`, {
+        metric: queue.metricApproximateNumberOfMessagesVisible({
+          period: FIVE_MINUTES,
+          statistic: 'Maximum',
+        }),
+        threshold: 0,
+        description: `Dead-letter queue ${where} holds messages that could not be processed. Inspect them in the SQS console, fix the cause, then redrive (docs/operations.md).`,
+        action,
+        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+    }
+
+    this.dashboard = this.buildDashboard(props, { requests, serverErrors, throttled, serviceMetric });
+  }
+
+  private addAlarm(
+    id: string,
+    suffix: string,
+    options: {
+      metric: IMetric;
+      threshold: number;
+      description: string;
+      action: SnsAction;
+      comparison?: ComparisonOperator;
+    },
+  ): Alarm {
+    const alarm = new Alarm(this, id, {
+      alarmName: `sis-${this.tenant}-${suffix}`.slice(0, 255),
+      alarmDescription: options.description,
+      metric: options.metric,
+      threshold: options.threshold,
+      comparisonOperator: options.comparison ?? ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(options.action);
+    alarm.addOkAction(options.action);
+    this.alarms.push(alarm);
+    return alarm;
+  }
+
+  private buildDashboard(
+    props: ObservabilityProps,
+    metrics: {
+      requests: IMetric;
+      serverErrors: IMetric;
+      throttled: IMetric;
+      serviceMetric: (name: string, statistic?: string, extra?: Record<string, string>) => Metric;
+    },
+  ): Dashboard {
+    const { serviceMetric } = metrics;
+    const stage = props.stage;
+    const latency = (statistic: string) =>
+      stage.metricLatency({ period: FIVE_MINUTES, statistic, label: `latency ${statistic}` });
+    const functions = this.watched.functions;
+    const perFunction = (pick: (fn: ServiceFunction) => IMetric) => functions.map(pick);
+    const deniedByReason = new MathExpression({
+      expression: `SEARCH('{${METRICS_NAMESPACE},reason,service,tenant} MetricName="${METRIC.apiKeyDenied}" tenant="${props.tenant}"', 'Sum', 300)`,
+      label: '',
+      period: FIVE_MINUTES,
+    });
+
+    const dashboard = new Dashboard(this, 'Dashboard', {
+      dashboardName: `sis-${props.tenant}`,
+      defaultInterval: Duration.hours(24),
+    });
+    dashboard.addWidgets(
+      new TextWidget({
+        markdown: `# Security Investigation Service — ${props.tenant}\nAlarms notify SNS topic \`sis-${props.tenant}-alarms\`. Runbooks: docs/operations.md.`,
+        width: 24,
+        height: 2,
+      }),
+    );
+    dashboard.addWidgets(
+      new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }),
+    );
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'API requests and errors',
+        left: [
+          metrics.requests,
+          stage.metricClientError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+          metrics.serverErrors,
+        ],
+        right: [metrics.throttled],
+        width: 8,
+      }),
+      new GraphWidget({
+        title: 'API latency (ms)',
+        left: [latency('p50'), latency('p90'), latency('p99')],
+        width: 8,
+      }),
+      new GraphWidget({ title: 'Refused API keys by reason', left: [deniedByReason], width: 8 }),
+    );
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Investigations',
+        left: [
+          serviceMetric(METRIC.investigationsStarted),
+          serviceMetric(METRIC.investigationsCompleted),
+          serviceMetric(METRIC.investigationsFailed),
+        ],
+        width: 8,
+      }),
+      new GraphWidget({
+        title: 'Investigation duration (ms)',
+        left: ['p50', 'p90', 'p99'].map((statistic) =>
+          serviceMetric(METRIC.investigationDuration, statistic),
+        ),
+        width: 8,
+      }),
+      new GraphWidget({
+        title: 'Incident ingest (records)',
+        left: [serviceMetric(METRIC.incidentsAccepted), serviceMetric(METRIC.incidentsRejected)],
+        right: this.watched.deadLetterQueues.map((queue) =>
+          queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+        ),
+        rightYAxis: { label: 'dead letters', showUnits: false },
+        width: 8,
+      }),
+    );
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Lambda errors',
+        left: perFunction((fn) =>
+          fn.function.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum', label: fn.functionName }),
+        ),
+        width: 8,
+        height: 8,
+      }),
+      new GraphWidget({
+        title: 'Lambda duration p90 (ms)',
+        left: perFunction((fn) =>
+          fn.function.metricDuration({ period: FIVE_MINUTES, statistic: 'p90', label: fn.functionName }),
+        ),
+        width: 8,
+        height: 8,
+      }),
+      new GraphWidget({
+        title: 'Lambda throttles',
+        left: perFunction((fn) =>
+          fn.function.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum', label: fn.functionName }),
+        ),
+        width: 8,
+        height: 8,
+      }),
+    );
+    if (this.watched.stateMachines.length) {
+      dashboard.addWidgets(
+        new GraphWidget({
+          title: 'Investigation runs (Step Functions)',
+          left: this.watched.stateMachines.flatMap((sm) => [
+            sm.metricStarted({ period: FIVE_MINUTES, statistic: 'Sum' }),
+            sm.metricSucceeded({ period: FIVE_MINUTES, statistic: 'Sum' }),
+            sm.metricFailed({ period: FIVE_MINUTES, statistic: 'Sum' }),
+            sm.metricTimedOut({ period: FIVE_MINUTES, statistic: 'Sum' }),
+            sm.metricAborted({ period: FIVE_MINUTES, statistic: 'Sum' }),
+          ]),
+          width: 24,
+        }),
+      );
+    }
+    return dashboard;
+  }
+}
+
+/** Every ServiceFunction, state machine and consumer-less queue in the stack. */
+export function findWatchedResources(stack: Stack): WatchedResources {
+  const all = stack.node.findAll();
+  const consumedQueueArns = new Set(
+    all
+      .filter((c): c is CfnEventSourceMapping => c instanceof CfnEventSourceMapping)
+      .map((mapping) => JSON.stringify(stack.resolve(mapping.eventSourceArn))),
+  );
+  return {
+    functions: all.filter((c): c is ServiceFunction => c instanceof ServiceFunction),
+    stateMachines: all.filter((c): c is StateMachine => c instanceof StateMachine),
+    deadLetterQueues: all
+      .filter((c): c is Queue => c instanceof Queue)
+      .filter((queue) => !consumedQueueArns.has(JSON.stringify(stack.resolve(queue.queueArn)))),
+  };
+}
+
+function shortName(functionName: string, tenant: string): string {
+  return functionName.replace(`sis-${tenant}-`, '');
+}
+
+/** The construct path below the stack, e.g. `Workflow/StatusChangeDeadLetters`. */
+function pathInStack(construct: Construct): string {
+  return construct.node.path.split('/').slice(1).join('/');
+}
+
+function pascal(text: string): string {
+  return text
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+function kebab(id: string): string {
+  return id
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/[^a-zA-Z0-9]+/g, '-')
+    .toLowerCase();
+}
