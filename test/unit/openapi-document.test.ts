@@ -59,6 +59,57 @@ describe('the OpenAPI document generated from the route table', () => {
     }
   });
 
+  it('describes every skill, parameter and field a model reads in the plugin view', () => {
+    const schemas = plugin.components?.schemas as Record<string, Record<string, unknown>>;
+    const undescribed: string[] = [];
+    const seen = new Set<string>();
+    const visit = (schema: Record<string, unknown> | undefined, where: string) => {
+      if (!schema) return;
+      const ref = schema.$ref as string | undefined;
+      if (ref) {
+        const name = ref.split('/').pop() as string;
+        if (!seen.has(name)) {
+          seen.add(name);
+          visit(schemas[name], name);
+        }
+        return;
+      }
+      for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+        for (const [i, part] of ((schema[key] as Record<string, unknown>[]) ?? []).entries()) {
+          visit(part, `${where}/${key}${i}`);
+        }
+      }
+      visit(schema.items as Record<string, unknown> | undefined, `${where}[]`);
+      for (const [name, property] of Object.entries(
+        (schema.properties as Record<string, Record<string, unknown>>) ?? {},
+      )) {
+        const target = property.$ref ? schemas[String(property.$ref).split('/').pop() as string] : property;
+        if (!property.description && !target?.description) undescribed.push(`${where}.${name}`);
+        visit(property, `${where}.${name}`);
+      }
+    };
+    for (const item of Object.values(plugin.paths)) {
+      for (const operation of Object.values(item as Record<string, Record<string, unknown>>)) {
+        const id = operation.operationId as string;
+        expect(String(operation.description).length, id).toBeGreaterThan(120);
+        expect(operation['x-skill-name'], id).toEqual(expect.any(String));
+        for (const parameter of (operation.parameters as Record<string, unknown>[]) ?? []) {
+          if (!parameter.description) undescribed.push(`${id} parameter ${parameter.name}`);
+        }
+        const body = operation.requestBody as {
+          content: Record<string, { schema: Record<string, unknown> }>;
+        };
+        visit(body?.content['application/json']?.schema, `${id} body`);
+        const ok = (operation.responses as Record<string, { content?: Record<string, { schema: never }> }>)[
+          '200'
+        ];
+        visit(ok?.content?.['application/json']?.schema, `${id} 200`);
+      }
+    }
+    expect(undescribed).toEqual([]);
+    expect(seen.size).toBeGreaterThan(10);
+  });
+
   it('declares the X-API-Key header scheme and the deployment URL as server', () => {
     expect(full.components?.securitySchemes?.ApiKeyAuth).toMatchObject({
       type: 'apiKey',

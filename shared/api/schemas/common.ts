@@ -27,7 +27,7 @@ export const Entity = z
       .max(256)
       .meta({ description: 'Normalised entity value', example: '203.0.113.7' }),
   })
-  .meta({ id: 'Entity' });
+  .meta({ id: 'Entity', description: 'A security entity: an IP address, user, host or domain' });
 
 export const Limit = z.coerce
   .number()

@@ -53,30 +53,40 @@ const Seen = z.iso.datetime();
 export const GraphEntity = z
   .object({
     type: EntityType,
-    value: z.string().meta({ example: '203.0.113.66' }),
+    value: z
+      .string()
+      .meta({ description: 'The normalised value that was looked up', example: '203.0.113.66' }),
     risk_score: z.number().min(0).max(100).optional().meta({
       description: 'Risk score (0-100) of the latest investigation of this entity, if any',
       example: 82,
     }),
     first_seen: Seen.meta({ description: 'First time the service saw this entity (UTC)' }),
     last_seen: Seen.meta({ description: 'Latest time the service saw this entity (UTC)' }),
-    investigation_count: z.number().int().min(0).meta({ example: 2 }),
-    incident_count: z.number().int().min(0).meta({ example: 7 }),
+    investigation_count: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Investigations that named this entity', example: 2 }),
+    incident_count: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Incidents that named this entity', example: 7 }),
   })
   .meta({ id: 'GraphEntity', description: 'The entity that was looked up' });
 
 export const GraphNeighbor = z
   .object({
     type: EntityType,
-    value: z.string().meta({ example: 'j.doe@contoso.example' }),
+    value: z.string().meta({ description: 'The connected entity', example: 'j.doe@contoso.example' }),
     relationship: Relationship,
     direction: z.enum(['out', 'in', 'both']).optional().meta({
       description:
         'out: the looked-up entity is the subject (it resolves_to / logged_in_from / connected_to this one); in: the reverse; both: undirected',
       example: 'both',
     }),
-    first_seen: Seen,
-    last_seen: Seen,
+    first_seen: Seen.meta({ description: 'First incident or investigation linking the two (UTC)' }),
+    last_seen: Seen.meta({ description: 'Latest incident or investigation linking the two (UTC)' }),
     count: z
       .number()
       .int()

@@ -222,8 +222,10 @@ export const ListIncidentsQuery = z
 
 export const IncidentSummary = z
   .object({
-    incident_id: z.string().meta({ example: 'inc_2q7v3m4k5n6p7r2s3t4u5v6w7x' }),
-    title: z.string(),
+    incident_id: z
+      .string()
+      .meta({ description: "The incident's ID in this service", example: 'inc_2q7v3m4k5n6p7r2s3t4u5v6w7x' }),
+    title: z.string().meta({ description: 'What happened, as the SIEM titled it' }),
     severity: IncidentSeverity,
     status: IncidentStatus,
     link: z.url().meta({ description: "The incident's page in this service" }),

@@ -45,7 +45,10 @@ export const EntityInput = z
         type: EntityType.optional().meta({
           description: 'ip, user, host or domain; inferred from the value when omitted',
         }),
-        value: z.string().min(1).max(MAX_ENTITY_VALUE_LENGTH).meta({ example: 'paypa1-login.com' }),
+        value: z.string().min(1).max(MAX_ENTITY_VALUE_LENGTH).meta({
+          description: 'The entity value, e.g. an IP, user, host name or domain',
+          example: 'paypa1-login.com',
+        }),
       })
       .meta({ description: 'The value with its type' }),
   ])
@@ -109,7 +112,10 @@ export const Finding = z
     finding_id: z
       .string()
       .meta({ description: 'Stable within the report', example: 'domain_analysis:typosquat:paypal.com' }),
-    title: z.string().meta({ example: 'Look-alike spelling of PayPal (paypal.com)' }),
+    title: z.string().meta({
+      description: 'One-line statement of the finding',
+      example: 'Look-alike spelling of PayPal (paypal.com)',
+    }),
     description: z.string().meta({ description: 'Technical explanation for analysts' }),
     impact: z.string().meta({ description: 'The same finding in plain business language' }),
     severity: z.enum(FINDING_SEVERITIES).meta({
@@ -123,7 +129,9 @@ export const Finding = z
     source_tool: z
       .enum(TOOL_NAMES)
       .meta({ description: 'The tool that produced it', example: 'domain_analysis' }),
-    category: z.enum(FINDING_CATEGORIES).meta({ example: 'impersonation' }),
+    category: z
+      .enum(FINDING_CATEGORIES)
+      .meta({ description: 'What kind of risk the finding is about', example: 'impersonation' }),
     evidence: z.array(z.string()).meta({
       description: 'Values, incident IDs or session IDs that support the finding',
       example: ['paypa1-login.com', 'paypal.com'],
@@ -135,7 +143,11 @@ export const Finding = z
   });
 
 export const ReportEntity = Entity.extend({
-  role: z.enum(['investigated', 'related']).meta({ example: 'related' }),
+  role: z.enum(['investigated', 'related']).meta({
+    description:
+      'investigated: the entity the investigation was started on; related: one found connected to it',
+    example: 'related',
+  }),
   relationship: z.string().optional().meta({
     description:
       'How it relates to the investigated entity: co_occurs_in_incident, subdomain_of, impersonates, alias_of, or a knowledge-graph relationship',
@@ -146,10 +158,16 @@ export const ReportEntity = Entity.extend({
 
 export const Coverage = z
   .object({
-    tools_run: z.number().int().min(0).meta({ example: 5 }),
-    tools_succeeded: z.number().int().min(0).meta({ example: 5 }),
-    tools_failed: z.array(z.enum(TOOL_NAMES)).meta({ example: [] }),
-    tools_timed_out: z.array(z.enum(TOOL_NAMES)).meta({ example: [] }),
+    tools_run: z.number().int().min(0).meta({ description: 'Enrichment tools started', example: 5 }),
+    tools_succeeded: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Tools that returned a result', example: 5 }),
+    tools_failed: z.array(z.enum(TOOL_NAMES)).meta({ description: 'Tools that failed', example: [] }),
+    tools_timed_out: z
+      .array(z.enum(TOOL_NAMES))
+      .meta({ description: 'Tools that ran out of time', example: [] }),
   })
   .meta({
     id: 'Coverage',
@@ -206,8 +224,13 @@ export const Report = z
 export const RelatedEntity = z
   .object({
     entity: Entity,
-    relationship: z.string(),
-    evidence: z.array(z.string()),
+    relationship: z.string().meta({
+      description: 'How it relates to the investigated entity (see ReportEntity.relationship)',
+      example: 'impersonates',
+    }),
+    evidence: z
+      .array(z.string())
+      .meta({ description: 'Values, incident IDs or session IDs behind the link' }),
     known: z.boolean().optional().meta({ description: 'The link was already in the knowledge graph' }),
   })
   .meta({ id: 'RelatedEntity' });
@@ -215,26 +238,30 @@ export const RelatedEntity = z
 export const ToolOutput = z
   .object({
     facts: z.record(z.string(), z.unknown()).meta({ description: "The tool's raw facts" }),
-    findings: z.array(Finding),
-    related: z.array(RelatedEntity),
+    findings: z.array(Finding).meta({ description: "The tool's findings" }),
+    related: z.array(RelatedEntity).meta({ description: 'Entities the tool found connected' }),
   })
   .meta({ id: 'ToolOutput' });
 
 export const ToolCall = z
   .object({
-    tool_call_id: z.string().meta({ example: 'tc_6f1c2a9e0b7d4c3e8f5a1b2c3d4e5f60' }),
-    name: z.enum(TOOL_NAMES).meta({ example: 'domain_analysis' }),
-    input: z.object({ entity: Entity }),
-    // The tool output when it succeeded; null otherwise (may be omitted in history).
-    output: ToolOutput.nullable().optional(),
+    tool_call_id: z.string().meta({
+      description: 'Identifier of this step; events name it in detail.tool_call_id',
+      example: 'tc_6f1c2a9e0b7d4c3e8f5a1b2c3d4e5f60',
+    }),
+    name: z.enum(TOOL_NAMES).meta({ description: 'The enrichment tool', example: 'domain_analysis' }),
+    input: z.object({ entity: Entity }).meta({ description: 'What the tool was given' }),
+    output: ToolOutput.nullable().optional().meta({
+      description: 'The tool output when it succeeded; null otherwise (may be omitted in history)',
+    }),
     status: z.enum(['succeeded', 'failed', 'timed_out']).meta({
       description:
         'A failed or timed-out tool does not stop the investigation; the verdict reflects the coverage',
       example: 'succeeded',
     }),
     error: z.string().optional().meta({ description: 'Why the tool did not succeed (safe to display)' }),
-    started_at: IsoDateTime,
-    duration_ms: z.number().int().min(0).meta({ example: 42 }),
+    started_at: IsoDateTime.meta({ description: 'When the tool started (UTC)' }),
+    duration_ms: z.number().int().min(0).meta({ description: 'How long the tool ran', example: 42 }),
   })
   .meta({
     id: 'ToolCall',
@@ -276,8 +303,8 @@ export const StartInvestigationAcceptedResponse = z
 export const StartInvestigationResultResponse = z
   .object({
     session_id: SessionId,
-    run_id: z.string().meta({ example: EXAMPLE_RUN_ID }),
-    session_url: z.string().meta({ example: EXAMPLE_SESSION_URL }),
+    run_id: z.string().meta({ description: 'Identifier of the workflow run', example: EXAMPLE_RUN_ID }),
+    session_url: z.string().meta({ description: 'Browser URL of the session', example: EXAMPLE_SESSION_URL }),
     status: SessionStatus,
     // Not described here: a described wrapper would inline Report instead of referencing it.
     report: Report.nullable(),
@@ -312,16 +339,22 @@ export const SessionHistoryQuery = z
 
 export const HistoryMessage = z
   .object({
-    message_id: z.string().meta({ example: 'm_000003' }),
-    role: z.enum(['assistant', 'user', 'system']).meta({ example: 'assistant' }),
+    message_id: z
+      .string()
+      .meta({ description: 'Position of the message in the history', example: 'm_000003' }),
+    role: z.enum(['assistant', 'user', 'system']).meta({
+      description:
+        "user: the request as received; assistant: the investigation's progress and conclusions; system: reserved for service notes",
+      example: 'assistant',
+    }),
     content: z.string().meta({ description: 'Message text, written for the persona' }),
-    created_at: IsoDateTime,
+    created_at: IsoDateTime.meta({ description: 'When it was recorded (UTC)' }),
   })
   .meta({ id: 'HistoryMessage', description: 'A message of the session conversation' });
 
 export const HistoryEvent = z
   .object({
-    event_id: z.string().meta({ example: 'e_000004' }),
+    event_id: z.string().meta({ description: 'Position of the event in the history', example: 'e_000004' }),
     type: z.string().meta({
       description:
         'What happened, e.g. status_changed, tool_started, tool_succeeded, tool_failed, tool_timed_out, report_ready',
@@ -331,23 +364,28 @@ export const HistoryEvent = z
       description: 'Event specifics (tool, tool_call_id, duration_ms, status...)',
       example: { tool: 'domain_analysis', tool_call_id: 'tc_6f1c2a9e', duration_ms: 12, findings: 2 },
     }),
-    created_at: IsoDateTime,
+    created_at: IsoDateTime.meta({ description: 'When it happened (UTC)' }),
   })
   .meta({ id: 'HistoryEvent', description: 'A persisted event of the session' });
 
 export const SessionSummary = z
   .object({
     session_id: SessionId,
-    run_id: z.string().optional().meta({ example: EXAMPLE_RUN_ID }),
+    run_id: z
+      .string()
+      .optional()
+      .meta({ description: 'Identifier of the workflow run', example: EXAMPLE_RUN_ID }),
     status: SessionStatus.meta({
       description:
         'initialized or active: keep polling every few seconds. completed, failed or canceled: stop polling.',
     }),
     entity: Entity,
     persona: PersonaName,
-    created_at: IsoDateTime,
-    updated_at: IsoDateTime,
-    completed_at: IsoDateTime.optional(),
+    created_at: IsoDateTime.meta({ description: 'When the investigation started (UTC)' }),
+    updated_at: IsoDateTime.meta({ description: 'Last change of the session (UTC)' }),
+    completed_at: IsoDateTime.optional().meta({
+      description: 'When it reached completed, failed or canceled',
+    }),
     failure_reason: z.string().optional().meta({ description: 'Why the session failed, when it did' }),
     risk_score: z.number().int().min(0).max(100).optional().meta({ description: 'Once completed' }),
     verdict: Verdict.optional().meta({ description: 'Once completed' }),
@@ -356,10 +394,10 @@ export const SessionSummary = z
 
 export const SessionHistoryResponse = z
   .object({
-    session: SessionSummary,
-    messages: z.array(HistoryMessage),
-    events: z.array(HistoryEvent),
-    tool_calls: z.array(ToolCall),
+    session: SessionSummary.meta({ description: 'The session: status first of all' }),
+    messages: z.array(HistoryMessage).meta({ description: 'Messages, oldest first' }),
+    events: z.array(HistoryEvent).meta({ description: 'Events, oldest first' }),
+    tool_calls: z.array(ToolCall).meta({ description: 'Enrichment steps recorded so far, oldest first' }),
     next_cursor: z.string().nullable().meta({
       description:
         'Pass as ?after= on the next poll to receive only newer history; null when nothing has been recorded yet',
@@ -413,10 +451,15 @@ export const InvestigationReportResponse = z
     status: SessionStatus,
     entity: Entity,
     persona: PersonaName,
-    report: Report.nullable(),
-    created_at: IsoDateTime,
-    completed_at: IsoDateTime.optional(),
-    failure_reason: z.string().optional(),
+    report: Report.nullable().meta({
+      description:
+        'Summary, risk score, verdict, entities and findings; null until status is completed (and for failed or canceled sessions)',
+    }),
+    created_at: IsoDateTime.meta({ description: 'When the investigation started (UTC)' }),
+    completed_at: IsoDateTime.optional().meta({
+      description: 'When it reached completed, failed or canceled',
+    }),
+    failure_reason: z.string().optional().meta({ description: 'Why the investigation failed, when it did' }),
   })
   .meta({
     id: 'InvestigationReportResponse',

@@ -43,7 +43,7 @@ export const SearchResult = z
       .nullable()
       .meta({ description: "The report's summary; null until the investigation completes" }),
     verdict: Verdict.nullable().optional(),
-    persona: z.string().meta({ example: 'SOC Analyst' }),
+    persona: z.string().meta({ description: 'Who the report was written for', example: 'SOC Analyst' }),
     created_at: z.iso.datetime().meta({ description: 'When the investigation started (UTC)' }),
   })
   .meta({ id: 'SearchResult', description: 'One matching investigation session' });
