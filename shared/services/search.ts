@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type Config, config } from '../config';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
 import type { Entity } from '../domain/entity';
+import { InvalidCursorError } from '../domain/errors';
 import type { Caller } from '../domain/scopes';
 import { termsForQuery } from '../domain/search-terms';
 import {
@@ -41,7 +42,7 @@ export interface SearchResult {
   next_cursor: string | null;
 }
 
-const position = z.object({ after: z.string().refine(isPostingSortKey) });
+const position = z.object({ d: z.number().int().min(0).max(15), after: z.string().refine(isPostingSortKey) });
 
 function view(entry: SearchEntry): SearchResultView {
   return {
@@ -69,7 +70,10 @@ export async function searchInvestigations(
     status: input.status,
     verdict: input.verdict,
   };
-  const after = input.cursor ? decodeCursor(input.cursor, binding, position).after : undefined;
+  const decoded = input.cursor ? decodeCursor(input.cursor, binding, position) : undefined;
+  const driving = decoded ? terms[decoded.d] : undefined;
+  if (decoded && !driving) throw new InvalidCursorError();
+  const after = decoded && driving ? { driving, sk: decoded.after } : undefined;
   const page = await index.search({
     ownerKeyId: caller.keyId,
     terms,
@@ -80,7 +84,9 @@ export async function searchInvestigations(
   });
   return {
     results: page.hits.map(view),
-    next_cursor: page.next ? encodeCursor({ after: page.next }, binding) : null,
+    next_cursor: page.next
+      ? encodeCursor({ d: terms.indexOf(page.next.driving), after: page.next.sk }, binding)
+      : null,
   };
 }
 

@@ -119,7 +119,8 @@ function sideFromItem(item: Item): EdgeSide {
   };
 }
 
-function sideItem(side: EdgeSide, version: number): Item {
+/** The stored form of one edge side (also for bulk seeding by tooling and benchmarks). */
+export function sideItem(side: EdgeSide, version = 1): Item {
   return {
     pk: entityPk(side.self),
     sk: edgeSk(side),
@@ -137,7 +138,8 @@ function sideItem(side: EdgeSide, version: number): Item {
   };
 }
 
-function nodeItem(node: StoredNode, version: number): Item {
+/** The stored form of a node (also for bulk seeding by tooling and benchmarks). */
+export function nodeItem(node: StoredNode, version = 1): Item {
   return {
     pk: entityPk(node),
     sk: NODE_SK,

@@ -106,6 +106,18 @@ class SeverityStream {
   }
 }
 
+/** The stored form of an incident (also for bulk seeding by tooling and benchmarks). */
+export function incidentItem(incident: NormalisedIncident, ingestedAt: string): Item {
+  return {
+    pk: incidentPk(incident.incident_id),
+    sk: META_SK,
+    [GSI1.partitionKey]: severityPk(incident.severity),
+    [GSI1.sortKey]: listKey(incident),
+    ...incident,
+    ingested_at: ingestedAt,
+  };
+}
+
 export class IncidentsRepository {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -122,14 +134,7 @@ export class IncidentsRepository {
       const { Attributes } = await this.doc.send(
         new PutCommand({
           TableName: this.table,
-          Item: {
-            pk: incidentPk(incident.incident_id),
-            sk: META_SK,
-            [GSI1.partitionKey]: severityPk(incident.severity),
-            [GSI1.sortKey]: listKey(incident),
-            ...incident,
-            ingested_at: now.toISOString(),
-          },
+          Item: incidentItem(incident, now.toISOString()),
           ConditionExpression: 'attribute_not_exists(pk) OR updated_at <= :updated',
           ExpressionAttributeValues: { ':updated': incident.updated_at },
           ReturnValues: 'ALL_OLD',

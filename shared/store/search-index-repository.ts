@@ -39,19 +39,24 @@ export interface SearchEntry {
 
 export interface SearchIndexQuery {
   ownerKeyId: string;
-  /** Normalised query terms; the first names the partition read (the most selective one). */
+  /** Normalised query terms, rarest kind first (domain `termsForQuery`). */
   terms: readonly string[];
   statuses?: readonly string[] | undefined;
   verdicts?: readonly string[] | undefined;
   limit: number;
-  /** Sort key the previous page ended on. */
-  after?: string | undefined;
+  /** Where the previous page ended: the term whose postings are read and the last sort key. */
+  after?: SearchPosition | undefined;
+}
+
+export interface SearchPosition {
+  driving: string;
+  sk: string;
 }
 
 export interface SearchIndexPage {
   hits: SearchEntry[];
-  /** Sort key to continue after; absent on the last page. */
-  next?: string;
+  /** Where to continue; absent on the last page. */
+  next?: SearchPosition;
 }
 
 /** Postings per session: bounded so a pathological report cannot turn one index into thousands of writes. */
@@ -96,6 +101,23 @@ function isConditionFailure(error: unknown): boolean {
 }
 
 const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
+
+/** The postings of a session (also for bulk seeding by tooling and benchmarks). */
+export function postingItems(entry: SearchEntry, terms: readonly string[]): Item[] {
+  const posting = {
+    session_id: entry.session_id,
+    owner_key_id: entry.owner_key_id,
+    status: entry.status,
+    entity: { type: entry.entity.type, value: entry.entity.value },
+    persona: entry.persona,
+    created_at: entry.created_at,
+    ...(typeof entry.risk_score === 'number' ? { risk_score: entry.risk_score } : {}),
+    ...(entry.verdict ? { verdict: entry.verdict } : {}),
+    ...(entry.summary ? { summary: shorten(entry.summary, POSTING_SUMMARY_LENGTH) } : {}),
+    terms: [...terms],
+  };
+  return terms.map((term) => ({ pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting }));
+}
 
 export class SearchIndexRepository {
   constructor(
@@ -155,25 +177,11 @@ export class SearchIndexRepository {
     const stale = previousTerms.filter((term) => !terms.includes(term));
     await putDoc([...new Set([...previousTerms, ...terms])]);
 
-    const posting = {
-      session_id: entry.session_id,
-      owner_key_id: entry.owner_key_id,
-      status: entry.status,
-      entity: { type: entry.entity.type, value: entry.entity.value },
-      persona: entry.persona,
-      created_at: entry.created_at,
-      ...(typeof entry.risk_score === 'number' ? { risk_score: entry.risk_score } : {}),
-      ...(entry.verdict ? { verdict: entry.verdict } : {}),
-      ...(entry.summary ? { summary: shorten(entry.summary, POSTING_SUMMARY_LENGTH) } : {}),
-      terms,
-    };
     const requests: Record<string, unknown>[] = [
       ...stale.map((term) => ({
         DeleteRequest: { Key: { pk: termPk(entry.owner_key_id, term), sk: postingSk(entry) } },
       })),
-      ...terms.map((term) => ({
-        PutRequest: { Item: { pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting } },
-      })),
+      ...postingItems(entry, terms).map((Item) => ({ PutRequest: { Item } })),
     ];
     await this.batchWrite(requests);
     await putDoc(terms);
@@ -193,21 +201,96 @@ export class SearchIndexRepository {
   }
 
   /**
-   * The caller's sessions having every term, newest first: one Query on the first term's postings,
-   * paged, the other terms and the filters checked in the items. Examines at most
-   * MAX_EVALUATED_PER_SEARCH postings per call; a page may then be short but carries a cursor.
+   * The caller's sessions having every term, newest first, from ONE term's postings with the other
+   * terms and the filters checked inside the items.
+   *
+   * Which term's postings are read matters (a common term means reading many postings to find a few
+   * matches), and term frequencies are not stored. So a first page of a multi-term query reads the
+   * first `limit + 1` postings of every term in parallel: a term whose postings all fit in that read
+   * answers the query on the spot (every match is among them). Otherwise the first term (the
+   * domain's rarest-kind-first order) drives, continuing from its first read. Later pages keep the
+   * driving term, which the position names. At most MAX_EVALUATED_PER_SEARCH postings are examined
+   * per call; a page may then be short but carries a position.
    */
   async search(query: SearchIndexQuery): Promise<SearchIndexPage> {
-    const [driving, ...others] = query.terms;
-    if (!driving) return { hits: [] };
+    if (query.terms.length === 0) return { hits: [] };
+    if (query.after) {
+      return this.continueSearch(query, query.after.driving, {
+        pk: termPk(query.ownerKeyId, query.after.driving),
+        sk: query.after.sk,
+      });
+    }
+    if (query.terms.length === 1) return this.continueSearch(query, query.terms[0] as string, undefined);
+
+    const probes = await Promise.all(
+      query.terms.map((term) => this.queryPostings(query, term, undefined, query.limit + 1)),
+    );
+    const complete = probes.findIndex((probe) => probe.lastKey === undefined);
+    if (complete >= 0) {
+      const probe = probes[complete]!;
+      return this.pageOf(query, query.terms[complete] as string, probe.items, undefined);
+    }
+    const first = probes[0]!;
+    if (first.items.length > query.limit)
+      return this.pageOf(query, query.terms[0] as string, first.items, undefined);
+    return this.continueSearch(query, query.terms[0] as string, first.lastKey, first.items, first.evaluated);
+  }
+
+  private pageOf(
+    query: SearchIndexQuery,
+    driving: string,
+    hits: Item[],
+    lastKey: Record<string, unknown> | undefined,
+  ) {
+    if (hits.length > query.limit) {
+      const page = hits.slice(0, query.limit);
+      return { hits: page.map(entryFromItem), next: { driving, sk: String(page.at(-1)?.sk) } };
+    }
+    return lastKey
+      ? { hits: hits.map(entryFromItem), next: { driving, sk: String(lastKey.sk) } }
+      : { hits: hits.map(entryFromItem) };
+  }
+
+  private async continueSearch(
+    query: SearchIndexQuery,
+    driving: string,
+    startKey: Record<string, unknown> | undefined,
+    found: Item[] = [],
+    alreadyEvaluated = 0,
+  ): Promise<SearchIndexPage> {
+    const hits = [...found];
+    let evaluated = alreadyEvaluated;
+    let next = startKey;
+    const filtered = query.terms.length > 1 || !!query.statuses?.length || !!query.verdicts?.length;
+    const pageSize = Math.min(500, filtered ? Math.max(100, query.limit + 1) : query.limit + 1);
+    for (;;) {
+      const result = await this.queryPostings(query, driving, next, pageSize);
+      evaluated += result.evaluated;
+      hits.push(...result.items);
+      next = result.lastKey;
+      if (hits.length > query.limit || !next || evaluated >= MAX_EVALUATED_PER_SEARCH) {
+        return this.pageOf(query, driving, hits, next);
+      }
+    }
+  }
+
+  /** One Query on a term's postings, newest first, the other terms and filters checked in the items. */
+  private async queryPostings(
+    query: SearchIndexQuery,
+    driving: string,
+    startKey: Record<string, unknown> | undefined,
+    limit: number,
+  ): Promise<{ items: Item[]; lastKey: Record<string, unknown> | undefined; evaluated: number }> {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':pk': termPk(query.ownerKeyId, driving) };
     const filters: string[] = [];
-    others.forEach((term, i) => {
-      names['#terms'] = 'terms';
-      values[`:t${i}`] = term;
-      filters.push(`contains(#terms, :t${i})`);
-    });
+    query.terms
+      .filter((term) => term !== driving)
+      .forEach((term, i) => {
+        names['#terms'] = 'terms';
+        values[`:t${i}`] = term;
+        filters.push(`contains(#terms, :t${i})`);
+      });
     const inList = (attribute: string, list: readonly string[] | undefined, tag: string) => {
       if (!list?.length) return;
       names[`#${tag}`] = attribute;
@@ -219,38 +302,23 @@ export class SearchIndexRepository {
     };
     inList('status', query.statuses, 'st');
     inList('verdict', query.verdicts, 'vd');
-
-    const hits: Item[] = [];
-    let startKey: Record<string, unknown> | undefined = query.after
-      ? { pk: values[':pk'], sk: query.after }
-      : undefined;
-    let evaluated = 0;
-    const pageSize = Math.min(500, Math.max(query.limit + 1, filters.length > 0 ? 100 : query.limit + 1));
-    for (;;) {
-      const result = await this.doc.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-          ExpressionAttributeValues: values,
-          ScanIndexForward: false,
-          Limit: pageSize,
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      );
-      evaluated += result.ScannedCount ?? 0;
-      hits.push(...(result.Items ?? []));
-      startKey = result.LastEvaluatedKey;
-      if (hits.length > query.limit) {
-        const page = hits.slice(0, query.limit);
-        return { hits: page.map(entryFromItem), next: String(page.at(-1)?.sk) };
-      }
-      if (!startKey) return { hits: hits.map(entryFromItem) };
-      if (evaluated >= MAX_EVALUATED_PER_SEARCH) {
-        return { hits: hits.map(entryFromItem), next: String(startKey.sk) };
-      }
-    }
+    const result = await this.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk',
+        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        Limit: limit,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    return {
+      items: result.Items ?? [],
+      lastKey: result.LastEvaluatedKey,
+      evaluated: result.ScannedCount ?? 0,
+    };
   }
 }
 

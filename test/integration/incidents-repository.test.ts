@@ -11,7 +11,11 @@ import {
   type Severity,
 } from '../../shared/domain/incident';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
-import { type IncidentListQuery, IncidentsRepository } from '../../shared/store/incidents-repository';
+import {
+  type IncidentListQuery,
+  IncidentsRepository,
+  incidentItem,
+} from '../../shared/store/incidents-repository';
 import { createIsolatedTables } from '../support/dynamodb';
 
 /**
@@ -59,22 +63,13 @@ beforeAll(async () => {
       }),
     );
   });
-  // Seeded the way the store writes them (keys included) in batches; upsert is covered elsewhere.
+  // Seeded in the store's own item form, in batches; upsert is covered elsewhere.
   for (let i = 0; i < incidents.length; i += 25) {
     await doc.send(
       new BatchWriteCommand({
         RequestItems: {
           [tables.names.incidents]: incidents.slice(i, i + 25).map((incident) => ({
-            PutRequest: {
-              Item: {
-                pk: `INCIDENT#${incident.incident_id}`,
-                sk: 'META',
-                gsi1pk: `SEVERITY#${incident.severity}`,
-                gsi1sk: `${incident.created_at}#${incident.incident_id}`,
-                ...incident,
-                ingested_at: new Date().toISOString(),
-              },
-            },
+            PutRequest: { Item: incidentItem(incident, new Date().toISOString()) },
           })),
         },
       }),

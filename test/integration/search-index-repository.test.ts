@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
-import { type SearchEntry, SearchIndexRepository } from '../../shared/store/search-index-repository';
+import {
+  type SearchEntry,
+  SearchIndexRepository,
+  type SearchPosition,
+} from '../../shared/store/search-index-repository';
 import { createIsolatedTables } from '../support/dynamodb';
 
 let index: SearchIndexRepository;
@@ -71,7 +75,7 @@ describe('search index repository', () => {
       ]);
     }
     const ids: string[] = [];
-    let after: string | undefined;
+    let after: SearchPosition | undefined;
     do {
       const page = await index.search({ ownerKeyId: 'ownerc', terms: ['paged'], limit: 3, after });
       ids.push(...page.hits.map((h) => h.session_id));
@@ -86,5 +90,38 @@ describe('search index repository', () => {
       's_page00001',
       's_page00000',
     ]);
+  });
+
+  it('reads the rare term of an AND query, and keeps that term across pages', async () => {
+    for (let i = 0; i < 60; i++) {
+      const terms = ['w:common', ...(i % 20 === 0 ? ['w:rare'] : []), ...(i % 2 === 0 ? ['w:half'] : [])];
+      await index.indexSession(
+        entry(
+          `s_and000${String(i).padStart(3, '0')}`,
+          'ownerd',
+          new Date(Date.UTC(2026, 8, 1, 0, i)).toISOString(),
+        ),
+        terms,
+      );
+    }
+    const rare = await index.search({ ownerKeyId: 'ownerd', terms: ['w:common', 'w:rare'], limit: 10 });
+    expect(rare.hits.map((h) => h.session_id)).toEqual(['s_and000040', 's_and000020', 's_and000000']);
+    expect(rare.next).toBeUndefined();
+
+    const ids: string[] = [];
+    let after: SearchPosition | undefined;
+    do {
+      const page = await index.search({
+        ownerKeyId: 'ownerd',
+        terms: ['w:common', 'w:half'],
+        limit: 7,
+        after,
+      });
+      ids.push(...page.hits.map((h) => h.session_id));
+      after = page.next;
+      if (after) expect(after.driving).toBe('w:common');
+    } while (after);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
   });
 });
