@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
+import { compactIncidentList } from '../../shared/api/plugin-responses';
 import { listIncidents } from '../../shared/api/routes/knowledge';
 import { config } from '../../shared/config';
 import { incidentStore, listIncidents as list } from '../../shared/services/incidents';
@@ -6,12 +7,14 @@ import { incidentStore, listIncidents as list } from '../../shared/services/inci
 /** GET /api/v1/incidents?severity=&status=&since=&until=&limit=&cursor= */
 export const handler = httpHandler(listIncidents, async ({ query }) => ({
   statusCode: 200,
-  body: await list(incidentStore(), config().SIS_PUBLIC_URL, {
-    severity: query.severity,
-    status: query.status,
-    since: query.since,
-    until: query.until,
-    limit: query.limit,
-    cursor: query.cursor,
-  }),
+  body: compactIncidentList(
+    await list(incidentStore(), config().SIS_PUBLIC_URL, {
+      severity: query.severity,
+      status: query.status,
+      since: query.since,
+      until: query.until,
+      limit: query.limit,
+      cursor: query.cursor,
+    }),
+  ),
 }));

@@ -1,15 +1,18 @@
 import { httpHandler } from '../../shared/api/http-handler';
+import { compactGraphNeighborhood } from '../../shared/api/plugin-responses';
 import { queryKnowledgeGraph } from '../../shared/api/routes/knowledge';
 import { graphStore, queryKnowledgeGraph as lookUp } from '../../shared/services/knowledge-graph';
 
 /** GET /api/v1/graph/entity/{value}?type=&depth=&limit=&cursor= */
 export const handler = httpHandler(queryKnowledgeGraph, async ({ params, query }) => ({
   statusCode: 200,
-  body: await lookUp(graphStore(), {
-    value: params.value,
-    type: query.type,
-    depth: query.depth,
-    limit: query.limit,
-    cursor: query.cursor,
-  }),
+  body: compactGraphNeighborhood(
+    await lookUp(graphStore(), {
+      value: params.value,
+      type: query.type,
+      depth: query.depth,
+      limit: query.limit,
+      cursor: query.cursor,
+    }),
+  ),
 }));

@@ -1,15 +1,18 @@
 import { httpHandler } from '../../shared/api/http-handler';
+import { compactSearchResults } from '../../shared/api/plugin-responses';
 import { searchInvestigations } from '../../shared/api/routes/knowledge';
 import { searchInvestigations as search, searchIndex } from '../../shared/services/search';
 
 /** GET /api/v1/search?q=&status=&verdict=&limit=&cursor=: the caller's own sessions only. */
 export const handler = httpHandler(searchInvestigations, async ({ caller, query }) => ({
   statusCode: 200,
-  body: await search(searchIndex(), caller, {
-    q: query.q,
-    status: query.status,
-    verdict: query.verdict,
-    limit: query.limit,
-    cursor: query.cursor,
-  }),
+  body: compactSearchResults(
+    await search(searchIndex(), caller, {
+      q: query.q,
+      status: query.status,
+      verdict: query.verdict,
+      limit: query.limit,
+      cursor: query.cursor,
+    }),
+  ),
 }));

@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
+import { compactInvestigationResult } from '../../shared/api/plugin-responses';
 import { startInvestigation } from '../../shared/api/routes/investigations';
 import { investigationContext } from '../../shared/services/investigation-context';
 import { startInvestigation as start } from '../../shared/services/investigations';
@@ -13,5 +14,9 @@ export const handler = httpHandler(startInvestigation, async ({ body, caller, he
     idempotencyKey: headers['idempotency-key'],
     remainingTimeMs: context?.getRemainingTimeInMillis?.(),
   });
-  return { statusCode: outcome.statusCode, body: outcome.body, headers: { 'cache-control': 'no-store' } };
+  return {
+    statusCode: outcome.statusCode,
+    body: compactInvestigationResult(outcome.body),
+    headers: { 'cache-control': 'no-store' },
+  };
 });

@@ -60,6 +60,14 @@ export const CONTRACT_GATEWAY_RESPONSES: readonly ContractGatewayResponse[] = [
     code: 'not_found',
     message: 'No such route.',
   },
+  {
+    // The authorizer could not check the key (its table unreachable or throttled): retryable, and
+    // never a pass. Without this API Gateway answers 500.
+    type: ResponseType.AUTHORIZER_FAILURE,
+    statusCode: '503',
+    code: 'service_unavailable',
+    message: 'The service is temporarily unavailable. Retry shortly.',
+  },
   { type: ResponseType.DEFAULT_4XX, code: 'bad_request', message: null },
   {
     type: ResponseType.DEFAULT_5XX,

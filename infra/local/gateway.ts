@@ -107,30 +107,38 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   });
 }
 
-function headerMaps(req: IncomingMessage) {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i] ?? '';
-    const value = req.rawHeaders[i + 1] ?? '';
-    headers[name] = value; // API Gateway keeps the last value of a repeated header
-    const existing = multiValueHeaders[name];
+/**
+ * Names are the client's (`__proto__` and `constructor` included), so values are gathered in Maps
+ * and turned into plain objects with own properties only; assigning into `{}` would reach
+ * Object.prototype.
+ */
+function toRecords(entries: Iterable<[string, string]>) {
+  const single = new Map<string, string>();
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of entries) {
+    single.set(name, value); // API Gateway keeps the last value of a repeated header or parameter
+    const existing = multi.get(name);
     if (existing) existing.push(value);
-    else multiValueHeaders[name] = [value];
+    else multi.set(name, [value]);
   }
-  return { headers, multiValueHeaders };
+  return {
+    single: Object.fromEntries(single) as Record<string, string>,
+    multi: Object.fromEntries(multi) as Record<string, string[]>,
+    empty: single.size === 0,
+  };
+}
+
+function headerMaps(req: IncomingMessage) {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    pairs.push([req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '']);
+  }
+  const { single, multi } = toRecords(pairs);
+  return { headers: single, multiValueHeaders: multi };
 }
 
 function queryMaps(url: URL) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    single[name] = value;
-    const existing = multi[name];
-    if (existing) existing.push(value);
-    else multi[name] = [value];
-  }
-  const empty = Object.keys(single).length === 0;
+  const { single, multi, empty } = toRecords(url.searchParams);
   return { single: empty ? null : single, multi: empty ? null : multi };
 }
 
@@ -195,7 +203,13 @@ export function createGateway(options: GatewayOptions): Server {
         throw new GatewayError(401, 'unauthorized', 'A valid API key is required in the X-API-Key header.');
       }
       options.onError?.(error, { requestId, stage: 'authorizer' });
-      throw new GatewayError(500, 'internal_error', 'An internal error occurred.');
+      // The key could not be checked (its store unreachable): a retryable refusal, as the stack's
+      // AUTHORIZER_FAILURE gateway response answers; never a pass.
+      throw new GatewayError(
+        503,
+        'service_unavailable',
+        'The service is temporarily unavailable. Retry shortly.',
+      );
     }
     if (!policyAllows(result.policyDocument as PolicyDocument, arn)) {
       throw new GatewayError(403, 'forbidden', 'This API key is not allowed to call this operation.');
@@ -213,7 +227,13 @@ export function createGateway(options: GatewayOptions): Server {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    let url: URL;
+    try {
+      // Prefixing (rather than resolving against a base) keeps `//x` a path, not a host.
+      url = new URL(`http://localhost${req.url?.startsWith('/') ? req.url : `/${req.url ?? ''}`}`);
+    } catch {
+      throw new GatewayError(400, 'bad_request', 'The request target is not a valid path.');
+    }
     const method = (req.method ?? 'GET').toUpperCase();
     const pathMatches = compiled.filter((c) => c.pattern.test(url.pathname));
     const match = pathMatches.find((c) => c.route.method === method);
@@ -224,7 +244,15 @@ export function createGateway(options: GatewayOptions): Server {
     const values = match.pattern.exec(url.pathname)?.slice(1) ?? [];
     const pathParameters: Record<string, string> = {};
     match.paramNames.forEach((name, i) => {
-      pathParameters[name] = decodeURIComponent(values[i] ?? '');
+      try {
+        pathParameters[name] = decodeURIComponent(values[i] ?? '');
+      } catch {
+        throw new GatewayError(
+          400,
+          'validation_error',
+          `The path parameter ${name} is not valid percent-encoding.`,
+        );
+      }
     });
     const { headers, multiValueHeaders } = headerMaps(req);
     const query = queryMaps(url);

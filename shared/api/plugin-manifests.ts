@@ -33,7 +33,9 @@ const DESCRIPTION_FOR_MODEL = [
   'severity, status and a link. (4) Get Investigation Report (getInvestigationReport): a finished investigation by',
   'session_id. (5) Search Investigations (searchInvestigations): past investigations matching words, an IP or a',
   'domain. Prefer Get Investigation Report or Search Investigations before starting a new investigation on an',
-  'entity that was investigated recently. Results are final; there is no streaming.',
+  'entity that was investigated recently. Results are final; there is no streaming. Answers are capped for',
+  'assistants (at most 64 KiB, 20 findings, 100 neighbors); truncated: true marks a shortened answer: ask for a',
+  'smaller page with limit, or read the report by session_id.',
 ].join(' ');
 
 export interface ManifestOptions {

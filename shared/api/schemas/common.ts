@@ -52,3 +52,10 @@ export const SessionId = z
     description: 'Session ID returned when the investigation started',
     example: 's_01JD6Z7QK3Q0V8Y5N2B4C6D8EF',
   });
+
+/** Set by the plugin skills' size caps (shared/api/plugin-responses.ts, docs/plugin.md). */
+export const Truncated = z.boolean().optional().meta({
+  description:
+    'Present and true when this answer was shortened to the size limits for assistants: lists lose their least relevant end, long texts end with "…". Ask for a smaller page (limit) or read the full record (getInvestigationReport, getSessionHistory).',
+  example: true,
+});

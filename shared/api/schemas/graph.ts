@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RELATIONSHIPS } from '../../domain/graph';
-import { Cursor, Entity, EntityType, Limit } from './common';
+import { Cursor, Entity, EntityType, Limit, Truncated } from './common';
 
 /** API Gateway may hand over a path parameter still percent-encoded; decode once, never twice. */
 function decodeOnce(raw: string): string {
@@ -118,6 +118,7 @@ export const GraphResponse = z
       .string()
       .nullable()
       .meta({ description: 'Pass as cursor to get more neighbors; null when there are no more' }),
+    truncated: Truncated,
   })
   .meta({
     id: 'GraphResponse',

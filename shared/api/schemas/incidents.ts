@@ -10,7 +10,7 @@ import {
   toIsoUtc,
 } from '../../domain/incident';
 import { SIEM_FORMATS } from '../../domain/siem';
-import { Cursor, Entity, Limit } from './common';
+import { Cursor, Entity, Limit, Truncated } from './common';
 
 export const IncidentSeverity = z
   .enum(SEVERITIES)
@@ -247,6 +247,7 @@ export const ListIncidentsResponse = z
       .string()
       .nullable()
       .meta({ description: 'Pass as cursor to get the next page; null when there are no more' }),
+    truncated: Truncated,
   })
   .meta({
     id: 'ListIncidentsResponse',

@@ -8,7 +8,7 @@ import {
   PERSONA_NAMES,
   TOOL_NAMES,
 } from '../../domain/investigation/types';
-import { Cursor, Entity, EntityType, IsoDateTime, SessionId } from './common';
+import { Cursor, Entity, EntityType, IsoDateTime, SessionId, Truncated } from './common';
 import { SessionStatus, Verdict } from './search';
 
 /**
@@ -313,6 +313,7 @@ export const StartInvestigationResultResponse = z
     raw_results: z.record(z.string(), RawResult).optional().meta({
       description: 'Only with include_raw_results: true; keyed by tool name',
     }),
+    truncated: Truncated,
   })
   .meta({
     id: 'StartInvestigationResultResponse',
@@ -460,6 +461,7 @@ export const InvestigationReportResponse = z
       description: 'When it reached completed, failed or canceled',
     }),
     failure_reason: z.string().optional().meta({ description: 'Why the investigation failed, when it did' }),
+    truncated: Truncated,
   })
   .meta({
     id: 'InvestigationReportResponse',

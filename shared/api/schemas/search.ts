@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SESSION_STATUSES } from '../../domain/session-status';
-import { Cursor, Entity, Limit, SessionId } from './common';
+import { Cursor, Entity, Limit, SessionId, Truncated } from './common';
 
 /** The report's verdicts, as the plugin manifest promises them. */
 export const VERDICTS = ['benign', 'suspicious', 'malicious', 'unknown'] as const;
@@ -55,6 +55,7 @@ export const SearchResponse = z
       .string()
       .nullable()
       .meta({ description: 'Pass as cursor to get the next page; null when there are no more' }),
+    truncated: Truncated,
   })
   .meta({
     id: 'SearchResponse',
