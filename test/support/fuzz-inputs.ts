@@ -75,7 +75,7 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
     "' OR '1'='1",
     '"; DROP TABLE keys; --',
     '<script>alert(1)</script>',
-    '${jndi:ldap://127.0.0.1/a}',
+    ['$', '{jndi:ldap://127.0.0.1/a}'].join(''), // a log4j lookup, not a template
     '{{7*7}}',
     '%s%s%s%n',
     '%00',
