@@ -11,7 +11,8 @@ import type { TableId } from '../shared/store/tables';
 
 /**
  * - read:       GetItem, BatchGetItem, Query (never Scan: every read path is a key or index query).
- * - readUpdate: read plus UpdateItem only (the authorizer's throttled `last_used_at` stamp).
+ * - readUpdate: GetItem and UpdateItem only (the authorizer: one key read, the throttled
+ *               `last_used_at` stamp).
  * - readWrite:  read plus PutItem, UpdateItem, DeleteItem, BatchWriteItem, ConditionCheckItem.
  */
 export type TableAccess = 'read' | 'readUpdate' | 'readWrite';
@@ -66,6 +67,11 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } } },
   'ingest-incidents': { incidentQueueSend: true },
   'search-investigations': { tables: { sessions: { access: 'read' } } },
+  // Incident sync (infra/constructs/incident-sync.ts): the consumer upserts incidents and writes the
+  // graph (BatchGetItem + conditional puts in transactions); the pull keeps its watermark in the
+  // incidents table and enqueues. Reading the connectors' secrets is granted by the construct.
+  'incident-sync-consumer': { tables: { incidents: { access: 'readWrite' }, graph: { access: 'readWrite' } } },
+  'siem-pull': { tables: { incidents: { access: 'readWrite' } }, incidentQueueSend: true },
   // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
   'step-mark-active': { tables: { sessions: { access: 'readWrite' } } },
   'step-run-tool': {
@@ -100,7 +106,7 @@ export function tableActions(access: TableAccess): string[] {
     case 'read':
       return [...READ_ACTIONS];
     case 'readUpdate':
-      return [...READ_ACTIONS, 'dynamodb:UpdateItem'];
+      return ['dynamodb:GetItem', 'dynamodb:UpdateItem'];
     case 'readWrite':
       return [...READ_ACTIONS, ...WRITE_ACTIONS];
   }
