@@ -162,8 +162,9 @@ export async function startInvestigation(
 
   let current = session;
   if (created.created) {
-    await launch(ctx, session, idempotencyKey);
+    // Indexed before the run starts, so this first entry can never land after the steps' own.
     await indexForSearchQuietly(ctx, session);
+    await launch(ctx, session, idempotencyKey);
   } else {
     if (created.existing.request_hash !== hash) {
       throw new ConflictError('This Idempotency-Key was already used with a different request.');
@@ -206,7 +207,7 @@ async function launch(
     logger.error('workflow start failed', { session_id: session.session_id, error: error as Error });
     const reason = 'The investigation could not be started.';
     const at = ctx.now();
-    await ctx.sessions.transition(
+    const moved = await ctx.sessions.transition(
       session.session_id,
       'failed',
       { failure_reason: reason, completed_at: at.toISOString() },
@@ -215,6 +216,7 @@ async function launch(
         message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), 'failed', reason)),
       ],
     );
+    if (moved.ok) await indexForSearchQuietly(ctx, moved.session);
     // A retry with the same key should start afresh rather than replay this failure.
     if (idempotencyKey)
       await ctx.sessions.deleteIdempotency(session.owner_key_id, idempotencyKey, session.session_id);
