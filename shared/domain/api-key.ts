@@ -154,3 +154,27 @@ export function presentedApiKey(
   const bearer = /^Bearer[ \t]+(\S+)\s*$/i.exec(authorization ?? '');
   return bearer?.[1];
 }
+
+const CREDENTIAL_HEADERS = new Set(['x-api-key', 'authorization']);
+
+/**
+ * Whether X-API-Key or Authorization arrives more than once (repeated, or under two spellings of its
+ * name). Which copy a gateway, proxy or framework keeps differs between them, so a request that
+ * smuggles a second credential is refused instead of guessing which one was meant.
+ */
+export function hasRepeatedCredentialHeaders(
+  headers: Record<string, string | undefined> | null | undefined,
+  multiValueHeaders?: Record<string, string[] | undefined> | null,
+): boolean {
+  const seen = new Map<string, number>();
+  const count = (name: string, values: number) => {
+    const lower = name.toLowerCase();
+    if (CREDENTIAL_HEADERS.has(lower)) seen.set(lower, (seen.get(lower) ?? 0) + values);
+  };
+  if (multiValueHeaders) {
+    for (const [name, values] of Object.entries(multiValueHeaders)) count(name, values?.length ?? 0);
+  } else {
+    for (const name of Object.keys(headers ?? {})) count(name, 1);
+  }
+  return [...seen.values()].some((n) => n > 1);
+}

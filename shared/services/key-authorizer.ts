@@ -1,6 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { type RouteDefinition, servedPaths } from '../api/route-types';
-import { presentedApiKey } from '../domain/api-key';
+import { hasRepeatedCredentialHeaders, presentedApiKey } from '../domain/api-key';
 import type { ApiKeyRecord, DenialReason } from '../domain/key-lifecycle';
 import {
   type AuthorizerContext,
@@ -61,10 +61,14 @@ export function policyFor(record: ApiKeyRecord, routes: readonly PolicyRoute[], 
 }
 
 export async function decide(
-  event: Pick<APIGatewayRequestAuthorizerEvent, 'headers' | 'methodArn'>,
+  event: Pick<APIGatewayRequestAuthorizerEvent, 'headers' | 'methodArn'> &
+    Partial<Pick<APIGatewayRequestAuthorizerEvent, 'multiValueHeaders'>>,
   service: ApiKeyService,
   routes: readonly PolicyRoute[],
 ): Promise<AuthorizerOutcome> {
+  if (hasRepeatedCredentialHeaders(event.headers, event.multiValueHeaders)) {
+    return { ok: false, reason: 'malformed' };
+  }
   const verification = await service.authenticate(presentedApiKey(event.headers));
   if (!verification.ok) {
     return {

@@ -11,7 +11,8 @@ export interface RawRequest {
   method: string;
   /** Path and query exactly as they go on the wire. */
   path: string;
-  headers?: Record<string, string | string[]>;
+  /** A flat `[name, value, name, value…]` list keeps names exactly as spelled (case variants). */
+  headers?: Record<string, string | string[]> | string[];
   body?: string | Buffer;
 }
 
@@ -27,6 +28,15 @@ export interface RawAnswer {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
+function withLength(req: RawRequest, host: string): Record<string, string | string[]> | string[] {
+  const length = req.body !== undefined ? String(Buffer.byteLength(req.body)) : undefined;
+  // Node adds neither Host nor Content-Length to a raw header list.
+  if (Array.isArray(req.headers)) {
+    return ['host', host, ...req.headers, ...(length ? ['content-length', length] : [])];
+  }
+  return { ...(length ? { 'content-length': length } : {}), ...req.headers };
+}
+
 export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   if (url.hostname !== '127.0.0.1') throw new Error(`refusing to send test traffic to ${url.hostname}`);
@@ -39,10 +49,7 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawAnswer>
         method: req.method,
         path: req.path,
         // An explicit length: Node sends a DELETE or OPTIONS body without one, which is not HTTP.
-        headers: {
-          ...(req.body !== undefined ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}),
-          ...req.headers,
-        },
+        headers: withLength(req, url.host),
         agent,
       },
       (res) => {
