@@ -1,6 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { ROUTES } from '../../shared/api/routes';
-import { logger } from '../../shared/observability';
+import { flushMetrics, logger, recordKeyDenial } from '../../shared/observability';
 import { apiKeyService } from '../../shared/services/api-keys';
 import { decide, policyRoutes } from '../../shared/services/key-authorizer';
 
@@ -16,11 +16,17 @@ export const handler = async (
 ): Promise<APIGatewayAuthorizerResult> => {
   logger.resetKeys();
   logger.appendKeys({ request_id: event.requestContext?.requestId });
-  const outcome = await decide(event, apiKeyService(), routes);
-  if (!outcome.ok) {
-    logger.info('api key rejected', { reason: outcome.reason, key_id: outcome.keyId });
-    throw new Error('Unauthorized');
+  try {
+    const outcome = await decide(event, apiKeyService(), routes);
+    if (!outcome.ok) {
+      logger.info('api key rejected', { reason: outcome.reason, key_id: outcome.keyId });
+      // Lambda counts the throw below as an error; the alarm subtracts this count from it.
+      recordKeyDenial(outcome.reason);
+      throw new Error('Unauthorized');
+    }
+    if (outcome.resources === 0) logger.info('api key has no allowed route', { key_id: outcome.keyId });
+    return outcome.result;
+  } finally {
+    flushMetrics();
   }
-  if (outcome.resources === 0) logger.info('api key has no allowed route', { key_id: outcome.keyId });
-  return outcome.result;
 };

@@ -52,6 +52,8 @@ export interface WatchedResources {
   stateMachines: StateMachine[];
   /** Queues nothing consumes: dead-letter queues (SQS redrive, EventBridge or Lambda DLQs). */
   deadLetterQueues: Queue[];
+  /** Alarms other constructs made; they get this construct's SNS actions. */
+  adoptedAlarms: Alarm[];
 }
 
 /**
@@ -215,8 +217,22 @@ export class Observability extends Construct {
       });
     }
 
-    // --- Dead letters ---
+    // --- Alarms other constructs brought: notify through the same topic ---
+    for (const alarm of this.watched.adoptedAlarms) {
+      alarm.addAlarmAction(action);
+      alarm.addOkAction(action);
+    }
+
+    // --- Dead letters (a queue another construct already alarms on keeps that alarm) ---
+    const alreadyWatched = new Set(
+      this.watched.adoptedAlarms
+        .map((alarm) => alarm.metric)
+        .filter((metric): metric is Metric => metric instanceof Metric)
+        .filter((metric) => metric.metricName === 'ApproximateNumberOfMessagesVisible')
+        .map((metric) => JSON.stringify(stack.resolve(metric.dimensions?.QueueName))),
+    );
     for (const queue of this.watched.deadLetterQueues) {
+      if (alreadyWatched.has(JSON.stringify(stack.resolve(queue.queueName)))) continue;
       const where = pathInStack(queue);
       this.addAlarm(`${pascal(where)}NotEmpty`, `dlq-${kebab(where)}`, {
         metric: queue.metricApproximateNumberOfMessagesVisible({
@@ -293,7 +309,12 @@ export class Observability extends Construct {
       }),
     );
     dashboard.addWidgets(
-      new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }),
+      new AlarmStatusWidget({
+        title: 'Alarms',
+        alarms: [...this.alarms, ...this.watched.adoptedAlarms],
+        width: 24,
+        height: 4,
+      }),
     );
     dashboard.addWidgets(
       new GraphWidget({
@@ -399,6 +420,7 @@ export function findWatchedResources(stack: Stack): WatchedResources {
     deadLetterQueues: all
       .filter((c): c is Queue => c instanceof Queue)
       .filter((queue) => !consumedQueueArns.has(JSON.stringify(stack.resolve(queue.queueArn)))),
+    adoptedAlarms: all.filter((c): c is Alarm => c instanceof Alarm),
   };
 }
 

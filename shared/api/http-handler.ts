@@ -12,7 +12,7 @@ import {
   ValidationError,
 } from '../domain/errors';
 import { type Caller, callerMayAccess, isScope, type KeyRole } from '../domain/scopes';
-import { logger } from '../observability';
+import { flushMetrics, logger } from '../observability';
 import { jsonResponse, toErrorResult, zodToValidationError } from './errors';
 import type { RouteDefinition } from './route-types';
 
@@ -111,6 +111,12 @@ const errorMapper = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResul
   },
 });
 
+/** Publishes the metrics a route recorded (EMF), after the response or the error is built. */
+const metricsFlush = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  after: async () => flushMetrics(),
+  onError: async () => flushMetrics(),
+});
+
 const requestLogging = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   before: async (request) => {
     logger.resetKeys();
@@ -178,6 +184,7 @@ export function httpHandler<R extends RouteDefinition>(
   };
 
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>(core)
+    .use(metricsFlush())
     .use(httpHeaderNormalizer())
     .use(requestLogging())
     .use(httpSecurityHeaders())

@@ -11,7 +11,8 @@ import {
   type SiemMappingOptions,
   watermarkAfter,
 } from '../domain/siem';
-import { logger } from '../observability';
+import { METRIC } from '../metric-names';
+import { countMetric, logger } from '../observability';
 import {
   INCIDENT_MESSAGE_VERSION,
   type IncidentQueue,
@@ -51,6 +52,8 @@ export async function ingestIncidents(
 ): Promise<IngestResult> {
   const outcome = normaliseIngestBatch(body, options);
   if (outcome.incidents.length > 0) await queue.enqueue(outcome.incidents);
+  countMetric(METRIC.incidentsAccepted, outcome.incidents.length);
+  countMetric(METRIC.incidentsRejected, outcome.errors.length);
   return {
     accepted: outcome.incidents.length,
     rejected: outcome.errors.length,
