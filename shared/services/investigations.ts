@@ -9,7 +9,8 @@ import type { Report, ToolCall } from '../domain/investigation/types';
 import { assertOwner } from '../domain/ownership';
 import type { Caller } from '../domain/scopes';
 import { isTerminal } from '../domain/session-status';
-import { logger } from '../observability';
+import { METRIC } from '../metric-names';
+import { countMetric, logger } from '../observability';
 import type { HistoryItem, SessionRecord } from '../store/sessions-repository';
 import {
   event,
@@ -203,6 +204,7 @@ async function launch(
 ): Promise<void> {
   try {
     await ctx.workflow.start(session.run_id, { session_id: session.session_id });
+    countMetric(METRIC.investigationsStarted);
   } catch (error) {
     logger.error('workflow start failed', { session_id: session.session_id, error: error as Error });
     const reason = 'The investigation could not be started.';
@@ -216,7 +218,10 @@ async function launch(
         message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), 'failed', reason)),
       ],
     );
-    if (moved.ok) await indexForSearchQuietly(ctx, moved.session);
+    if (moved.ok) {
+      countMetric(METRIC.investigationsFailed);
+      await indexForSearchQuietly(ctx, moved.session);
+    }
     // A retry with the same key should start afresh rather than replay this failure.
     if (idempotencyKey)
       await ctx.sessions.deleteIdempotency(session.owner_key_id, idempotencyKey, session.session_id);
