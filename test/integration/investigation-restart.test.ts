@@ -23,13 +23,22 @@ const startService = () =>
     env: { SIS_DEMO_DATA: '0', SIS_FAULT_INJECTION: `step-run-tool@${SLOW}=delay:1500` },
   });
 
+/** The fields of the start and poll answers this test reads. */
+interface Answer {
+  session_id: string;
+  status: string;
+  session: { status: string; failure_reason?: string };
+  events: { type: string; detail: Record<string, unknown> }[];
+  tool_calls: unknown[];
+}
+
 async function call(method: 'GET' | 'POST', path: string, apiKey: string, body?: unknown) {
   const answer = await request(`${service!.baseUrl}${path}`, {
     method,
     headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  return { status: answer.statusCode, body: (await answer.body.json()) as any };
+  return { status: answer.statusCode, body: (await answer.body.json()) as Answer };
 }
 
 afterAll(async () => {
