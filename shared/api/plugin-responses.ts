@@ -25,8 +25,10 @@ export const PLUGIN_LIMITS = {
   neighbors: 100,
   /** Entities listed per incident */
   incidentEntities: 10,
+  /** Title of each listed incident */
+  incidentTitleChars: 300,
   /** Summary of each search result (the report route has the whole summary) */
-  searchSummaryChars: 500,
+  searchSummaryChars: 300,
 } as const;
 
 type Json = Record<string, unknown>;
@@ -180,19 +182,27 @@ export function compactGraphNeighborhood<T extends object>(body: T): Compacted<T
   return finish<T>(copy, cutter);
 }
 
-/** listIncidents */
+/**
+ * listIncidents. A full page of SIEM incidents can pass the byte budget on source_url alone (a
+ * Sentinel portal link is ~300 characters); those go before any incident does, since `link` leads
+ * to the incident in this service, and dropping incidents would leave a gap before next_cursor.
+ */
 export function compactIncidentList<T extends object>(body: T): Compacted<T> {
   const copy = structuredClone(body) as Json;
   const cutter = new Cutter();
   if (Array.isArray(copy.incidents)) {
-    copy.incidents = (copy.incidents as Json[]).map((incident) =>
-      Array.isArray(incident.entities)
-        ? {
-            ...incident,
-            entities: cutter.list(incident.entities as unknown[], PLUGIN_LIMITS.incidentEntities),
-          }
-        : incident,
-    );
+    const incidents = (copy.incidents as Json[]).map((incident) => ({
+      ...incident,
+      title: cutter.text(incident.title, PLUGIN_LIMITS.incidentTitleChars),
+      ...(Array.isArray(incident.entities)
+        ? { entities: cutter.list(incident.entities as unknown[], PLUGIN_LIMITS.incidentEntities) }
+        : {}),
+    }));
+    copy.incidents = incidents;
+    if (jsonBytes(copy) > PLUGIN_LIMITS.maxResponseBytes && incidents.some((i) => 'source_url' in i)) {
+      copy.incidents = incidents.map(({ source_url: _, ...rest }) => rest);
+      cutter.cut = true;
+    }
   }
   return finish<T>(copy, cutter);
 }

@@ -114,7 +114,25 @@ describe('plugin response caps', () => {
     expectDocumented('GET', '/api/v1/search?q=x', found);
   });
 
-  it('fits a page of long incidents into 64 KiB by dropping its tail, keeping links and IDs whole', () => {
+  it('keeps all 100 incidents of a full Sentinel page by dropping their SIEM links before any incident', () => {
+    const body = exampleOf(ListIncidentsResponse);
+    const [template] = body.incidents;
+    body.incidents = Array.from({ length: 100 }, (_, i) => ({
+      ...template,
+      incident_id: `inc_${String(i).padStart(26, '0')}`,
+      entities: Array.from({ length: 5 }, (_, k) => ({ type: 'host', value: `ws-01${k}` })),
+    }));
+    expect(bytes(body)).toBeGreaterThan(PLUGIN_LIMITS.maxResponseBytes);
+    const out = compactIncidentList(body);
+    expect(out.truncated).toBe(true);
+    expect(out.incidents).toHaveLength(100);
+    expect(out.incidents.some((i: object) => 'source_url' in i)).toBe(false);
+    expect(out.incidents[99].link).toBe(template.link);
+    expect(bytes(out)).toBeLessThanOrEqual(PLUGIN_LIMITS.maxResponseBytes);
+    expectDocumented('GET', '/api/v1/incidents', out);
+  });
+
+  it('fits a page of extreme incidents into 64 KiB by dropping its tail, keeping links and IDs whole', () => {
     const body = exampleOf(ListIncidentsResponse);
     const [template] = body.incidents;
     body.incidents = Array.from({ length: 100 }, (_, i) => ({
@@ -128,7 +146,8 @@ describe('plugin response caps', () => {
     expect(out.truncated).toBe(true);
     expect(bytes(out)).toBeLessThanOrEqual(PLUGIN_LIMITS.maxResponseBytes);
     expect(out.incidents[0].incident_id).toBe(body.incidents[0].incident_id);
-    expect(out.incidents[0].source_url).toBe(body.incidents[0].source_url);
+    expect(out.incidents[0].title).toHaveLength(PLUGIN_LIMITS.incidentTitleChars);
+    expect(out.incidents[0].link).toBe(body.incidents[0].link);
     expectDocumented('GET', '/api/v1/incidents', out);
   });
 
