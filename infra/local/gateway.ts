@@ -142,8 +142,14 @@ function queryMaps(url: URL) {
   return { single: empty ? null : single, multi: empty ? null : multi };
 }
 
+/**
+ * Locally a handler may run as long as the contract's synchronous wait (1860 s); on AWS Lambda's own
+ * timeout bounds it and a synchronous start hands back the session to poll instead.
+ */
+export const LOCAL_HANDLER_DEADLINE_MS = 1_900_000;
+
 function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + 900_000;
+  const deadline = Date.now() + LOCAL_HANDLER_DEADLINE_MS;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
@@ -312,9 +318,9 @@ export function createGateway(options: GatewayOptions): Server {
   });
   // A synchronous investigation may hold a request open for up to 1860 s (DESIGN.md); Node's defaults
   // would cut it at 300 s (requestTimeout) or on socket inactivity.
-  server.requestTimeout = 1_900_000;
+  server.requestTimeout = LOCAL_HANDLER_DEADLINE_MS;
   server.headersTimeout = 60_000;
   server.keepAliveTimeout = 65_000;
-  server.timeout = 1_900_000;
+  server.timeout = LOCAL_HANDLER_DEADLINE_MS;
   return server;
 }
