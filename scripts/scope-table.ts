@@ -1,0 +1,45 @@
+import { writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RouteDefinition } from '../shared/api/route-types';
+import { servedPaths } from '../shared/api/route-types';
+import { ROUTES } from '../shared/api/routes';
+
+/** Renders the route → access table from the route table; `npm run docs:scopes` rewrites docs/scopes.md. */
+export function scopeTableMarkdown(routes: readonly RouteDefinition[]): string {
+  const access = (route: RouteDefinition): string => {
+    switch (route.access.kind) {
+      case 'public':
+        return 'none (public)';
+      case 'admin':
+        return 'admin role';
+      case 'scope':
+        return `\`${route.access.scope}\`${route.ownerOnly ? ' + owner of the session' : ''}`;
+    }
+  };
+  const rows = routes.map((route) => {
+    const paths = servedPaths(route)
+      .map((p) => `\`${p}\``)
+      .join('<br>');
+    return `| ${route.method} | ${paths} | \`${route.operationId}\` | ${access(route)} | ${route.pluginSkill ?? ''} |`;
+  });
+  return [
+    '# Scopes and access per route',
+    '',
+    'Generated from `shared/api/routes.ts` by `npm run docs:scopes`; a unit test fails when this file is',
+    'out of date. The authorizer allows exactly these methods for a key, the local gateway and API Gateway',
+    'answer 403 outside them, and session routes also check that the caller created the session.',
+    '',
+    '| Method | Paths | Operation | Needs | Plugin skill |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+export const SCOPE_TABLE_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../docs/scopes.md');
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  writeFileSync(SCOPE_TABLE_PATH, scopeTableMarkdown(ROUTES));
+  console.log(`wrote ${SCOPE_TABLE_PATH}`);
+}
