@@ -7,6 +7,7 @@ import type { RouteDefinition } from '../shared/api/route-types';
 import { ROUTES } from '../shared/api/routes';
 import { TABLE_IDS, TABLES } from '../shared/store/tables';
 import { applyFunctionGrants, type GrantTargets } from './constructs/function-permissions';
+import { IncidentSync, siemConnectorsFromContext } from './constructs/incident-sync';
 import { InvestigationWorkflow } from './constructs/investigation-workflow';
 import { Observability } from './constructs/observability';
 import { ServiceApi } from './constructs/service-api';
@@ -44,6 +45,8 @@ export class TenantStack extends Stack {
   readonly authorizerFunction: ServiceFunction;
   /** The investigation state machine, its step functions and the status-change rule. */
   readonly workflow: InvestigationWorkflow;
+  /** The incident queue and its DLQ, the sync consumer, the SIEM pull function and its schedules. */
+  readonly incidentSync: IncidentSync;
   /** Route functions by `functionName`. */
   readonly routeFunctions = new Map<string, ServiceFunction>();
   /** Alarms, their SNS topic and the dashboard. */
@@ -113,6 +116,12 @@ export class TenantStack extends Stack {
       logRetention: settings.logRetentionDays,
       removalPolicy,
     });
+    this.incidentSync = new IncidentSync(this, 'IncidentSync', {
+      defaults,
+      tenant: settings.tenant,
+      removalPolicy,
+      ...siemConnectorsFromContext(this.node),
+    });
 
     for (const route of routes) {
       let fn = this.routeFunctions.get(route.functionName);
@@ -132,7 +141,7 @@ export class TenantStack extends Stack {
       tables: this.tables.tables,
       ...(tableKey ? { tableKey } : {}),
       stateMachine: props.stateMachine ?? this.workflow.stateMachine,
-      ...(props.incidentQueue ? { incidentQueue: props.incidentQueue } : {}),
+      incidentQueue: props.incidentQueue ?? this.incidentSync.queue,
       apiAdmin: {
         tenant: settings.tenant,
         restApiId: this.api.api.restApiId,
@@ -143,6 +152,7 @@ export class TenantStack extends Stack {
     applyFunctionGrants(this.authorizerFunction, grantsOf(AUTHORIZER_FUNCTION), targets);
     for (const [name, fn] of this.routeFunctions) applyFunctionGrants(fn, grantsOf(name), targets);
     for (const [name, fn] of this.workflow.functions) applyFunctionGrants(fn, grantsOf(name), targets);
+    for (const [name, fn] of this.incidentSync.functions) applyFunctionGrants(fn, grantsOf(name), targets);
 
     this.addEdge(settings);
     // Keep last: alarms and the dashboard cover every function, state machine and dead-letter queue
@@ -190,6 +200,7 @@ export class TenantStack extends Stack {
       this.authorizerFunction,
       ...this.routeFunctions.values(),
       ...this.workflow.functions.map(([, fn]) => fn),
+      ...this.incidentSync.functions.map(([, fn]) => fn),
     ];
   }
 

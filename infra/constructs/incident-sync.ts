@@ -1,5 +1,4 @@
 import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -115,8 +114,8 @@ export function siemConnectorsFromContext(node: Node): {
 
 /**
  * SIEM incident sync on AWS: the incident queue (SSE, TLS only) with its dead-letter queue
- * (redrive after MAX_RECEIVE_COUNT deliveries, 14 days retention, an alarm as soon as anything lands
- * there), the consumer function fed by an SQS event source that reports partial batch failures, and
+ * (redrive after MAX_RECEIVE_COUNT deliveries, 14 days retention; the stack's Observability alarms
+ * on every dead-letter queue as soon as anything lands there), the consumer function fed by an SQS event source that reports partial batch failures, and
  * the pull function with one EventBridge Scheduler schedule per SIEM, enabled only for configured
  * connectors.
  *
@@ -130,7 +129,6 @@ export class IncidentSync extends Construct {
   readonly consumer: ServiceFunction;
   readonly pull: ServiceFunction;
   readonly schedules = new Map<SiemFormat, Schedule>();
-  readonly deadLetterAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: IncidentSyncProps) {
     super(scope, id);
@@ -225,16 +223,6 @@ export class IncidentSync extends Construct {
         }),
       );
     }
-
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
-      alarmName: `sis-${tenant}-incidents-dead-letters`,
-      alarmDescription: 'Incident messages failed 3 deliveries and wait in the DLQ: inspect, fix, redrive.',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
   }
 
   /** The construct's functions by name, for the stack's grant loop. */

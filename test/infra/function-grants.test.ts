@@ -1,10 +1,15 @@
-import { App, CfnWaitConditionHandle, Stack } from 'aws-cdk-lib';
+import { App, CfnWaitConditionHandle, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MISSING_GRANT_TARGET } from '../../infra/constructs/function-permissions';
-import { physicalFunctionName } from '../../infra/constructs/service-function';
+import {
+  applyFunctionGrants,
+  type GrantTargets,
+  MISSING_GRANT_TARGET,
+} from '../../infra/constructs/function-permissions';
+import { physicalFunctionName, ServiceFunction } from '../../infra/constructs/service-function';
 import { FUNCTION_GRANTS, type FunctionGrants, grantsFor, tableActions } from '../../infra/function-grants';
 import { parseTenantSettings } from '../../infra/settings';
 import { TenantStack } from '../../infra/stack';
@@ -196,19 +201,34 @@ describe('grants that need the workflow and the incident queue', () => {
     });
   });
 
-  it('warns, and grants nothing, while the stack has no incident queue', () => {
-    // The stack always builds its own investigation workflow, so only the queue can be missing.
+  it("grants queue send on the stack's own incident queue when none is passed in", () => {
     const stack = build(false);
     const template = Template.fromStack(stack);
     const healthPolicies = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([id]) =>
       id.startsWith('HealthFunctionRole'),
     );
-    expect(healthPolicies).not.toHaveLength(0);
-    expect(JSON.stringify(healthPolicies)).not.toMatch(/sqs:/);
-    Annotations.fromStack(stack).hasWarning(
+    expect(JSON.stringify(healthPolicies)).toMatch(/sqs:SendMessage/);
+    Annotations.fromStack(stack).hasNoWarning(
       '/Grants/HealthFunction',
       Match.stringLikeRegexp('incident queue'),
     );
+  });
+
+  it('warns, and grants nothing, when a grant names a resource it is not given', () => {
+    const app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
+    const stack = new Stack(app, 'Bare');
+    const fn = new ServiceFunction(stack, 'HealthFunction', {
+      defaults: {
+        tenant: 'bare',
+        environment: {},
+        logRetention: RetentionDays.ONE_WEEK,
+        removalPolicy: RemovalPolicy.DESTROY,
+      },
+      name: 'health',
+    });
+    applyFunctionGrants(fn, { incidentQueueSend: true }, { tables: {} as GrantTargets['tables'] });
+    expect(JSON.stringify(Template.fromStack(stack).toJSON())).not.toMatch(/sqs:/);
+    Annotations.fromStack(stack).hasWarning('/Bare/HealthFunction', Match.stringLikeRegexp('incident queue'));
     expect(MISSING_GRANT_TARGET).toBe('sis:missing-grant-target');
   });
 });

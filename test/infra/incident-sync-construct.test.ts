@@ -49,10 +49,6 @@ describe('IncidentSync construct', () => {
     for (const policy of Object.values(policies)) {
       expect(JSON.stringify(policy)).toContain('"aws:SecureTransport":"false"');
     }
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      AlarmName: 'sis-acme-incidents-dead-letters',
-      Threshold: 0,
-    });
   });
 
   it('feeds the consumer in batches of 10 with partial batch failure reporting', () => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { INCIDENT_CONSUMER_FUNCTION, SIEM_PULL_FUNCTION } from '../../infra/constructs/incident-sync';
 import { physicalFunctionName } from '../../infra/constructs/service-function';
 import { grantsFor } from '../../infra/function-grants';
 import { stackName } from '../../infra/stack';
@@ -124,6 +125,8 @@ describe('tenant stack shape', () => {
       ...ROUTES.map((r) => r.functionName),
       ...WORKFLOW_STEPS.map((s) => s.functionName),
       STATUS_CHANGE_FUNCTION,
+      INCIDENT_CONSUMER_FUNCTION,
+      SIEM_PULL_FUNCTION,
     ]);
     expect(functions.map((fn) => fn.Properties.FunctionName).sort()).toEqual(
       [...expectedNames].map((name) => physicalFunctionName('test', name)).sort(),
