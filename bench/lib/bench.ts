@@ -1,0 +1,278 @@
+import { relative } from 'node:path';
+import { PROJECT_ROOT } from '../../infra/constructs/service-function';
+import { apiKeyService } from '../../shared/services/api-keys';
+import { ASSUMPTIONS, anchorMonthlyCost, PRICE_REGION, PRICES, PRICES_AS_OF } from '../pricing';
+import {
+  type BundleInfo,
+  buildBundle,
+  buildBundles,
+  constructBundling,
+  functionNames,
+} from '../scenarios/bundles';
+import { type ColdStartResult, IMPORT_RATIO_TARGET, runColdStart } from '../scenarios/cold-start';
+import type { ScenarioContext } from '../scenarios/context';
+import { type CostMeasurements, runCostMeasurements } from '../scenarios/cost';
+import { type InvestigationsResult, runInvestigations } from '../scenarios/investigations';
+import { POLL_HISTORY_ITEMS, type PollingResult, runPolling, seedPolledSession } from '../scenarios/polling';
+import { runScale, type ScaleResult } from '../scenarios/scale';
+import { type CostLine, priceAll } from './cost-model';
+import type { handlerProbe } from './handler-timing';
+import { startBenchService } from './harness';
+import { describeMachine, type MachineDescription } from './machine';
+import { say } from './output';
+
+export const TARGETS = {
+  coldImportRatio: IMPORT_RATIO_TARGET,
+  pollOverheadRatio: 1.5,
+  pollRequestUnits: 2,
+  /** "Flat": a page at the largest size within this factor of the smallest size's latency... */
+  scaleGrowth: 1.5,
+  quickSeconds: 120,
+  fullSeconds: 600,
+} as const;
+
+/** Functions measured in a quick run: the request path of every plugin skill and the poll. */
+const QUICK_FUNCTIONS = [
+  'authorizer',
+  'health',
+  'get-session-history',
+  'start-investigation',
+  'get-investigation-report',
+  'query-knowledge-graph',
+  'list-incidents',
+  'search-investigations',
+];
+/** The hot path measured again in the deployed configuration (source map + --enable-source-maps). */
+const SOURCE_MAP_FUNCTIONS = ['authorizer', 'get-session-history'];
+
+export interface TargetResult {
+  id: string;
+  description: string;
+  target: string;
+  measured: string;
+  met: boolean;
+  note?: string;
+}
+
+export interface BenchResults {
+  meta: {
+    mode: 'quick' | 'full';
+    scenarios: string[];
+    startedAt: string;
+    durationSeconds: number;
+    commit: string;
+    machine: MachineDescription;
+    dynamodb: string;
+  };
+  bundles?: Array<
+    Omit<BundleInfo, 'outfile' | 'packages'> & { outfile: string; topPackages: BundleInfo['packages'] }
+  >;
+  coldStart?: ColdStartResult;
+  polling?: PollingResult;
+  investigations?: InvestigationsResult;
+  cost?: {
+    pricesAsOf: string;
+    region: string;
+    prices: typeof PRICES;
+    assumptions: typeof ASSUMPTIONS;
+    anchorMonthlyUsd: number;
+    anchor: string;
+    lines: CostLine[];
+    measurements: CostMeasurements;
+  };
+  scale?: ScaleResult;
+  targets: TargetResult[];
+}
+
+export interface BenchOptions {
+  quick: boolean;
+  selected: readonly string[];
+  dynamodbEndpoint: string;
+  probe: ReturnType<typeof handlerProbe>;
+  commit: string;
+  elapsedSeconds: () => number;
+}
+
+const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+export async function runBench(options: BenchOptions): Promise<BenchResults> {
+  const startedAt = new Date().toISOString();
+  const machine = describeMachine();
+  const ctx: ScenarioContext = {
+    quick: options.quick,
+    dynamodbEndpoint: options.dynamodbEndpoint,
+    say: (message) => say(`[${options.elapsedSeconds().toFixed(0).padStart(3)} s] ${message}`),
+  };
+  const wants = (name: string) => options.selected.includes(name);
+  const results: BenchResults = {
+    meta: {
+      mode: options.quick ? 'quick' : 'full',
+      scenarios: [...options.selected],
+      startedAt,
+      durationSeconds: 0,
+      commit: options.commit,
+      machine,
+      dynamodb: 'DynamoDB Local 1.25.1 in memory (infra/local/dynamodb-local.ts defaults)',
+    },
+    targets: [],
+  };
+
+  let bundles: BundleInfo[] = [];
+  if (wants('bundles') || wants('cold-start')) {
+    const names = options.quick ? QUICK_FUNCTIONS : functionNames();
+    ctx.say(`building ${names.length + 1} bundles like the CDK construct`);
+    bundles = await buildBundles(names);
+    results.bundles = bundles.map(({ outfile, packages, ...rest }) => ({
+      ...rest,
+      outfile: relative(PROJECT_ROOT, outfile),
+      topPackages: packages.slice(0, 8),
+    }));
+  }
+
+  if (wants('cold-start') || wants('polling') || wants('investigations')) {
+    const bench = await startBenchService({ dynamodbEndpoint: options.dynamodbEndpoint, name: 'main' });
+    try {
+      ctx.say(`seeding a completed session with ${POLL_HISTORY_ITEMS} history items`);
+      const target = await seedPolledSession(bench, POLL_HISTORY_ITEMS);
+      if (wants('cold-start')) {
+        const spare = await apiKeyService().create(
+          { name: 'bench spare', scopes: ['incidents:read'] },
+          'bench',
+        );
+        const { banner } = constructBundling();
+        const mapped: BundleInfo[] = [];
+        if (!options.quick) {
+          for (const name of SOURCE_MAP_FUNCTIONS)
+            mapped.push(await buildBundle(name, banner, { linkedSourceMap: true }));
+        }
+        ctx.say('cold starts in fresh Node processes');
+        results.coldStart = await runColdStart(
+          ctx,
+          bundles,
+          bench.service.env,
+          {
+            sessionId: target.sessionId,
+            graphValue: '198.51.100.23',
+            clientKeyId: bench.keyId,
+            clientApiKey: bench.apiKey,
+            adminKeyId: bench.keyId,
+            spareKeyId: spare.summary.key_id,
+          },
+          mapped,
+        );
+      }
+      if (wants('polling')) {
+        ctx.say('polling through the gateway vs the same DynamoDB requests');
+        results.polling = await runPolling(ctx, bench, target);
+      }
+      if (wants('investigations')) {
+        ctx.say('investigations');
+        results.investigations = await runInvestigations(ctx, bench);
+      }
+    } finally {
+      await bench.stop();
+    }
+  }
+
+  if (wants('cost')) {
+    ctx.say('metering request units, Lambda time and transitions per operation');
+    const measurements = await runCostMeasurements(ctx);
+    results.cost = {
+      pricesAsOf: PRICES_AS_OF,
+      region: PRICE_REGION,
+      prices: PRICES,
+      assumptions: ASSUMPTIONS,
+      anchorMonthlyUsd: anchorMonthlyCost(),
+      anchor: `t4g.small on demand + ${ASSUMPTIONS.anchorEbsGb} GB gp3, always on`,
+      lines: priceAll(measurements.operations),
+      measurements,
+    };
+  }
+
+  if (wants('scale')) {
+    ctx.say('knowledge routes at scale');
+    const bench = await startBenchService({ dynamodbEndpoint: options.dynamodbEndpoint, name: 'scale' });
+    try {
+      results.scale = await runScale(ctx, bench);
+    } finally {
+      await bench.stop();
+    }
+  }
+
+  results.meta.durationSeconds = options.elapsedSeconds();
+  results.targets = evaluateTargets(results);
+  return results;
+}
+
+export function evaluateTargets(results: BenchResults): TargetResult[] {
+  const targets: TargetResult[] = [];
+  const cold = results.coldStart;
+  if (cold) {
+    const path = cold.entries.filter((e) => e.kind === 'http' || e.kind === 'authorizer');
+    const over = path.filter((e) => e.importRatio.median > TARGETS.coldImportRatio);
+    const worst = [...path].sort((a, b) => b.importRatio.median - a.importRatio.median)[0];
+    targets.push({
+      id: 'cold-import',
+      description: `Cold import of every HTTP function (and the authorizer) ≤ ${TARGETS.coldImportRatio}× the floor bundle's`,
+      target: `≤ ${TARGETS.coldImportRatio}×`,
+      measured: `${path.length - over.length}/${path.length} within; worst ${worst?.name} ${fixed(worst?.importRatio.median ?? Number.NaN)}×`,
+      met: over.length === 0,
+    });
+  }
+  const poll = results.polling;
+  if (poll) {
+    const ratio = poll.full.ratioP50.median;
+    targets.push({
+      id: 'poll-overhead',
+      description: `Public poll through the gateway (50 history items) ≤ ${TARGETS.pollOverheadRatio}× its DynamoDB floor, p50`,
+      target: `≤ ${TARGETS.pollOverheadRatio}×`,
+      measured: `${fixed(ratio)}× (p50 ${fixed(poll.full.service.p50.median)} ms vs ${fixed(poll.full.floor.p50.median)} ms); throughput ${fixed(poll.throughput.ratio.median)}× fewer req/s`,
+      met: ratio <= TARGETS.pollOverheadRatio,
+    });
+  }
+  const lines = results.cost?.lines;
+  if (lines) {
+    for (const id of ['poll-full', 'poll-incremental']) {
+      const line = lines.find((l) => l.id === id);
+      if (!line) continue;
+      const units = line.use.readUnits + line.use.writeUnits;
+      targets.push({
+        id: `${id}-units`,
+        description: `DynamoDB request units per ${id === 'poll-full' ? 'full' : 'incremental'} poll (authorizer's key read included) ≤ ${TARGETS.pollRequestUnits}`,
+        target: `≤ ${TARGETS.pollRequestUnits}`,
+        measured: `${fixed(units, 1)} units in ${fixed(line.use.dynamoRequests, 1)} requests`,
+        met: units <= TARGETS.pollRequestUnits,
+      });
+    }
+  }
+  const scale = results.scale;
+  if (scale) {
+    for (const rows of [scale.graph, scale.incidents, scale.search]) {
+      for (const query of [...new Set(rows.map((r) => r.query))]) {
+        const series = rows.filter((r) => r.query === query);
+        const first = series[0]!;
+        const last = series.at(-1)!;
+        const unitsFlat =
+          last.readUnits <= first.readUnits * 1.01 && last.dynamoRequests <= first.dynamoRequests;
+        targets.push({
+          id: `scale:${query}`,
+          description: `${query}: a page costs the same at ${last.size.toLocaleString('en-US')} as at ${first.size.toLocaleString('en-US')}`,
+          target: `p50 growth ≤ ${TARGETS.scaleGrowth}×, same read units`,
+          measured: `p50 ${fixed(first.latencyMs.p50)} → ${fixed(last.latencyMs.p50)} ms (${fixed(last.growth)}×); read units ${first.readUnits} → ${last.readUnits}`,
+          met: last.growth <= TARGETS.scaleGrowth && unitsFlat,
+        });
+      }
+    }
+  }
+  const limit = results.meta.mode === 'quick' ? TARGETS.quickSeconds : TARGETS.fullSeconds;
+  if (results.meta.scenarios.length === 6) {
+    targets.push({
+      id: 'runtime',
+      description: `${results.meta.mode === 'quick' ? 'npm run bench -- --quick' : 'npm run bench'} finishes within ${limit / 60} min`,
+      target: `≤ ${limit} s`,
+      measured: `${fixed(results.meta.durationSeconds, 0)} s (DynamoDB Local already installed)`,
+      met: results.meta.durationSeconds <= limit,
+    });
+  }
+  return targets;
+}

@@ -1,0 +1,150 @@
+import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { ROUTES } from '../../shared/api/routes';
+import { type ApiArnBase, methodArn } from '../../shared/domain/policy';
+import { SCOPES } from '../../shared/domain/scopes';
+
+/**
+ * API Gateway events for calling a handler directly (the cold-start children): the event API
+ * Gateway would deliver for one ordinary request per route, with the authorizer context it would
+ * attach. The requests use data the bench seeded, so each call does its real work.
+ */
+export interface SampleData {
+  sessionId: string;
+  /** A value present in the knowledge graph. */
+  graphValue: string;
+  clientKeyId: string;
+  clientApiKey: string;
+  adminKeyId: string;
+  /** A key the bench may rotate and disable. */
+  spareKeyId: string;
+}
+
+interface SampleRequest {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+const ARN_BASE: ApiArnBase = {
+  region: 'us-east-1',
+  accountId: '000000000000',
+  apiId: 'bench',
+  stage: 'bench',
+};
+
+function sampleRequest(operationId: string, data: SampleData): SampleRequest {
+  const session = { session_id: data.sessionId };
+  switch (operationId) {
+    case 'startInvestigation':
+      return { body: { entity: { type: 'domain', value: 'login.example.com' }, background: true } };
+    case 'getSessionHistory':
+    case 'getInvestigationReport':
+    case 'cancelInvestigation':
+      return { params: session };
+    case 'queryKnowledgeGraph':
+      return { params: { value: data.graphValue }, query: { limit: '20' } };
+    case 'listIncidents':
+      return { query: { severity: 'high,critical', limit: '20' } };
+    case 'ingestIncidents':
+      return {
+        body: {
+          incidents: [
+            {
+              source: 'bench',
+              source_id: 'cold-start-1',
+              title: 'Cold start sample',
+              severity: 'low',
+              status: 'new',
+              created_at: '2026-01-01T00:00:00Z',
+              entities: [{ type: 'ip', value: '192.0.2.10' }],
+            },
+          ],
+        },
+      };
+    case 'searchInvestigations':
+      return { query: { q: 'type:ip', limit: '20' } };
+    case 'createApiKey':
+      return { body: { name: 'cold start sample', scopes: ['incidents:read'] } };
+    case 'listApiKeys':
+      return {};
+    case 'rotateApiKey':
+      return { params: { key_id: data.spareKeyId }, body: { grace_period_seconds: 0 } };
+    case 'disableApiKey':
+      return { params: { key_id: data.spareKeyId } };
+    default:
+      return {};
+  }
+}
+
+/** The event of one ordinary request to the route served by `functionName` (undefined: not HTTP). */
+export function httpEvent(functionName: string, data: SampleData): APIGatewayProxyEvent | undefined {
+  const route = ROUTES.find((r) => r.functionName === functionName);
+  if (!route) return undefined;
+  const request = sampleRequest(route.operationId, data);
+  const path = route.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
+    encodeURIComponent(request.params?.[name] ?? ''),
+  );
+  const body = request.body === undefined ? null : JSON.stringify(request.body);
+  const headers: Record<string, string> = { host: 'bench.local', 'user-agent': 'bench' };
+  if (body) headers['content-type'] = 'application/json';
+  const admin = route.access.kind === 'admin';
+  const authorizer =
+    route.access.kind === 'public'
+      ? null
+      : {
+          principalId: admin ? data.adminKeyId : data.clientKeyId,
+          keyId: admin ? data.adminKeyId : data.clientKeyId,
+          role: admin ? 'admin' : 'client',
+          scopes: admin ? '' : SCOPES.join(','),
+        };
+  return {
+    resource: route.path,
+    path,
+    httpMethod: route.method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+    queryStringParameters: request.query ?? null,
+    multiValueQueryStringParameters: request.query
+      ? Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, [v]]))
+      : null,
+    pathParameters: request.params ?? null,
+    stageVariables: null,
+    body,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: ARN_BASE.accountId,
+      apiId: ARN_BASE.apiId,
+      stage: ARN_BASE.stage,
+      requestId: `bench-${functionName}`,
+      requestTimeEpoch: Date.now(),
+      resourcePath: route.path,
+      resourceId: route.path,
+      path,
+      httpMethod: route.method,
+      protocol: 'HTTP/1.1',
+      authorizer,
+      identity: { sourceIp: '127.0.0.1', userAgent: 'bench' },
+    } as unknown as APIGatewayProxyEvent['requestContext'],
+  };
+}
+
+/** The authorizer's REQUEST event for a poll by the client key. */
+export function authorizerEvent(data: SampleData): APIGatewayRequestAuthorizerEvent {
+  const route = ROUTES.find((r) => r.operationId === 'getSessionHistory')!;
+  const path = route.path.replace('{session_id}', data.sessionId);
+  const headers = { 'x-api-key': data.clientApiKey };
+  return {
+    type: 'REQUEST',
+    methodArn: methodArn(ARN_BASE, route.method, path),
+    resource: route.path,
+    path,
+    httpMethod: route.method,
+    headers,
+    multiValueHeaders: { 'x-api-key': [data.clientApiKey] },
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: { session_id: data.sessionId },
+    stageVariables: null,
+    requestContext: { requestId: 'bench-authorizer' },
+  } as unknown as APIGatewayRequestAuthorizerEvent;
+}

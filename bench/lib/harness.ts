@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { type LocalService, startLocalService } from '../../infra/local/service';
+import { SCOPES } from '../../shared/domain/scopes';
+import { apiKeyService } from '../../shared/services/api-keys';
+import { HttpClient } from './http';
+
+/**
+ * One instance of the local runtime (real gateway, authorizer, handlers, ASL interpreter, queue) on
+ * its own table set in the run's DynamoDB Local, with a client key holding every scope and rate
+ * limits far above what the bench sends (so no figure is a 429), and an admin key.
+ */
+export interface BenchService {
+  service: LocalService;
+  http: HttpClient;
+  tablePrefix: string;
+  /** A client key with every scope. */
+  apiKey: string;
+  keyId: string;
+  adminKey: string;
+  stop(): Promise<void>;
+}
+
+export async function startBenchService(options: {
+  dynamodbEndpoint: string;
+  /** Short name of the table set, e.g. `poll`. */
+  name: string;
+  connections?: number;
+}): Promise<BenchService> {
+  const tablePrefix = `bench-${options.name}-${randomBytes(3).toString('hex')}`;
+  const service = await startLocalService({
+    port: 0,
+    dynamodb: { endpoint: options.dynamodbEndpoint },
+    tablePrefix,
+    demoData: false,
+    env: { SIS_DEMO_DATA: '0' },
+  });
+  const keys = apiKeyService();
+  const rate_limit = { rate_per_second: 10_000, burst: 5_000 };
+  const client = await keys.create({ name: 'bench client', scopes: [...SCOPES], rate_limit }, 'bench');
+  const admin = await keys.create({ name: 'bench admin', role: 'admin', scopes: [], rate_limit }, 'bench');
+  const http = new HttpClient(service.baseUrl, options.connections ?? 64);
+  return {
+    service,
+    http,
+    tablePrefix,
+    apiKey: client.apiKey,
+    keyId: client.summary.key_id,
+    adminKey: admin.apiKey,
+    stop: async () => {
+      await http.close();
+      await service.stop();
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { functionEntry, PROJECT_ROOT } from '../../infra/constructs/service-function';
+import { STATUS_CHANGE_FUNCTION, WORKFLOW_STEPS } from '../../infra/workflow/definition';
+import { ROUTES } from '../../shared/api/routes';
+import { packageOf } from '../lib/sourcemap';
+
+/**
+ * Builds every Lambda bundle the way the CDK construct does (infra/constructs/service-function.ts:
+ * esbuild, ESM, target node24, minified, AWS SDK bundled, nothing external, the createRequire
+ * banner) and reports sizes and the biggest contributors from esbuild's metafile. The source map
+ * is written to a separate file (`external`), so the measured code is byte for byte the code Lambda
+ * would load; the map serves only to attribute executed code to packages (cold-start coverage).
+ */
+export type FunctionKind = 'http' | 'authorizer' | 'workflow' | 'queue' | 'floor';
+
+export interface BundleInfo {
+  name: string;
+  kind: FunctionKind;
+  /** Plugin skill the function serves, if any. */
+  skill?: string;
+  outfile: string;
+  bytes: number;
+  gzipBytes: number;
+  buildMs: number;
+  /** Bytes in the output per package (node_modules) or project folder, largest first. */
+  packages: Array<{ name: string; bytes: number }>;
+}
+
+export const FLOOR_NAME = 'floor';
+export const BUNDLE_DIR = join(PROJECT_ROOT, 'bench', 'results', 'tmp', 'bundles');
+const CONSTRUCT_FILE = join(PROJECT_ROOT, 'infra', 'constructs', 'service-function.ts');
+
+/**
+ * The construct's bundling settings, read from its source so the bench cannot silently drift from
+ * it: the banner is taken verbatim, the other settings are checked to be the ones mirrored here.
+ */
+export function constructBundling(): { banner: string } {
+  const source = readFileSync(CONSTRUCT_FILE, 'utf8');
+  const banner = /const ESM_REQUIRE_BANNER =\s*"([^"]+)";/.exec(source)?.[1];
+  const expected = [
+    'format: OutputFormat.ESM',
+    "mainFields: ['module', 'main']",
+    'banner: ESM_REQUIRE_BANNER',
+    'minify: true',
+    'bundleAwsSDK: true',
+    'externalModules: []',
+    'runtime: Runtime.NODEJS_24_X',
+  ];
+  const missing = expected.filter((setting) => !source.includes(setting));
+  if (!banner || missing.length > 0) {
+    throw new Error(
+      `infra/constructs/service-function.ts changed its bundling (${missing.join(', ') || 'banner'}); update bench/scenarios/bundles.ts to mirror it.`,
+    );
+  }
+  return { banner };
+}
+
+export function functionNames(): string[] {
+  return readdirSync(join(PROJECT_ROOT, 'functions'))
+    .filter((name) => {
+      try {
+        return statSync(functionEntry(name)).isFile();
+      } catch {
+        return false;
+      }
+    })
+    .sort();
+}
+
+export function kindOf(name: string): FunctionKind {
+  if (name === FLOOR_NAME) return 'floor';
+  if (name === 'authorizer') return 'authorizer';
+  if (ROUTES.some((route) => route.functionName === name)) return 'http';
+  if (name === STATUS_CHANGE_FUNCTION || WORKFLOW_STEPS.some((step) => step.functionName === name))
+    return 'workflow';
+  return 'queue';
+}
+
+/**
+ * `linkedSourceMap` builds the deployed variant: the construct ships a source map next to the bundle
+ * and sets NODE_OPTIONS=--enable-source-maps, which makes Node read the map at import.
+ */
+export async function buildBundle(
+  name: string,
+  banner: string,
+  options: { linkedSourceMap?: boolean } = {},
+): Promise<BundleInfo> {
+  const entry =
+    name === FLOOR_NAME ? join(PROJECT_ROOT, 'bench', 'floor', 'handler.ts') : functionEntry(name);
+  const outfile = join(BUNDLE_DIR, options.linkedSourceMap ? `${name}.sourcemap` : name, 'index.mjs');
+  const start = performance.now();
+  const result = await build({
+    absWorkingDir: PROJECT_ROOT,
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'esm',
+    mainFields: ['module', 'main'],
+    banner: { js: banner },
+    minify: true,
+    sourcemap: options.linkedSourceMap ? 'linked' : 'external',
+    sourcesContent: false,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const buildMs = performance.now() - start;
+  const output = result.metafile.outputs[relative(PROJECT_ROOT, outfile)];
+  if (!output) throw new Error(`esbuild wrote no ${outfile}`);
+  const byPackage = new Map<string, number>();
+  for (const [path, input] of Object.entries(output.inputs)) {
+    const key = packageOf(path);
+    byPackage.set(key, (byPackage.get(key) ?? 0) + input.bytesInOutput);
+  }
+  const code = readFileSync(outfile);
+  const route = ROUTES.find((r) => r.functionName === name);
+  return {
+    name,
+    kind: kindOf(name),
+    ...(route?.pluginSkill ? { skill: route.pluginSkill } : {}),
+    outfile,
+    bytes: code.length,
+    gzipBytes: gzipSync(code).length,
+    buildMs,
+    packages: [...byPackage]
+      .map(([packageName, bytes]) => ({ name: packageName, bytes }))
+      .sort((a, b) => b.bytes - a.bytes),
+  };
+}
+
+export async function buildBundles(names: readonly string[]): Promise<BundleInfo[]> {
+  const { banner } = constructBundling();
+  const bundles: BundleInfo[] = [];
+  for (const name of [FLOOR_NAME, ...names]) bundles.push(await buildBundle(name, banner));
+  return bundles;
+}

@@ -1,0 +1,219 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../infra/constructs/service-function';
+import { authorizerEvent, httpEvent, type SampleData } from '../lib/events';
+import { packageOf, sourceLookup } from '../lib/sourcemap';
+import { type Figure, figure } from '../lib/stats';
+import { BUNDLE_DIR, type BundleInfo, FLOOR_NAME } from './bundles';
+import type { ScenarioContext } from './context';
+
+/**
+ * Cold start of every bundle in a fresh Node 24 process: the import, then the first handler call
+ * against DynamoDB Local (for functions with an HTTP or authorizer event), against the floor bundle
+ * measured in the same rounds. Bundles run one at a time, in a rotating order per round. A separate
+ * coverage run per bundle records which packages' functions executed during the import and during
+ * the call, to name dependencies a function carries but never calls.
+ */
+export const IMPORT_RATIO_TARGET = 1.3;
+
+export interface ColdStartEntry {
+  name: string;
+  kind: BundleInfo['kind'];
+  importMs: Figure;
+  /** First handler call (null for functions measured without an event). */
+  callMs: Figure | null;
+  /** import + first call. */
+  coldMs: Figure;
+  /** importMs / the floor's importMs, paired per round. */
+  importRatio: Figure;
+  coldRatio: Figure;
+  outcome: string | number | null;
+  /** Packages whose code never ran during the handler call, biggest first. */
+  uncalled?: Array<{ name: string; bytes: number; ranAtImport: boolean }>;
+  uncalledBytes?: number;
+}
+
+export interface ColdStartResult {
+  rounds: number;
+  node: string;
+  entries: ColdStartEntry[];
+  /** The deployed configuration: linked source map and NODE_OPTIONS=--enable-source-maps. */
+  sourceMaps: Array<{ name: string; importMs: Figure; withoutMapsMs: Figure; ratio: Figure }>;
+}
+
+interface ChildResult {
+  bootMs: number;
+  importMs: number;
+  callMs: number | null;
+  outcome: string | number | null;
+  importCoverage?: Array<[number, number]>;
+  callCoverage?: Array<[number, number]>;
+}
+
+const CHILD = join(PROJECT_ROOT, 'bench', 'child', 'cold-start.mjs');
+const WORK = join(BUNDLE_DIR, '..', 'cold-start');
+
+function runChild(
+  bundle: string,
+  input: { functionName: string; event: unknown },
+  env: Record<string, string>,
+  options: { coverage?: boolean; nodeOptions?: string[] } = {},
+): Promise<ChildResult> {
+  mkdirSync(WORK, { recursive: true });
+  const id = `${input.functionName}-${process.hrtime.bigint()}`;
+  const inputPath = join(WORK, `${id}.in.json`);
+  const resultPath = join(WORK, `${id}.out.json`);
+  writeFileSync(inputPath, JSON.stringify(input));
+  const args = [...(options.nodeOptions ?? []), CHILD, bundle, inputPath, resultPath];
+  if (options.coverage) args.push('coverage');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      try {
+        if (code !== 0) throw new Error(`exit ${code}`);
+        resolve(JSON.parse(readFileSync(resultPath, 'utf8')) as ChildResult);
+      } catch (error) {
+        reject(
+          new Error(
+            `cold start of ${input.functionName} failed (${(error as Error).message}): ${stderr.slice(-800)}`,
+          ),
+        );
+      }
+    });
+  });
+}
+
+function eventFor(name: string, data: SampleData): unknown {
+  if (name === FLOOR_NAME) return {};
+  if (name === 'authorizer') return authorizerEvent(data);
+  return httpEvent(name, data) ?? null;
+}
+
+/** Packages (node_modules only) with no function executed during the call phase. */
+function uncalledPackages(bundle: BundleInfo, result: ChildResult) {
+  const code = readFileSync(bundle.outfile, 'utf8');
+  const map = JSON.parse(readFileSync(`${bundle.outfile}.map`, 'utf8')) as {
+    sources: string[];
+    mappings: string;
+  };
+  const lookup = sourceLookup(code, map);
+  const ran = (ranges: Array<[number, number]> | undefined) => {
+    const packages = new Set<string>();
+    for (const [start, end] of ranges ?? []) {
+      if (start === 0 && end >= code.length - 1) continue; // the module's top level
+      const source = lookup.sourceAt(start);
+      if (source) packages.add(packageOf(source));
+    }
+    return packages;
+  };
+  const atImport = ran(result.importCoverage);
+  const atCall = ran(result.callCoverage);
+  return bundle.packages
+    .filter((p) => !p.name.includes('/') || p.name.startsWith('@'))
+    .filter((p) => !['shared', 'functions', 'bench'].includes(p.name.split('/')[0] ?? ''))
+    .filter((p) => !atCall.has(p.name))
+    .map((p) => ({ name: p.name, bytes: p.bytes, ranAtImport: atImport.has(p.name) }));
+}
+
+export async function runColdStart(
+  ctx: ScenarioContext,
+  bundles: readonly BundleInfo[],
+  serviceEnv: Record<string, string>,
+  data: SampleData,
+  sourceMapBundles: readonly BundleInfo[],
+): Promise<ColdStartResult> {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 24)
+    throw new Error(`cold starts must run on Node 24 (Lambda's runtime); this is ${process.version}`);
+  const rounds = ctx.quick ? 3 : 7;
+  const baseEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    ...serviceEnv,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    POWERTOOLS_SERVICE_NAME: 'security-investigation-service',
+    POWERTOOLS_METRICS_NAMESPACE: 'SecurityInvestigationService',
+  };
+  const envFor = (name: string) => ({ ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: name });
+  const samples = new Map<string, ChildResult[]>(bundles.map((b) => [b.name, []]));
+  const order = [...bundles];
+  for (let round = 0; round < rounds; round++) {
+    ctx.say(`  cold starts round ${round + 1}/${rounds} (${order.length} bundles)`);
+    // Rotate so no bundle always runs right after the same neighbour.
+    const rotated = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
+    for (const bundle of rotated) {
+      const result = await runChild(
+        bundle.outfile,
+        { functionName: bundle.name, event: eventFor(bundle.name, data) },
+        envFor(bundle.name),
+      );
+      samples.get(bundle.name)!.push(result);
+    }
+  }
+  const floor = samples.get(FLOOR_NAME)!;
+  const entries: ColdStartEntry[] = [];
+  for (const bundle of bundles) {
+    const runs = samples.get(bundle.name)!;
+    const cold = runs.map((r) => r.importMs + (r.callMs ?? 0));
+    const floorCold = floor.map((r) => r.importMs + (r.callMs ?? 0));
+    const entry: ColdStartEntry = {
+      name: bundle.name,
+      kind: bundle.kind,
+      importMs: figure(runs.map((r) => r.importMs)),
+      callMs: runs[0]?.callMs === null ? null : figure(runs.map((r) => r.callMs ?? Number.NaN)),
+      coldMs: figure(cold),
+      importRatio: figure(runs.map((r, i) => r.importMs / floor[i]!.importMs)),
+      coldRatio: figure(cold.map((c, i) => c / floorCold[i]!)),
+      outcome: runs.at(-1)?.outcome ?? null,
+    };
+    if (bundle.kind !== 'floor') {
+      const covered = await runChild(
+        bundle.outfile,
+        { functionName: bundle.name, event: eventFor(bundle.name, data) },
+        envFor(bundle.name),
+        { coverage: true },
+      );
+      if (covered.callCoverage) {
+        const uncalled = uncalledPackages(bundle, covered);
+        entry.uncalled = uncalled;
+        entry.uncalledBytes = uncalled.reduce((sum, p) => sum + p.bytes, 0);
+      }
+    }
+    entries.push(entry);
+  }
+
+  const sourceMaps: ColdStartResult['sourceMaps'] = [];
+  for (const mapped of sourceMapBundles) {
+    const plain = bundles.find((b) => b.name === mapped.name);
+    if (!plain) continue;
+    const withMaps: number[] = [];
+    const without: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const input = { functionName: mapped.name, event: null };
+      withMaps.push(
+        (
+          await runChild(mapped.outfile, input, envFor(mapped.name), {
+            nodeOptions: ['--enable-source-maps'],
+          })
+        ).importMs,
+      );
+      without.push((await runChild(plain.outfile, input, envFor(mapped.name))).importMs);
+    }
+    sourceMaps.push({
+      name: mapped.name,
+      importMs: figure(withMaps),
+      withoutMapsMs: figure(without),
+      ratio: figure(withMaps.map((w, i) => w / without[i]!)),
+    });
+  }
+  return { rounds, node: process.version, entries, sourceMaps };
+}

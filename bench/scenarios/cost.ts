@@ -1,0 +1,235 @@
+import { DEFAULT_MEMORY_MB } from '../../infra/constructs/service-function';
+import { ROUTES } from '../../shared/api/routes';
+import { type DynamoMeter, meterTotals, type OperationUnits, startDynamoMeter } from '../lib/dynamo-meter';
+import { handlerProbe } from '../lib/handler-timing';
+import { type BenchService, startBenchService } from '../lib/harness';
+import { logBytesByLabel } from '../lib/output';
+import { successfulRunTransitions } from '../lib/transitions';
+import type { ScenarioContext } from './context';
+import { ENTITIES } from './investigations';
+import { POLL_HISTORY_ITEMS, seedPolledSession } from './polling';
+
+/**
+ * What one call of each plugin skill (and the poll, and a whole investigation) consumes, measured on
+ * a runtime whose DynamoDB traffic passes through the metering hop: DynamoDB requests and request
+ * units (ReturnConsumedCapacity), Lambda invocations and their durations (handler timings), workflow
+ * state transitions (the ASL's success path over the tools actually run), log bytes the handlers
+ * wrote, and response bytes. Each operation is repeated and averaged.
+ */
+export interface LambdaUse {
+  functionName: string;
+  /** Invocations per operation. */
+  invocations: number;
+  /** Mean duration, ms. */
+  meanMs: number;
+  memoryMb: number;
+}
+
+export interface OperationUse {
+  id: string;
+  title: string;
+  skill?: string;
+  repetitions: number;
+  httpRequests: number;
+  responseBytes: number;
+  lambdas: LambdaUse[];
+  dynamo: {
+    requests: number;
+    readUnits: number;
+    writeUnits: number;
+    byOperation: Record<string, OperationUnits>;
+  };
+  stateTransitions: number;
+  logBytes: number;
+}
+
+export interface CostMeasurements {
+  operations: OperationUse[];
+  toolsPerInvestigation: number;
+}
+
+const memoryOf = (functionName: string) =>
+  ROUTES.find((r) => r.functionName === functionName)?.memoryMb ?? DEFAULT_MEMORY_MB;
+
+async function measure(
+  meter: DynamoMeter,
+  tablePrefix: string,
+  id: string,
+  repetitions: number,
+  run: (rep: number) => Promise<{ httpRequests: number; responseBytes: number }>,
+): Promise<Omit<OperationUse, 'title' | 'skill'>> {
+  const probe = handlerProbe();
+  const label = `cost:${id}`;
+  let httpRequests = 0;
+  let responseBytes = 0;
+  meter.calls.length = 0;
+  probe.invocations.length = 0;
+  logBytesByLabel.delete(label);
+  for (let rep = 0; rep < repetitions; rep++) {
+    meter.label = label;
+    probe.label = label;
+    const done = await run(rep);
+    httpRequests += done.httpRequests;
+    responseBytes += done.responseBytes;
+  }
+  meter.label = undefined;
+  probe.label = undefined;
+  const invocations = probe.invocations.filter((i) => i.label === label);
+  const byFunction = new Map<string, number[]>();
+  for (const i of invocations) {
+    const list = byFunction.get(i.functionName) ?? [];
+    list.push(i.endMs - i.startMs);
+    byFunction.set(i.functionName, list);
+  }
+  const totals = meterTotals(meter.calls.filter((c) => c.label === label));
+  const tools = invocations.filter((i) => i.functionName === 'step-run-tool').length / repetitions;
+  const runs = invocations.filter((i) => i.functionName === 'step-persist').length / repetitions;
+  return {
+    id,
+    repetitions,
+    httpRequests: httpRequests / repetitions,
+    responseBytes: responseBytes / repetitions,
+    lambdas: [...byFunction].map(([functionName, durations]) => ({
+      functionName,
+      invocations: durations.length / repetitions,
+      meanMs: durations.reduce((a, b) => a + b, 0) / durations.length,
+      memoryMb: memoryOf(functionName),
+    })),
+    dynamo: {
+      requests: totals.requests / repetitions,
+      readUnits: totals.readUnits / repetitions,
+      writeUnits: totals.writeUnits / repetitions,
+      byOperation: Object.fromEntries(
+        Object.entries(totals.byOperation).map(([k, v]) => [
+          k.replaceAll(`${tablePrefix}-`, ''),
+          {
+            requests: v.requests / repetitions,
+            readUnits: v.readUnits / repetitions,
+            writeUnits: v.writeUnits / repetitions,
+          },
+        ]),
+      ),
+    },
+    stateTransitions: runs > 0 ? runs * successfulRunTransitions(tools / runs) : 0,
+    logBytes: (logBytesByLabel.get(label) ?? 0) / repetitions,
+  };
+}
+
+async function seedIncidents(bench: BenchService, count: number): Promise<void> {
+  const severities = ['low', 'medium', 'high', 'critical'];
+  for (let batch = 0; batch < count; batch += 50) {
+    const incidents = Array.from({ length: Math.min(50, count - batch) }, (_, i) => {
+      const n = batch + i;
+      return {
+        source: 'bench',
+        source_id: `cost-${n}`,
+        title: `Cost model incident ${n}`,
+        severity: severities[n % 4],
+        status: 'new',
+        created_at: new Date(Date.now() - n * 3_600_000).toISOString(),
+        entities: [
+          { type: 'ip', value: '203.0.113.7' },
+          { type: 'host', value: `ws-${String(n % 20).padStart(4, '0')}` },
+        ],
+      };
+    });
+    await bench.http.expect(202, 'POST', '/api/v1/incidents/ingest', {
+      key: bench.apiKey,
+      body: { incidents },
+    });
+  }
+  await bench.service.incidentQueue.idle();
+}
+
+export async function runCostMeasurements(ctx: ScenarioContext): Promise<CostMeasurements> {
+  const meter = await startDynamoMeter(ctx.dynamodbEndpoint);
+  const bench = await startBenchService({ dynamodbEndpoint: meter.endpoint, name: 'cost' });
+  try {
+    const reps = ctx.quick ? 3 : 6;
+    const key = bench.apiKey;
+    await seedIncidents(bench, 60);
+    const target = await seedPolledSession(bench, POLL_HISTORY_ITEMS);
+    // Earlier investigations, so the tools, the graph and search have data to read.
+    for (const entity of ENTITIES) {
+      await bench.http.expect(202, 'POST', '/api/v1/investigations/start', {
+        key,
+        body: { entity, background: true },
+      });
+      await bench.service.stepFunctions.idle();
+    }
+    const get = async (path: string) => {
+      const answer = await bench.http.expect(200, 'GET', path, { key });
+      return { httpRequests: 1, responseBytes: answer.bytes };
+    };
+    const pollPath = `/api/v1/public/sessions/${target.sessionId}`;
+    const operations: OperationUse[] = [];
+    const add = async (
+      id: string,
+      title: string,
+      skill: string | undefined,
+      run: (rep: number) => Promise<{ httpRequests: number; responseBytes: number }>,
+    ) => {
+      ctx.say(`  metering ${title}`);
+      operations.push({
+        ...(await measure(meter, bench.tablePrefix, id, reps, run)),
+        title,
+        ...(skill ? { skill } : {}),
+      });
+    };
+    const skill = (operationId: string) => ROUTES.find((r) => r.operationId === operationId)?.pluginSkill;
+
+    await add(
+      'investigate-sync',
+      'Investigate an entity (synchronous, the default)',
+      skill('startInvestigation'),
+      async (rep) => {
+        const answer = await bench.http.expect(200, 'POST', '/api/v1/investigations/start', {
+          key,
+          body: { entity: ENTITIES[rep % ENTITIES.length], background: false },
+        });
+        await bench.service.stepFunctions.idle();
+        return { httpRequests: 1, responseBytes: answer.bytes };
+      },
+    );
+    await add(
+      'investigate-background',
+      'Investigation start (background) and its workflow run',
+      undefined,
+      async (rep) => {
+        const answer = await bench.http.expect(202, 'POST', '/api/v1/investigations/start', {
+          key,
+          body: { entity: ENTITIES[rep % ENTITIES.length], background: true },
+        });
+        await bench.service.stepFunctions.idle();
+        return { httpRequests: 1, responseBytes: answer.bytes };
+      },
+    );
+    await add('poll-full', `Poll a session (all ${POLL_HISTORY_ITEMS} history items)`, undefined, () =>
+      get(pollPath),
+    );
+    await add('poll-incremental', 'Poll a session with ?after= (nothing new)', undefined, () =>
+      get(`${pollPath}?after=${encodeURIComponent(target.cursor)}`),
+    );
+    await add('report', 'Get an investigation report', skill('getInvestigationReport'), () =>
+      get(`/api/v1/sessions/${target.sessionId}`),
+    );
+    await add('graph', 'Query the knowledge graph (depth 1, limit 20)', skill('queryKnowledgeGraph'), () =>
+      get('/api/v1/graph/entity/203.0.113.7?limit=20'),
+    );
+    await add(
+      'incidents',
+      'List recent incidents (high and critical, limit 20)',
+      skill('listIncidents'),
+      () => get('/api/v1/incidents?severity=high,critical&limit=20'),
+    );
+    await add('search', 'Search investigations ("type:ip", limit 20)', skill('searchInvestigations'), () =>
+      get('/api/v1/search?q=type%3Aip&limit=20'),
+    );
+    const background = operations.find((o) => o.id === 'investigate-background')!;
+    const tools = background.lambdas.find((l) => l.functionName === 'step-run-tool')?.invocations ?? 0;
+    return { operations, toolsPerInvestigation: tools };
+  } finally {
+    await bench.stop();
+    await meter.stop();
+  }
+}

@@ -1,0 +1,231 @@
+import { config } from '../../shared/config';
+import { createDocumentClient } from '../../shared/store/dynamo-client';
+import { SessionsRepository } from '../../shared/store/sessions-repository';
+import { tableName } from '../../shared/store/tables';
+import { handlerProbe, type Invocation } from '../lib/handler-timing';
+import type { BenchService } from '../lib/harness';
+import { type Distribution, distribution, type Figure, figure } from '../lib/stats';
+import type { ScenarioContext } from './context';
+
+/**
+ * Investigations through the local runtime: background start (202) → completed, split into the
+ * start handler, the workflow's step handlers (the engine and its DynamoDB writes: the time Lambda
+ * would bill) and the rest (the ASL interpreter's transitions, scheduling, HTTP hops: workflow
+ * overhead); the synchronous start; and 50 investigations started at once. Completion is the end
+ * of the Persist step (which writes `completed`), taken from the handler timings, so no client
+ * polling interval blurs it.
+ */
+export const ENTITIES = [
+  { type: 'ip', value: '203.0.113.7' },
+  { type: 'domain', value: 'login.example.com' },
+  { type: 'user', value: 'j.doe@contoso.example' },
+  { type: 'host', value: 'ws-0042' },
+  { type: 'ip', value: '198.51.100.77' },
+  { type: 'domain', value: 'cdn.example.net' },
+  { type: 'user', value: 'svc-backup@contoso.example' },
+  { type: 'host', value: 'db-prod-03' },
+] as const;
+
+export interface RunTiming {
+  sessionId: string;
+  /** Client: request sent → 202 received. */
+  startRequestMs: number;
+  /** Request sent → Persist step returned (status completed). */
+  totalMs: number;
+  startHandlerMs: number;
+  /** Time at least one step handler of this run was executing. */
+  stepBusyMs: number;
+  /** Sum of step handler durations (billed Lambda time, parallel tools counted each). */
+  stepBilledMs: number;
+  overheadMs: number;
+  stepInvocations: number;
+  toolInvocations: number;
+  /** performance.now() when Persist returned. */
+  completedAt: number;
+}
+
+export interface InvestigationsResult {
+  background: {
+    runs: number;
+    totalMs: Distribution;
+    startRequestMs: Distribution;
+    stepBusyMs: Distribution;
+    overheadMs: Distribution;
+    startHandlerMs: Distribution;
+    /** totalMs / stepBusyMs per run: how much longer a run takes than its handlers' work. */
+    overheadRatio: Distribution;
+    stepInvocations: number;
+    toolInvocations: number;
+  };
+  synchronous: {
+    runs: number;
+    latencyMs: Distribution /** sync latency − background total, p50. */;
+    waitExtraMs: number;
+  };
+  concurrent: {
+    investigations: number;
+    rounds: number;
+    perSecond: Figure;
+    wallMs: Figure;
+    totalP50Ms: Figure;
+    totalP99Ms: Figure;
+    failed: number;
+  };
+}
+
+function union(intervals: Array<[number, number]>): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let current: [number, number] | undefined;
+  for (const [start, end] of sorted) {
+    if (!current || start > current[1]) {
+      if (current) total += current[1] - current[0];
+      current = [start, end];
+    } else {
+      current[1] = Math.max(current[1], end);
+    }
+  }
+  if (current) total += current[1] - current[0];
+  return total;
+}
+
+function timingOf(
+  sessionId: string,
+  sentAt: number,
+  startRequestMs: number,
+  invocations: readonly Invocation[],
+): RunTiming {
+  const steps = invocations.filter((i) => i.sessionId === sessionId);
+  const persist = steps.filter((i) => i.functionName === 'step-persist').at(-1);
+  if (!persist) throw new Error(`investigation ${sessionId} never reached Persist`);
+  const start = invocations.find(
+    (i) =>
+      i.functionName === 'start-investigation' && i.startMs >= sentAt && i.endMs <= sentAt + startRequestMs,
+  );
+  const totalMs = persist.endMs - sentAt;
+  const stepBusyMs = union(steps.map((s) => [s.startMs, s.endMs]));
+  const startHandlerMs = start ? start.endMs - start.startMs : Number.NaN;
+  return {
+    sessionId,
+    startRequestMs,
+    totalMs,
+    startHandlerMs,
+    stepBusyMs,
+    stepBilledMs: steps.reduce((sum, s) => sum + (s.endMs - s.startMs), 0),
+    overheadMs: totalMs - stepBusyMs - (Number.isFinite(startHandlerMs) ? startHandlerMs : 0),
+    stepInvocations: steps.length,
+    toolInvocations: steps.filter((s) => s.functionName === 'step-run-tool').length,
+    completedAt: persist.endMs,
+  };
+}
+
+async function startBackground(bench: BenchService, index: number) {
+  const entity = ENTITIES[index % ENTITIES.length]!;
+  const sentAt = performance.now();
+  const answer = await bench.http.expect(202, 'POST', '/api/v1/investigations/start', {
+    key: bench.apiKey,
+    body: { entity, background: true },
+  });
+  return { sessionId: (answer.body as { session_id: string }).session_id, sentAt, startRequestMs: answer.ms };
+}
+
+export async function runInvestigations(
+  ctx: ScenarioContext,
+  bench: BenchService,
+): Promise<InvestigationsResult> {
+  const probe = handlerProbe();
+  const cfg = config();
+  const sessions = new SessionsRepository(createDocumentClient(cfg), tableName(cfg, 'sessions'));
+  const sequentialRuns = ctx.quick ? 8 : 30;
+  const syncRuns = ctx.quick ? 4 : 12;
+  const concurrentRounds = ctx.quick ? 1 : 3;
+  const concurrency = ctx.quick ? 25 : 50;
+
+  // Warm-up: every step handler loaded once.
+  for (let i = 0; i < ENTITIES.length; i++) {
+    await startBackground(bench, i);
+    await bench.service.stepFunctions.idle();
+  }
+
+  ctx.say(`  ${sequentialRuns} background investigations, one at a time`);
+  const runs: RunTiming[] = [];
+  for (let i = 0; i < sequentialRuns; i++) {
+    const started = await startBackground(bench, i);
+    await bench.service.stepFunctions.idle();
+    const session = await sessions.get(started.sessionId);
+    if (session?.status !== 'completed') throw new Error(`investigation ended ${session?.status}`);
+    runs.push(timingOf(started.sessionId, started.sentAt, started.startRequestMs, probe.invocations));
+  }
+
+  ctx.say(`  ${syncRuns} synchronous investigations`);
+  const syncLatencies: number[] = [];
+  for (let i = 0; i < syncRuns; i++) {
+    const answer = await bench.http.expect(200, 'POST', '/api/v1/investigations/start', {
+      key: bench.apiKey,
+      body: { entity: ENTITIES[i % ENTITIES.length], background: false },
+    });
+    syncLatencies.push(answer.ms);
+    await bench.service.stepFunctions.idle();
+  }
+
+  const concurrent = {
+    perSecond: [] as number[],
+    wallMs: [] as number[],
+    p50: [] as number[],
+    p99: [] as number[],
+  };
+  let failed = 0;
+  for (let round = 0; round < concurrentRounds; round++) {
+    ctx.say(`  ${concurrency} investigations at once, round ${round + 1}/${concurrentRounds}`);
+    const roundStart = performance.now();
+    const started = await Promise.all(
+      Array.from({ length: concurrency }, (_, i) => startBackground(bench, i)),
+    );
+    await bench.service.stepFunctions.idle();
+    const timings: RunTiming[] = [];
+    for (const s of started) {
+      const session = await sessions.get(s.sessionId);
+      if (session?.status !== 'completed') {
+        failed++;
+        continue;
+      }
+      timings.push(timingOf(s.sessionId, s.sentAt, s.startRequestMs, probe.invocations));
+    }
+    const wall = Math.max(...timings.map((t) => t.completedAt)) - roundStart;
+    const totals = distribution(timings.map((t) => t.totalMs));
+    concurrent.wallMs.push(wall);
+    concurrent.perSecond.push((timings.length / wall) * 1000);
+    concurrent.p50.push(totals.p50);
+    concurrent.p99.push(totals.p99);
+  }
+
+  const backgroundTotal = distribution(runs.map((r) => r.totalMs));
+  const syncLatency = distribution(syncLatencies);
+  return {
+    background: {
+      runs: runs.length,
+      totalMs: backgroundTotal,
+      startRequestMs: distribution(runs.map((r) => r.startRequestMs)),
+      stepBusyMs: distribution(runs.map((r) => r.stepBusyMs)),
+      overheadMs: distribution(runs.map((r) => r.overheadMs)),
+      startHandlerMs: distribution(runs.map((r) => r.startHandlerMs)),
+      overheadRatio: distribution(runs.map((r) => r.totalMs / r.stepBusyMs)),
+      stepInvocations: distribution(runs.map((r) => r.stepInvocations)).p50,
+      toolInvocations: distribution(runs.map((r) => r.toolInvocations)).p50,
+    },
+    synchronous: {
+      runs: syncRuns,
+      latencyMs: syncLatency,
+      waitExtraMs: syncLatency.p50 - backgroundTotal.p50,
+    },
+    concurrent: {
+      investigations: concurrency,
+      rounds: concurrentRounds,
+      perSecond: figure(concurrent.perSecond),
+      wallMs: figure(concurrent.wallMs),
+      totalP50Ms: figure(concurrent.p50),
+      totalP99Ms: figure(concurrent.p99),
+      failed,
+    },
+  };
+}
