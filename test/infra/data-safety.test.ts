@@ -133,7 +133,7 @@ describe('queues', () => {
   it('that a function consumes redrive to a dead-letter queue kept 14 days, after a bounded number of receives', () => {
     const consumed = new Set(
       [...resourcesOfType(retained, 'AWS::Lambda::EventSourceMapping').values()].map(
-        (m) => (m.Properties.EventSourceArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0],
+        (m) => (m.Properties.EventSourceArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] as string,
       ),
     );
     expect(consumed.size, 'the incident queue has a consumer').toBeGreaterThan(0);

@@ -1,0 +1,282 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ALARM_THRESHOLDS } from '../../infra/constructs/observability';
+import { PROJECT_ROOT } from '../../infra/constructs/service-function';
+import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
+import { metrics, recordKeyDenial } from '../../shared/observability';
+import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
+
+/**
+ * Alarms are derived from the stack's contents, so the assertions are too: every function, state
+ * machine and consumer-less queue in the template must have its alarm, every alarm must notify the
+ * topic, and the service metrics the alarms read must still be emitted by the code.
+ */
+let template: TemplateJson;
+let withEmail: TemplateJson;
+
+beforeAll(() => {
+  template = synthTenantStack().template.toJSON() as TemplateJson;
+  withEmail = synthTenantStack({ alarmEmail: 'soc@example.com' }).template.toJSON() as TemplateJson;
+});
+
+type MetricStat = {
+  Metric: { MetricName: string; Namespace: string; Dimensions?: { Name: string; Value: unknown }[] };
+};
+type AlarmProps = {
+  AlarmName: string;
+  MetricName?: string;
+  Namespace?: string;
+  Dimensions?: { Name: string; Value: unknown }[];
+  Metrics?: { Id: string; Expression?: string; MetricStat?: MetricStat }[];
+  AlarmActions?: unknown[];
+  OKActions?: unknown[];
+  Threshold: number;
+  ComparisonOperator: string;
+  TreatMissingData?: string;
+};
+
+const alarms = (t: TemplateJson) =>
+  [...resourcesOfType(t, 'AWS::CloudWatch::Alarm').values()].map(
+    (a) => a.Properties as unknown as AlarmProps,
+  );
+
+/** Every metric an alarm reads: [namespace, name, dimensions as JSON]. */
+function metricsOf(alarm: AlarmProps): { namespace: string; name: string; dimensions: string }[] {
+  if (alarm.MetricName) {
+    return [
+      {
+        namespace: alarm.Namespace ?? '',
+        name: alarm.MetricName,
+        dimensions: JSON.stringify(alarm.Dimensions ?? []),
+      },
+    ];
+  }
+  return (alarm.Metrics ?? [])
+    .filter((m) => m.MetricStat)
+    .map((m) => ({
+      namespace: m.MetricStat?.Metric.Namespace ?? '',
+      name: m.MetricStat?.Metric.MetricName ?? '',
+      dimensions: JSON.stringify(m.MetricStat?.Metric.Dimensions ?? []),
+    }));
+}
+
+function watches(
+  t: TemplateJson,
+  namespace: string,
+  name: string,
+  dimension: string,
+  value: unknown,
+): AlarmProps[] {
+  return alarms(t).filter((alarm) =>
+    metricsOf(alarm).some(
+      (m) =>
+        m.namespace === namespace &&
+        m.name === name &&
+        (JSON.parse(m.dimensions) as { Name: string; Value: unknown }[]).some(
+          (d) => d.Name === dimension && JSON.stringify(d.Value) === JSON.stringify(value),
+        ),
+    ),
+  );
+}
+
+function topicRef(t: TemplateJson): string {
+  const [topicId] = [...resourcesOfType(t, 'AWS::SNS::Topic').keys()];
+  return topicId ?? '';
+}
+
+describe('alarms', () => {
+  it('notify the tenant topic on alarm and on recovery, and stay quiet without data', () => {
+    const topic = topicRef(template);
+    expect(alarms(template).length).toBeGreaterThan(0);
+    for (const alarm of alarms(template)) {
+      expect(alarm.AlarmName).toMatch(/^sis-test-/);
+      expect(alarm.AlarmActions, alarm.AlarmName).toContainEqual({ Ref: topic });
+      expect(alarm.OKActions, alarm.AlarmName).toContainEqual({ Ref: topic });
+      expect(alarm.TreatMissingData, alarm.AlarmName).toBe('notBreaching');
+    }
+  });
+
+  it('watch every function for errors (the authorizer net of refused keys)', () => {
+    for (const [id, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
+      const name = String(fn.Properties.FunctionName);
+      const errorAlarms = watches(template, 'AWS/Lambda', 'Errors', 'FunctionName', { Ref: id });
+      expect(errorAlarms, name).toHaveLength(1);
+      const [alarm] = errorAlarms as [AlarmProps];
+      if (name === 'sis-test-authorizer') {
+        expect(JSON.stringify(alarm.Metrics)).toContain(METRIC.apiKeyDenied);
+        expect(alarm.Metrics?.find((m) => m.Expression)?.Expression).toMatch(/errors.*-.*denied/);
+      } else {
+        expect(alarm.Threshold, name).toBe(1);
+        expect(alarm.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold');
+      }
+    }
+  });
+
+  it('watch every state machine for failed and timed-out runs', () => {
+    const machines = [...resourcesOfType(template, 'AWS::StepFunctions::StateMachine').keys()];
+    expect(machines.length).toBeGreaterThan(0);
+    for (const id of machines) {
+      for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut']) {
+        expect(
+          watches(template, 'AWS/States', metric, 'StateMachineArn', { Ref: id }),
+          `${id} ${metric}`,
+        ).toHaveLength(1);
+      }
+    }
+  });
+
+  it('watch every queue no function consumes (dead letters) for any visible message', () => {
+    const consumed = new Set(
+      [...resourcesOfType(template, 'AWS::Lambda::EventSourceMapping').values()].map(
+        (m) => (m.Properties.EventSourceArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0],
+      ),
+    );
+    const deadLetters = [...resourcesOfType(template, 'AWS::SQS::Queue').keys()].filter(
+      (id) => !consumed.has(id),
+    );
+    expect(deadLetters.length).toBeGreaterThan(0);
+    for (const id of deadLetters) {
+      const found = watches(template, 'AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'QueueName', {
+        'Fn::GetAtt': [id, 'QueueName'],
+      });
+      expect(found, id).toHaveLength(1);
+      expect(found[0]?.Threshold).toBe(0);
+      expect(found[0]?.ComparisonOperator).toBe('GreaterThanThreshold');
+    }
+  });
+
+  it('watch the API: 5xx share of requests on the stage, and 429 answers counted from the access logs', () => {
+    const [apiId] = [...resourcesOfType(template, 'AWS::ApiGateway::RestApi').keys()];
+    const fiveXx = alarms(template).find((a) => a.AlarmName === 'sis-test-api-5xx-rate');
+    const used = metricsOf(fiveXx as AlarmProps).map((m) => m.name);
+    expect(used.sort()).toEqual(['5XXError', 'Count']);
+    expect(fiveXx?.Threshold).toBe(ALARM_THRESHOLDS.api5xxRate);
+    expect(JSON.stringify(fiveXx?.Metrics)).toContain('"Stage"');
+
+    const throttled = watches(template, METRICS_NAMESPACE, METRIC.throttledRequests, 'ApiId', { Ref: apiId });
+    expect(throttled).toHaveLength(1);
+    const [filter] = [...resourcesOfType(template, 'AWS::Logs::MetricFilter').values()] as CfnResource[];
+    expect(filter?.Properties.FilterPattern).toBe('{ $.status = "429" }');
+    const [stage] = [...resourcesOfType(template, 'AWS::ApiGateway::Stage').values()];
+    const format = JSON.parse(
+      ((stage as CfnResource).Properties.AccessLogSetting as { Format: string }).Format,
+    ) as Record<string, string>;
+    expect(format.apiId).toBe('$context.apiId');
+    expect(format.status).toBe('$context.status');
+    expect(JSON.stringify(filter?.Properties.LogGroupName)).toBe(
+      JSON.stringify({
+        Ref: [...resourcesOfType(template, 'AWS::Logs::LogGroup').keys()].find((k) =>
+          k.startsWith('ApiAccessLogs'),
+        ),
+      }),
+    );
+  });
+
+  it('read only service metrics the code still emits', () => {
+    const serviceMetrics = new Set(
+      alarms(template)
+        .flatMap(metricsOf)
+        .filter((m) => m.namespace === METRICS_NAMESPACE)
+        .map((m) => m.name),
+    );
+    serviceMetrics.delete(METRIC.throttledRequests); // from the access-log metric filter
+    const source = sourceText(['shared', 'functions']);
+    for (const name of serviceMetrics) {
+      const key = Object.entries(METRIC).find(([, value]) => value === name)?.[0];
+      expect(key, name).toBeDefined();
+      const emitted =
+        new RegExp(`METRIC\\.${key}\\b`).test(source) ||
+        (key === 'apiKeyDenied' && /recordKeyDenial\(/.test(source));
+      expect(emitted, `${name} is emitted somewhere in shared/ or functions/`).toBe(true);
+    }
+  });
+});
+
+describe('alarm topic', () => {
+  it('accepts only TLS and only this tenant’s alarms', () => {
+    const [policy] = [...resourcesOfType(template, 'AWS::SNS::TopicPolicy').values()];
+    const statements = (
+      (policy as CfnResource).Properties.PolicyDocument as { Statement: Record<string, unknown>[] }
+    ).Statement;
+    expect(
+      statements.some((s) => s.Effect === 'Deny' && JSON.stringify(s.Condition).includes('SecureTransport')),
+    ).toBe(true);
+    const allow = statements.find((s) => s.Effect === 'Allow');
+    expect(allow?.Principal).toEqual({ Service: 'cloudwatch.amazonaws.com' });
+    expect(JSON.stringify(allow?.Condition)).toContain(':alarm:sis-test-*');
+  });
+
+  it('gets an email subscription only when alarmEmail is set', () => {
+    expect(resourcesOfType(template, 'AWS::SNS::Subscription').size).toBe(0);
+    const [subscription] = [...resourcesOfType(withEmail, 'AWS::SNS::Subscription').values()];
+    expect(subscription?.Properties).toMatchObject({ Protocol: 'email', Endpoint: 'soc@example.com' });
+  });
+});
+
+describe('dashboard', () => {
+  it('is one dashboard per tenant showing the API, investigations, refusals, ingest, functions and runs', () => {
+    const dashboards = [...resourcesOfType(template, 'AWS::CloudWatch::Dashboard').values()];
+    expect(dashboards).toHaveLength(1);
+    expect(dashboards[0]?.Properties.DashboardName).toBe('sis-test');
+    const body = JSON.stringify(dashboards[0]?.Properties.DashboardBody);
+    for (const name of [
+      METRIC.investigationsStarted,
+      METRIC.investigationsCompleted,
+      METRIC.investigationsFailed,
+      METRIC.investigationDuration,
+      METRIC.apiKeyDenied,
+      METRIC.incidentsAccepted,
+      METRIC.incidentsRejected,
+      '5XXError',
+      'Latency',
+      'ExecutionsFailed',
+    ]) {
+      expect(body, name).toContain(name);
+    }
+  });
+});
+
+describe('emitted metrics', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('counts a refused key in total and per reason, with the tenant dimension', () => {
+    const published: unknown[] = [];
+    const single = vi.spyOn(metrics, 'singleMetric');
+    single.mockImplementation(() => {
+      const fake = { addDimension: vi.fn(), addMetric: vi.fn() };
+      published.push(fake);
+      return fake as never;
+    });
+    metrics.clearMetrics();
+    recordKeyDenial('expired');
+    const emf = metrics.serializeMetrics() as {
+      _aws: { CloudWatchMetrics: { Dimensions: string[][] }[] };
+    } & Record<string, unknown>;
+    expect(emf[METRIC.apiKeyDenied]).toBe(1);
+    expect(emf._aws.CloudWatchMetrics[0]?.Dimensions[0]).toEqual(
+      expect.arrayContaining(['service', 'tenant']),
+    );
+    const [byReason] = published as {
+      addDimension: ReturnType<typeof vi.fn>;
+      addMetric: ReturnType<typeof vi.fn>;
+    }[];
+    expect(byReason?.addDimension).toHaveBeenCalledWith('reason', 'expired');
+    expect(byReason?.addMetric).toHaveBeenCalledWith(METRIC.apiKeyDenied, 'Count', 1);
+    metrics.clearMetrics();
+  });
+});
+
+function sourceText(folders: string[]): string {
+  const texts: string[] = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) visit(path);
+      else if (path.endsWith('.ts') && !path.endsWith('metric-names.ts'))
+        texts.push(readFileSync(path, 'utf8'));
+    }
+  };
+  for (const folder of folders) visit(join(PROJECT_ROOT, folder));
+  return texts.join('\n');
+}
