@@ -191,7 +191,7 @@ export function compactIncidentList<T extends object>(body: T): Compacted<T> {
   const copy = structuredClone(body) as Json;
   const cutter = new Cutter();
   if (Array.isArray(copy.incidents)) {
-    const incidents = (copy.incidents as Json[]).map((incident) => ({
+    const incidents = (copy.incidents as Json[]).map((incident): Json => ({
       ...incident,
       title: cutter.text(incident.title, PLUGIN_LIMITS.incidentTitleChars),
       ...(Array.isArray(incident.entities)

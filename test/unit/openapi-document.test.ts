@@ -46,14 +46,14 @@ describe('the OpenAPI document generated from the route table', () => {
         expect(schema.nullable, name).toBeUndefined();
         expect(JSON.stringify(schema), name).not.toContain('{"nullable":true}');
       }
-      const report = (
-        schemas.InvestigationReportResponse?.properties as Record<string, Record<string, unknown>>
-      ).report;
+      const propertiesOf = (name: string) =>
+        (schemas[name]?.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const report = propertiesOf('InvestigationReportResponse').report;
       expect(report).toMatchObject({ type: 'object', nullable: true });
       expect(report?.required).toEqual(
         expect.arrayContaining(['summary', 'risk_score', 'verdict', 'findings']),
       );
-      const verdict = (schemas.SearchResult?.properties as Record<string, Record<string, unknown>>).verdict;
+      const verdict = propertiesOf('SearchResult').verdict;
       expect(verdict).toMatchObject({ type: 'string', nullable: true });
       expect(verdict?.enum).toContain(null);
     }
