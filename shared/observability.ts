@@ -1,10 +1,9 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
 import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from './metric-names';
 
 /**
- * One logger, one metrics and one tracer instance per process (per Lambda cold start). Handlers
+ * One logger and one metrics instance per process (per Lambda cold start). Handlers
  * append the request, session and key IDs as persistent keys; key secrets and Authorization values
  * are never passed to the logger.
  */
@@ -23,17 +22,6 @@ export const metrics = new Metrics({
   serviceName: METRICS_SERVICE,
   defaultDimensions: { tenant: process.env.SIS_TENANT ?? 'local' },
 });
-
-/**
- * X-Ray subsegments for AWS SDK calls (the functions' own segments come from active tracing). It
- * disables itself outside Lambda. Outgoing HTTPS (SIEM APIs) is not patched: cheap and quiet first.
- */
-export const tracer = new Tracer({ serviceName: METRICS_SERVICE, captureHTTPsRequests: false });
-
-/** Wraps an AWS SDK v3 client so each call becomes an X-Ray subsegment (a no-op outside Lambda). */
-export function traceAwsClient<T extends object>(client: T): T {
-  return tracer.captureAWSv3Client(client);
-}
 
 export function countMetric(name: MetricName, value = 1): void {
   if (value > 0) metrics.addMetric(name, MetricUnit.Count, value);
