@@ -30,6 +30,11 @@ export const configSchema = z.object({
   SIS_INCIDENT_QUEUE_URL: z.string().optional(),
   /** How long a synchronous start waits before handing back the session to poll. */
   SIS_SYNC_WAIT_SECONDS: z.coerce.number().int().min(1).max(1860).default(1860),
+  /**
+   * The investigation state machine's TimeoutSeconds, read from the ASL by the stack and the local
+   * runtime and given to the stale-session sweeper (an active session older than this has no run).
+   */
+  SIS_WORKFLOW_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(31_536_000).optional(),
   SIS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(1_048_576),
   /** REST API id and stage, so key admin can flush the authorizer cache and manage usage plans. */
   SIS_REST_API_ID: z.string().optional(),

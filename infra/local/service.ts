@@ -9,11 +9,14 @@ import { logger } from '../../shared/observability';
 import { incidentQueueFromConfig } from '../../shared/platform/incident-queue';
 import { investigationContext } from '../../shared/services/investigation-context';
 import { failInterruptedSessions } from '../../shared/services/investigation-steps';
+import type { SweepResult } from '../../shared/services/stale-session-sweeper';
 import { ensureTables, tableEnvironment, tableNamesFor } from '../../shared/store/create-tables';
 import { incidentsRepositoryFromConfig } from '../../shared/store/incidents-repository';
+import { workflowTimeoutSeconds } from '../workflow/definition';
 import { loadDemoData } from './demo-data';
 import { createLocalDynamoDbClient, startDynamoDbLocal } from './dynamodb-local';
 import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
+import { startIntervalJob } from './interval-job';
 import { startSiemPullSchedule } from './siem-pull-schedule';
 import { type LocalQueue, type LocalQueueOptions, type SqsConsumer, startLocalQueue } from './sqs';
 import { type LocalStepFunctions, startLocalStepFunctions } from './step-functions';
@@ -37,6 +40,11 @@ export interface LocalServiceOptions {
    * this starts its own DynamoDB Local (`npm start`), off against an existing one (tests).
    */
   demoData?: boolean;
+  /**
+   * How often the stale-session sweeper runs (the stack's schedule runs it every 5 minutes); false
+   * turns the interval off (`sweepStaleSessions()` still runs it on demand). Default: every 60 s.
+   */
+  staleSessionSweep?: { intervalSeconds: number } | false;
 }
 
 export interface LocalService {
@@ -47,6 +55,8 @@ export interface LocalService {
   incidentQueue: LocalQueue;
   /** The local Step Functions running investigations (tests wait for `idle()`). */
   stepFunctions: LocalStepFunctions;
+  /** Runs the stale-session sweeper's handler now (or joins the run in progress). */
+  sweepStaleSessions(): Promise<SweepResult>;
   stop(): Promise<void>;
 }
 
@@ -108,6 +118,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       SIS_INCIDENT_QUEUE_URL: incidentQueue.queueUrl,
       SIS_SFN_ENDPOINT: stepFunctions.endpoint,
       SIS_STATE_MACHINE_ARN: stepFunctions.stateMachineArn,
+      SIS_WORKFLOW_TIMEOUT_SECONDS: String(workflowTimeoutSeconds()),
       ...tableEnvironment(tableNames),
       ...options.env,
     };
@@ -178,7 +189,29 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       stoppers.push(() => schedule.stop());
     }
 
-    return { baseUrl, port, env, incidentQueue, stepFunctions, stop: stopAll };
+    // A start that failed half-way (the session written, its run never started) or a status-change
+    // delivery that gave up leaves a session open here as on AWS; the restart check above only
+    // covers the previous process.
+    const sweep = startIntervalJob({
+      intervalSeconds:
+        options.staleSessionSweep === false ? undefined : (options.staleSessionSweep?.intervalSeconds ?? 60),
+      run: async () => {
+        const { handler } = await loadModule('sweep-stale-sessions');
+        return (handler as () => Promise<SweepResult>)();
+      },
+      onError: (error) => logger.warn('local stale-session sweep failed', { error: error as Error }),
+    });
+    stoppers.push(() => sweep.stop());
+
+    return {
+      baseUrl,
+      port,
+      env,
+      incidentQueue,
+      stepFunctions,
+      sweepStaleSessions: () => sweep.runNow(),
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;

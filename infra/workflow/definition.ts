@@ -63,8 +63,24 @@ export const STATUS_CHANGE_FUNCTION = 'workflow-status-change';
 export const WRITE_BACK_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
 export type WriteBackStatus = (typeof WRITE_BACK_STATUSES)[number];
 
+/**
+ * Scheduled every few minutes: ends sessions whose run never started or never reported back
+ * (shared/services/stale-session-sweeper.ts), after DescribeExecution on their run.
+ */
+export const STALE_SESSION_SWEEP_FUNCTION = 'sweep-stale-sessions';
+export const STALE_SESSION_SWEEP_MINUTES = 5;
+
 export function readWorkflowDefinitionText(): string {
   return readFileSync(WORKFLOW_DEFINITION_PATH, 'utf8');
+}
+
+/** The definition's top-level TimeoutSeconds: Step Functions ends every run after it. */
+export function workflowTimeoutSeconds(definitionText = readWorkflowDefinitionText()): number {
+  const timeout = (JSON.parse(definitionText) as { TimeoutSeconds?: unknown }).TimeoutSeconds;
+  if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0) {
+    throw new Error('The investigation workflow definition must set a top-level TimeoutSeconds.');
+  }
+  return timeout;
 }
 
 /** Placeholder names used in the ASL text, in order of first use. */

@@ -1,4 +1,10 @@
-import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  ExecutionDoesNotExist,
+  SFNClient,
+  StartExecutionCommand,
+  StopExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import type { Config } from '../config';
 
 /**
@@ -11,6 +17,14 @@ export interface WorkflowEngine {
   start(runId: string, input: { session_id: string }): Promise<string>;
   /** Stops the run; a run that already ended is left as it is. */
   stop(runId: string, cause: string): Promise<void>;
+  /** What became of the run, or undefined when no such run exists (it was never started). */
+  describe(runId: string): Promise<RunDescription | undefined>;
+}
+
+export interface RunDescription {
+  status: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED' | 'PENDING_REDRIVE';
+  startedAt?: Date;
+  stoppedAt?: Date;
 }
 
 export class WorkflowNotConfiguredError extends Error {
@@ -48,6 +62,21 @@ export function stepFunctionsEngine(cfg: Config): WorkflowEngine {
           cause: cause.slice(0, 256),
         }),
       );
+    },
+    async describe(runId) {
+      try {
+        const run = await client.send(
+          new DescribeExecutionCommand({ executionArn: executionArnFor(machine(), runId) }),
+        );
+        return {
+          status: run.status ?? 'RUNNING',
+          ...(run.startDate ? { startedAt: run.startDate } : {}),
+          ...(run.stopDate ? { stoppedAt: run.stopDate } : {}),
+        };
+      } catch (error) {
+        if (error instanceof ExecutionDoesNotExist) return undefined;
+        throw error;
+      }
     },
   };
 }

@@ -417,6 +417,33 @@ export class SessionsRepository {
     return sessions;
   }
 
+  /**
+   * One page of the sessions still initialized or active that were created before `cutoff` (ISO),
+   * oldest first: a Query on the sparse gsi1 (eventually consistent), its sort key starting with the
+   * creation time. `next` continues the listing; absent when there is nothing more.
+   */
+  async listOpenCreatedBefore(
+    cutoff: string,
+    limit: number,
+    start?: Record<string, unknown>,
+  ): Promise<{ sessions: SessionRecord[]; next?: Record<string, unknown> }> {
+    const page: QueryCommandOutput = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: GSI1.indexName,
+        // gsi1sk is `<created_at>#<session_id>`: every key below the bare cutoff was created before it.
+        KeyConditionExpression: 'gsi1pk = :open AND gsi1sk < :cutoff',
+        ExpressionAttributeValues: { ':open': OPEN, ':cutoff': cutoff },
+        Limit: limit,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    return {
+      sessions: (page.Items ?? []).map((item) => toSession(item)!),
+      ...(page.LastEvaluatedKey ? { next: page.LastEvaluatedKey } : {}),
+    };
+  }
+
   /** Records a completed session's verdict under its subject; idempotent per session. */
   async recordVerdict(subject: { type: string; value: string }, verdict: SubjectVerdict): Promise<void> {
     await this.doc.send(

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as undiciRequest } from 'undici';
 import { expect } from 'vitest';
-import { type LocalService, startLocalService } from '../../infra/local/service';
+import { type LocalService, type LocalServiceOptions, startLocalService } from '../../infra/local/service';
 import type { NewKeyInput } from '../../shared/domain/key-lifecycle';
 import { SCOPES } from '../../shared/domain/scopes';
 import { apiKeyService } from '../../shared/services/api-keys';
@@ -33,12 +33,18 @@ export interface TestService extends LocalService {
  * free port, on its own tables in the run's shared DynamoDB Local. One per test file: handlers read
  * their configuration from process.env, which each vitest worker has to itself.
  */
-export async function startTestService(options: { env?: Record<string, string> } = {}): Promise<TestService> {
+export async function startTestService(
+  options: {
+    env?: Record<string, string>;
+    staleSessionSweep?: LocalServiceOptions['staleSessionSweep'];
+  } = {},
+): Promise<TestService> {
   const service = await startLocalService({
     port: 0,
     dynamodb: { endpoint: dynamodbEndpoint() },
     tablePrefix: `sis-t${randomBytes(5).toString('hex')}`,
     env: { SIS_DEMO_DATA: '0', ...options.env },
+    ...(options.staleSessionSweep !== undefined ? { staleSessionSweep: options.staleSessionSweep } : {}),
   });
   const keys = apiKeyService();
   const createKey = async (input: Partial<NewKeyInput> = {}) => {

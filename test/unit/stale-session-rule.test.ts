@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readWorkflowDefinitionText } from '../../infra/workflow/definition';
+import { workflowTimeoutSeconds } from '../../infra/workflow/definition';
 import type { SessionStatus } from '../../shared/domain/session-status';
 import {
   REPORT_BACK_MARGIN_SECONDS,
@@ -27,9 +27,10 @@ describe('stale session limits', () => {
     expect(limits).toEqual({ startGraceSeconds: 300, runLimitSeconds: 3900 });
   });
 
-  it('follow the timeout the ASL definition gives every run', () => {
-    const definition = JSON.parse(readWorkflowDefinitionText()) as { TimeoutSeconds?: number };
-    expect(definition.TimeoutSeconds).toBe(WORKFLOW_TIMEOUT);
+  it('follow the timeout the ASL definition gives every run, which the definition must have', () => {
+    expect(workflowTimeoutSeconds()).toBe(WORKFLOW_TIMEOUT);
+    expect(() => workflowTimeoutSeconds('{"StartAt":"A","States":{}}')).toThrow(/TimeoutSeconds/);
+    expect(() => workflowTimeoutSeconds('{"TimeoutSeconds":0}')).toThrow(/TimeoutSeconds/);
   });
 
   it('refuse a timeout that is not a positive whole number', () => {
