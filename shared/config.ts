@@ -49,6 +49,13 @@ export const configSchema = z.object({
    */
   SIS_FAULT_INJECTION: z.string().max(2000).optional(),
   /**
+   * TEST-ONLY: the fraction (0-0.5) of DynamoDB requests that fail with
+   * ProvisionedThroughputExceededException before reaching DynamoDB Local, on every attempt the SDK
+   * makes (shared/store/dynamo-client.ts). Honoured only with SIS_DYNAMODB_ENDPOINT set; the CDK stack
+   * never sets it. Proves the SDK's retry configuration absorbs throttling without losing data.
+   */
+  SIS_DYNAMODB_FAULT_RATE: z.coerce.number().min(0).max(0.5).optional(),
+  /**
    * SIEM pull connectors (functions/siem-pull). A connector runs only when its URL is set: Sentinel's
    * workspace resource URL (`https://management.azure.com/subscriptions/…/workspaces/<ws>`), the Splunk
    * management URL (`https://splunk:8089`), the Kibana URL for Elastic. Credentials are a JSON object

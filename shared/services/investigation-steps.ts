@@ -27,7 +27,7 @@ import {
   subjectOf,
   toolCallEntry,
 } from './investigation-context';
-import { injectFault } from './workflow-faults';
+import { dataWithFaults, injectFault } from './workflow-faults';
 
 /**
  * The logic of the workflow's Task states (infra/workflow/investigation.asl.json), one function per
@@ -152,7 +152,11 @@ export async function runTool(ctx: InvestigationContext, rawInput: unknown): Pro
   const call = await runToolByName(
     input.tool,
     input.entity,
-    { data: ctx.data, sessionId: input.session_id, now: ctx.now },
+    {
+      data: dataWithFaults(ctx.cfg, input.entity.value, input.tool, ctx.data),
+      sessionId: input.session_id,
+      now: ctx.now,
+    },
     {
       toolCallId: newToolCallId(),
       onEvent: (e) => events.push(event(e.created_at, e.type, e.detail)),

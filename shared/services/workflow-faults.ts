@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { InvestigationData } from '../domain/investigation/types';
 
 /**
  * TEST-ONLY seam: makes a workflow step fail or stall for one entity, so tests can drive the real
@@ -9,19 +10,38 @@ import type { Config } from '../config';
  *   step-assess@engine-fault.example.com=throw
  *   step-run-tool@tool-fault.example.com#ip_classification=throw
  *   step-run-tool@slow.example.com=delay:3000
+ *
+ * `throw` and `delay` act on the step itself (the step Lambda fails or stalls). `tool-throw` and
+ * `tool-delay:<ms>` act inside the tool instead, on its data reads (step-run-tool only): the engine
+ * then records the tool as failed, or as timed_out once the delay passes the tool timeout, exactly as
+ * for a broken or hanging enricher.
+ *
+ *   step-run-tool@hang.example.com#incident_history=tool-delay:15000
  */
+export type FaultAction =
+  | { kind: 'throw' }
+  | { kind: 'delay'; ms: number }
+  | { kind: 'tool-throw' }
+  | { kind: 'tool-delay'; ms: number };
+
 export interface FaultRule {
   step: string;
   entityValue: string;
   tool?: string;
-  action: { kind: 'throw' } | { kind: 'delay'; ms: number };
+  action: FaultAction;
 }
 
 export class InjectedFault extends Error {
   override readonly name = 'InjectedFault';
 }
 
-const RULE = /^([a-z0-9-]+)@([^#=]+)(?:#([a-z0-9_]+))?=(throw|delay:(\d{1,6}))$/;
+const RULE = /^([a-z0-9-]+)@([^#=]+)(?:#([a-z0-9_]+))?=((?:tool-)?throw|(?:tool-)?delay:(\d{1,6}))$/;
+
+function actionOf(text: string, ms: string | undefined): FaultAction {
+  if (text === 'throw') return { kind: 'throw' };
+  if (text === 'tool-throw') return { kind: 'tool-throw' };
+  return { kind: text.startsWith('tool-') ? 'tool-delay' : 'delay', ms: Number(ms) };
+}
 
 export function parseFaultRules(text: string | undefined): FaultRule[] {
   if (!text) return [];
@@ -37,7 +57,7 @@ export function parseFaultRules(text: string | undefined): FaultRule[] {
         step,
         entityValue,
         ...(tool ? { tool } : {}),
-        action: action === 'throw' ? { kind: 'throw' } : { kind: 'delay', ms: Number(ms) },
+        action: actionOf(action, ms),
       };
     });
 }
@@ -52,20 +72,58 @@ function rulesFor(cfg: Config): FaultRule[] {
   return cached.rules;
 }
 
-/** Applies the first matching rule: waits, or throws InjectedFault. */
+function matching(cfg: Config, step: string, entityValue: string, tool: string | undefined, inTool: boolean) {
+  return rulesFor(cfg).find(
+    (r) =>
+      r.step === step &&
+      r.entityValue === entityValue &&
+      (r.tool === undefined || r.tool === tool) &&
+      r.action.kind.startsWith('tool-') === inTool,
+  );
+}
+
+/** Applies the first matching step rule: waits, or throws InjectedFault. */
 export async function injectFault(
   cfg: Config,
   step: string,
   entityValue: string,
   tool?: string,
 ): Promise<void> {
-  const rule = rulesFor(cfg).find(
-    (r) => r.step === step && r.entityValue === entityValue && (r.tool === undefined || r.tool === tool),
-  );
+  const rule = matching(cfg, step, entityValue, tool, false);
   if (!rule) return;
   if (rule.action.kind === 'delay') {
     await new Promise((wake) => setTimeout(wake, (rule.action as { ms: number }).ms));
     return;
   }
   throw new InjectedFault(`Injected fault in ${step}${tool ? ` (${tool})` : ''}`);
+}
+
+/** The tool's data port with the first matching in-tool rule applied to every read (or as is). */
+export function dataWithFaults(
+  cfg: Config,
+  entityValue: string,
+  tool: string,
+  data: InvestigationData,
+): InvestigationData {
+  const rule = matching(cfg, 'step-run-tool', entityValue, tool, true);
+  if (!rule) return data;
+  const action = rule.action;
+  const before = async () => {
+    if (action.kind === 'tool-delay') await new Promise((wake) => setTimeout(wake, action.ms));
+    else throw new InjectedFault(`Injected fault inside ${tool}`);
+  };
+  return {
+    incidentsMentioning: async (...args) => {
+      await before();
+      return data.incidentsMentioning(...args);
+    },
+    priorInvestigations: async (...args) => {
+      await before();
+      return data.priorInvestigations(...args);
+    },
+    neighbourhood: async (...args) => {
+      await before();
+      return data.neighbourhood(...args);
+    },
+  };
 }

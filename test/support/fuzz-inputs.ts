@@ -24,6 +24,7 @@ export interface FuzzTargets {
 }
 
 export interface FuzzRequest extends RawRequest {
+  headers: Record<string, string | string[]>;
   route: RouteDefinition;
   /** The path names a real key that a valid body would change. */
   realTarget: boolean;
