@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../infra/constructs/service-function';
+import {
+  CostClassificationError,
+  type CostTemplate,
+  countSuccessPath,
+  GENERATED_BEGIN,
+  GENERATED_END,
+  idleCostReport,
+  PRICED_VARIANTS,
+  renderCostSection,
+  synthesizeTemplate,
+  usageCostModel,
+} from '../../scripts/idle-cost';
+
+/**
+ * Near-zero idle cost, proved on the template: nothing runs or is reserved while nobody calls the
+ * API, every resource type is classified as idle-billed, usage-billed or free, the idle list is
+ * exactly the template's idle-billed resources, and docs/cost.md shows what the script computes now.
+ */
+let template: CostTemplate;
+let variants: { label: string; template: CostTemplate }[];
+
+beforeAll(() => {
+  template = synthesizeTemplate({});
+  variants = PRICED_VARIANTS.map((v) => ({ label: v.label, template: synthesizeTemplate(v.context) }));
+});
+
+const typesOf = (t: CostTemplate) => new Set(Object.values(t.Resources).map((r) => r.Type));
+const ofType = (t: CostTemplate, type: string) => Object.values(t.Resources).filter((r) => r.Type === type);
+
+describe('nothing runs or is reserved at idle', () => {
+  it('has no VPC, NAT gateway, instance, container, database server or cache', () => {
+    for (const t of [template, ...variants.map((v) => v.template)]) {
+      const always = [...typesOf(t)].filter((type) =>
+        /^AWS::(EC2|ECS|EKS|RDS|ElastiCache|OpenSearchService|Elasticsearch|MSK|Redshift|DocDB|Neptune|Batch|AutoScaling|ElasticLoadBalancing|ElasticLoadBalancingV2|Kinesis|AppRunner|Lightsail)::/.test(
+          type,
+        ),
+      );
+      expect(always).toEqual([]);
+    }
+  });
+
+  it('reserves no capacity: on-demand tables, no provisioned concurrency, no stage cache', () => {
+    for (const table of ofType(template, 'AWS::DynamoDB::Table')) {
+      expect(table.Properties?.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(table.Properties?.ProvisionedThroughput).toBeUndefined();
+    }
+    expect(typesOf(template).has('AWS::ApplicationAutoScaling::ScalableTarget')).toBe(false);
+    for (const type of ['AWS::Lambda::Version', 'AWS::Lambda::Alias']) {
+      for (const r of ofType(template, type))
+        expect(r.Properties?.ProvisionedConcurrencyConfig).toBeUndefined();
+    }
+    for (const stage of ofType(template, 'AWS::ApiGateway::Stage')) {
+      expect(stage.Properties?.CacheClusterEnabled ?? false).toBe(false);
+    }
+    for (const machine of ofType(template, 'AWS::StepFunctions::StateMachine')) {
+      expect(machine.Properties?.StateMachineType).toBe('STANDARD');
+    }
+    // Schedules of unconfigured SIEM connectors exist but never fire.
+    for (const schedule of ofType(template, 'AWS::Scheduler::Schedule')) {
+      expect(schedule.Properties?.State).toBe('DISABLED');
+    }
+  });
+
+  it('refuses to price what it does not know, or what would bill every hour', () => {
+    expect(() => idleCostReport({ Resources: { Nat: { Type: 'AWS::EC2::NatGateway' } } })).toThrow(
+      CostClassificationError,
+    );
+    expect(() =>
+      idleCostReport({
+        Resources: {
+          T: { Type: 'AWS::DynamoDB::Table', Properties: { BillingMode: 'PROVISIONED' } },
+        },
+      }),
+    ).toThrow(/provisioned/);
+  });
+});
+
+describe('the idle list', () => {
+  it('classifies every resource type of the template (and of the priced options)', () => {
+    for (const t of [template, ...variants.map((v) => v.template)])
+      expect(() => idleCostReport(t)).not.toThrow();
+  });
+
+  it('is exactly the template’s alarms, dashboard, web ACL, keys, secrets, queue pollers and enabled schedules', () => {
+    const report = idleCostReport(template);
+    const count = (type: string) => report.lines.filter((line) => line.type === type).length;
+    expect(count('AWS::CloudWatch::Alarm')).toBe(ofType(template, 'AWS::CloudWatch::Alarm').length);
+    expect(count('AWS::CloudWatch::Dashboard')).toBe(1);
+    expect(count('AWS::WAFv2::WebACL')).toBe(0);
+    expect(count('AWS::KMS::Key')).toBe(0);
+    expect(count('AWS::SecretsManager::Secret')).toBe(0);
+    expect(count('AWS::Lambda::EventSourceMapping')).toBe(
+      ofType(template, 'AWS::Lambda::EventSourceMapping').length,
+    );
+    expect(count('AWS::Scheduler::Schedule')).toBe(0);
+    const alarmMetrics = ofType(template, 'AWS::CloudWatch::Alarm').reduce(
+      (sum, a) =>
+        sum +
+        (a.Properties?.MetricName
+          ? 1
+          : ((a.Properties?.Metrics as { MetricStat?: unknown }[]) ?? []).filter((m) => m.MetricStat).length),
+      0,
+    );
+    const alarmCost = report.lines
+      .filter((line) => line.type === 'AWS::CloudWatch::Alarm')
+      .reduce((sum, line) => sum + line.monthlyUsd, 0);
+    expect(alarmCost).toBeCloseTo(alarmMetrics * 0.1, 6);
+    expect(report.totalMonthlyUsd).toBeLessThan(10);
+  });
+
+  it('prices the options: WAF adds a web ACL and its rules, a SIEM connector an enabled schedule', () => {
+    const base = idleCostReport(template).totalMonthlyUsd;
+    const [waf, siem] = variants.map((v) => idleCostReport(v.template));
+    const acl = waf?.lines.find((line) => line.type === 'AWS::WAFv2::WebACL');
+    expect(acl?.monthlyUsd).toBe(5 + 3);
+    expect((waf?.totalMonthlyUsd ?? 0) - base).toBeCloseTo(8, 6);
+    expect(siem?.lines.filter((line) => line.type === 'AWS::Scheduler::Schedule')).toHaveLength(1);
+  });
+});
+
+describe('the cost of use', () => {
+  it('counts the workflow’s transitions from the ASL (one per state on the success path, per tool in the map)', () => {
+    const definition = {
+      StartAt: 'A',
+      States: {
+        A: { Type: 'Task', Next: 'M' },
+        M: {
+          Type: 'Map',
+          ItemProcessor: { StartAt: 'T', States: { T: { Type: 'Task', End: true } } },
+          Next: 'D',
+        },
+        D: { Type: 'Succeed' },
+      },
+    };
+    expect(countSuccessPath(definition, 3).transitions).toBe(1 + 1 + 3 + 1);
+    const model = usageCostModel(template, 'acme');
+    expect(model.transitionsPerInvestigation).toBe(5 + model.toolsPerInvestigation);
+    expect(model.perThousandCallsUsd).toBeGreaterThan(0.0035); // at least API Gateway's $3.50 per million
+    expect(model.perThousandCallsUsd).toBeLessThan(0.05);
+    expect(model.perInvestigationUsd).toBeLessThan(0.01);
+  });
+
+  it('reads memory sizes from the template, so a bigger function costs more', () => {
+    const bigger = structuredClone(template);
+    for (const r of Object.values(bigger.Resources)) {
+      if (r.Type === 'AWS::Lambda::Function' && r.Properties) r.Properties.MemorySize = 1024;
+    }
+    expect(usageCostModel(bigger, 'acme').perThousandCallsUsd).toBeGreaterThan(
+      usageCostModel(template, 'acme').perThousandCallsUsd,
+    );
+  });
+});
+
+describe('docs/cost.md', () => {
+  it('shows exactly what the script computes for the current stack (run `npm run cost:idle` after a change)', () => {
+    const document = readFileSync(join(PROJECT_ROOT, 'docs', 'cost.md'), 'utf8');
+    const section = document.slice(
+      document.indexOf(GENERATED_BEGIN),
+      document.indexOf(GENERATED_END) + GENERATED_END.length,
+    );
+    const expected = renderCostSection(
+      idleCostReport(template),
+      usageCostModel(template, 'acme'),
+      variants.map((v) => ({ label: v.label, report: idleCostReport(v.template) })),
+    );
+    expect(section).toBe(expected);
+  });
+});
