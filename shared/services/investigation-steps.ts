@@ -16,7 +16,8 @@ import {
 import { type Report, TOOL_NAMES, type ToolCall, type ToolName } from '../domain/investigation/types';
 import type { SessionStatus } from '../domain/session-status';
 import { isTerminal } from '../domain/session-status';
-import { logger } from '../observability';
+import { METRIC } from '../metric-names';
+import { countMetric, durationMetric, flushMetrics, logger } from '../observability';
 import type { HistoryEntry, SessionRecord } from '../store/sessions-repository';
 import {
   event,
@@ -74,6 +75,8 @@ export async function asStep<T>(step: string, work: () => Promise<T>): Promise<T
     logger.error('workflow step failed', { step, error: error as Error });
     if (TRANSIENT.has(name) || TRANSIENT.has(code)) throw new TransientError(`${step}: ${name || code}`);
     throw error;
+  } finally {
+    flushMetrics();
   }
 }
 
@@ -314,6 +317,8 @@ export async function persist(
     if (moved.session) await indexForSearchQuietly(ctx, moved.session);
     return { session_id: session.session_id, status: moved.session?.status ?? session.status };
   }
+  countMetric(METRIC.investigationsCompleted);
+  durationMetric(METRIC.investigationDuration, at.getTime() - Date.parse(session.created_at));
   return { session_id: session.session_id, status: 'completed' };
 }
 
@@ -349,7 +354,10 @@ export async function endSession(
       message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), outcome, reason)),
     ],
   );
-  if (moved.ok) await indexForSearchQuietly(ctx, moved.session);
+  if (moved.ok) {
+    if (outcome === 'failed') countMetric(METRIC.investigationsFailed);
+    await indexForSearchQuietly(ctx, moved.session);
+  }
   return moved.ok;
 }
 
