@@ -164,7 +164,11 @@ export interface ReliabilityService extends LocalService {
  * (a short queue visibility timeout, a fixed table prefix for restarts).
  */
 export async function startReliabilityService(
-  options: Partial<LocalServiceOptions> & { env?: Record<string, string> } = {},
+  options: Partial<LocalServiceOptions> & {
+    env?: Record<string, string>;
+    /** Reuse this admin key (a restart on the same tables) instead of creating one. */
+    adminKey?: string;
+  } = {},
 ): Promise<ReliabilityService> {
   const service = await startLocalService({
     port: 0,
@@ -181,6 +185,7 @@ export async function startReliabilityService(
     );
     return { keyId: issued.summary.key_id, apiKey: issued.apiKey };
   };
-  const admin = await createKey({ name: 'reliability admin', role: 'admin', scopes: [] });
-  return { ...service, adminKey: admin.apiKey, createKey };
+  const adminKey =
+    options.adminKey ?? (await createKey({ name: 'reliability admin', role: 'admin', scopes: [] })).apiKey;
+  return { ...service, adminKey, createKey };
 }
