@@ -1,3 +1,4 @@
+import { flushMetrics } from '../../shared/observability';
 import { investigationContext } from '../../shared/services/investigation-context';
 import { sweepStaleSessions } from '../../shared/services/stale-session-sweeper';
 
@@ -7,4 +8,11 @@ import { sweepStaleSessions } from '../../shared/services/stale-session-sweeper'
  * whose end never reached them, after asking Step Functions what became of the run. The event's
  * content is not read. Failing (some session could not be checked) lets the next run retry.
  */
-export const handler = (_event?: unknown) => sweepStaleSessions(investigationContext());
+export const handler = async (_event?: unknown) => {
+  try {
+    return await sweepStaleSessions(investigationContext());
+  } finally {
+    // Sessions it ends count as failed investigations (EMF).
+    flushMetrics();
+  }
+};
