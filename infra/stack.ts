@@ -170,6 +170,10 @@ export class TenantStack extends Stack {
       description: 'Alarm notifications; subscribe an address or a chat integration',
     });
     new CfnOutput(this, 'DashboardName', { value: this.observability.dashboard.dashboardName });
+    new CfnOutput(this, 'StageName', {
+      value: this.api.stageName,
+      description: 'SIS_STAGE_NAME for the sis CLI (with RestApiId and UsagePlanId)',
+    });
 
     this.acknowledgeFindings();
     this.addOutputs();
