@@ -6,6 +6,7 @@ import {
   type BundleInfo,
   buildBundle,
   buildBundles,
+  buildProbes,
   constructBundling,
   functionNames,
 } from '../scenarios/bundles';
@@ -122,6 +123,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     const names = options.quick ? QUICK_FUNCTIONS : functionNames();
     ctx.say(`building ${names.length + 1} bundles like the CDK construct`);
     bundles = await buildBundles(names);
+    if (!options.quick) bundles.push(...(await buildProbes(constructBundling().banner)));
     results.bundles = bundles.map(({ outfile, packages, ...rest }) => ({
       ...rest,
       outfile: relative(PROJECT_ROOT, outfile),
@@ -209,13 +211,14 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
   const cold = results.coldStart;
   if (cold) {
     const path = cold.entries.filter((e) => e.kind === 'http' || e.kind === 'authorizer');
-    const over = path.filter((e) => e.importRatio.median > TARGETS.coldImportRatio);
-    const worst = [...path].sort((a, b) => b.importRatio.median - a.importRatio.median)[0];
+    // CPU time decides: on this shared machine wall time also measures waiting for a core.
+    const over = path.filter((e) => e.importCpuRatio.median > TARGETS.coldImportRatio);
+    const worst = [...path].sort((a, b) => b.importCpuRatio.median - a.importCpuRatio.median)[0];
     targets.push({
       id: 'cold-import',
-      description: `Cold import of every HTTP function (and the authorizer) ≤ ${TARGETS.coldImportRatio}× the floor bundle's`,
+      description: `Cold import of every HTTP function (and the authorizer) ≤ ${TARGETS.coldImportRatio}× the floor bundle's (CPU time)`,
       target: `≤ ${TARGETS.coldImportRatio}×`,
-      measured: `${path.length - over.length}/${path.length} within; worst ${worst?.name} ${fixed(worst?.importRatio.median ?? Number.NaN)}×`,
+      measured: `${path.length - over.length}/${path.length} within; worst ${worst?.name} ${fixed(worst?.importCpuRatio.median ?? Number.NaN)}× CPU (${fixed(worst?.importRatio.median ?? Number.NaN)}× wall)`,
       met: over.length === 0,
     });
   }
@@ -257,9 +260,9 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
         targets.push({
           id: `scale:${query}`,
           description: `${query}: a page costs the same at ${last.size.toLocaleString('en-US')} as at ${first.size.toLocaleString('en-US')}`,
-          target: `p50 growth ≤ ${TARGETS.scaleGrowth}×, same read units`,
-          measured: `p50 ${fixed(first.latencyMs.p50)} → ${fixed(last.latencyMs.p50)} ms (${fixed(last.growth)}×); read units ${first.readUnits} → ${last.readUnits}`,
-          met: last.growth <= TARGETS.scaleGrowth && unitsFlat,
+          target: `p50 growth ≤ ${TARGETS.scaleGrowth}× (drift-normalised), same read units`,
+          measured: `p50 ${fixed(first.latencyMs.p50)} → ${fixed(last.latencyMs.p50)} ms (${fixed(last.growth)}×, ${fixed(last.normalisedGrowth)}× against the reference); read units ${first.readUnits} → ${last.readUnits}`,
+          met: last.normalisedGrowth <= TARGETS.scaleGrowth && unitsFlat,
         });
       }
     }

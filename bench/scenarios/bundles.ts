@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { functionEntry, PROJECT_ROOT } from '../../infra/constructs/service-function';
 import { STATUS_CHANGE_FUNCTION, WORKFLOW_STEPS } from '../../infra/workflow/definition';
 import { ROUTES } from '../../shared/api/routes';
+import { DEPENDENCY_PROBES } from '../floor/dependency-probes';
 import { packageOf } from '../lib/sourcemap';
 
 /**
@@ -14,7 +15,7 @@ import { packageOf } from '../lib/sourcemap';
  * is written to a separate file (`external`), so the measured code is byte for byte the code Lambda
  * would load; the map serves only to attribute executed code to packages (cold-start coverage).
  */
-export type FunctionKind = 'http' | 'authorizer' | 'workflow' | 'queue' | 'floor';
+export type FunctionKind = 'http' | 'authorizer' | 'workflow' | 'queue' | 'floor' | 'probe';
 
 export interface BundleInfo {
   name: string;
@@ -86,10 +87,11 @@ export function kindOf(name: string): FunctionKind {
 export async function buildBundle(
   name: string,
   banner: string,
-  options: { linkedSourceMap?: boolean } = {},
+  options: { linkedSourceMap?: boolean; entry?: string; kind?: FunctionKind } = {},
 ): Promise<BundleInfo> {
   const entry =
-    name === FLOOR_NAME ? join(PROJECT_ROOT, 'bench', 'floor', 'handler.ts') : functionEntry(name);
+    options.entry ??
+    (name === FLOOR_NAME ? join(PROJECT_ROOT, 'bench', 'floor', 'handler.ts') : functionEntry(name));
   const outfile = join(BUNDLE_DIR, options.linkedSourceMap ? `${name}.sourcemap` : name, 'index.mjs');
   const start = performance.now();
   const result = await build({
@@ -120,7 +122,7 @@ export async function buildBundle(
   const route = ROUTES.find((r) => r.functionName === name);
   return {
     name,
-    kind: kindOf(name),
+    kind: options.kind ?? kindOf(name),
     ...(route?.pluginSkill ? { skill: route.pluginSkill } : {}),
     outfile,
     bytes: code.length,
@@ -130,6 +132,19 @@ export async function buildBundle(
       .map(([packageName, bytes]) => ({ name: packageName, bytes }))
       .sort((a, b) => b.bytes - a.bytes),
   };
+}
+
+/** The floor plus one dependency (bench/floor/dependency-probes.ts), built like every function. */
+export async function buildProbes(banner: string): Promise<BundleInfo[]> {
+  const dir = join(BUNDLE_DIR, '..', 'probes');
+  mkdirSync(dir, { recursive: true });
+  const probes: BundleInfo[] = [];
+  for (const probe of DEPENDENCY_PROBES) {
+    const entry = join(dir, `${probe.name}.ts`);
+    writeFileSync(entry, `export { handler } from '../../../floor/handler';\n${probe.source}\n`);
+    probes.push(await buildBundle(`floor+${probe.name}`, banner, { entry, kind: 'probe' }));
+  }
+  return probes;
 }
 
 export async function buildBundles(names: readonly string[]): Promise<BundleInfo[]> {

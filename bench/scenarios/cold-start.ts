@@ -27,6 +27,13 @@ export interface ColdStartEntry {
   coldMs: Figure;
   /** importMs / the floor's importMs, paired per round. */
   importRatio: Figure;
+  /** importMs − the floor's importMs, paired per round. */
+  importDeltaMs: Figure;
+  /** CPU time (user + system, all threads) of the import: insensitive to waiting for a core. */
+  importCpuMs: Figure;
+  importCpuRatio: Figure;
+  importCpuDeltaMs: Figure;
+  callCpuMs: Figure | null;
   coldRatio: Figure;
   outcome: string | number | null;
   /** Packages whose code never ran during the handler call, biggest first. */
@@ -45,7 +52,9 @@ export interface ColdStartResult {
 interface ChildResult {
   bootMs: number;
   importMs: number;
+  importCpuMs: number;
   callMs: number | null;
+  callCpuMs: number | null;
   outcome: string | number | null;
   importCoverage?: Array<[number, number]>;
   callCoverage?: Array<[number, number]>;
@@ -92,7 +101,7 @@ function runChild(
 }
 
 function eventFor(name: string, data: SampleData): unknown {
-  if (name === FLOOR_NAME) return {};
+  if (name === FLOOR_NAME || name.startsWith(`${FLOOR_NAME}+`)) return {};
   if (name === 'authorizer') return authorizerEvent(data);
   return httpEvent(name, data) ?? null;
 }
@@ -133,7 +142,7 @@ export async function runColdStart(
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 24)
     throw new Error(`cold starts must run on Node 24 (Lambda's runtime); this is ${process.version}`);
-  const rounds = ctx.quick ? 3 : 7;
+  const rounds = ctx.quick ? 3 : 5;
   const baseEnv: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
@@ -172,10 +181,15 @@ export async function runColdStart(
       callMs: runs[0]?.callMs === null ? null : figure(runs.map((r) => r.callMs ?? Number.NaN)),
       coldMs: figure(cold),
       importRatio: figure(runs.map((r, i) => r.importMs / floor[i]!.importMs)),
+      importDeltaMs: figure(runs.map((r, i) => r.importMs - floor[i]!.importMs)),
+      importCpuMs: figure(runs.map((r) => r.importCpuMs)),
+      importCpuRatio: figure(runs.map((r, i) => r.importCpuMs / floor[i]!.importCpuMs)),
+      importCpuDeltaMs: figure(runs.map((r, i) => r.importCpuMs - floor[i]!.importCpuMs)),
+      callCpuMs: runs[0]?.callCpuMs === null ? null : figure(runs.map((r) => r.callCpuMs ?? Number.NaN)),
       coldRatio: figure(cold.map((c, i) => c / floorCold[i]!)),
       outcome: runs.at(-1)?.outcome ?? null,
     };
-    if (bundle.kind !== 'floor') {
+    if (bundle.kind !== 'floor' && bundle.kind !== 'probe') {
       const covered = await runChild(
         bundle.outfile,
         { functionName: bundle.name, event: eventFor(bundle.name, data) },

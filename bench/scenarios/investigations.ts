@@ -138,7 +138,7 @@ export async function runInvestigations(
   const sessions = new SessionsRepository(createDocumentClient(cfg), tableName(cfg, 'sessions'));
   const sequentialRuns = ctx.quick ? 8 : 30;
   const syncRuns = ctx.quick ? 4 : 12;
-  const concurrentRounds = ctx.quick ? 1 : 3;
+  const concurrentRounds = ctx.quick ? 1 : 2;
   const concurrency = ctx.quick ? 25 : 50;
 
   // Warm-up: every step handler loaded once.

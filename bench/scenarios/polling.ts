@@ -121,9 +121,9 @@ export async function runPolling(
   target: PollTarget,
 ): Promise<PollingResult> {
   const rounds = ctx.quick ? 3 : 5;
-  const samples = ctx.quick ? 100 : 400;
+  const samples = ctx.quick ? 100 : 300;
   const concurrency = 8;
-  const throughputMs = ctx.quick ? 1_000 : 3_000;
+  const throughputMs = ctx.quick ? 1_000 : 2_000;
   const cfg = config();
   const doc = createDocumentClient(cfg);
   const keys = keysRepositoryFromConfig(cfg, doc);

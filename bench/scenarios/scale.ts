@@ -13,7 +13,6 @@ import { postingItems, SearchIndexRepository } from '../../shared/store/search-i
 import { tableName } from '../../shared/store/tables';
 import { meterTotals, startDynamoMeter } from '../lib/dynamo-meter';
 import type { BenchService } from '../lib/harness';
-import { closedLoop } from '../lib/http';
 import { batchWriteAll, type Item } from '../lib/seed';
 import { type Distribution, distribution } from '../lib/stats';
 import type { ScenarioContext } from './context';
@@ -33,6 +32,13 @@ export interface ScaleQueryResult {
   latencyMs: Distribution;
   /** p50 at this size / p50 at the smallest size. */
   growth: number;
+  /** The reference request's p50, measured interleaved with this query. */
+  referenceP50Ms: number;
+  /**
+   * growth with machine drift taken out: (p50 / reference p50) at this size over the same at the
+   * smallest size. The reference (a 20-edge neighbourhood) does not change with size.
+   */
+  normalisedGrowth: number;
   dynamoRequests: number;
   readUnits: number;
   results: number;
@@ -47,6 +53,9 @@ export interface ScaleResult {
 }
 
 const HUB: Entity = { type: 'ip', value: '203.0.113.250' };
+/** The reference: a neighbourhood that stays at 20 edges whatever the size of the rest. */
+const REFERENCE: Entity = { type: 'ip', value: '203.0.113.251' };
+const REFERENCE_PATH = `/api/v1/graph/entity/${REFERENCE.value}?limit=20`;
 const SEEDED_AT = '2026-11-01T00:00:00.000Z';
 const NEWEST = Date.parse(SEEDED_AT);
 /** Incidents arrive at a constant rate (the 100k level spans 90 days), newest first as i grows. */
@@ -85,14 +94,14 @@ function neighbour(i: number): Entity {
   return { type, value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` };
 }
 
-function graphItems(from: number, to: number): Item[] {
+function graphItems(from: number, to: number, self: Entity = HUB): Item[] {
   const items: Item[] = [];
   for (let i = from; i < to; i++) {
     const other = neighbour(i);
     const at = new Date(NEWEST - i * 60_000).toISOString();
     items.push(
       sideItem({
-        self: HUB,
+        self,
         other,
         relationship: 'co_occurs_in_incident',
         direction: 'both',
@@ -141,9 +150,11 @@ function sessionPostings(i: number, ownerKeyId: string): Item[] {
 
 export function scaleLevels(quick: boolean) {
   return quick
-    ? { graph: [1_000, 5_000], incidents: [1_000, 5_000], search: [300, 1_000] }
+    ? { graph: [1_000, 5_000], incidents: [1_000, 5_000], search: [1_000, 2_000] }
     : { graph: [1_000, 10_000, 100_000], incidents: [1_000, 10_000, 100_000], search: [1_000, 10_000] };
 }
+
+type Row = Omit<ScaleQueryResult, 'growth' | 'normalisedGrowth'>;
 
 export async function runScale(ctx: ScenarioContext, bench: BenchService): Promise<ScaleResult> {
   const levels = scaleLevels(ctx.quick);
@@ -160,13 +171,20 @@ export async function runScale(ctx: ScenarioContext, bench: BenchService): Promi
     size: number,
     path: string,
     metered: () => Promise<number>,
-  ): Promise<Omit<ScaleQueryResult, 'growth'>> => {
-    const call = async () => {
-      const answer = await bench.http.call('GET', path, { key: bench.apiKey });
-      if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
+  ): Promise<Row> => {
+    const call = async (target: string) => {
+      const answer = await bench.http.call('GET', target, { key: bench.apiKey });
+      if (answer.status !== 200) throw new Error(`GET ${target} answered ${answer.status}`);
+      return answer.ms;
     };
-    await closedLoop(call, { concurrency: 1, count: 30, durationMs: 30_000 });
-    const { latencies } = await closedLoop(call, { concurrency: 1, count: samples, durationMs: 60_000 });
+    for (let i = 0; i < 30; i++) await call(path);
+    // The query and the reference alternate request by request, so both see the same machine.
+    const latencies: number[] = [];
+    const reference: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      latencies.push(await call(path));
+      reference.push(await call(REFERENCE_PATH));
+    }
     meter.calls.length = 0;
     meter.label = query;
     const results = await metered();
@@ -176,15 +194,20 @@ export async function runScale(ctx: ScenarioContext, bench: BenchService): Promi
       query,
       size,
       latencyMs: distribution(latencies),
+      referenceP50Ms: distribution(reference).p50,
       dynamoRequests: totals.requests,
       readUnits: totals.readUnits,
       results,
     };
   };
-  const withGrowth = (rows: Omit<ScaleQueryResult, 'growth'>[]): ScaleQueryResult[] =>
+  const withGrowth = (rows: Row[]): ScaleQueryResult[] =>
     rows.map((row) => {
       const base = rows.find((r) => r.query === row.query)!;
-      return { ...row, growth: row.latencyMs.p50 / base.latencyMs.p50 };
+      return {
+        ...row,
+        growth: row.latencyMs.p50 / base.latencyMs.p50,
+        normalisedGrowth: row.latencyMs.p50 / row.referenceP50Ms / (base.latencyMs.p50 / base.referenceP50Ms),
+      };
     });
   const seed = async (table: string, items: Item[]) => {
     const start = performance.now();
@@ -193,7 +216,7 @@ export async function runScale(ctx: ScenarioContext, bench: BenchService): Promi
   };
 
   // Graph: the hub's node, then its edges, level by level.
-  const graphRows: Omit<ScaleQueryResult, 'growth'>[] = [];
+  const graphRows: Row[] = [];
   const graphRepo = new GraphRepository(meteredDoc, tableName(cfg, 'graph'));
   await seed(tableName(cfg, 'graph'), [
     nodeItem({
@@ -225,7 +248,7 @@ export async function runScale(ctx: ScenarioContext, bench: BenchService): Promi
   }
 
   // Incidents: constant arrival rate, so a bigger store reaches further back in time.
-  const incidentRows: Omit<ScaleQueryResult, 'growth'>[] = [];
+  const incidentRows: Row[] = [];
   const incidentsRepo = new IncidentsRepository(meteredDoc, tableName(cfg, 'incidents'));
   const since = new Date(NEWEST - 30 * 86_400_000).toISOString();
   seeded = 0;
@@ -256,7 +279,7 @@ export async function runScale(ctx: ScenarioContext, bench: BenchService): Promi
   }
 
   // Search: the caller's own sessions.
-  const searchRows: Omit<ScaleQueryResult, 'growth'>[] = [];
+  const searchRows: Row[] = [];
   const index = new SearchIndexRepository(meteredDoc, tableName(cfg, 'sessions'));
   seeded = 0;
   for (const size of levels.search) {
