@@ -70,7 +70,9 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   // Incident sync (infra/constructs/incident-sync.ts): the consumer upserts incidents and writes the
   // graph (BatchGetItem + conditional puts in transactions); the pull keeps its watermark in the
   // incidents table and enqueues. Reading the connectors' secrets is granted by the construct.
-  'incident-sync-consumer': { tables: { incidents: { access: 'readWrite' }, graph: { access: 'readWrite' } } },
+  'incident-sync-consumer': {
+    tables: { incidents: { access: 'readWrite' }, graph: { access: 'readWrite' } },
+  },
   'siem-pull': { tables: { incidents: { access: 'readWrite' } }, incidentQueueSend: true },
   // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
   'step-mark-active': { tables: { sessions: { access: 'readWrite' } } },
@@ -81,6 +83,12 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'step-persist': { tables: { sessions: { access: 'readWrite' }, graph: { access: 'readWrite' } } },
   'step-mark-failed': { tables: { sessions: { access: 'readWrite' } } },
   'workflow-status-change': { tables: { sessions: { access: 'readWrite' } } },
+  // Lists open sessions on the sparse gsi1 (Query), ends stale ones like the status-change path does,
+  // after DescribeExecution on their run.
+  'sweep-stale-sessions': {
+    tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
+    stateMachine: ['describe'],
+  },
 };
 
 export const NO_GRANTS: FunctionGrants = Object.freeze({});

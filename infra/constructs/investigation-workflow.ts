@@ -1,5 +1,5 @@
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { Rule } from 'aws-cdk-lib/aws-events';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -7,10 +7,13 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import {
+  STALE_SESSION_SWEEP_FUNCTION,
+  STALE_SESSION_SWEEP_MINUTES,
   STATUS_CHANGE_FUNCTION,
   WORKFLOW_DEFINITION_PATH,
   WORKFLOW_STEPS,
   WRITE_BACK_STATUSES,
+  workflowTimeoutSeconds,
 } from '../workflow/definition';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
 
@@ -27,7 +30,9 @@ export interface InvestigationWorkflowProps {
  * definitionSubstitutions), one ServiceFunction per step, execution logging (ALL) and X-Ray tracing,
  * and an EventBridge rule that sends this state machine's FAILED, TIMED_OUT and ABORTED executions to
  * the status-change function, so a session never stays active after its execution ended (a step that
- * could not even record the failure, a timeout, a stop from the console).
+ * could not even record the failure, a timeout, a stop from the console). A scheduled sweeper is the
+ * backstop for both gaps those leave: a start that crashed before its run began, and a status-change
+ * event that never arrived.
  *
  * Grants and SIS_* variables are added by the stack from FUNCTION_GRANTS, like every other function;
  * `functions` lists them.
@@ -39,6 +44,10 @@ export class InvestigationWorkflow extends Construct {
   readonly statusChangeRule: Rule;
   /** Status-change events EventBridge could not deliver after its retries. */
   readonly statusChangeDeadLetterQueue: Queue;
+  readonly staleSessionSweepFunction: ServiceFunction;
+  readonly staleSessionSweepRule: Rule;
+  /** Sweep triggers EventBridge could not deliver: the sweeper could not be invoked for a while. */
+  readonly staleSessionSweepDeadLetterQueue: Queue;
   readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: InvestigationWorkflowProps) {
@@ -121,11 +130,47 @@ export class InvestigationWorkflow extends Construct {
         }),
       ],
     });
+
+    this.staleSessionSweepFunction = new ServiceFunction(this, 'StaleSessionSweep', {
+      defaults,
+      name: STALE_SESSION_SWEEP_FUNCTION,
+      timeoutSeconds: 120,
+      // The sweeper's run limit is this definition's own timeout plus a margin.
+      environment: { SIS_WORKFLOW_TIMEOUT_SECONDS: String(workflowTimeoutSeconds()) },
+    });
+    this.staleSessionSweepDeadLetterQueue = new Queue(this, 'StaleSessionSweepDeadLetters', {
+      queueName: `sis-${tenant}-stale-session-sweep-dlq`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.staleSessionSweepDeadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the dead-letter queue of the stale-session sweep schedule.',
+    });
+    this.staleSessionSweepRule = new Rule(this, 'StaleSessionSweepSchedule', {
+      description: `Ends investigation sessions of tenant ${tenant} whose run never started or never reported back`,
+      schedule: Schedule.rate(Duration.minutes(STALE_SESSION_SWEEP_MINUTES)),
+      targets: [
+        // A trigger older than one interval is superseded by the next; nothing needs redriving, but a
+        // message in the dead-letter queue (alarmed like every DLQ) says the sweeper could not run.
+        new LambdaFunction(this.staleSessionSweepFunction.function, {
+          deadLetterQueue: this.staleSessionSweepDeadLetterQueue,
+          maxEventAge: Duration.minutes(STALE_SESSION_SWEEP_MINUTES),
+          retryAttempts: 2,
+        }),
+      ],
+    });
   }
 
   /** Every function of the workflow by its functions/ folder name (the FUNCTION_GRANTS key). */
   get functions(): [name: string, fn: ServiceFunction][] {
-    return [...this.stepFunctions.entries(), [STATUS_CHANGE_FUNCTION, this.statusChangeFunction]];
+    return [
+      ...this.stepFunctions.entries(),
+      [STATUS_CHANGE_FUNCTION, this.statusChangeFunction],
+      [STALE_SESSION_SWEEP_FUNCTION, this.staleSessionSweepFunction],
+    ];
   }
 }
 

@@ -120,6 +120,11 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'step-persist': [...writeTable('sessions'), ...writeTable('graph')],
   'step-mark-failed': writeTable('sessions'),
   'workflow-status-change': writeTable('sessions'),
+  // Lists open sessions on the sparse index, ends stale ones, after asking Step Functions about their run.
+  'sweep-stale-sessions': [
+    ...writeTable('sessions', true),
+    { actions: ['states:DescribeExecution'], resources: [EXECUTIONS] },
+  ],
   'incident-sync-consumer': [
     ...writeTable('incidents'),
     ...writeTable('graph'),
@@ -421,11 +426,17 @@ describe('least privilege of every IAM principal in the template', () => {
     expect(unused).toEqual([]);
   });
 
-  it('only the start and cancel functions touch executions, only key administration touches API Gateway', () => {
+  it('only start, cancel and the sweeper touch executions, only key administration touches API Gateway', () => {
     const holders = (prefix: string) =>
       [...new Set(grants.filter((g) => g.action.startsWith(prefix)).map((g) => g.principal))].sort();
     expect(holders('states:StartExecution')).toEqual(['start-investigation']);
     expect(holders('states:StopExecution')).toEqual(['cancel-investigation']);
+    expect(holders('states:DescribeExecution')).toEqual(['sweep-stale-sessions']);
+    expect(holders('states:')).toEqual([
+      'cancel-investigation',
+      'start-investigation',
+      'sweep-stale-sessions',
+    ]);
     expect(holders('apigateway:')).toEqual(['create-api-key', 'disable-api-key', 'rotate-api-key']);
     const keysTable = [
       ...new Set(grants.filter((g) => g.resource.startsWith('{table/keys}')).map((g) => g.principal)),

@@ -3,7 +3,11 @@ import { INCIDENT_CONSUMER_FUNCTION, SIEM_PULL_FUNCTION } from '../../infra/cons
 import { physicalFunctionName } from '../../infra/constructs/service-function';
 import { grantsFor } from '../../infra/function-grants';
 import { stackName } from '../../infra/stack';
-import { STATUS_CHANGE_FUNCTION, WORKFLOW_STEPS } from '../../infra/workflow/definition';
+import {
+  STALE_SESSION_SWEEP_FUNCTION,
+  STATUS_CHANGE_FUNCTION,
+  WORKFLOW_STEPS,
+} from '../../infra/workflow/definition';
 import { servedPaths } from '../../shared/api/route-types';
 import { ROUTES } from '../../shared/api/routes';
 import { physicalTableName, TABLE_IDS, TABLES } from '../../shared/store/tables';
@@ -125,6 +129,7 @@ describe('tenant stack shape', () => {
       ...ROUTES.map((r) => r.functionName),
       ...WORKFLOW_STEPS.map((s) => s.functionName),
       STATUS_CHANGE_FUNCTION,
+      STALE_SESSION_SWEEP_FUNCTION,
       INCIDENT_CONSUMER_FUNCTION,
       SIEM_PULL_FUNCTION,
     ]);

@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { physicalFunctionName } from '../../infra/constructs/service-function';
-import { STATUS_CHANGE_FUNCTION, WORKFLOW_STEPS, WRITE_BACK_STATUSES } from '../../infra/workflow/definition';
+import {
+  STALE_SESSION_SWEEP_FUNCTION,
+  STATUS_CHANGE_FUNCTION,
+  WORKFLOW_STEPS,
+  WRITE_BACK_STATUSES,
+  workflowTimeoutSeconds,
+} from '../../infra/workflow/definition';
 import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
 
 /** The investigation workflow as the tenant stack deploys it (synthesised with cdk-nag, no bundling). */
@@ -95,7 +101,7 @@ describe('investigation state machine', () => {
     expect(target?.RetryPolicy).toMatchObject({ MaximumRetryAttempts: expect.any(Number) });
   });
 
-  it('lets only start-investigation start executions and only cancel-investigation stop them', () => {
+  it('lets only start-investigation start executions, only cancel-investigation stop them, only the sweeper describe them', () => {
     const stateMachineActions = new Map<string, string[]>();
     for (const [id, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
       const actions = statementsOfRole(roleOf(fn))
@@ -109,6 +115,7 @@ describe('investigation state machine', () => {
     expect(Object.fromEntries(stateMachineActions)).toEqual({
       [physicalFunctionName('test', 'start-investigation')]: ['states:StartExecution'],
       [physicalFunctionName('test', 'cancel-investigation')]: ['states:StopExecution'],
+      [physicalFunctionName('test', STALE_SESSION_SWEEP_FUNCTION)]: ['states:DescribeExecution'],
     });
   });
 
@@ -119,5 +126,67 @@ describe('investigation state machine', () => {
       )!;
       expect(fn.Properties.Timeout).toBe(step.timeoutSeconds);
     }
+  });
+});
+
+describe('stale-session sweep', () => {
+  let sweeperId: string;
+  let sweeper: CfnResource;
+
+  beforeAll(() => {
+    sweeperId = logicalIdOfFunction(STALE_SESSION_SWEEP_FUNCTION);
+    sweeper = resourcesOfType(template, 'AWS::Lambda::Function').get(sweeperId)!;
+  });
+
+  it('runs the sweeper every 5 minutes from a schedule, with retries and a dead-letter queue', () => {
+    const schedules = [...resourcesOfType(template, 'AWS::Events::Rule').values()].filter(
+      (rule) => rule.Properties.ScheduleExpression !== undefined,
+    );
+    expect(schedules).toHaveLength(1);
+    const [schedule] = schedules;
+    expect(schedule!.Properties).toMatchObject({ ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
+    const targets = schedule!.Properties.Targets as {
+      Arn: unknown;
+      Input?: unknown;
+      DeadLetterConfig?: unknown;
+      RetryPolicy?: unknown;
+    }[];
+    expect(targets).toHaveLength(1);
+    expect(targets[0]!.Arn).toEqual({ 'Fn::GetAtt': [sweeperId, 'Arn'] });
+    expect(targets[0]!.DeadLetterConfig).toBeDefined();
+    expect(targets[0]!.RetryPolicy).toEqual({ MaximumEventAgeInSeconds: 300, MaximumRetryAttempts: 2 });
+    // EventBridge may invoke the sweeper only from this schedule.
+    const permissions = [...resourcesOfType(template, 'AWS::Lambda::Permission').values()].filter((p) =>
+      JSON.stringify(p.Properties.FunctionName).includes(sweeperId),
+    );
+    expect(permissions).toHaveLength(1);
+    expect(permissions[0]!.Properties).toMatchObject({
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+    });
+  });
+
+  it('gives the sweeper the workflow definition’s own TimeoutSeconds and a timeout to finish a bounded sweep', () => {
+    const env = (sweeper.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(env.SIS_WORKFLOW_TIMEOUT_SECONDS).toBe(String(workflowTimeoutSeconds()));
+    expect(env.SIS_SESSIONS_TABLE).toBeDefined();
+    expect(sweeper.Properties.Timeout).toBe(120);
+  });
+
+  it('lets the sweeper Query only the sessions table and its gsi1, never Scan, and describe only executions', () => {
+    const statements = statementsOfRole(roleOf(sweeper));
+    expect(statements.flatMap(actionsOf)).not.toContain('dynamodb:Scan');
+    const indexQuery = statements.filter((s) => JSON.stringify(s.Resource).includes('/index/'));
+    expect(indexQuery).toHaveLength(1);
+    expect(actionsOf(indexQuery[0]!)).toEqual(['dynamodb:Query']);
+    expect(JSON.stringify(indexQuery[0]!.Resource)).toContain('/index/gsi1');
+    const describe = statements.filter((s) => actionsOf(s).includes('states:DescribeExecution'));
+    expect(describe).toHaveLength(1);
+    expect(actionsOf(describe[0]!)).toEqual(['states:DescribeExecution']);
+    expect(JSON.stringify(describe[0]!.Resource)).toContain(':execution:');
+    const onTables = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+    expect(onTables).toHaveLength(2);
+    for (const s of onTables)
+      expect(JSON.stringify(s.Resource)).toMatch(/^\{"Fn::(GetAtt|Join)":.*"TablesSessionsTable/);
   });
 });
