@@ -72,6 +72,35 @@ function memoryOfTarget(t: CostTemplate, target: unknown): number {
 
 /** Assumed run time of one scheduled SIEM pull (an API call or two and a few writes). */
 export const SCHEDULED_PULL_SECONDS = 2;
+/**
+ * Assumed cost of one run of another scheduled function (the stale-session sweeper: one Query on a
+ * sparse index that is empty while idle): run time, read units, log bytes.
+ */
+export const SCHEDULED_RUN = { seconds: 0.2, rru: 1, logBytes: 800 } as const;
+
+function scheduledLine(
+  id: string,
+  type: string,
+  every: number,
+  memoryMb: number,
+  run: { seconds: number; rru: number; logBytes: number; invokerPerMillion: number },
+): IdleLine {
+  const runs = MINUTES_PER_MONTH / every;
+  const gbSeconds = (memoryMb / 1024) * run.seconds;
+  const perRun =
+    run.invokerPerMillion / 1e6 +
+    P.lambdaPerMillionRequests / 1e6 +
+    gbSeconds * P.lambdaArmPerGbSecond +
+    (run.rru / 1e6) * P.dynamodbPerMillionReadUnits +
+    (run.logBytes / 1e9) * P.cloudWatchLogsPerGbIngested;
+  return {
+    logicalId: id,
+    type,
+    what: `scheduled function run every ${every} min`,
+    monthlyUsd: runs * perRun,
+    basis: `${Math.round(runs)} runs × (invocation + ${run.seconds} s at ${memoryMb} MB + ${run.rru} RRU + ${run.logBytes} B of logs)`,
+  };
+}
 
 const RULES: Record<string, Rule> = {
   // Billed every month.
@@ -153,20 +182,29 @@ const RULES: Record<string, Rule> = {
       const every = rateMinutes(String(r.Properties?.ScheduleExpression ?? ''));
       if (!every)
         throw new CostClassificationError(`${id}: cannot price schedule ${r.Properties?.ScheduleExpression}`);
-      const runs = MINUTES_PER_MONTH / every;
       const target = (r.Properties?.Target ?? {}) as { Arn?: unknown };
-      const gbSeconds = (memoryOfTarget(t, target.Arn) / 1024) * SCHEDULED_PULL_SECONDS;
-      const perRun =
-        P.schedulerPerMillionInvocations / 1e6 +
-        P.lambdaPerMillionRequests / 1e6 +
-        gbSeconds * P.lambdaArmPerGbSecond;
-      return {
-        logicalId: id,
-        type: 'AWS::Scheduler::Schedule',
-        what: `enabled schedule, every ${every} min`,
-        monthlyUsd: runs * perRun,
-        basis: `${Math.round(runs)} runs × (scheduler + Lambda request + ${SCHEDULED_PULL_SECONDS} s at ${memoryOfTarget(t, target.Arn)} MB)`,
-      };
+      return scheduledLine(id, 'AWS::Scheduler::Schedule', every, memoryOfTarget(t, target.Arn), {
+        seconds: SCHEDULED_PULL_SECONDS,
+        rru: 2,
+        logBytes: SCHEDULED_RUN.logBytes,
+        invokerPerMillion: P.schedulerPerMillionInvocations,
+      });
+    },
+  },
+  'AWS::Events::Rule': {
+    kind: 'idle',
+    // Rules on AWS service events cost nothing; a schedule runs its target while nobody calls the API.
+    cost: (r, id, t) => {
+      const expression = r.Properties?.ScheduleExpression;
+      if (!expression || r.Properties?.State === 'DISABLED') return undefined;
+      const every = rateMinutes(String(expression));
+      if (!every) throw new CostClassificationError(`${id}: cannot price schedule ${expression}`);
+      const targets = (r.Properties?.Targets as { Arn?: unknown }[] | undefined) ?? [];
+      if (targets.length !== 1) throw new CostClassificationError(`${id}: price each target of the schedule`);
+      return scheduledLine(id, 'AWS::Events::Rule', every, memoryOfTarget(t, targets[0]?.Arn), {
+        ...SCHEDULED_RUN,
+        invokerPerMillion: 0,
+      });
     },
   },
 
@@ -233,7 +271,6 @@ const RULES: Record<string, Rule> = {
   'AWS::ApiGateway::BasePathMapping': { kind: 'free', note: 'part of the custom domain' },
   'AWS::SQS::QueuePolicy': { kind: 'free', note: 'resource policy' },
   'AWS::SNS::TopicPolicy': { kind: 'free', note: 'resource policy' },
-  'AWS::Events::Rule': { kind: 'free', note: 'AWS service events on the default bus are free' },
   'AWS::WAFv2::WebACLAssociation': { kind: 'free', note: 'the web ACL is priced above' },
   'AWS::CDK::Metadata': { kind: 'free', note: 'CDK bookkeeping' },
 };

@@ -59,9 +59,14 @@ describe('nothing runs or is reserved at idle', () => {
     for (const machine of ofType(template, 'AWS::StepFunctions::StateMachine')) {
       expect(machine.Properties?.StateMachineType).toBe('STANDARD');
     }
-    // Schedules of unconfigured SIEM connectors exist but never fire.
+    // Schedules of unconfigured SIEM connectors exist but never fire; what does run on a timer at idle
+    // (the stale-session sweeper) runs at most every 5 minutes, and is priced in the idle list.
     for (const schedule of ofType(template, 'AWS::Scheduler::Schedule')) {
       expect(schedule.Properties?.State).toBe('DISABLED');
+    }
+    for (const rule of ofType(template, 'AWS::Events::Rule')) {
+      const expression = rule.Properties?.ScheduleExpression;
+      if (expression) expect(String(expression)).toMatch(/^rate\((5|[1-9]\d+) minutes\)$|hours?\)$|days?\)$/);
     }
   });
 
@@ -97,6 +102,10 @@ describe('the idle list', () => {
       ofType(template, 'AWS::Lambda::EventSourceMapping').length,
     );
     expect(count('AWS::Scheduler::Schedule')).toBe(0);
+    const scheduledRules = ofType(template, 'AWS::Events::Rule').filter(
+      (r) => r.Properties?.ScheduleExpression,
+    );
+    expect(count('AWS::Events::Rule')).toBe(scheduledRules.length);
     const alarmMetrics = ofType(template, 'AWS::CloudWatch::Alarm').reduce(
       (sum, a) =>
         sum +
