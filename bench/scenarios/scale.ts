@@ -219,13 +219,16 @@ export async function runScale(ctx: ScenarioContext, bench: BenchService): Promi
   const graphRows: Row[] = [];
   const graphRepo = new GraphRepository(meteredDoc, tableName(cfg, 'graph'));
   await seed(tableName(cfg, 'graph'), [
-    nodeItem({
-      ...HUB,
-      first_seen: SEEDED_AT,
-      last_seen: SEEDED_AT,
-      incident_count: 1,
-      investigation_count: 0,
-    }),
+    ...[HUB, REFERENCE].map((entity) =>
+      nodeItem({
+        ...entity,
+        first_seen: SEEDED_AT,
+        last_seen: SEEDED_AT,
+        incident_count: 1,
+        investigation_count: 0,
+      }),
+    ),
+    ...graphItems(0, 20, REFERENCE),
   ]);
   let seeded = 0;
   for (const size of levels.graph) {
