@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfigForTests } from '../../shared/config';
 import { injectedThrottling } from '../../shared/store/dynamo-client';
+import { isContractError, withConcurrency } from '../support/fuzz-http';
 import {
   type ReliabilityService,
   ReliableClient,
@@ -145,5 +147,42 @@ describe(`DynamoDB throttling on ${RATE * 100}% of request attempts`, () => {
     console.info(
       `[throttling] rate ${RATE}: ${throttled} of ${attempts} DynamoDB attempts throttled (injected); survived: ${INVESTIGATIONS}/${INVESTIGATIONS} investigations completed, ${stored.length}/${INCIDENTS} incidents stored once, ${keys.length}/${keys.length} keys working; ${extra.length} launch failures; client saw ${surfaced} retryable 503s and 0 5xx otherwise; answers ${JSON.stringify(statuses)}`,
     );
+  });
+
+  it('answers a call whose retries are exhausted with 503 in the contract shape, never 500', async () => {
+    // A simulated cold start with a harsher rate: at 50% a call loses all four attempts 1 time in 16.
+    const key = (
+      await service.createKey({ name: 'harsh', rate_limit: { rate_per_second: 1000, burst: 1000 } })
+    ).apiKey;
+    process.env.SIS_DYNAMODB_FAULT_RATE = '0.5';
+    resetConfigForTests();
+    try {
+      const answers = await withConcurrency(
+        20,
+        Array.from(
+          { length: 80 },
+          () => () => http.once('GET', '/api/v1/incidents?severity=critical&limit=5', { key }),
+        ),
+      );
+      const statuses = answers.reduce<Record<number, number>>((acc, a) => {
+        acc[a.status] = (acc[a.status] ?? 0) + 1;
+        return acc;
+      }, {});
+      expect(
+        Object.keys(statuses)
+          .map(Number)
+          .filter((s) => s >= 500 && s !== 503),
+      ).toEqual([]);
+      expect(statuses[503] ?? 0).toBeGreaterThan(0);
+      for (const answer of answers.filter((a) => a.status === 503)) {
+        expect(isContractError(answer.json)).toBe(true);
+        expect(answer.json.error.code).toBe('service_unavailable');
+        expect(answer.headers['content-type']).toMatch(/^application\/json/);
+      }
+      console.info(`[throttling] rate 0.5: 80 reads answered ${JSON.stringify(statuses)}`);
+    } finally {
+      process.env.SIS_DYNAMODB_FAULT_RATE = String(RATE);
+      resetConfigForTests();
+    }
   });
 });
