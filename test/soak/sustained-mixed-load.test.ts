@@ -50,7 +50,7 @@ describe(`${SECONDS} s of sustained mixed load`, () => {
     );
     const deadline = Date.now() + SECONDS * 1000;
     const latencies = new Map<string, number[]>();
-    const timed = async (label: string, work: () => Promise<{ status: number }>) => {
+    const timed = async <T extends { status: number }>(label: string, work: () => Promise<T>): Promise<T> => {
       const t0 = performance.now();
       const answer = await work();
       const list = latencies.get(label) ?? [];
@@ -72,7 +72,7 @@ describe(`${SECONDS} s of sustained mixed load`, () => {
             }),
           );
           if (answer.status === 202) {
-            c.sessions.push((answer as { json: { session_id: string } }).json.session_id);
+            c.sessions.push(answer.json.session_id);
             started++;
           }
         }
@@ -118,7 +118,7 @@ describe(`${SECONDS} s of sustained mixed load`, () => {
         );
         if (rotated.status === 200) {
           c.revoked.push(c.secret);
-          c.secret = (rotated as { json: { api_key: string } }).json.api_key;
+          c.secret = rotated.json.api_key;
         }
         round++;
       }
