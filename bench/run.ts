@@ -38,6 +38,9 @@ const probe = installHandlerTiming();
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   captureServiceOutput({ verbose: args.verbose });
+  // Metrics are EMF log lines on Lambda (shared/observability.ts turns them off outside Lambda); the
+  // bench keeps them on, so handlers do that work and the cost model counts those log bytes.
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
   // Loaded after the hook is installed, so every handler the runtime imports is timed.
   const { runBench } = await import('./lib/bench');
   const started = performance.now();

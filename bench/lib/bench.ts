@@ -10,12 +10,18 @@ import {
   constructBundling,
   functionNames,
 } from '../scenarios/bundles';
-import { type ColdStartResult, IMPORT_RATIO_TARGET, runColdStart } from '../scenarios/cold-start';
+import {
+  type ColdStartResult,
+  IMPORT_RATIO_TARGET,
+  runColdStart,
+  type VariantInput,
+} from '../scenarios/cold-start';
 import type { ScenarioContext } from '../scenarios/context';
 import { type CostMeasurements, runCostMeasurements } from '../scenarios/cost';
 import { type InvestigationsResult, runInvestigations } from '../scenarios/investigations';
 import { POLL_HISTORY_ITEMS, type PollingResult, runPolling, seedPolledSession } from '../scenarios/polling';
 import { runScale, type ScaleResult } from '../scenarios/scale';
+import { WHAT_IFS } from '../scenarios/what-if';
 import { type CostLine, priceAll } from './cost-model';
 import type { handlerProbe } from './handler-timing';
 import { startBenchService } from './harness';
@@ -45,6 +51,8 @@ const QUICK_FUNCTIONS = [
 ];
 /** The hot path measured again in the deployed configuration (source map + --enable-source-maps). */
 const SOURCE_MAP_FUNCTIONS = ['authorizer', 'get-session-history'];
+/** The function the what-if builds (bench/scenarios/what-if.ts) are made of: the poll. */
+const WHAT_IF_FUNCTION = 'get-session-history';
 
 export interface TargetResult {
   id: string;
@@ -142,10 +150,28 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
           'bench',
         );
         const { banner } = constructBundling();
-        const mapped: BundleInfo[] = [];
+        const variants: VariantInput[] = [];
         if (!options.quick) {
-          for (const name of SOURCE_MAP_FUNCTIONS)
-            mapped.push(await buildBundle(name, banner, { linkedSourceMap: true }));
+          for (const name of SOURCE_MAP_FUNCTIONS) {
+            variants.push({
+              id: 'deployed-source-maps',
+              description: 'as deployed: linked source map, NODE_OPTIONS=--enable-source-maps',
+              base: name,
+              bundle: await buildBundle(name, banner, { linkedSourceMap: true }),
+              nodeOptions: ['--enable-source-maps'],
+            });
+          }
+          for (const whatIf of WHAT_IFS) {
+            variants.push({
+              id: whatIf.id,
+              description: `what if: ${whatIf.description}`,
+              base: WHAT_IF_FUNCTION,
+              bundle: await buildBundle(WHAT_IF_FUNCTION, banner, {
+                plugins: whatIf.plugins,
+                variant: whatIf.id,
+              }),
+            });
+          }
         }
         ctx.say('cold starts in fresh Node processes');
         results.coldStart = await runColdStart(
@@ -160,7 +186,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
             adminKeyId: bench.keyId,
             spareKeyId: spare.summary.key_id,
           },
-          mapped,
+          variants,
         );
       }
       if (wants('polling')) {

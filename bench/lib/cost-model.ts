@@ -53,7 +53,8 @@ export function priceOperation(op: OperationUse): CostLine {
   const logBytes =
     op.logBytes +
     invocations * ASSUMPTIONS.lambdaPlatformLogBytesPerInvocation +
-    op.httpRequests * ASSUMPTIONS.accessLogBytesPerRequest;
+    op.httpRequests * ASSUMPTIONS.accessLogBytesPerRequest +
+    op.executionLogEvents * ASSUMPTIONS.executionLogBytesPerEvent;
   const million = 1_000_000;
   const perOp = {
     apiGateway: (op.httpRequests * PRICES.apiGatewayRestPerMillionRequests) / million,
@@ -128,6 +129,7 @@ export function combine(id: string, title: string, parts: Array<[OperationUse, n
       byOperation: {},
     },
     stateTransitions: sum((op) => op.stateTransitions),
+    executionLogEvents: sum((op) => op.executionLogEvents),
     logBytes: sum((op) => op.logBytes),
   };
 }

@@ -152,9 +152,30 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
       );
       out.push('');
     }
-    for (const s of cold.sourceMaps) {
+    if (cold.variants.length) {
+      out.push('Variants of one function against its plain bundle, paired per round:');
+      out.push('');
       out.push(
-        `- Deployed configuration (\`${s.name}\` with its linked source map and \`NODE_OPTIONS=--enable-source-maps\`, as the construct deploys it): import ${fig(s.importMs)} ms vs ${fig(s.withoutMapsMs)} ms without, ${x(s.ratio.median)}.`,
+        table(
+          [
+            'Function',
+            'Variant',
+            'Size',
+            'Import CPU ms',
+            'Plain bundle CPU ms',
+            'CPU vs plain',
+            'Wall vs plain',
+          ],
+          cold.variants.map((v) => [
+            `\`${v.base}\``,
+            v.description,
+            `${kb(v.bytes)} (plain ${kb(v.baseBytes)})`,
+            fig(v.importCpuMs),
+            fig(v.baseImportCpuMs),
+            fig(v.cpuRatio, x),
+            fig(v.wallRatio, x),
+          ]),
+        ),
       );
     }
     out.push('');
@@ -262,6 +283,7 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
           'p90 ms',
           'p99 ms',
           'p50 vs smallest',
+          'Same, drift-normalised',
           'DynamoDB requests',
           'Read units',
           'Results',
@@ -366,7 +388,7 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
       out.push('');
     }
     out.push(
-      `Assumptions: ${cost.assumptions.lambdaPlatformLogBytesPerInvocation} bytes of Lambda platform log per invocation, ${cost.assumptions.accessLogBytesPerRequest} bytes of access log per request, X-Ray recording ${(cost.assumptions.xraySampledShare * 100).toFixed(0)}% of requests (default sampling at volume), no free tiers, first price tiers. Lambda durations are this machine's; Lambda at 256 MB gets a fraction of a vCPU, so CPU-bound steps take longer there (Lambda stays a small share of every total above).`,
+      `Log bytes are what the handlers wrote (EMF metrics included) plus assumptions: ${cost.assumptions.lambdaPlatformLogBytesPerInvocation} bytes of Lambda platform log per invocation, ${cost.assumptions.accessLogBytesPerRequest} bytes of access log per request, ${cost.assumptions.executionLogBytesPerEvent} bytes per execution history event in the state machine's log (level ALL; events counted along the ASL's success path), X-Ray recording ${(cost.assumptions.xraySampledShare * 100).toFixed(0)}% of requests (default sampling at volume), no free tiers, first price tiers. Lambda durations are this machine's; Lambda at 256 MB gets a fraction of a vCPU, so CPU-bound steps take longer there (Lambda stays a small share of every total above).`,
     );
     out.push('');
   }

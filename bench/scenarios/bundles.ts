@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { functionEntry, PROJECT_ROOT } from '../../infra/constructs/service-function';
 import { STATUS_CHANGE_FUNCTION, WORKFLOW_STEPS } from '../../infra/workflow/definition';
 import { ROUTES } from '../../shared/api/routes';
@@ -87,16 +87,38 @@ export function kindOf(name: string): FunctionKind {
 export async function buildBundle(
   name: string,
   banner: string,
-  options: { linkedSourceMap?: boolean; entry?: string; kind?: FunctionKind } = {},
+  options: {
+    linkedSourceMap?: boolean;
+    entry?: string;
+    /** An entry given as source text (resolved from bench/floor), instead of a file. */
+    source?: string;
+    kind?: FunctionKind;
+    /** What-if variants: esbuild plugins that stub a dependency out, and the folder to build into. */
+    plugins?: Plugin[];
+    variant?: string;
+  } = {},
 ): Promise<BundleInfo> {
   const entry =
     options.entry ??
     (name === FLOOR_NAME ? join(PROJECT_ROOT, 'bench', 'floor', 'handler.ts') : functionEntry(name));
-  const outfile = join(BUNDLE_DIR, options.linkedSourceMap ? `${name}.sourcemap` : name, 'index.mjs');
+  const folder = options.variant
+    ? `${name}.${options.variant}`
+    : options.linkedSourceMap
+      ? `${name}.sourcemap`
+      : name;
+  const outfile = join(BUNDLE_DIR, folder, 'index.mjs');
   const start = performance.now();
   const result = await build({
     absWorkingDir: PROJECT_ROOT,
-    entryPoints: [entry],
+    ...(options.source
+      ? {
+          stdin: {
+            contents: options.source,
+            resolveDir: join(PROJECT_ROOT, 'bench', 'floor'),
+            loader: 'ts' as const,
+          },
+        }
+      : { entryPoints: [entry] }),
     outfile,
     bundle: true,
     platform: 'node',
@@ -109,6 +131,7 @@ export async function buildBundle(
     sourcesContent: false,
     metafile: true,
     logLevel: 'error',
+    plugins: options.plugins ?? [],
   });
   const buildMs = performance.now() - start;
   const output = result.metafile.outputs[relative(PROJECT_ROOT, outfile)];
@@ -136,13 +159,10 @@ export async function buildBundle(
 
 /** The floor plus one dependency (bench/floor/dependency-probes.ts), built like every function. */
 export async function buildProbes(banner: string): Promise<BundleInfo[]> {
-  const dir = join(BUNDLE_DIR, '..', 'probes');
-  mkdirSync(dir, { recursive: true });
   const probes: BundleInfo[] = [];
   for (const probe of DEPENDENCY_PROBES) {
-    const entry = join(dir, `${probe.name}.ts`);
-    writeFileSync(entry, `export { handler } from '../../../floor/handler';\n${probe.source}\n`);
-    probes.push(await buildBundle(`floor+${probe.name}`, banner, { entry, kind: 'probe' }));
+    const source = `export { handler } from './handler';\n${probe.source}\n`;
+    probes.push(await buildBundle(`floor+${probe.name}`, banner, { source, kind: 'probe' }));
   }
   return probes;
 }

@@ -45,8 +45,32 @@ export interface ColdStartResult {
   rounds: number;
   node: string;
   entries: ColdStartEntry[];
-  /** The deployed configuration: linked source map and NODE_OPTIONS=--enable-source-maps. */
-  sourceMaps: Array<{ name: string; importMs: Figure; withoutMapsMs: Figure; ratio: Figure }>;
+  /** Variants of one function (deployed source maps, what-if builds) against its plain bundle. */
+  variants: VariantResult[];
+}
+
+export interface VariantInput {
+  id: string;
+  description: string;
+  /** The function whose plain bundle is the comparison. */
+  base: string;
+  bundle: BundleInfo;
+  nodeOptions?: string[];
+}
+
+export interface VariantResult {
+  id: string;
+  description: string;
+  base: string;
+  bytes: number;
+  baseBytes: number;
+  importCpuMs: Figure;
+  baseImportCpuMs: Figure;
+  /** variant / plain, paired per round. */
+  cpuRatio: Figure;
+  importMs: Figure;
+  baseImportMs: Figure;
+  wallRatio: Figure;
 }
 
 interface ChildResult {
@@ -137,7 +161,7 @@ export async function runColdStart(
   bundles: readonly BundleInfo[],
   serviceEnv: Record<string, string>,
   data: SampleData,
-  sourceMapBundles: readonly BundleInfo[],
+  variants: readonly VariantInput[],
 ): Promise<ColdStartResult> {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 24)
@@ -205,29 +229,32 @@ export async function runColdStart(
     entries.push(entry);
   }
 
-  const sourceMaps: ColdStartResult['sourceMaps'] = [];
-  for (const mapped of sourceMapBundles) {
-    const plain = bundles.find((b) => b.name === mapped.name);
+  const variantResults: VariantResult[] = [];
+  for (const variant of variants) {
+    const plain = bundles.find((b) => b.name === variant.base);
     if (!plain) continue;
-    const withMaps: number[] = [];
-    const without: number[] = [];
+    ctx.say(`  variant: ${variant.base} ${variant.description}`);
+    const withVariant: ChildResult[] = [];
+    const without: ChildResult[] = [];
+    const input = { functionName: variant.base, event: null };
     for (let round = 0; round < rounds; round++) {
-      const input = { functionName: mapped.name, event: null };
-      withMaps.push(
-        (
-          await runChild(mapped.outfile, input, envFor(mapped.name), {
-            nodeOptions: ['--enable-source-maps'],
-          })
-        ).importMs,
-      );
-      without.push((await runChild(plain.outfile, input, envFor(mapped.name))).importMs);
+      const options = variant.nodeOptions ? { nodeOptions: variant.nodeOptions } : {};
+      withVariant.push(await runChild(variant.bundle.outfile, input, envFor(variant.base), options));
+      without.push(await runChild(plain.outfile, input, envFor(variant.base)));
     }
-    sourceMaps.push({
-      name: mapped.name,
-      importMs: figure(withMaps),
-      withoutMapsMs: figure(without),
-      ratio: figure(withMaps.map((w, i) => w / without[i]!)),
+    variantResults.push({
+      id: variant.id,
+      description: variant.description,
+      base: variant.base,
+      bytes: variant.bundle.bytes,
+      baseBytes: plain.bytes,
+      importCpuMs: figure(withVariant.map((r) => r.importCpuMs)),
+      baseImportCpuMs: figure(without.map((r) => r.importCpuMs)),
+      cpuRatio: figure(withVariant.map((r, i) => r.importCpuMs / without[i]!.importCpuMs)),
+      importMs: figure(withVariant.map((r) => r.importMs)),
+      baseImportMs: figure(without.map((r) => r.importMs)),
+      wallRatio: figure(withVariant.map((r, i) => r.importMs / without[i]!.importMs)),
     });
   }
-  return { rounds, node: process.version, entries, sourceMaps };
+  return { rounds, node: process.version, entries, variants: variantResults };
 }

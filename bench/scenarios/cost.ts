@@ -1,10 +1,11 @@
 import { DEFAULT_MEMORY_MB } from '../../infra/constructs/service-function';
+import { readWorkflowDefinitionText } from '../../infra/workflow/definition';
+import { countSuccessPath } from '../../scripts/idle-cost';
 import { ROUTES } from '../../shared/api/routes';
 import { type DynamoMeter, meterTotals, type OperationUnits, startDynamoMeter } from '../lib/dynamo-meter';
 import { handlerProbe } from '../lib/handler-timing';
 import { type BenchService, startBenchService } from '../lib/harness';
 import { logBytesByLabel } from '../lib/output';
-import { successfulRunTransitions } from '../lib/transitions';
 import type { ScenarioContext } from './context';
 import { ENTITIES } from './investigations';
 import { POLL_HISTORY_ITEMS, seedPolledSession } from './polling';
@@ -40,12 +41,19 @@ export interface OperationUse {
     byOperation: Record<string, OperationUnits>;
   };
   stateTransitions: number;
+  /** Execution history events the state machine's log (level ALL) receives. */
+  executionLogEvents: number;
   logBytes: number;
 }
 
 export interface CostMeasurements {
   operations: OperationUse[];
   toolsPerInvestigation: number;
+}
+
+/** Transitions and history events of a successful run over `tools` tools (shared with scripts/idle-cost.ts). */
+function successRun(tools: number) {
+  return countSuccessPath(JSON.parse(readWorkflowDefinitionText()), tools);
 }
 
 const memoryOf = (functionName: string) =>
@@ -110,7 +118,8 @@ async function measure(
         ]),
       ),
     },
-    stateTransitions: runs > 0 ? runs * successfulRunTransitions(tools / runs) : 0,
+    stateTransitions: runs > 0 ? runs * successRun(tools / runs).transitions : 0,
+    executionLogEvents: runs > 0 ? runs * successRun(tools / runs).events : 0,
     logBytes: (logBytesByLabel.get(label) ?? 0) / repetitions,
   };
 }
@@ -145,12 +154,12 @@ export async function runCostMeasurements(ctx: ScenarioContext): Promise<CostMea
   const meter = await startDynamoMeter(ctx.dynamodbEndpoint);
   const bench = await startBenchService({ dynamodbEndpoint: meter.endpoint, name: 'cost' });
   try {
-    const reps = ctx.quick ? 3 : 6;
+    const reps = ctx.quick ? 2 : 6;
     const key = bench.apiKey;
     await seedIncidents(bench, 60);
     const target = await seedPolledSession(bench, POLL_HISTORY_ITEMS);
     // Earlier investigations, so the tools, the graph and search have data to read.
-    for (const entity of ENTITIES) {
+    for (const entity of ENTITIES.slice(0, ctx.quick ? 4 : ENTITIES.length)) {
       await bench.http.expect(202, 'POST', '/api/v1/investigations/start', {
         key,
         body: { entity, background: true },

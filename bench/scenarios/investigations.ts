@@ -136,13 +136,13 @@ export async function runInvestigations(
   const probe = handlerProbe();
   const cfg = config();
   const sessions = new SessionsRepository(createDocumentClient(cfg), tableName(cfg, 'sessions'));
-  const sequentialRuns = ctx.quick ? 8 : 30;
-  const syncRuns = ctx.quick ? 4 : 12;
+  const sequentialRuns = ctx.quick ? 6 : 30;
+  const syncRuns = ctx.quick ? 3 : 12;
   const concurrentRounds = ctx.quick ? 1 : 2;
   const concurrency = ctx.quick ? 25 : 50;
 
-  // Warm-up: every step handler loaded once.
-  for (let i = 0; i < ENTITIES.length; i++) {
+  // Warm-up: every step handler loaded once, every entity type's tools run.
+  for (let i = 0; i < (ctx.quick ? 4 : ENTITIES.length); i++) {
     await startBackground(bench, i);
     await bench.service.stepFunctions.idle();
   }

@@ -121,7 +121,7 @@ export async function runPolling(
   target: PollTarget,
 ): Promise<PollingResult> {
   const rounds = ctx.quick ? 3 : 5;
-  const samples = ctx.quick ? 100 : 300;
+  const samples = ctx.quick ? 80 : 300;
   const concurrency = 8;
   const throughputMs = ctx.quick ? 1_000 : 2_000;
   const cfg = config();

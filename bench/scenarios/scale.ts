@@ -150,7 +150,7 @@ function sessionPostings(i: number, ownerKeyId: string): Item[] {
 
 export function scaleLevels(quick: boolean) {
   return quick
-    ? { graph: [1_000, 5_000], incidents: [1_000, 5_000], search: [1_000, 2_000] }
+    ? { graph: [1_000, 5_000], incidents: [1_000, 5_000], search: [1_000, 1_500] }
     : { graph: [1_000, 10_000, 100_000], incidents: [1_000, 10_000, 100_000], search: [1_000, 10_000] };
 }
 
@@ -158,7 +158,7 @@ type Row = Omit<ScaleQueryResult, 'growth' | 'normalisedGrowth'>;
 
 export async function runScale(ctx: ScenarioContext, bench: BenchService): Promise<ScaleResult> {
   const levels = scaleLevels(ctx.quick);
-  const samples = ctx.quick ? 60 : 150;
+  const samples = ctx.quick ? 40 : 150;
   const cfg = config();
   const doc = createDocumentClient(cfg);
   const meter = await startDynamoMeter(ctx.dynamodbEndpoint);
