@@ -24,11 +24,16 @@ import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type RouteDefinition, servedPaths } from '../../shared/api/route-types';
-import { TENANT_TAG } from './function-permissions';
+import {
+  API_STAGE_NAME,
+  defaultUsagePlanName,
+  restApiName,
+  TENANT_TAG,
+} from '../../shared/platform/api-gateway-names';
 import { addContractGatewayResponses } from './gateway-responses';
 import type { ServiceFunction } from './service-function';
 
-export const API_STAGE_NAME = 'prod';
+export { API_STAGE_NAME };
 /** Per-key limits of the default usage plan; every key the service issues is attached to it. */
 export const DEFAULT_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
 /** The header the authorizer is keyed on when its results are cached. */
@@ -82,7 +87,7 @@ export class ServiceApi extends Construct {
     });
 
     this.api = new RestApi(this, 'RestApi', {
-      restApiName: `sis-${props.tenant}`,
+      restApiName: restApiName(props.tenant),
       description: `Security Investigation Service, tenant ${props.tenant}`,
       endpointTypes: [EndpointType.REGIONAL],
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
@@ -101,7 +106,7 @@ export class ServiceApi extends Construct {
     addContractGatewayResponses(this.api);
 
     this.usagePlan = this.api.addUsagePlan('DefaultUsagePlan', {
-      name: `sis-${props.tenant}-default`,
+      name: defaultUsagePlanName(props.tenant),
       description: 'Default per-key throttle; service keys are attached by key administration.',
       throttle: props.defaultLimits
         ? { rateLimit: props.defaultLimits.rateLimit, burstLimit: props.defaultLimits.burstLimit }
