@@ -41,6 +41,14 @@ export const configSchema = z.object({
   SIS_STAGE_NAME: z.string().optional(),
   SIS_USAGE_PLAN_ID: z.string().optional(),
   SIS_AUTHORIZER_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(0),
+  /**
+   * The deployment's default per-key limits, i.e. its default usage plan's (the stack sets them on the
+   * key-administration functions from the settings rateLimitPerSecond, burstLimit, dailyQuota). A key
+   * created without its own limits is stored with them. Unset: 10/s, burst 20; quota unset or 0: none.
+   */
+  SIS_DEFAULT_RATE_PER_SECOND: z.coerce.number().positive().max(10_000).optional(),
+  SIS_DEFAULT_BURST: z.coerce.number().int().min(1).max(5_000).optional(),
+  SIS_DEFAULT_DAILY_QUOTA: z.coerce.number().int().min(0).max(100_000_000).optional(),
   SIS_DEMO_DATA: booleanFlag.default(true),
   /**
    * TEST-ONLY fault injection for the investigation workflow steps (docs/workflow.md), honoured only

@@ -172,12 +172,14 @@ export interface NewKeyInput {
   rate_limit?: RateLimitSettings;
 }
 
+/** `defaultRateLimit`: the deployment's defaults, for a key created without its own limits. */
 export function newKeyRecord(
   input: NewKeyInput,
   keyId: string,
   generated: GeneratedSecret,
   actor: string,
   now: Date,
+  defaultRateLimit: RateLimitSettings = DEFAULT_RATE_LIMIT,
 ): ApiKeyRecord {
   const name = input.name.trim();
   if (name.length < 1 || name.length > KEY_NAME_MAX) {
@@ -217,7 +219,7 @@ export function newKeyRecord(
     created_at: at,
     created_by: actor,
     updated_at: at,
-    rate_limit: validateRateLimit(input.rate_limit ?? { ...DEFAULT_RATE_LIMIT }),
+    rate_limit: validateRateLimit(input.rate_limit ?? { ...defaultRateLimit }),
   };
 }
 

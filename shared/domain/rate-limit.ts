@@ -62,11 +62,33 @@ export function validateRateLimit(settings: RateLimitSettings): RateLimitSetting
     : { rate_per_second: rate, burst, daily_quota: quota };
 }
 
-export function isDefaultRateLimit(settings: RateLimitSettings): boolean {
+/**
+ * A deployment's default limits: those of its default usage plan (the stack passes them to key
+ * administration), each falling back to the built-in {@link DEFAULT_RATE_LIMIT}. A quota of 0 or none
+ * means unlimited. A key created without its own limits is stored with these, so what a listing shows
+ * is what the plan enforces.
+ */
+export function deploymentDefaultRateLimit(overrides: {
+  ratePerSecond?: number | undefined;
+  burst?: number | undefined;
+  dailyQuota?: number | undefined;
+}): RateLimitSettings {
+  return validateRateLimit({
+    rate_per_second: overrides.ratePerSecond ?? DEFAULT_RATE_LIMIT.rate_per_second,
+    burst: overrides.burst ?? DEFAULT_RATE_LIMIT.burst,
+    ...(overrides.dailyQuota ? { daily_quota: overrides.dailyQuota } : {}),
+  });
+}
+
+/** Whether a key's limits are exactly the deployment's defaults, so it can share the default plan. */
+export function isDefaultRateLimit(
+  settings: RateLimitSettings,
+  defaults: RateLimitSettings = DEFAULT_RATE_LIMIT,
+): boolean {
   return (
-    settings.rate_per_second === DEFAULT_RATE_LIMIT.rate_per_second &&
-    settings.burst === DEFAULT_RATE_LIMIT.burst &&
-    settings.daily_quota === undefined
+    settings.rate_per_second === defaults.rate_per_second &&
+    settings.burst === defaults.burst &&
+    settings.daily_quota === defaults.daily_quota
   );
 }
 

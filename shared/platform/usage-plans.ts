@@ -12,7 +12,13 @@ import {
 import type { Config } from '../config';
 import { randomIdentifier } from '../domain/api-key';
 import type { ApiKeyRecord } from '../domain/key-lifecycle';
-import { isDefaultRateLimit } from '../domain/rate-limit';
+import {
+  DEFAULT_RATE_LIMIT,
+  deploymentDefaultRateLimit,
+  isDefaultRateLimit,
+  type RateLimitSettings,
+} from '../domain/rate-limit';
+import { TENANT_TAG } from './api-gateway-names';
 
 /**
  * API Gateway control-plane side of API keys (AWS only).
@@ -21,8 +27,9 @@ import { isDefaultRateLimit } from '../domain/rate-limit';
  * AUTHORIZER, so the "API key" API Gateway counts against is whatever `usageIdentifierKey` the
  * authorizer returns — never a value a client sends. Each service key therefore gets an API Gateway
  * API key whose value is a random, non-secret usage identifier stored on the key record. Keys with the
- * default limits join the stack's default plan (SIS_USAGE_PLAN_ID); keys with their own limits get
- * their own plan (mind the account quota of 300 usage plans per region).
+ * deployment's default limits (SIS_DEFAULT_*, the default plan's own) join the stack's default plan
+ * (SIS_USAGE_PLAN_ID); keys with other limits get their own plan (mind the account quota of 300 usage
+ * plans per region).
  *
  * With SIS_REST_API_ID unset (local runtime, tests) every operation is a no-op; the local gateway
  * enforces the same numbers from the authorizer context.
@@ -55,6 +62,8 @@ export interface UsagePlanSettings {
   restApiId: string;
   stageName: string;
   defaultUsagePlanId?: string;
+  /** The default plan's limits; a key with exactly these joins it. Built-in defaults when omitted. */
+  defaultRateLimit?: RateLimitSettings;
   authorizerCacheTtlSeconds: number;
 }
 
@@ -79,7 +88,7 @@ export class ApiGatewayUsagePlans implements UsagePlanPort {
         description: `Usage-plan identifier of service key ${key.key_id}; not a credential`,
         enabled: true,
         value: `sisu_${randomIdentifier(20)}`,
-        tags: { 'sis:tenant': tenant, 'sis:key_id': key.key_id },
+        tags: { [TENANT_TAG]: tenant, 'sis:key_id': key.key_id },
       }),
     );
     const apiKeyId = created.id;
@@ -88,7 +97,10 @@ export class ApiGatewayUsagePlans implements UsagePlanPort {
     let ownPlanId: string | undefined;
     try {
       let planId = defaultUsagePlanId;
-      if (!planId || !isDefaultRateLimit(key.rate_limit)) {
+      if (
+        !planId ||
+        !isDefaultRateLimit(key.rate_limit, this.settings.defaultRateLimit ?? DEFAULT_RATE_LIMIT)
+      ) {
         const { rate_per_second, burst, daily_quota } = key.rate_limit;
         const plan = await this.client.send(
           new CreateUsagePlanCommand({
@@ -97,7 +109,7 @@ export class ApiGatewayUsagePlans implements UsagePlanPort {
             apiStages: [{ apiId: restApiId, stage: stageName }],
             throttle: { rateLimit: rate_per_second, burstLimit: burst },
             ...(daily_quota !== undefined ? { quota: { limit: daily_quota, period: 'DAY' } } : {}),
-            tags: { 'sis:tenant': tenant, 'sis:key_id': key.key_id },
+            tags: { [TENANT_TAG]: tenant, 'sis:key_id': key.key_id },
           }),
         );
         if (!plan.id) throw new Error('API Gateway returned no usage plan ID');
@@ -157,6 +169,15 @@ export class ApiGatewayUsagePlans implements UsagePlanPort {
   }
 }
 
+/** The deployment's default per-key limits from SIS_DEFAULT_*; the built-in defaults when unset. */
+export function defaultRateLimitFromConfig(cfg: Config): RateLimitSettings {
+  return deploymentDefaultRateLimit({
+    ratePerSecond: cfg.SIS_DEFAULT_RATE_PER_SECOND,
+    burst: cfg.SIS_DEFAULT_BURST,
+    dailyQuota: cfg.SIS_DEFAULT_DAILY_QUOTA,
+  });
+}
+
 export function usagePlansFromConfig(cfg: Config, client?: ControlPlaneClient): UsagePlanPort {
   if (!cfg.SIS_REST_API_ID) return noUsagePlans;
   if (!cfg.SIS_STAGE_NAME) throw new Error('SIS_STAGE_NAME must be set together with SIS_REST_API_ID');
@@ -166,6 +187,7 @@ export function usagePlansFromConfig(cfg: Config, client?: ControlPlaneClient): 
     restApiId: cfg.SIS_REST_API_ID,
     stageName: cfg.SIS_STAGE_NAME,
     ...(cfg.SIS_USAGE_PLAN_ID ? { defaultUsagePlanId: cfg.SIS_USAGE_PLAN_ID } : {}),
+    defaultRateLimit: defaultRateLimitFromConfig(cfg),
     authorizerCacheTtlSeconds: cfg.SIS_AUTHORIZER_CACHE_TTL_SECONDS,
   });
 }

@@ -18,8 +18,13 @@ import {
   type RotationInput,
   verifyKey,
 } from '../domain/key-lifecycle';
+import type { RateLimitSettings } from '../domain/rate-limit';
 import { logger } from '../observability';
-import { type UsagePlanPort, usagePlansFromConfig } from '../platform/usage-plans';
+import {
+  defaultRateLimitFromConfig,
+  type UsagePlanPort,
+  usagePlansFromConfig,
+} from '../platform/usage-plans';
 import { type KeysRepository, keysRepositoryFromConfig } from '../store/keys-repository';
 
 /**
@@ -31,6 +36,8 @@ export interface ApiKeyServiceDeps {
   usagePlans: UsagePlanPort;
   /** Seconds API Gateway caches authorizer decisions (0 = uncached, the default). */
   authorizerCacheTtlSeconds?: number;
+  /** Limits of a key created without its own: the deployment's default plan's (built-in when omitted). */
+  defaultRateLimit?: RateLimitSettings;
   now?: () => Date;
 }
 
@@ -71,7 +78,7 @@ export class ApiKeyService {
     const now = this.now();
     const keyId = generateKeyId();
     const secret = generateSecret(keyId);
-    const record: ApiKeyRecord = newKeyRecord(input, keyId, secret, actor, now);
+    const record: ApiKeyRecord = newKeyRecord(input, keyId, secret, actor, now, this.deps.defaultRateLimit);
     const identity = await this.deps.usagePlans.register(record);
     if (identity) Object.assign(record, identity);
     const audit = this.audit(action, keyId, actor, now, {
@@ -197,6 +204,7 @@ export function apiKeyServiceFromConfig(cfg: Config): ApiKeyService {
     repository: keysRepositoryFromConfig(cfg),
     usagePlans: usagePlansFromConfig(cfg),
     authorizerCacheTtlSeconds: cfg.SIS_AUTHORIZER_CACHE_TTL_SECONDS,
+    defaultRateLimit: defaultRateLimitFromConfig(cfg),
   });
 }
 
