@@ -65,6 +65,22 @@ const TRANSIENT = new Set([
   'ECONNREFUSED',
 ]);
 
+/**
+ * A conditional transaction that lost an optimistic-concurrency race even after the store's own
+ * retries: many concurrent investigations writing the same hot graph node or search term. Steps are
+ * idempotent, so the workflow retries the step later (1-7 s), which spreads the writers out.
+ * Conditions that encode a decision (a session already ended) are handled inside the repositories
+ * and never reach here.
+ */
+function lostWriteRace(error: unknown): boolean {
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] } | null)?.CancellationReasons;
+  return (
+    error instanceof Error &&
+    error.name === 'TransactionCanceledException' &&
+    !!reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')
+  );
+}
+
 /** Maps store and network hiccups to TransientError so the workflow retries the step. */
 export async function asStep<T>(step: string, work: () => Promise<T>): Promise<T> {
   try {
@@ -73,7 +89,9 @@ export async function asStep<T>(step: string, work: () => Promise<T>): Promise<T
     const name = error instanceof Error ? error.name : '';
     const code = (error as { code?: string } | null)?.code ?? '';
     logger.error('workflow step failed', { step, error: error as Error });
-    if (TRANSIENT.has(name) || TRANSIENT.has(code)) throw new TransientError(`${step}: ${name || code}`);
+    if (TRANSIENT.has(name) || TRANSIENT.has(code) || lostWriteRace(error)) {
+      throw new TransientError(`${step}: ${name || code}`);
+    }
     throw error;
   } finally {
     flushMetrics();
