@@ -33,8 +33,9 @@ export interface FunctionGrants {
   incidentQueueSend?: boolean;
   /**
    * May create, update and delete API Gateway keys and usage plans of this tenant, attach keys to plans
-   * and flush the stage's authorizer cache. Such functions also receive SIS_REST_API_ID, SIS_STAGE_NAME and
-   * SIS_USAGE_PLAN_ID.
+   * and flush the stage's authorizer cache. Such functions also receive SIS_REST_API_ID, SIS_STAGE_NAME,
+   * SIS_USAGE_PLAN_ID and the default plan's limits (SIS_DEFAULT_RATE_PER_SECOND, SIS_DEFAULT_BURST,
+   * SIS_DEFAULT_DAILY_QUOTA when there is a quota).
    */
   apiKeyAdmin?: boolean;
 }

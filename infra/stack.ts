@@ -147,6 +147,11 @@ export class TenantStack extends Stack {
         restApiId: this.api.api.restApiId,
         stageName: this.api.stageName,
         usagePlanId: this.api.usagePlan.usagePlanId,
+        defaultLimits: {
+          ratePerSecond: settings.rateLimitPerSecond,
+          burst: settings.burstLimit,
+          dailyQuota: settings.dailyQuota,
+        },
       },
     };
     applyFunctionGrants(this.authorizerFunction, grantsOf(AUTHORIZER_FUNCTION), targets);

@@ -4,6 +4,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { TENANT_TAG } from '../../shared/platform/api-gateway-names';
 import type { TableId } from '../../shared/store/tables';
 import {
   type FunctionGrants,
@@ -19,6 +20,8 @@ export interface ApiAdminTarget {
   restApiId: string;
   stageName: string;
   usagePlanId: string;
+  /** The default usage plan's per-key limits (daily quota 0 = none), for keys created without their own. */
+  defaultLimits?: { ratePerSecond: number; burst: number; dailyQuota: number };
 }
 
 /** The stack's resources a grant can point at; optional ones are wired by later parts of the stack. */
@@ -121,6 +124,13 @@ export function applyFunctionGrants(
     fn.addEnvironment('SIS_REST_API_ID', api.restApiId);
     fn.addEnvironment('SIS_STAGE_NAME', api.stageName);
     fn.addEnvironment('SIS_USAGE_PLAN_ID', api.usagePlanId);
+    if (api.defaultLimits) {
+      fn.addEnvironment('SIS_DEFAULT_RATE_PER_SECOND', String(api.defaultLimits.ratePerSecond));
+      fn.addEnvironment('SIS_DEFAULT_BURST', String(api.defaultLimits.burst));
+      if (api.defaultLimits.dailyQuota > 0) {
+        fn.addEnvironment('SIS_DEFAULT_DAILY_QUOTA', String(api.defaultLimits.dailyQuota));
+      }
+    }
   }
 }
 
@@ -134,8 +144,8 @@ function apiGatewayArn(stack: Stack, resourcePath: string): string {
   });
 }
 
-/** Every API Gateway key and usage plan the service creates carries this tag with the tenant. */
-export const TENANT_TAG = 'sis:tenant';
+export { TENANT_TAG };
+
 /** The tags the usage-plan adapter sets when it creates a key or plan. */
 const SERVICE_TAG_KEYS = [TENANT_TAG, 'sis:key_id'];
 
