@@ -1,9 +1,11 @@
 import { userInfo } from 'node:os';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { Command, Option } from 'commander';
 import { KEY_EXPIRY_DAYS } from '../shared/domain/key-lifecycle';
 import { SERVICE_VERSION } from '../shared/version';
 import { bootstrapAdminKey, parseExpiryDays, parseScopeList } from './cli/bootstrap';
-import { CliUsageError, describeTarget, openTarget, resolveTarget } from './cli/target';
+import { withApiGateway } from './cli/discover-api';
+import { type CliTarget, CliUsageError, describeTarget, openTarget, resolveTarget } from './cli/target';
 
 /**
  * `sis`: the operator CLI. Results go to stdout (with --json, exactly one JSON document); progress and
@@ -30,14 +32,27 @@ interface BootstrapFlags {
   tenant?: string;
 }
 
-async function bootstrap(flags: BootstrapFlags): Promise<number> {
-  const target = resolveTarget(process.env, { aws: flags.aws, tenant: flags.tenant });
-  if (target.kind === 'aws' && !target.config.SIS_REST_API_ID) {
-    status(
-      'Note: SIS_REST_API_ID is not set, so the key joins no API Gateway usage plan. Set SIS_REST_API_ID, SIS_STAGE_NAME and SIS_USAGE_PLAN_ID from the stack outputs if the stack meters keys.',
-    );
+/**
+ * On AWS every protected method requires an API Gateway key, so the new key must join the tenant's
+ * usage plan: the REST API, stage and default plan come from SIS_* when set, otherwise they are found
+ * by the names the stack gives them.
+ */
+async function withUsagePlan(target: CliTarget, tenant: string | undefined): Promise<CliTarget> {
+  if (target.kind !== 'aws') return target;
+  const client = new APIGatewayClient({ region: target.config.AWS_REGION, maxAttempts: 4 });
+  try {
+    const { config, summary } = await withApiGateway(target.config, tenant, client);
+    status(summary);
+    return { ...target, config };
+  } finally {
+    client.destroy();
   }
+}
+
+async function bootstrap(flags: BootstrapFlags): Promise<number> {
+  const resolved = resolveTarget(process.env, { aws: flags.aws, tenant: flags.tenant });
   const scopes = parseScopeList(flags.scopes);
+  const target = await withUsagePlan(resolved, flags.tenant ?? process.env.SIS_TENANT);
   const opened = await openTarget(target, status);
   try {
     const result = await bootstrapAdminKey(
