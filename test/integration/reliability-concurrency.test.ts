@@ -10,6 +10,9 @@ import {
   TERMINAL,
 } from '../support/reliability-client';
 
+/** Generous: a busy 2-core CI machine can be several times slower than a quiet one. */
+const HEAVY_TEST_TIMEOUT_MS = 300_000;
+
 /**
  * Concurrency over HTTP against the whole local runtime (real workflow, real DynamoDB Local):
  *
@@ -48,131 +51,135 @@ const ENTITIES = (i: number) =>
   ][i % 4];
 
 describe(`${SESSIONS} background investigations by ${KEYS} keys at once`, () => {
-  it('ends every session once, owner-checked, nothing lost, duplicated or left active', async () => {
-    const keys = await Promise.all(
-      Array.from({ length: KEYS }, (_, k) =>
-        service.createKey({
-          name: `tenant key ${k}`,
-          scopes: ['investigations:read', 'investigations:write'],
-          rate_limit: generous,
+  it(
+    'ends every session once, owner-checked, nothing lost, duplicated or left active',
+    async () => {
+      const keys = await Promise.all(
+        Array.from({ length: KEYS }, (_, k) =>
+          service.createKey({
+            name: `tenant key ${k}`,
+            scopes: ['investigations:read', 'investigations:write'],
+            rate_limit: generous,
+          }),
+        ),
+      );
+      const before = await sessionCensus(service.env);
+      const started = performance.now();
+
+      const starts = await Promise.all(
+        Array.from({ length: SESSIONS }, (_, i) => {
+          const owner = i % KEYS;
+          return http
+            .call('POST', '/api/v1/investigations/start', {
+              key: keys[owner]!.apiKey,
+              headers: { 'idempotency-key': `concurrency-${i}` },
+              body: { entity: ENTITIES(i), background: true },
+            })
+            .then((answer) => ({ owner, answer }));
         }),
-      ),
-    );
-    const before = await sessionCensus(service.env);
-    const started = performance.now();
+      );
+      const startMs = performance.now() - started;
+      for (const { answer } of starts) expect(answer.status, answer.text).toBe(202);
+      const sessions = starts.map(({ owner, answer }) => ({
+        owner,
+        id: answer.json.session_id as string,
+        runId: answer.json.run_id as string,
+      }));
+      expect(new Set(sessions.map((s) => s.id)).size).toBe(SESSIONS);
+      expect(new Set(sessions.map((s) => s.runId)).size).toBe(SESSIONS);
 
-    const starts = await Promise.all(
-      Array.from({ length: SESSIONS }, (_, i) => {
-        const owner = i % KEYS;
-        return http
-          .call('POST', '/api/v1/investigations/start', {
-            key: keys[owner]!.apiKey,
-            headers: { 'idempotency-key': `concurrency-${i}` },
-            body: { entity: ENTITIES(i), background: true },
-          })
-          .then((answer) => ({ owner, answer }));
-      }),
-    );
-    const startMs = performance.now() - started;
-    for (const { answer } of starts) expect(answer.status, answer.text).toBe(202);
-    const sessions = starts.map(({ owner, answer }) => ({
-      owner,
-      id: answer.json.session_id as string,
-      runId: answer.json.run_id as string,
-    }));
-    expect(new Set(sessions.map((s) => s.id)).size).toBe(SESSIONS);
-    expect(new Set(sessions.map((s) => s.runId)).size).toBe(SESSIONS);
-
-    // Pollers: one per key over its own sessions; each round also probes another key's session.
-    const crossKey: CallRecord[] = [];
-    let polls = 0;
-    const finals = new Map<string, Awaited<ReturnType<ReliableClient['once']>>>();
-    await Promise.all(
-      keys.map(async (key, k) => {
-        const mine = sessions.filter((s) => s.owner === k);
-        const others = sessions.filter((s) => s.owner !== k);
-        const open = new Set(mine.map((s) => s.id));
-        const deadline = Date.now() + 120_000;
-        while (open.size > 0) {
-          for (const id of [...open]) {
-            const answer = await http.call('GET', `/api/v1/public/sessions/${id}`, { key: key.apiKey });
-            polls++;
-            expect(answer.status, answer.text).toBe(200);
-            expect(answer.json.session.session_id).toBe(id);
-            if (TERMINAL.has(answer.json.session.status)) {
-              finals.set(id, answer);
-              open.delete(id);
+      // Pollers: one per key over its own sessions; each round also probes another key's session.
+      const crossKey: CallRecord[] = [];
+      let polls = 0;
+      const finals = new Map<string, Awaited<ReturnType<ReliableClient['once']>>>();
+      await Promise.all(
+        keys.map(async (key, k) => {
+          const mine = sessions.filter((s) => s.owner === k);
+          const others = sessions.filter((s) => s.owner !== k);
+          const open = new Set(mine.map((s) => s.id));
+          const deadline = Date.now() + 120_000;
+          while (open.size > 0) {
+            for (const id of [...open]) {
+              const answer = await http.call('GET', `/api/v1/public/sessions/${id}`, { key: key.apiKey });
+              polls++;
+              expect(answer.status, answer.text).toBe(200);
+              expect(answer.json.session.session_id).toBe(id);
+              if (TERMINAL.has(answer.json.session.status)) {
+                finals.set(id, answer);
+                open.delete(id);
+              }
+              const foreign = others[Math.floor(Math.random() * others.length)]!;
+              const sentAt = Date.now();
+              const probe = await http.once('GET', `/api/v1/public/sessions/${foreign.id}`, {
+                key: key.apiKey,
+              });
+              crossKey.push({
+                method: 'GET',
+                path: foreign.id,
+                status: probe.status,
+                sentAt,
+                doneAt: Date.now(),
+              });
+              expect(probe.status, `key ${k} read session of key ${foreign.owner}`).toBe(403);
+              expect(isContractError(probe.json)).toBe(true);
+              expect(probe.text).not.toContain(foreign.runId);
             }
-            const foreign = others[Math.floor(Math.random() * others.length)]!;
-            const sentAt = Date.now();
-            const probe = await http.once('GET', `/api/v1/public/sessions/${foreign.id}`, {
-              key: key.apiKey,
-            });
-            crossKey.push({
-              method: 'GET',
-              path: foreign.id,
-              status: probe.status,
-              sentAt,
-              doneAt: Date.now(),
-            });
-            expect(probe.status, `key ${k} read session of key ${foreign.owner}`).toBe(403);
-            expect(isContractError(probe.json)).toBe(true);
-            expect(probe.text).not.toContain(foreign.runId);
+            if (Date.now() > deadline) throw new Error(`key ${k}: ${open.size} sessions never ended`);
+            await new Promise((wake) => setTimeout(wake, 100));
           }
-          if (Date.now() > deadline) throw new Error(`key ${k}: ${open.size} sessions never ended`);
-          await new Promise((wake) => setTimeout(wake, 100));
-        }
-      }),
-    );
-    const allEndedMs = performance.now() - started;
-    await service.stepFunctions.idle();
+        }),
+      );
+      const allEndedMs = performance.now() - started;
+      await service.stepFunctions.idle();
 
-    // Every session: terminal, completed, with exactly one trail initialized → active → completed.
-    const outcomes: Record<string, number> = {};
-    for (const session of sessions) {
-      const final = finals.get(session.id)!;
-      const status = final.json.session.status as string;
-      outcomes[status] = (outcomes[status] ?? 0) + 1;
-      expect(statusTrail(final), session.id).toEqual(['initialized', 'active', 'completed']);
-      const tools = (final.json.tool_calls as { name: string }[]).map((c) => c.name);
-      expect(new Set(tools).size, `${session.id} tool calls recorded once each`).toBe(tools.length);
-      expect(tools.length).toBeGreaterThan(0);
-    }
-    expect(outcomes).toEqual({ completed: SESSIONS });
+      // Every session: terminal, completed, with exactly one trail initialized → active → completed.
+      const outcomes: Record<string, number> = {};
+      for (const session of sessions) {
+        const final = finals.get(session.id)!;
+        const status = final.json.session.status as string;
+        outcomes[status] = (outcomes[status] ?? 0) + 1;
+        expect(statusTrail(final), session.id).toEqual(['initialized', 'active', 'completed']);
+        const tools = (final.json.tool_calls as { name: string }[]).map((c) => c.name);
+        expect(new Set(tools).size, `${session.id} tool calls recorded once each`).toBe(tools.length);
+        expect(tools.length).toBeGreaterThan(0);
+      }
+      expect(outcomes).toEqual({ completed: SESSIONS });
 
-    // The table agrees: exactly the sessions started, all closed, each owned by its starter.
-    const after = await sessionCensus(service.env);
-    const added = [...after.sessions.keys()].filter((id) => !before.sessions.has(id));
-    expect(added.sort()).toEqual(sessions.map((s) => s.id).sort());
-    for (const session of sessions) {
-      const stored = after.sessions.get(session.id)!;
-      expect(stored.owner).toBe(keys[session.owner]!.keyId);
-      expect(stored.runId).toBe(session.runId);
-    }
-    const open = [...after.sessions.values()].filter((s) => !TERMINAL.has(s.status));
-    expect(open).toEqual([]);
+      // The table agrees: exactly the sessions started, all closed, each owned by its starter.
+      const after = await sessionCensus(service.env);
+      const added = [...after.sessions.keys()].filter((id) => !before.sessions.has(id));
+      expect(added.sort()).toEqual(sessions.map((s) => s.id).sort());
+      for (const session of sessions) {
+        const stored = after.sessions.get(session.id)!;
+        expect(stored.owner).toBe(keys[session.owner]!.keyId);
+        expect(stored.runId).toBe(session.runId);
+      }
+      const open = [...after.sessions.values()].filter((s) => !TERMINAL.has(s.status));
+      expect(open).toEqual([]);
 
-    // A retried start with the same Idempotency-Key returns the first session, never a second one.
-    const retry = await http.call('POST', '/api/v1/investigations/start', {
-      key: keys[0]!.apiKey,
-      headers: { 'idempotency-key': 'concurrency-0' },
-      body: { entity: ENTITIES(0), background: true },
-    });
-    expect(retry.json.session_id).toBe(sessions[0]!.id);
-    expect((await sessionCensus(service.env)).sessions.size).toBe(after.sessions.size);
+      // A retried start with the same Idempotency-Key returns the first session, never a second one.
+      const retry = await http.call('POST', '/api/v1/investigations/start', {
+        key: keys[0]!.apiKey,
+        headers: { 'idempotency-key': 'concurrency-0' },
+        body: { entity: ENTITIES(0), background: true },
+      });
+      expect(retry.json.session_id).toBe(sessions[0]!.id);
+      expect((await sessionCensus(service.env)).sessions.size).toBe(after.sessions.size);
 
-    const latencies = sessions.map(
-      (s) =>
-        Date.parse(finals.get(s.id)!.json.session.completed_at) -
-        Date.parse(finals.get(s.id)!.json.session.created_at),
-    );
-    console.info(
-      `[concurrency] ${SESSIONS} sessions by ${KEYS} keys: started ${SESSIONS}, terminal ${finals.size}, lost 0, duplicated 0, open 0; ` +
-        `all started in ${startMs.toFixed(0)} ms, all ended in ${allEndedMs.toFixed(0)} ms; ` +
-        `start→completed p50 ${percentile(latencies, 0.5)} ms, p95 ${percentile(latencies, 0.95)} ms; ` +
-        `${polls} owner polls, ${crossKey.length} cross-key polls (all 403); answers ${JSON.stringify(http.statusCounts())}`,
-    );
-  });
+      const latencies = sessions.map(
+        (s) =>
+          Date.parse(finals.get(s.id)!.json.session.completed_at) -
+          Date.parse(finals.get(s.id)!.json.session.created_at),
+      );
+      console.info(
+        `[concurrency] ${SESSIONS} sessions by ${KEYS} keys: started ${SESSIONS}, terminal ${finals.size}, lost 0, duplicated 0, open 0; ` +
+          `all started in ${startMs.toFixed(0)} ms, all ended in ${allEndedMs.toFixed(0)} ms; ` +
+          `start→completed p50 ${percentile(latencies, 0.5)} ms, p95 ${percentile(latencies, 0.95)} ms; ` +
+          `${polls} owner polls, ${crossKey.length} cross-key polls (all 403); answers ${JSON.stringify(http.statusCounts())}`,
+      );
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('revocation while requests flow', () => {

@@ -11,6 +11,9 @@ import {
   TERMINAL,
 } from '../support/reliability-client';
 
+/** Generous: a busy 2-core CI machine can be several times slower than a quiet one. */
+const HEAVY_TEST_TIMEOUT_MS = 300_000;
+
 /**
  * DynamoDB throttling on a fraction of ALL calls of the runtime (handlers, authorizer, workflow
  * steps, queue consumer), injected through the documented test seam SIS_DYNAMODB_FAULT_RATE: each
@@ -47,107 +50,113 @@ afterAll(async () => {
 });
 
 describe(`DynamoDB throttling on ${RATE * 100}% of request attempts`, () => {
-  it('loses no investigation, incident or key, and surfaces at most retryable 503s', async () => {
-    const before = { ...injectedThrottling };
-    const admin = service.adminKey;
-    // Keys over HTTP.
-    const keys: { keyId: string; apiKey: string }[] = [];
-    for (let i = 0; i < 3; i++) {
-      const created = await http.call('POST', '/api/v1/admin/keys', {
-        key: admin,
-        body: {
-          name: `throttled ${i}`,
-          scopes: [
-            'investigations:read',
-            'investigations:write',
-            'incidents:read',
-            'incidents:write',
-            'graph:read',
-          ],
-          rate_limit: { rate_per_second: 1000, burst: 1000 },
-        },
-      });
-      expect(created.status, created.text).toBe(201);
-      keys.push({ keyId: created.json.key_id, apiKey: created.json.api_key });
-    }
+  it(
+    'loses no investigation, incident or key, and surfaces at most retryable 503s',
+    async () => {
+      const before = { ...injectedThrottling };
+      const admin = service.adminKey;
+      // Keys over HTTP.
+      const keys: { keyId: string; apiKey: string }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await http.call('POST', '/api/v1/admin/keys', {
+          key: admin,
+          body: {
+            name: `throttled ${i}`,
+            scopes: [
+              'investigations:read',
+              'investigations:write',
+              'incidents:read',
+              'incidents:write',
+              'graph:read',
+            ],
+            rate_limit: { rate_per_second: 1000, burst: 1000 },
+          },
+        });
+        expect(created.status, created.text).toBe(201);
+        keys.push({ keyId: created.json.key_id, apiKey: created.json.api_key });
+      }
 
-    // Investigations, retried with their Idempotency-Key on 503.
-    const accepted = await Promise.all(
-      Array.from({ length: INVESTIGATIONS }, async (_, i) => {
-        const key = keys[i % keys.length]!.apiKey;
-        const answer = await http.call('POST', '/api/v1/investigations/start', {
-          key,
-          headers: { 'idempotency-key': `throttled-${i}` },
-          body: { entity: `192.0.2.${i + 10}`, background: true },
+      // Investigations, retried with their Idempotency-Key on 503.
+      const accepted = await Promise.all(
+        Array.from({ length: INVESTIGATIONS }, async (_, i) => {
+          const key = keys[i % keys.length]!.apiKey;
+          const answer = await http.call('POST', '/api/v1/investigations/start', {
+            key,
+            headers: { 'idempotency-key': `throttled-${i}` },
+            body: { entity: `192.0.2.${i + 10}`, background: true },
+          });
+          expect(answer.status, answer.text).toBe(202);
+          return { key, id: answer.json.session_id as string };
+        }),
+      );
+      expect(new Set(accepted.map((a) => a.id)).size).toBe(INVESTIGATIONS);
+
+      // Incidents, each sent twice (ingest is idempotent per source + source_id).
+      const incidents = Array.from({ length: INCIDENTS }, (_, i) => ({
+        source: 'custom',
+        source_id: `throttled-${i}`,
+        title: `Throttled incident ${i}`,
+        severity: 'critical',
+        status: 'new',
+        created_at: '2026-11-02T00:00:00Z',
+        entities: [{ type: 'ip', value: '192.0.2.250' }],
+      }));
+      for (const batch of [incidents.slice(0, 15), incidents.slice(15), incidents]) {
+        const answer = await http.call('POST', '/api/v1/incidents/ingest', {
+          key: keys[0]!.apiKey,
+          body: { incidents: batch },
         });
         expect(answer.status, answer.text).toBe(202);
-        return { key, id: answer.json.session_id as string };
-      }),
-    );
-    expect(new Set(accepted.map((a) => a.id)).size).toBe(INVESTIGATIONS);
+      }
 
-    // Incidents, each sent twice (ingest is idempotent per source + source_id).
-    const incidents = Array.from({ length: INCIDENTS }, (_, i) => ({
-      source: 'custom',
-      source_id: `throttled-${i}`,
-      title: `Throttled incident ${i}`,
-      severity: 'critical',
-      status: 'new',
-      created_at: '2026-11-02T00:00:00Z',
-      entities: [{ type: 'ip', value: '192.0.2.250' }],
-    }));
-    for (const batch of [incidents.slice(0, 15), incidents.slice(15), incidents]) {
-      const answer = await http.call('POST', '/api/v1/incidents/ingest', {
-        key: keys[0]!.apiKey,
-        body: { incidents: batch },
+      const finals = await Promise.all(
+        accepted.map(({ key, id }) => http.pollUntilTerminal(key, id, 90_000)),
+      );
+      await service.stepFunctions.idle();
+      await service.incidentQueue.idle();
+
+      for (const final of finals) {
+        expect(final.json.session.status, final.json.session.failure_reason).toBe('completed');
+        expect(statusTrail(final)).toEqual(['initialized', 'active', 'completed']);
+      }
+      const census = await sessionCensus(service.env);
+      const open = [...census.sessions.values()].filter((s) => !TERMINAL.has(s.status));
+      expect(open).toEqual([]);
+      // Any extra session is one whose run could not be launched and was ended failed at once.
+      const extra = [...census.sessions.entries()].filter(([id]) => !accepted.some((a) => a.id === id));
+      for (const [, session] of extra) expect(session.status).toBe('failed');
+
+      const listed = await http.call('GET', '/api/v1/incidents?severity=critical&limit=100', {
+        key: keys[1]!.apiKey,
       });
-      expect(answer.status, answer.text).toBe(202);
-    }
+      expect(listed.status).toBe(200);
+      const stored = (listed.json.incidents as { source_id: string }[]).filter((i) =>
+        i.source_id.startsWith('throttled-'),
+      );
+      expect(stored).toHaveLength(INCIDENTS);
+      expect(service.incidentQueue.dlq()).toEqual([]);
 
-    const finals = await Promise.all(accepted.map(({ key, id }) => http.pollUntilTerminal(key, id, 90_000)));
-    await service.stepFunctions.idle();
-    await service.incidentQueue.idle();
+      const keyList = await http.call('GET', '/api/v1/admin/keys?search=throttled', { key: admin });
+      expect(keyList.status).toBe(200);
+      expect(keyList.json.keys).toHaveLength(keys.length);
+      for (const key of keys) {
+        expect((await http.call('GET', '/api/v1/incidents?limit=1', { key: key.apiKey })).status).toBe(200);
+      }
 
-    for (const final of finals) {
-      expect(final.json.session.status, final.json.session.failure_reason).toBe('completed');
-      expect(statusTrail(final)).toEqual(['initialized', 'active', 'completed']);
-    }
-    const census = await sessionCensus(service.env);
-    const open = [...census.sessions.values()].filter((s) => !TERMINAL.has(s.status));
-    expect(open).toEqual([]);
-    // Any extra session is one whose run could not be launched and was ended failed at once.
-    const extra = [...census.sessions.entries()].filter(([id]) => !accepted.some((a) => a.id === id));
-    for (const [, session] of extra) expect(session.status).toBe('failed');
-
-    const listed = await http.call('GET', '/api/v1/incidents?severity=critical&limit=100', {
-      key: keys[1]!.apiKey,
-    });
-    expect(listed.status).toBe(200);
-    const stored = (listed.json.incidents as { source_id: string }[]).filter((i) =>
-      i.source_id.startsWith('throttled-'),
-    );
-    expect(stored).toHaveLength(INCIDENTS);
-    expect(service.incidentQueue.dlq()).toEqual([]);
-
-    const keyList = await http.call('GET', '/api/v1/admin/keys?search=throttled', { key: admin });
-    expect(keyList.status).toBe(200);
-    expect(keyList.json.keys).toHaveLength(keys.length);
-    for (const key of keys) {
-      expect((await http.call('GET', '/api/v1/incidents?limit=1', { key: key.apiKey })).status).toBe(200);
-    }
-
-    const statuses = http.statusCounts();
-    expect(statuses[500] ?? 0).toBe(0);
-    expect(statuses[502] ?? 0).toBe(0);
-    expect(http.malformedErrors()).toEqual([]);
-    const surfaced = http.log.filter((r) => r.status === 503).length;
-    const throttled = injectedThrottling.throttled - before.throttled;
-    const attempts = injectedThrottling.attempts - before.attempts;
-    expect(throttled).toBeGreaterThan(20);
-    console.info(
-      `[throttling] rate ${RATE}: ${throttled} of ${attempts} DynamoDB attempts throttled (injected); survived: ${INVESTIGATIONS}/${INVESTIGATIONS} investigations completed, ${stored.length}/${INCIDENTS} incidents stored once, ${keys.length}/${keys.length} keys working; ${extra.length} launch failures; client saw ${surfaced} retryable 503s and 0 5xx otherwise; answers ${JSON.stringify(statuses)}`,
-    );
-  });
+      const statuses = http.statusCounts();
+      expect(statuses[500] ?? 0).toBe(0);
+      expect(statuses[502] ?? 0).toBe(0);
+      expect(http.malformedErrors()).toEqual([]);
+      const surfaced = http.log.filter((r) => r.status === 503).length;
+      const throttled = injectedThrottling.throttled - before.throttled;
+      const attempts = injectedThrottling.attempts - before.attempts;
+      expect(throttled).toBeGreaterThan(20);
+      console.info(
+        `[throttling] rate ${RATE}: ${throttled} of ${attempts} DynamoDB attempts throttled (injected); survived: ${INVESTIGATIONS}/${INVESTIGATIONS} investigations completed, ${stored.length}/${INCIDENTS} incidents stored once, ${keys.length}/${keys.length} keys working; ${extra.length} launch failures; client saw ${surfaced} retryable 503s and 0 5xx otherwise; answers ${JSON.stringify(statuses)}`,
+      );
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 
   it('answers a call whose retries are exhausted with 503 in the contract shape, never 500', async () => {
     // A simulated cold start with a harsher rate: at 50% a call loses all four attempts 1 time in 16.
