@@ -70,7 +70,7 @@ export const RateLimit = z
   })
   .meta({
     id: 'RateLimit',
-    description: `Per-key limits; exceeding them answers 429 with Retry-After. Default ${DEFAULT_RATE_LIMIT.rate_per_second}/s, burst ${DEFAULT_RATE_LIMIT.burst}, no daily quota.`,
+    description: `Per-key limits; exceeding them answers 429 with Retry-After. Omitted on create: the deployment's defaults (its default usage plan's; unless configured otherwise ${DEFAULT_RATE_LIMIT.rate_per_second}/s, burst ${DEFAULT_RATE_LIMIT.burst}, no daily quota).`,
   });
 
 export const CreateApiKeyRequest = z
