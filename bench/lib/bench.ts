@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
+import { DYNAMODB_LOCAL_PACKAGE, DYNAMODB_LOCAL_PACKAGE_VERSION } from '../../infra/local/dynamodb-local';
 import { apiKeyService } from '../../shared/services/api-keys';
 import { ASSUMPTIONS, anchorMonthlyCost, PRICE_REGION, PRICES, PRICES_AS_OF } from '../pricing';
 import {
@@ -121,7 +122,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       durationSeconds: 0,
       commit: options.commit,
       machine,
-      dynamodb: 'DynamoDB Local 1.25.1 in memory (infra/local/dynamodb-local.ts defaults)',
+      dynamodb: `DynamoDB Local from ${DYNAMODB_LOCAL_PACKAGE}@${DYNAMODB_LOCAL_PACKAGE_VERSION}, in memory, the runtime's JVM flags`,
     },
     targets: [],
   };
