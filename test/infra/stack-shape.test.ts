@@ -243,6 +243,7 @@ describe('tenant stack shape', () => {
       QUOTA_EXCEEDED: { status: '429', code: 'rate_limited' },
       REQUEST_TOO_LARGE: { status: '413', code: 'payload_too_large' },
       MISSING_AUTHENTICATION_TOKEN: { status: '404', code: 'not_found' },
+      AUTHORIZER_FAILURE: { status: '503', code: 'service_unavailable' },
       DEFAULT_4XX: { code: 'bad_request' },
       DEFAULT_5XX: { code: 'internal_error' },
     };

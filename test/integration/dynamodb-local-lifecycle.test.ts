@@ -12,7 +12,7 @@ import {
   TransactionCanceledException,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createLocalDynamoDbClient,
   DynamoDbLocalPortInUseError,
@@ -22,6 +22,10 @@ import { ensureTables, tableEnvironment, tableNamesFor } from '../../shared/stor
 import { physicalTableName, TABLE_IDS, TABLES } from '../../shared/store/tables';
 import { createIsolatedTables, dynamodbEndpoint, type IsolatedTables } from '../support/dynamodb';
 import { isProcessRunning, runModuleSnippet, waitUntilGone } from '../support/dynamodb-processes';
+
+// These tests start JVMs and wait for DynamoDB Local to build an index; on a loaded 2-core CI machine
+// that can exceed the integration project's 60 s default.
+vi.setConfig({ testTimeout: 180_000 });
 
 const keyOf = (pk: string, sk: string) => ({ pk: { S: pk }, sk: { S: sk } });
 
