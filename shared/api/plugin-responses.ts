@@ -191,13 +191,15 @@ export function compactIncidentList<T extends object>(body: T): Compacted<T> {
   const copy = structuredClone(body) as Json;
   const cutter = new Cutter();
   if (Array.isArray(copy.incidents)) {
-    const incidents = (copy.incidents as Json[]).map((incident): Json => ({
-      ...incident,
-      title: cutter.text(incident.title, PLUGIN_LIMITS.incidentTitleChars),
-      ...(Array.isArray(incident.entities)
-        ? { entities: cutter.list(incident.entities as unknown[], PLUGIN_LIMITS.incidentEntities) }
-        : {}),
-    }));
+    const incidents = (copy.incidents as Json[]).map(
+      (incident): Json => ({
+        ...incident,
+        title: cutter.text(incident.title, PLUGIN_LIMITS.incidentTitleChars),
+        ...(Array.isArray(incident.entities)
+          ? { entities: cutter.list(incident.entities as unknown[], PLUGIN_LIMITS.incidentEntities) }
+          : {}),
+      }),
+    );
     copy.incidents = incidents;
     if (jsonBytes(copy) > PLUGIN_LIMITS.maxResponseBytes && incidents.some((i) => 'source_url' in i)) {
       copy.incidents = incidents.map(({ source_url: _, ...rest }) => rest);
