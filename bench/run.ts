@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { startDynamoDbLocal } from '../infra/local/dynamodb-local';
 import { installHandlerTiming } from './lib/handler-timing';
@@ -63,6 +63,11 @@ async function main(): Promise<void> {
     });
     const { renderMarkdown, renderCharts } = await import('./lib/report');
     const charts = renderCharts(results);
+    // Charts of an earlier run that this one does not draw (latest-quick-* is another base's).
+    const ours = (file: string) =>
+      file.startsWith(`${base}-`) && !file.slice(base.length + 1).startsWith('quick-');
+    for (const stale of readdirSync(outDir).filter((f) => ours(f) && f.endsWith('.svg')))
+      rmSync(join(outDir, stale));
     for (const [name, svg] of Object.entries(charts)) writeFileSync(join(outDir, `${base}-${name}.svg`), svg);
     const chartFiles = Object.keys(charts).map((name) => `${base}-${name}.svg`);
     writeFileSync(join(outDir, `${base}.json`), `${JSON.stringify(results, null, 2)}\n`);

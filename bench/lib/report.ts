@@ -417,25 +417,42 @@ export function renderCharts(results: BenchResults): Record<string, string> {
   }
   const cost = results.cost;
   if (cost) {
-    charts.cost = barChart({
-      title: `Cost per 1 million calls (${cost.region}, list prices ${cost.pricesAsOf})`,
-      subtitle: 'from request units, Lambda time and transitions measured per call',
-      unit: 'USD per 1M calls',
-      format: (v) => `$${v.toFixed(2)}`,
-      bars: cost.lines.map((l) => ({
-        label: l.skill ?? l.title.split(' (')[0]!.slice(0, 44),
-        value: l.perMillion.total,
-        segments: [
-          { name: 'API Gateway', value: l.perMillion.apiGateway },
-          { name: 'Lambda', value: l.perMillion.lambdaRequests + l.perMillion.lambdaDuration },
-          { name: 'DynamoDB', value: l.perMillion.dynamodb },
-          { name: 'Step Functions', value: l.perMillion.stepFunctions },
-          { name: 'Logs', value: l.perMillion.logs },
-          { name: 'X-Ray', value: l.perMillion.xray },
-          { name: 'Transfer', value: l.perMillion.dataTransfer },
-        ],
-      })),
-    });
+    const segments = (l: (typeof cost.lines)[number]) => [
+      { name: 'API Gateway', value: l.perMillion.apiGateway },
+      { name: 'Lambda', value: l.perMillion.lambdaRequests + l.perMillion.lambdaDuration },
+      { name: 'DynamoDB', value: l.perMillion.dynamodb },
+      { name: 'Step Functions', value: l.perMillion.stepFunctions },
+      { name: 'Logs', value: l.perMillion.logs },
+      { name: 'X-Ray', value: l.perMillion.xray },
+      { name: 'Transfer', value: l.perMillion.dataTransfer },
+    ];
+    // Two charts: an investigation costs ~70× a plugin call, which would flatten the calls' bars.
+    const split = [
+      {
+        name: 'cost-calls',
+        title: 'plugin calls',
+        lines: cost.lines.filter((l) => l.use.stateTransitions === 0),
+      },
+      {
+        name: 'cost-investigations',
+        title: 'investigations',
+        lines: cost.lines.filter((l) => l.use.stateTransitions > 0),
+      },
+    ];
+    for (const part of split) {
+      if (part.lines.length === 0) continue;
+      charts[part.name] = barChart({
+        title: `Cost per 1 million ${part.title} (${cost.region}, list prices ${cost.pricesAsOf})`,
+        subtitle: 'from request units, Lambda time, transitions and log bytes measured per call',
+        unit: 'USD per 1M',
+        format: (v) => `$${v.toFixed(2)}`,
+        bars: part.lines.map((l) => ({
+          label: l.skill ?? l.title.split(' (')[0]!.split(':')[0]!.slice(0, 44),
+          value: l.perMillion.total,
+          segments: segments(l),
+        })),
+      });
+    }
   }
   const scale = results.scale;
   if (scale) {
