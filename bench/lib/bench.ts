@@ -146,10 +146,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       ctx.say(`seeding a completed session with ${POLL_HISTORY_ITEMS} history items`);
       const target = await seedPolledSession(bench, POLL_HISTORY_ITEMS);
       if (wants('cold-start')) {
-        const spare = await apiKeyService().create(
-          { name: 'bench spare', scopes: ['incidents:read'] },
-          'bench',
-        );
+        const spare = (name: string) => apiKeyService().create({ name, scopes: ['incidents:read'] }, 'bench');
+        const [toRotate, toDisable] = [await spare('bench rotate'), await spare('bench disable')];
         const { banner } = constructBundling();
         const variants: VariantInput[] = [];
         if (!options.quick) {
@@ -184,8 +182,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
             graphValue: '198.51.100.23',
             clientKeyId: bench.keyId,
             clientApiKey: bench.apiKey,
-            adminKeyId: bench.keyId,
-            spareKeyId: spare.summary.key_id,
+            adminKeyId: bench.adminKeyId,
+            rotateKeyId: toRotate.summary.key_id,
+            disableKeyId: toDisable.summary.key_id,
           },
           variants,
         );

@@ -15,8 +15,9 @@ export interface SampleData {
   clientKeyId: string;
   clientApiKey: string;
   adminKeyId: string;
-  /** A key the bench may rotate and disable. */
-  spareKeyId: string;
+  /** Keys the bench may rotate, and disable (two, so a disabled key is never the one rotated). */
+  rotateKeyId: string;
+  disableKeyId: string;
 }
 
 interface SampleRequest {
@@ -68,9 +69,9 @@ function sampleRequest(operationId: string, data: SampleData): SampleRequest {
     case 'listApiKeys':
       return {};
     case 'rotateApiKey':
-      return { params: { key_id: data.spareKeyId }, body: { grace_period_seconds: 0 } };
+      return { params: { key_id: data.rotateKeyId }, body: { grace_period_seconds: 0 } };
     case 'disableApiKey':
-      return { params: { key_id: data.spareKeyId } };
+      return { params: { key_id: data.disableKeyId } };
     default:
       return {};
   }

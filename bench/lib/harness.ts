@@ -17,6 +17,7 @@ export interface BenchService {
   apiKey: string;
   keyId: string;
   adminKey: string;
+  adminKeyId: string;
   stop(): Promise<void>;
 }
 
@@ -46,6 +47,7 @@ export async function startBenchService(options: {
     apiKey: client.apiKey,
     keyId: client.summary.key_id,
     adminKey: admin.apiKey,
+    adminKeyId: admin.summary.key_id,
     stop: async () => {
       await http.close();
       await service.stop();

@@ -153,7 +153,9 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
       out.push('');
     }
     if (cold.variants.length) {
-      out.push('Variants of one function against its plain bundle, paired per round:');
+      out.push(
+        `Variants of one function against its plain bundle, paired per round (${cold.rounds * 2} rounds):`,
+      );
       out.push('');
       out.push(
         table(
