@@ -16,6 +16,7 @@ import {
   type PolicyDocument,
   policyAllows,
 } from '../../shared/domain/policy';
+import { localLambdaContext } from './lambda-context';
 
 /**
  * A local stand-in for API Gateway (REST, v1 proxy events) driven by the same route table as the CDK
@@ -149,21 +150,7 @@ function queryMaps(url: URL) {
 export const LOCAL_HANDLER_DEADLINE_MS = 1_900_000;
 
 function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + LOCAL_HANDLER_DEADLINE_MS;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+  return localLambdaContext(functionName, LOCAL_HANDLER_DEADLINE_MS, requestId);
 }
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {

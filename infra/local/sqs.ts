@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { localLambdaContext } from './lambda-context';
 
 /**
  * The local runtime's incident queue: an in-process queue with the SQS semantics the service relies
@@ -83,21 +84,7 @@ class SqsError extends Error {
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
 
 function consumerContext(functionName: string): Context {
-  const deadline = Date.now() + 900_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:${ACCOUNT_ID}:function:${functionName}`,
-    memoryLimitInMB: '256',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+  return localLambdaContext(functionName, 900_000);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -18,6 +18,7 @@ import {
   WRITE_BACK_STATUSES,
   type WriteBackStatus,
 } from '../workflow/definition';
+import { localLambdaContext } from './lambda-context';
 
 /**
  * A local stand-in for AWS Step Functions, reached by the real @aws-sdk/client-sfn over its own wire
@@ -93,21 +94,7 @@ function defaultLoadHandler(functionName: string): Promise<LambdaLike> {
 }
 
 function lambdaContext(functionName: string, timeoutSeconds: number): Context {
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+  return localLambdaContext(functionName, timeoutSeconds * 1000);
 }
 
 /** What Step Functions sees of a Lambda error: Error = errorType, Cause = the runtime's JSON. */

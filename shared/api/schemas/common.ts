@@ -59,3 +59,8 @@ export const Truncated = z.boolean().optional().meta({
     'Present and true when this answer was shortened to the size limits for assistants: lists lose their least relevant end, long texts end with "…". Ask for a smaller page (limit) or read the full record (getInvestigationReport, getSessionHistory).',
   example: true,
 });
+
+export const NextCursor = z
+  .string()
+  .nullable()
+  .meta({ description: 'Pass as cursor to get the next page; null when there are no more' });

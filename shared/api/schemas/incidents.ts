@@ -10,7 +10,7 @@ import {
   toIsoUtc,
 } from '../../domain/incident';
 import { SIEM_FORMATS } from '../../domain/siem';
-import { Cursor, Entity, Limit, Truncated } from './common';
+import { Cursor, Entity, Limit, NextCursor, Truncated } from './common';
 
 export const IncidentSeverity = z
   .enum(SEVERITIES)
@@ -243,10 +243,7 @@ export const IncidentSummary = z
 export const ListIncidentsResponse = z
   .object({
     incidents: z.array(IncidentSummary).meta({ description: 'Newest first (by created_at)' }),
-    next_cursor: z
-      .string()
-      .nullable()
-      .meta({ description: 'Pass as cursor to get the next page; null when there are no more' }),
+    next_cursor: NextCursor,
     truncated: Truncated,
   })
   .meta({

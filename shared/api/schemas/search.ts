@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SESSION_STATUSES } from '../../domain/session-status';
-import { Cursor, Entity, Limit, SessionId, Truncated } from './common';
+import { Cursor, Entity, Limit, NextCursor, SessionId, Truncated } from './common';
 
 /** The report's verdicts, as the plugin manifest promises them. */
 export const VERDICTS = ['benign', 'suspicious', 'malicious', 'unknown'] as const;
@@ -51,10 +51,7 @@ export const SearchResult = z
 export const SearchResponse = z
   .object({
     results: z.array(SearchResult).meta({ description: "The caller's matching sessions, newest first" }),
-    next_cursor: z
-      .string()
-      .nullable()
-      .meta({ description: 'Pass as cursor to get the next page; null when there are no more' }),
+    next_cursor: NextCursor,
     truncated: Truncated,
   })
   .meta({
