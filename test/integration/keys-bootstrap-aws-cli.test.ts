@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import { KeysRepository } from '../../shared/store/keys-repository';
 import { createIsolatedTables, dynamodbEndpoint, type IsolatedTables } from '../support/dynamodb';
+import { sis } from '../support/sis-cli';
 
 /**
  * `sis admin bootstrap --aws` as an operator runs it, against the key table in DynamoDB Local and an
@@ -14,8 +13,6 @@ import { createIsolatedTables, dynamodbEndpoint, type IsolatedTables } from '../
  * (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_API_GATEWAY), so the CLI code takes its real AWS path.
  * The control plane below answers the few REST calls the CLI makes, in API Gateway's wire format.
  */
-const REPO = resolve(import.meta.dirname, '../..');
-const BIN = join(REPO, 'bin', 'sis.mjs');
 
 interface Seen {
   method: string;
@@ -87,27 +84,6 @@ function startControlPlane(state: ControlPlane): Promise<Server> {
     return json(res, 404, { message: `no route ${req.method} ${path}` }, 'NotFoundException');
   });
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function sis(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
 }
 
 let tables: IsolatedTables;

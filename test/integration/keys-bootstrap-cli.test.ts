@@ -1,38 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
 import { parseApiKey } from '../../shared/domain/api-key';
 import { apiKeyServiceFromConfig } from '../../shared/services/api-keys';
 import { createIsolatedTables, type IsolatedTables } from '../support/dynamodb';
-
-const REPO = resolve(import.meta.dirname, '../..');
-const BIN = join(REPO, 'bin', 'sis.mjs');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `sis` as an operator would (the package bin, on this Node), with only the given environment. */
-function sis(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+import { sis } from '../support/sis-cli';
 
 let tables: IsolatedTables;
 
