@@ -107,6 +107,26 @@ export const StartInvestigationRequest = z
     example: { entity: { type: 'ip', value: '203.0.113.7' }, persona: 'SOC Analyst', background: true },
   });
 
+export const AttackTechnique = z
+  .object({
+    id: z
+      .string()
+      .regex(/^T\d{4}(\.\d{3})?$/)
+      .meta({
+        description: 'MITRE ATT&CK technique or sub-technique ID',
+        example: 'T1583.001',
+      }),
+    name: z.string().meta({
+      description: 'Technique name as MITRE ATT&CK gives it (sub-techniques as "Parent: Sub-technique")',
+      example: 'Acquire Infrastructure: Domains',
+    }),
+  })
+  .meta({
+    id: 'AttackTechnique',
+    description:
+      'A MITRE ATT&CK® technique. © The MITRE Corporation; reproduced and distributed with the permission of The MITRE Corporation.',
+  });
+
 export const Finding = z
   .object({
     finding_id: z
@@ -136,6 +156,17 @@ export const Finding = z
       description: 'Values, incident IDs or session IDs that support the finding',
       example: ['paypa1-login.com', 'paypal.com'],
     }),
+    attack: z
+      .array(AttackTechnique)
+      .optional()
+      .meta({
+        description:
+          'MITRE ATT&CK techniques the finding points to, from a curated table or from an intelligence source; absent when none applies',
+        example: [
+          { id: 'T1583.001', name: 'Acquire Infrastructure: Domains' },
+          { id: 'T1566', name: 'Phishing' },
+        ],
+      }),
   })
   .meta({
     id: 'Finding',
@@ -196,6 +227,10 @@ const EXAMPLE_REPORT = {
       source_tool: 'domain_analysis',
       category: 'impersonation',
       evidence: ['paypa1-login.com', 'paypal.com'],
+      attack: [
+        { id: 'T1583.001', name: 'Acquire Infrastructure: Domains' },
+        { id: 'T1566', name: 'Phishing' },
+      ],
     },
   ],
   recommendations: ['Block paypa1-login.com in DNS filtering and the web proxy.'],

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { normaliseAttack } from '../attack';
 import { type Entity, entityKey, normaliseEntity } from '../entity';
 import { DomainError, ValidationError } from '../errors';
 import { clampScore, severityForScore } from './scoring';
@@ -66,6 +67,7 @@ function sanitiseOutput(tool: ToolName, output: ToolOutput): ToolOutput {
     let id = baseId;
     for (let n = 2; seen.has(id); n++) id = `${baseId}:${n}`;
     seen.add(id);
+    const attack = normaliseAttack(Array.isArray(raw.attack) ? raw.attack : []);
     findings.push({
       finding_id: id,
       title: truncate(raw.title),
@@ -76,6 +78,7 @@ function sanitiseOutput(tool: ToolName, output: ToolOutput): ToolOutput {
       source_tool: tool,
       category: FINDING_CATEGORIES.includes(raw.category) ? raw.category : 'context',
       evidence: (Array.isArray(raw.evidence) ? raw.evidence : []).slice(0, MAX_EVIDENCE_ITEMS).map(truncate),
+      ...(attack.length > 0 ? { attack } : {}),
     });
   }
   const related: RelatedEntity[] = [];

@@ -1,3 +1,4 @@
+import { type AttackTechniqueId, attackTechniques } from '../attack';
 import type {
   Coverage,
   Finding,
@@ -212,6 +213,8 @@ export interface FindingInput {
   score: number;
   category: FindingCategory;
   evidence?: readonly string[];
+  /** ATT&CK techniques from the curated table, only where the finding really points to one. */
+  attack?: readonly AttackTechniqueId[];
 }
 
 export function makeFinding(input: FindingInput): Finding {
@@ -226,6 +229,7 @@ export function makeFinding(input: FindingInput): Finding {
     source_tool: input.tool,
     category: input.category,
     evidence: [...(input.evidence ?? [])],
+    ...(input.attack?.length ? { attack: attackTechniques(input.attack) } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { domainToUnicode } from 'node:url';
+import type { AttackTechniqueId } from '../attack';
 import { BRANDS, type Brand, brandOwning, TYPOSQUAT_EXEMPT_WORDS } from '../data/brands';
 import { describeEntity, type Entity } from '../entity';
 import { editDistance, scriptsOf, shannonEntropy, skeleton } from './lookalike';
@@ -152,6 +153,21 @@ interface BrandMatch {
   score: number;
   detail: string;
 }
+
+/**
+ * ATT&CK techniques a look-alike points to: a look-alike registrable domain is infrastructure the
+ * adversary acquired (T1583.001) to phish (T1566). A brand put in front of somebody else's domain
+ * does not say who registered that domain, so it only points to phishing.
+ */
+const LOOKALIKE_ATTACK: Record<Technique, AttackTechniqueId[]> = {
+  homograph: ['T1583.001', 'T1566'],
+  confusable_spelling: ['T1583.001', 'T1566'],
+  typosquat: ['T1583.001', 'T1566'],
+  combosquat: ['T1583.001', 'T1566'],
+  brand_in_label: ['T1583.001', 'T1566'],
+  brand_in_subdomain: ['T1566'],
+  brand_other_tld: ['T1583.001', 'T1566'],
+};
 
 const TECHNIQUE_TEXT: Record<Technique, { title: string; impact: string }> = {
   homograph: {
@@ -360,6 +376,7 @@ export const domainAnalysis: Tool = {
           score: m.score,
           category: 'impersonation',
           evidence: [entity.value, unicode, brandDomain].filter((v, i, all) => all.indexOf(v) === i),
+          attack: LOOKALIKE_ATTACK[m.technique],
         }),
       );
       related.push({
@@ -381,6 +398,7 @@ export const domainAnalysis: Tool = {
           score: 40,
           category: 'impersonation',
           evidence: [entity.value, unicode],
+          attack: ['T1583.001'],
         }),
       );
     } else if (!homograph && description.is_idn) {
@@ -428,6 +446,7 @@ export const domainAnalysis: Tool = {
           score: 35,
           category: 'suspicious_infrastructure',
           evidence: [label, `entropy=${entropy}`],
+          attack: ['T1568.002'],
         }),
       );
     }

@@ -1,3 +1,4 @@
+import type { AttackTechniqueId } from '../attack';
 import { describeEntity, type Entity, entityLabel } from '../entity';
 import { makeFinding } from './scoring';
 import { coOccurringEntities, digestIncidents, incidentFinding } from './tool-history';
@@ -28,6 +29,8 @@ interface NamingRule {
   impact: string;
   score: number;
   category: FindingCategory;
+  /** ATT&CK techniques the pattern points to; only where the account or host kind itself does. */
+  attack?: AttackTechniqueId[];
 }
 
 /** First match wins: the most specific and most telling patterns come first. */
@@ -43,6 +46,7 @@ export const ACCOUNT_RULES: readonly NamingRule[] = [
       'This is the master key account of the corporate login system; any activity involving it is alarming.',
     score: 40,
     category: 'privileged_identity',
+    attack: ['T1558.001', 'T1003.006'],
   },
   {
     code: 'builtin_admin',
@@ -55,6 +59,7 @@ export const ACCOUNT_RULES: readonly NamingRule[] = [
       'This is an all-powerful administrator account; if misused, an attacker controls the systems it manages.',
     score: 25,
     category: 'privileged_identity',
+    attack: ['T1078.001', 'T1110', 'T1110.003'],
   },
   {
     code: 'privileged_naming',
@@ -67,6 +72,7 @@ export const ACCOUNT_RULES: readonly NamingRule[] = [
     impact: 'This is an administrator-level account; misuse would have an outsized impact.',
     score: 20,
     category: 'privileged_identity',
+    attack: ['T1078'],
   },
   {
     code: 'service_account',
@@ -79,6 +85,7 @@ export const ACCOUNT_RULES: readonly NamingRule[] = [
       'This account runs software rather than belonging to a person; it should not be used to sign in by hand.',
     score: 10,
     category: 'privileged_identity',
+    attack: ['T1558.003'],
   },
   {
     code: 'generic_account',
@@ -90,6 +97,7 @@ export const ACCOUNT_RULES: readonly NamingRule[] = [
     impact: 'This is a shared or test account that no single person is accountable for.',
     score: 15,
     category: 'anomalous_naming',
+    attack: ['T1078'],
   },
   {
     code: 'machine_account',
@@ -201,6 +209,7 @@ function applyRules(
       score: rule.score,
       category: rule.category,
       evidence: [name],
+      attack: rule.attack,
     }),
   };
 }

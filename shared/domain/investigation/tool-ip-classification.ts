@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import type { AttackTechniqueId } from '../attack';
 import type { Entity } from '../entity';
 import { makeFinding } from './scoring';
 import type { FindingCategory, Tool, ToolOutput } from './types';
@@ -110,6 +111,7 @@ interface RangeVerdict {
   impact: string;
   score: number;
   category: FindingCategory;
+  attack?: AttackTechniqueId[];
 }
 
 function assess(range: IpRange, value: string): RangeVerdict {
@@ -183,6 +185,7 @@ function assess(range: IpRange, value: string): RangeVerdict {
           'This connection uses a tunnelling technique that can slip past standard network security controls.',
         score: 20,
         category: 'network_exposure',
+        attack: ['T1572'],
       };
     case 'nat64':
       return {
@@ -231,6 +234,7 @@ export const ipClassification: Tool = {
           score: verdict.score,
           category: verdict.category,
           evidence: [`${entity.value} ∈ ${range}`],
+          attack: verdict.attack,
         }),
       ],
       related: [],

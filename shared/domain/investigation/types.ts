@@ -1,3 +1,4 @@
+import type { AttackTechnique } from '../attack';
 import type { Entity } from '../entity';
 
 /**
@@ -56,6 +57,8 @@ export interface Finding {
   source_tool: ToolName;
   category: FindingCategory;
   evidence: string[];
+  /** MITRE ATT&CK techniques the finding points to (curated table in shared/domain/attack.ts). */
+  attack?: AttackTechnique[];
 }
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
