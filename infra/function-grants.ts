@@ -53,6 +53,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'get-ai-plugin-manifest': {},
   'get-security-copilot-manifest': {},
   'get-plugin-logo': {},
+  'get-terms-page': {},
   authorizer: { tables: { keys: { access: 'readUpdate' } } },
   'create-api-key': keyAdmin,
   'rotate-api-key': keyAdmin,

@@ -33,6 +33,13 @@ export const tenantSettingsSchema = z
       .regex(/^[a-z]{2}(-gov)?-[a-z]+-\d$/, 'must be an AWS region code such as eu-west-1')
       .optional(),
     publicUrl: z.url().optional(),
+    /**
+     * The operator's own terms page for the plugin manifests' `legal_info_url` (SIS_LEGAL_URL); it
+     * must answer 200 without credentials. Unset: the service's own `/legal` page.
+     */
+    legalUrl: z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),
+    /** Contact address in the plugin manifests and on the terms page (SIS_CONTACT_EMAIL). */
+    contactEmail: z.email().optional(),
     /** A custom domain for the API (regional endpoint, TLS 1.2); needs the certificate in the same region. */
     customDomainName: z
       .string()

@@ -77,6 +77,8 @@ export class TenantStack extends Stack {
       SIS_TENANT: settings.tenant,
       SIS_SYNC_WAIT_SECONDS: String(settings.syncWaitSeconds),
       SIS_AUTHORIZER_CACHE_TTL_SECONDS: String(settings.authorizerCacheTtlSeconds),
+      ...(settings.legalUrl ? { SIS_LEGAL_URL: settings.legalUrl } : {}),
+      ...(settings.contactEmail ? { SIS_CONTACT_EMAIL: settings.contactEmail } : {}),
     };
     for (const tableId of TABLE_IDS) {
       commonEnvironment[TABLES[tableId].configKey] = this.tables.tables[tableId].tableName;

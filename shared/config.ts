@@ -81,9 +81,14 @@ export const configSchema = z.object({
   SIS_SIEM_ELASTIC_SECRET_ARN: z.string().optional(),
   SIS_SIEM_ELASTIC_CREDENTIALS: z.string().max(8192).optional(),
   SIS_SIEM_PULL_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).optional(),
-  /** Shown in the plugin manifests. */
+  /**
+   * Shown in the plugin manifests and on the terms page (`/legal`). The stack sets both from the
+   * deployment settings `contactEmail` and `legalUrl`. SIS_LEGAL_URL is the operator's own terms page:
+   * the manifests' `legal_info_url` then points there (it must answer 200 without credentials) and
+   * `/legal` links to it; unset, `legal_info_url` is this service's own `/legal` page.
+   */
   SIS_CONTACT_EMAIL: z.email().default('security-operations@example.com'),
-  SIS_LEGAL_URL: z.url().optional(),
+  SIS_LEGAL_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -5,11 +5,16 @@ import type { RouteDefinition } from './route-types';
 import { ErrorResponse } from './schemas/common';
 
 /**
- * The OpenAPI 3.0.3 document, generated from the route table's zod schemas (never written by hand).
- * Security Copilot accepts only OpenAPI 3.0.x, hence the V3 generator. The `plugin` view holds only
+ * The OpenAPI 3.0.1 document, generated from the route table's zod schemas (never written by hand).
+ * Security Copilot's custom-plugin documentation supports OpenAPI 3.0 and 3.0.1 only, hence the V3
+ * generator and the declared 3.0.1: the 3.0.2 and 3.0.3 patches only clarified wording and added no
+ * keyword, so nothing in these documents needs a later 3.0.x patch. The `plugin` view holds only
  * the skills an assistant platform should see, so admin and ingest routes never reach a model.
  */
 export type OpenApiView = 'full' | 'plugin';
+
+/** The version Security Copilot documents (3.0 or 3.0.1); both documents declare it. */
+export const OPENAPI_VERSION = '3.0.1';
 
 export interface OpenApiOptions {
   serverUrl: string;
@@ -129,7 +134,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
     ...registry.definitions,
   ]);
   const document = generator.generateDocument({
-    openapi: '3.0.3',
+    openapi: OPENAPI_VERSION,
     info: {
       title:
         options.view === 'plugin'
@@ -177,7 +182,7 @@ function namedSchemas(routes: readonly RouteDefinition[]): z.ZodType[] {
 }
 
 /**
- * OpenAPI 3.0.3 gives `nullable` a meaning only beside `type` (Redocly: nullable-type-sibling), but
+ * OpenAPI 3.0.x gives `nullable` a meaning only beside `type` (Redocly: nullable-type-sibling), but
  * the generator writes `{nullable: true}` for "any value" (z.unknown) and `allOf: [$ref, {nullable:
  * true}]` for a nullable use of a named schema. The first becomes `{}` (which admits null); the
  * second inlines the named schema with `nullable: true`, so null is really allowed there while the

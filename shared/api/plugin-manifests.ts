@@ -1,6 +1,5 @@
 import { stringify } from 'yaml';
 import { config } from '../config';
-import { SERVICE_VERSION } from '../version';
 
 /**
  * The two manifests an assistant platform loads. Security Copilot limits: name_for_human ≤ 40
@@ -8,6 +7,12 @@ import { SERVICE_VERSION } from '../version';
  * format can only express `Authorization: Bearer` for a service key, which the authorizer accepts as
  * an equivalent of X-API-Key; the Security Copilot manifest names the X-API-Key header directly and
  * asks each tenant for its own instance URL.
+ *
+ * The Security Copilot manifest has exactly the documented top-level keys (`Descriptor`,
+ * `SkillGroups`) and the shape of Microsoft's API-key samples (`SupportedAuthTypes: [ApiKey]` beside
+ * `Authorization`). Every URL either manifest publishes (logo, legal page, OpenAPI document) is a
+ * public route of this service, or the operator's own legal URL (SIS_LEGAL_URL), so it answers
+ * without a key on every deployment; no other string in a manifest is a URL.
  */
 export const PLUGIN_PATHS = {
   openApi: '/openapi.json',
@@ -15,6 +20,7 @@ export const PLUGIN_PATHS = {
   aiPlugin: '/.well-known/ai-plugin.json',
   securityCopilot: '/plugin/security-copilot.yaml',
   logo: '/plugin/logo.svg',
+  legal: '/legal',
 } as const;
 
 export const PLUGIN_NAME_FOR_MODEL = 'SecurityInvestigationService';
@@ -41,7 +47,8 @@ const DESCRIPTION_FOR_MODEL = [
 export interface ManifestOptions {
   publicUrl: string;
   contactEmail: string;
-  legalUrl?: string;
+  /** The operator's own terms page; unset, the manifests point at this service's `/legal` page. */
+  legalUrl?: string | undefined;
 }
 
 function base(url: string): string {
@@ -60,8 +67,13 @@ export function aiPluginManifest(options: ManifestOptions) {
     api: { type: 'openapi', url: `${url}${PLUGIN_PATHS.pluginOpenApi}`, is_user_authenticated: false },
     logo_url: `${url}${PLUGIN_PATHS.logo}`,
     contact_email: options.contactEmail,
-    legal_info_url: options.legalUrl ?? `${url}/legal`,
+    legal_info_url: legalUrl(options),
   };
+}
+
+/** The legal URL both the manifests and the terms page name. */
+export function legalUrl(options: ManifestOptions): string {
+  return options.legalUrl ?? `${base(options.publicUrl)}${PLUGIN_PATHS.legal}`;
 }
 
 export function securityCopilotManifest(options: ManifestOptions): string {
@@ -77,12 +89,14 @@ export function securityCopilotManifest(options: ManifestOptions): string {
         {
           Name: 'InstanceURL',
           Label: 'Instance URL',
-          Description: "Your tenant's API URL (the ApiUrl output of the CDK stack).",
-          HintText: 'https://abc123.execute-api.us-east-1.amazonaws.com/prod',
+          Description: "Your tenant's API URL: the ApiUrl output of its CDK stack, stage included.",
+          // Not a URL: every URL a manifest carries must answer 200, and a sample endpoint would not.
+          HintText: 'The ApiUrl output of your stack (https, ending in /prod)',
           SettingType: 'String',
           Required: true,
         },
       ],
+      SupportedAuthTypes: ['ApiKey'],
       Authorization: { Type: 'APIKey', Key: 'X-API-Key', Location: 'Header', AuthScheme: '' },
     },
     SkillGroups: [
@@ -94,7 +108,6 @@ export function securityCopilotManifest(options: ManifestOptions): string {
         },
       },
     ],
-    Version: SERVICE_VERSION,
   });
 }
 

@@ -330,4 +330,36 @@ describe('an assistant platform adding the service as a plugin', () => {
     expect(answer.status).toBe(200);
     expect(answer.data.report.verdict).toEqual(expect.any(String));
   });
+
+  it('finds every URL either manifest publishes (documents, logo, legal page) answering 200 without a key', async () => {
+    const urlsIn = (value: unknown): string[] => {
+      if (typeof value === 'string') return /^https?:\/\//i.test(value) ? [value] : [];
+      if (Array.isArray(value)) return value.flatMap(urlsIn);
+      if (value && typeof value === 'object') return Object.values(value).flatMap(urlsIn);
+      return [];
+    };
+    const aiPlugin = (await axios.get(`${service.baseUrl}/.well-known/ai-plugin.json`)).data;
+    const copilotYaml = await axios.get(`${service.baseUrl}/plugin/security-copilot.yaml`, {
+      responseType: 'text',
+    });
+    const copilot = parse(copilotYaml.data);
+    expect(Object.keys(copilot).sort()).toEqual(['Descriptor', 'SkillGroups']);
+    expect(copilot.Descriptor.SupportedAuthTypes).toEqual(['ApiKey']);
+    const urls = [...new Set([...urlsIn(aiPlugin), ...urlsIn(copilot)])];
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        aiPlugin.api.url,
+        aiPlugin.logo_url,
+        aiPlugin.legal_info_url,
+        copilot.Descriptor.Icon,
+      ]),
+    );
+    for (const url of urls) {
+      const answer = await axios.get(url, { validateStatus: () => true, responseType: 'text' });
+      expect(answer.status, url).toBe(200);
+    }
+    const legal = await axios.get(aiPlugin.legal_info_url, { responseType: 'text' });
+    expect(legal.headers['content-type']).toMatch(/^text\/html/);
+    expect(legal.data).toContain('terms of use');
+  });
 });

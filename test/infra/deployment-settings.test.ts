@@ -118,6 +118,28 @@ describe('settings applied to the stack', () => {
     }
   });
 
+  it("hands the operator's legal URL and contact address to the functions that publish them", () => {
+    const { template: withTerms } = synthTenantStack({
+      tenant: 'gamma',
+      legalUrl: 'https://contoso.example/terms',
+      contactEmail: 'soc@contoso.example',
+    });
+    const fns = [...resourcesOfType(withTerms.toJSON() as TemplateJson, 'AWS::Lambda::Function').values()];
+    const envOf = (name: string) => {
+      const fn = fns.find((f) => f.Properties.FunctionName === `sis-gamma-${name}`);
+      return (fn?.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
+    };
+    for (const name of ['get-ai-plugin-manifest', 'get-terms-page', 'get-security-copilot-manifest']) {
+      expect(envOf(name), name).toMatchObject({
+        SIS_LEGAL_URL: 'https://contoso.example/terms',
+        SIS_CONTACT_EMAIL: 'soc@contoso.example',
+      });
+    }
+    expect(() => parseTenantSettings({ tenant: 'acme', legalUrl: 'http://contoso.example/terms' })).toThrow(
+      /legalUrl/,
+    );
+  });
+
   it('keeps logs for the configured days', () => {
     for (const group of resourcesOfType(t, 'AWS::Logs::LogGroup').values()) {
       expect(group.Properties.RetentionInDays).toBe(7);

@@ -94,6 +94,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'get-ai-plugin-manifest': [],
   'get-security-copilot-manifest': [],
   'get-plugin-logo': [],
+  'get-terms-page': [],
   // One key read per request and the throttled last-use stamp: no Query, no writes of new items.
   authorizer: [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [table('keys')] }],
   'create-api-key': keyAdministration,

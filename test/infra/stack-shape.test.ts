@@ -235,6 +235,14 @@ describe('tenant stack shape', () => {
     expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain('AuthorizerFunction');
   });
 
+  it('serves the terms page the manifests link to: a public GET /legal with its own function', () => {
+    const legal = methods(template).filter((m) => m.path === '/legal');
+    expect(legal.map((m) => m.httpMethod)).toEqual(['GET']);
+    expect(legal[0]?.properties.AuthorizationType).toBe('NONE');
+    const integration = legal[0]?.properties.Integration as Record<string, unknown>;
+    expect(joinedString(integration.Uri)).toMatch(/:function:sis-test-get-terms-page\/invocations$/);
+  });
+
   it('answers with the contract error body on all of API Gateway’s own responses', () => {
     const expected: Record<string, { status?: string; code: string }> = {
       UNAUTHORIZED: { status: '401', code: 'unauthorized' },

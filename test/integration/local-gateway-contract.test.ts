@@ -76,7 +76,7 @@ describe('the local gateway and the platform contract over HTTP', () => {
   it('serves the public documents without a key', async () => {
     const openapi = await service.call('GET', '/openapi.json');
     expect(openapi.status).toBe(200);
-    expect(openapi.body.openapi).toBe('3.0.3');
+    expect(openapi.body.openapi).toBe('3.0.1');
     expect(openapi.body.servers[0].url).toBe(service.baseUrl);
     const manifest = await service.call('GET', '/.well-known/ai-plugin.json');
     expect(manifest.body.api.url).toBe(`${service.baseUrl}/plugin/openapi.json`);

@@ -11,8 +11,9 @@ describe('the OpenAPI document generated from the route table', () => {
   const full = buildOpenApiDocument(ROUTES, { serverUrl, view: 'full' });
   const plugin = buildOpenApiDocument(ROUTES, { serverUrl, view: 'plugin' });
 
-  it('is a valid OpenAPI 3.0.3 document in both views', async () => {
-    expect(full.openapi).toBe('3.0.3');
+  it('is a valid OpenAPI 3.0.1 document in both views (the version Security Copilot documents)', async () => {
+    expect(full.openapi).toBe('3.0.1');
+    expect(plugin.openapi).toBe('3.0.1');
     await expect(SwaggerParser.validate(structuredClone(full) as never)).resolves.toBeTruthy();
     await expect(SwaggerParser.validate(structuredClone(plugin) as never)).resolves.toBeTruthy();
   });

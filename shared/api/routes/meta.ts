@@ -3,7 +3,7 @@ import { PLUGIN_PATHS } from '../plugin-manifests';
 import { defineRoute } from '../route-types';
 import { HealthResponse } from '../schemas/meta';
 
-const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.0.3 document' });
+const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.0.1 document' });
 
 export const health = defineRoute({
   operationId: 'getHealth',
@@ -25,7 +25,7 @@ export const openApiDocument = defineRoute({
   access: { kind: 'public' },
   functionName: 'get-openapi-document',
   summary: 'OpenAPI document of the whole API',
-  description: 'The OpenAPI 3.0.3 description of every route, generated from the route table.',
+  description: 'The OpenAPI 3.0.1 description of every route, generated from the route table.',
   tags: ['meta'],
   request: {},
   responses: { 200: { description: 'The OpenAPI document', schema: OpenApiDocument } },
@@ -38,7 +38,7 @@ export const pluginOpenApiDocument = defineRoute({
   access: { kind: 'public' },
   functionName: 'get-plugin-openapi-document',
   summary: 'OpenAPI document of the plugin skills',
-  description: 'The OpenAPI 3.0.3 view an assistant platform loads: only the five plugin skills.',
+  description: 'The OpenAPI 3.0.1 view an assistant platform loads: only the five plugin skills.',
   tags: ['meta'],
   request: {},
   responses: { 200: { description: 'The plugin OpenAPI document', schema: OpenApiDocument } },
@@ -83,6 +83,21 @@ export const pluginLogo = defineRoute({
   responses: { 200: { description: 'An SVG image' } },
 });
 
+export const termsPage = defineRoute({
+  operationId: 'getTermsPage',
+  method: 'GET',
+  path: PLUGIN_PATHS.legal,
+  access: { kind: 'public' },
+  functionName: 'get-terms-page',
+  summary: 'Terms of use (HTML)',
+  description:
+    "The terms page the plugin manifests' legal URL points to, unless the operator configured its own " +
+    '(SIS_LEGAL_URL, deployment setting legalUrl); then this page links to it.',
+  tags: ['meta'],
+  request: {},
+  responses: { 200: { description: 'An HTML page' } },
+});
+
 export const metaRoutes = [
   health,
   openApiDocument,
@@ -90,4 +105,5 @@ export const metaRoutes = [
   aiPluginManifest,
   securityCopilotManifest,
   pluginLogo,
+  termsPage,
 ] as const;
