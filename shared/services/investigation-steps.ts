@@ -16,6 +16,7 @@ import {
 import { type Report, TOOL_NAMES, type ToolCall, type ToolName } from '../domain/investigation/types';
 import type { SessionStatus } from '../domain/session-status';
 import { isTerminal } from '../domain/session-status';
+import { DEFAULT_TLP, TLP_LEVELS, type Tlp, tlpOf } from '../domain/tlp';
 import { METRIC } from '../metric-names';
 import { countMetric, durationMetric, flushMetrics, logger } from '../observability';
 import type { HistoryEntry, SessionRecord } from '../store/sessions-repository';
@@ -116,6 +117,9 @@ export interface Plan {
   entity: Entity;
   persona: string;
   tools: ToolName[];
+  /** Handed to every tool by the Map state: connectors gate what they send on them. */
+  tlp: Tlp;
+  refresh_intel: boolean;
 }
 
 export async function markActive(ctx: InvestigationContext, rawInput: unknown): Promise<Plan> {
@@ -124,7 +128,13 @@ export async function markActive(ctx: InvestigationContext, rawInput: unknown): 
   const entity = normaliseEntity(subjectOf(session));
   await injectFault(ctx.cfg, 'step-mark-active', entity.value);
   const tools = toolsFor(entity);
-  const plan = { entity, persona: session.persona, tools };
+  const plan: Plan = {
+    entity,
+    persona: session.persona,
+    tools,
+    tlp: tlpOf(session.tlp),
+    refresh_intel: session.options?.refresh_intel === true,
+  };
   if (session.status === 'active') return plan; // a retried step
   if (isTerminal(session.status)) throw new SessionEndedError(`Session ${session_id} is ${session.status}`);
   const at = ctx.now();
@@ -140,7 +150,12 @@ export async function markActive(ctx: InvestigationContext, rawInput: unknown): 
 
 // ---- RunTool (one Map iteration) ----
 
-const RunToolInput = SessionInput.extend({ entity: EntityShape, tool: z.enum(TOOL_NAMES) });
+const RunToolInput = SessionInput.extend({
+  entity: EntityShape,
+  tool: z.enum(TOOL_NAMES),
+  tlp: z.enum(TLP_LEVELS).default(DEFAULT_TLP),
+  refresh_intel: z.boolean().default(false),
+});
 
 /** The compact line a tool leaves in the state; its output is in DynamoDB. */
 export interface ToolResultLine {

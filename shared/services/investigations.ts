@@ -9,6 +9,7 @@ import type { Report, ToolCall } from '../domain/investigation/types';
 import { assertOwner } from '../domain/ownership';
 import type { Caller } from '../domain/scopes';
 import { isTerminal } from '../domain/session-status';
+import { DEFAULT_TLP, type Tlp, tlpOf } from '../domain/tlp';
 import { METRIC } from '../metric-names';
 import { countMetric, logger } from '../observability';
 import type { HistoryItem, SessionRecord } from '../store/sessions-repository';
@@ -35,6 +36,8 @@ export interface StartInvestigationInput {
   background: boolean;
   include_tool_calls: boolean;
   include_raw_results: boolean;
+  tlp?: Tlp | undefined;
+  refresh_intel?: boolean | undefined;
 }
 
 export interface StartOptions {
@@ -98,6 +101,8 @@ function requestHash(entity: Entity, persona: string, input: StartInvestigationI
     input.background,
     input.include_tool_calls,
     input.include_raw_results,
+    input.tlp ?? DEFAULT_TLP,
+    input.refresh_intel ?? false,
   ]);
   return createHash('sha256').update(canonical).digest('base64url');
 }
@@ -137,10 +142,12 @@ export async function startInvestigation(
     status: 'initialized',
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
+    tlp: input.tlp ?? DEFAULT_TLP,
     options: {
       background: input.background,
       include_tool_calls: input.include_tool_calls,
       include_raw_results: input.include_raw_results,
+      ...(input.refresh_intel ? { refresh_intel: true } : {}),
     },
   };
   const hash = requestHash(entity, persona, input);
@@ -275,6 +282,7 @@ function sessionSummary(session: SessionRecord) {
     status: session.status,
     entity: session.entity,
     persona: session.persona,
+    tlp: tlpOf(session.tlp),
     created_at: session.created_at,
     updated_at: session.updated_at,
     ...(session.completed_at ? { completed_at: session.completed_at } : {}),
@@ -344,6 +352,7 @@ export async function getInvestigationReport(ctx: InvestigationContext, caller: 
     status: session.status,
     entity: session.entity,
     persona: session.persona,
+    tlp: tlpOf(session.tlp),
     report: report ?? null,
     created_at: session.created_at,
     ...(session.completed_at ? { completed_at: session.completed_at } : {}),

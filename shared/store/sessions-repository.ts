@@ -40,6 +40,8 @@ export interface SessionOptions {
   background: boolean;
   include_tool_calls: boolean;
   include_raw_results: boolean;
+  /** Skip the intelligence connectors' cache for this investigation (fresh lookups). */
+  refresh_intel?: boolean;
 }
 
 export interface SessionRecord {
@@ -55,6 +57,8 @@ export interface SessionRecord {
   completed_at?: string;
   failure_reason?: string;
   report?: Record<string, unknown>;
+  /** TLP 2.0 level of the investigation (absent on sessions recorded before TLP: amber). */
+  tlp?: string;
   options: SessionOptions;
 }
 

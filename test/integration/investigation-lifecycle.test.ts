@@ -67,6 +67,7 @@ describe('background investigation', () => {
       status: 'completed',
       entity: { type: 'ip', value: '203.0.113.66' },
       persona: 'SOC Analyst',
+      tlp: 'amber',
       risk_score: expect.any(Number),
       verdict: expect.stringMatching(/^(benign|suspicious|malicious|unknown)$/),
       completed_at: expect.any(String),
@@ -102,6 +103,7 @@ describe('background investigation', () => {
       status: 'completed',
       entity: { type: 'ip', value: '203.0.113.66' },
       persona: 'SOC Analyst',
+      tlp: 'amber',
       report: {
         summary: expect.any(String),
         risk_score: expect.any(Number),
@@ -196,6 +198,18 @@ describe('validation and access', () => {
     expect(badPersona.status).toBe(400);
     expect(badPersona.body.error.details).toEqual([expect.objectContaining({ path: 'body.persona' })]);
     expect((await start({ background: true })).status).toBe(400);
+    const badTlp = await start({ entity: '203.0.113.7', tlp: 'purple', background: true });
+    expect(badTlp.status).toBe(400);
+    expect(badTlp.body.error.details).toEqual([expect.objectContaining({ path: 'body.tlp' })]);
+  });
+
+  it('keeps the TLP a start asked for on the session, in the poll and in the report', async () => {
+    const started = await start({ entity: '203.0.113.67', tlp: 'amber+strict', refresh_intel: true });
+    expect(started.status).toBe(200);
+    const polled = await poll(started.body.session_id);
+    expect(polled.body.session.tlp).toBe('amber+strict');
+    const report = await service.call('GET', `/api/v1/sessions/${started.body.session_id}`, { key: owner });
+    expect(report.body).toMatchObject({ status: 'completed', tlp: 'amber+strict' });
   });
 
   it('keeps a session to its key: another key gets 403 on poll, report and cancel; unknown is 404', async () => {

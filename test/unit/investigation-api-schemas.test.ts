@@ -19,6 +19,8 @@ describe('StartInvestigationRequest', () => {
       background: false,
       include_tool_calls: false,
       include_raw_results: false,
+      tlp: 'amber',
+      refresh_intel: false,
     });
     expect(
       S.StartInvestigationRequest.parse({

@@ -8,6 +8,7 @@ import {
   PERSONA_NAMES,
   TOOL_NAMES,
 } from '../../domain/investigation/types';
+import { DEFAULT_TLP, TLP_LEVELS } from '../../domain/tlp';
 import { Cursor, Entity, EntityType, IsoDateTime, SessionId, Truncated } from './common';
 import { SessionStatus, Verdict } from './search';
 
@@ -31,6 +32,13 @@ export const PersonaName = z.enum(PERSONA_NAMES).meta({
   id: 'PersonaName',
   description: 'Canonical persona name',
   example: 'SOC Analyst',
+});
+
+export const Tlp = z.enum(TLP_LEVELS).meta({
+  id: 'Tlp',
+  description:
+    'Traffic Light Protocol 2.0 level: clear, green, amber, amber+strict or red (most restrictive)',
+  example: 'amber',
 });
 
 export const EntityInput = z
@@ -83,6 +91,16 @@ export const StartInvestigationRequest = z
     }),
     include_raw_results: z.boolean().default(false).meta({
       description: "Synchronous mode only: add raw_results (each tool's raw facts) to the result",
+      example: false,
+    }),
+    tlp: Tlp.default(DEFAULT_TLP).meta({
+      description:
+        "TLP 2.0 marking of what is being investigated (default amber). It decides which outside intelligence sources may be asked: each source has a maximum TLP (third-party services amber, the tenant's own MISP red); above it the lookup is skipped and says why. red sends the entity to no third party.",
+      example: 'amber',
+    }),
+    refresh_intel: z.boolean().default(false).meta({
+      description:
+        'true: ask the intelligence sources afresh instead of reusing a cached answer (each source caches answers per indicator for hours); costs quota',
       example: false,
     }),
   })
@@ -417,6 +435,7 @@ export const SessionSummary = z
     }),
     entity: Entity,
     persona: PersonaName,
+    tlp: Tlp.meta({ description: 'TLP 2.0 level the investigation was started with' }),
     created_at: IsoDateTime.meta({ description: 'When the investigation started (UTC)' }),
     updated_at: IsoDateTime.meta({ description: 'Last change of the session (UTC)' }),
     completed_at: IsoDateTime.optional().meta({
@@ -455,6 +474,7 @@ export const SessionHistoryResponse = z
         status: 'active',
         entity: { type: 'ip', value: '203.0.113.7' },
         persona: 'SOC Analyst',
+        tlp: 'amber',
         created_at: '2026-11-01T12:00:00Z',
         updated_at: '2026-11-01T12:00:02Z',
       },
@@ -487,6 +507,9 @@ export const InvestigationReportResponse = z
     status: SessionStatus,
     entity: Entity,
     persona: PersonaName,
+    tlp: Tlp.meta({
+      description: 'TLP 2.0 level the investigation was started with; share the report accordingly',
+    }),
     report: Report.nullable().meta({
       description:
         'Summary, risk score, verdict, entities and findings; null until status is completed (and for failed or canceled sessions)',
@@ -507,6 +530,7 @@ export const InvestigationReportResponse = z
       status: 'completed',
       entity: { type: 'domain', value: 'paypa1-login.com' },
       persona: 'SOC Analyst',
+      tlp: 'amber',
       report: EXAMPLE_REPORT,
       created_at: '2026-11-01T12:00:00Z',
       completed_at: '2026-11-01T12:00:04Z',
