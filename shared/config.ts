@@ -82,6 +82,29 @@ export const configSchema = z.object({
   SIS_SIEM_ELASTIC_CREDENTIALS: z.string().max(8192).optional(),
   SIS_SIEM_PULL_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).optional(),
   /**
+   * The analyst (docs/analyst.md): `rules` (default) writes the narrative from templates; `bedrock`
+   * lets a model on Amazon Bedrock write it (Converse with tool use), falling back to `rules` on any
+   * model failure. SIS_BEDROCK_MODEL_ID is a model ID, inference-profile ID or ARN. The SDK's own
+   * AWS_ENDPOINT_URL_BEDROCK_RUNTIME points the client elsewhere (the tests' local Converse server).
+   */
+  SIS_ANALYST: z.enum(['rules', 'bedrock']).default('rules'),
+  SIS_BEDROCK_MODEL_ID: z.string().min(1).max(2048).optional(),
+  SIS_BEDROCK_GUARDRAIL_ID: z.string().min(1).max(2048).optional(),
+  SIS_BEDROCK_GUARDRAIL_VERSION: z
+    .string()
+    .regex(/^(DRAFT|[1-9][0-9]{0,7})$/)
+    .optional(),
+  AWS_ENDPOINT_URL_BEDROCK_RUNTIME: z.url().optional(),
+  /** Budgets per investigation: model turns, tools the model may request, tokens, wall time. */
+  SIS_ANALYST_MAX_TURNS: z.coerce.number().int().min(1).max(20).default(6),
+  SIS_ANALYST_MAX_TOOL_CALLS: z.coerce.number().int().min(0).max(30).default(8),
+  SIS_ANALYST_MAX_TOKENS: z.coerce.number().int().min(1000).max(1_000_000).default(60_000),
+  SIS_ANALYST_MAX_SECONDS: z.coerce.number().int().min(10).max(1800).default(300),
+  SIS_ANALYST_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(8192).default(2000),
+  /** One Converse call: socket timeout and attempts (throttling is retried with backoff). */
+  SIS_BEDROCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(60),
+  SIS_BEDROCK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
+  /**
    * Shown in the plugin manifests and on the terms page (`/legal`). The stack sets both from the
    * deployment settings `contactEmail` and `legalUrl`. SIS_LEGAL_URL is the operator's own terms page:
    * the manifests' `legal_info_url` then points there (it must answer 200 without credentials) and
@@ -99,6 +122,17 @@ export class ConfigError extends Error {
 
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
   const result = configSchema.safeParse(env);
+  if (result.success && result.data.SIS_ANALYST === 'bedrock' && !result.data.SIS_BEDROCK_MODEL_ID) {
+    throw new ConfigError('Invalid configuration: SIS_BEDROCK_MODEL_ID: required when SIS_ANALYST=bedrock');
+  }
+  if (
+    result.success &&
+    Boolean(result.data.SIS_BEDROCK_GUARDRAIL_ID) !== Boolean(result.data.SIS_BEDROCK_GUARDRAIL_VERSION)
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: SIS_BEDROCK_GUARDRAIL_ID and SIS_BEDROCK_GUARDRAIL_VERSION must be set together',
+    );
+  }
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);

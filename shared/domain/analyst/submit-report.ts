@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * The input of the `submit_report` tool, the only way the model ends an investigation. It carries
+ * words, never numbers: the risk score and verdict stay computed from tool evidence.
+ */
+export const SUBMIT_REPORT_TOOL = 'submit_report';
+
+export const SubmitReportInput = z
+  .object({
+    narrative: z
+      .string()
+      .trim()
+      .min(1)
+      .max(6000)
+      .describe(
+        'The assessment written for the persona; name only indicators that appear in the tool outputs',
+      ),
+    key_findings: z
+      .array(z.string().min(1).max(200))
+      .max(20)
+      .describe('finding_id values from the findings listed, most important first'),
+    recommended_actions: z.array(z.string().trim().min(1).max(500)).max(10).describe('Concrete next steps'),
+    questions_for_human: z
+      .array(z.string().trim().min(1).max(500))
+      .max(10)
+      .describe('What a person must confirm or decide; empty when nothing is open'),
+  })
+  .strict();
+
+export type SubmitReport = z.infer<typeof SubmitReportInput>;
+
+export const SUBMIT_REPORT_DESCRIPTION =
+  'Finish the investigation with your written assessment. Call it exactly once, after any lookups. The risk score and verdict are computed by the service and cannot be set here.';
+
+export function submitReportJsonSchema(): Record<string, unknown> {
+  const { $schema: _schema, ...schema } = z.toJSONSchema(SubmitReportInput, { io: 'input' }) as Record<
+    string,
+    unknown
+  >;
+  return schema;
+}
+
+/** The validated input, or the problems as one line for an event. */
+export function parseSubmitReport(
+  input: unknown,
+): { ok: true; value: SubmitReport } | { ok: false; problems: string } {
+  const result = SubmitReportInput.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  return {
+    ok: false,
+    problems: result.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
+      .join('; '),
+  };
+}
