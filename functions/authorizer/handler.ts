@@ -25,6 +25,14 @@ export const handler = async (
       throw new Error('Unauthorized');
     }
     if (outcome.resources === 0) logger.info('api key has no allowed route', { key_id: outcome.keyId });
+    else if (!outcome.inScope) {
+      // The gateway answers 403; the log line lets an operator find a misconfigured integration.
+      logger.info('api key refused: operation outside its scopes', {
+        key_id: outcome.keyId,
+        method: event.httpMethod,
+        path: event.path,
+      });
+    }
     return outcome.result;
   } finally {
     flushMetrics();

@@ -10,16 +10,17 @@ import { type KeyRole, SCOPES, type Scope } from './scopes';
  * Decisions:
  * - Expiry is mandatory (spec: "keys should always be given an expiry"): 90 days by default, at most
  *   365, so a forgotten integration key dies within a year.
- * - Rotation grace: 1 hour by default (enough to roll a secret through a secrets manager and restart
- *   consumers), 0 to revoke the old secret at once, at most 7 days. Only one previous secret is kept:
- *   rotating again during a grace period ends the older secret immediately.
+ * - Rotation grace: none unless asked for (the specification makes it optional, and rotating a leaked
+ *   key must not leave it working by omission): omitted or 0, the old secret is refused from the very
+ *   next request; at most 7 days. Only one previous secret is kept: rotating again during a grace
+ *   period ends the older secret immediately.
  * - Disabled and expired keys cannot be rotated (409): rotation must never bring a revoked key back.
  *   Rotation keeps `expires_at` unless `expires_in_days` is given, which restarts the expiry clock.
  * - Checks run in the order secret → status → expiry, so the logged denial reason ("disabled") is
  *   only ever given to someone who held a real secret; the response is the same 401 in every case.
  */
 export const KEY_EXPIRY_DAYS = { default: 90, min: 1, max: 365 } as const;
-export const GRACE_PERIOD_SECONDS = { default: 3600, min: 0, max: 7 * 24 * 3600 } as const;
+export const GRACE_PERIOD_SECONDS = { default: 0, min: 0, max: 7 * 24 * 3600 } as const;
 /** `last_used_at` is written at most once per interval per key, keeping the hot path read-only. */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 export const KEY_NAME_MAX = 100;

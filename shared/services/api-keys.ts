@@ -179,23 +179,30 @@ export class ApiKeyService {
 
   /**
    * Verifies a presented key: format and checksum first (no read for garbage), then one strongly
-   * consistent read, then at most one conditional `last_used_at` write per key per minute.
+   * consistent read. Writes nothing: `last_used_at` is stamped by `recordUse` only once the request
+   * is known to be accepted (valid key, in scope).
    */
   async authenticate(presented: string | undefined): Promise<KeyVerification & { keyId?: string }> {
     if (!presented) return { ok: false, reason: 'missing' };
     const parsed = parseApiKey(presented);
     if (!parsed) return { ok: false, reason: 'malformed' };
     const record = await this.deps.repository.get(parsed.keyId);
-    const now = this.now();
-    const verification = verifyKey(record, parsed.secret, now);
-    if (verification.ok && lastUsedWriteDue(verification.record, now)) {
-      await this.deps.repository
-        .touchLastUsed(parsed.keyId, now, LAST_USED_WRITE_INTERVAL_MS)
-        .catch((error: unknown) =>
-          logger.warn('last_used_at not recorded', { key_id: parsed.keyId, error: error as Error }),
-        );
-    }
+    const verification = verifyKey(record, parsed.secret, this.now());
     return { ...verification, keyId: parsed.keyId };
+  }
+
+  /**
+   * Stamps `last_used_at` for an accepted request: at most one conditional write per key per minute,
+   * decided from the record already read (no second read). A failed stamp never fails the request.
+   */
+  async recordUse(record: Pick<ApiKeyRecord, 'key_id' | 'last_used_at'>): Promise<void> {
+    const now = this.now();
+    if (!lastUsedWriteDue(record, now)) return;
+    await this.deps.repository
+      .touchLastUsed(record.key_id, now, LAST_USED_WRITE_INTERVAL_MS)
+      .catch((error: unknown) =>
+        logger.warn('last_used_at not recorded', { key_id: record.key_id, error: error as Error }),
+      );
   }
 }
 

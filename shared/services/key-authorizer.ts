@@ -9,6 +9,7 @@ import {
   type PolicyDocument,
   type PolicyRoute,
   parseMethodArn,
+  policyAllows,
 } from '../domain/policy';
 import type { Caller } from '../domain/scopes';
 import type { ApiKeyService } from './api-keys';
@@ -26,6 +27,8 @@ export type AuthorizerOutcome =
       context: AuthorizerContext;
       keyId: string;
       resources: number;
+      /** Whether the policy allows the request being authorised (false: the gateway answers 403). */
+      inScope: boolean;
     }
   | { ok: false; reason: DenialReason; keyId?: string };
 
@@ -82,10 +85,14 @@ export async function decide(
   const allowed =
     policyDocument.Statement[0]?.Effect === 'Allow' ? (policyDocument.Statement[0]?.Resource.length ?? 0) : 0;
   const context = authorizerContext(record);
+  // `last_used_at` is the last accepted request: a request the policy refuses (403) leaves it alone.
+  const inScope = allowed > 0 && policyAllows(policyDocument, event.methodArn);
+  if (inScope) await service.recordUse(record);
   return {
     ok: true,
     keyId: record.key_id,
     resources: allowed,
+    inScope,
     context,
     result: {
       principalId: record.key_id,

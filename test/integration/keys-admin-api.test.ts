@@ -166,10 +166,10 @@ describe('listApiKeys', () => {
 });
 
 describe('rotateApiKey', () => {
-  it('returns a new secret for the same key ID with the default one-hour grace period', async () => {
+  it('returns a new secret for the same key ID with the grace period asked for', async () => {
     const created = await create(plugin);
     const before = Date.now();
-    const { status, headers, body } = await rotate(created.body.key_id);
+    const { status, headers, body } = await rotate(created.body.key_id, { grace_period_seconds: 3600 });
     expect(status).toBe(200);
     expect(headers['cache-control']).toBe('no-store');
     expect(body.key_id).toBe(created.body.key_id);

@@ -154,11 +154,14 @@ describe('API key authorizer', () => {
     const service = apiKeyService();
     const { summary, apiKey } = await service.create(plugin, 'test');
     expect((await service.list(summary.key_id))[0]?.last_used_at).toBeNull();
-    await authorize({ 'X-API-Key': apiKey });
+    // Outside the key's scopes: the gateway answers 403, and the refusal is not a use.
+    await authorize({ 'X-API-Key': apiKey }, 'GET', '/api/v1/admin/keys');
+    expect((await service.list(summary.key_id))[0]?.last_used_at).toBeNull();
+    await authorize({ 'X-API-Key': apiKey }, 'GET', '/api/v1/graph/entity/x');
     const first = (await service.list(summary.key_id))[0]?.last_used_at;
     expect(first).not.toBeNull();
     await new Promise((wake) => setTimeout(wake, 20));
-    await authorize({ 'X-API-Key': apiKey });
+    await authorize({ 'X-API-Key': apiKey }, 'GET', '/api/v1/graph/entity/x');
     expect((await service.list(summary.key_id))[0]?.last_used_at).toBe(first);
   });
 
@@ -182,7 +185,11 @@ describe('API key authorizer', () => {
     const requests = 200;
     const started = performance.now();
     for (let i = 0; i < requests; i++) {
-      const outcome = await decide(authorizerEvent({ 'X-API-Key': apiKey }), service, routes);
+      const outcome = await decide(
+        authorizerEvent({ 'X-API-Key': apiKey }, 'GET', '/api/v1/graph/entity/x'),
+        service,
+        routes,
+      );
       expect(outcome.ok).toBe(true);
     }
     const perRequestMs = (performance.now() - started) / requests;

@@ -61,13 +61,28 @@ describe('API key lifecycle over HTTP', () => {
     expect((await useKey(newKey)).status).toBe(200);
   });
 
-  it('rotates with an empty body (all defaults)', async () => {
+  it('rotates with an empty body: no grace period, the old secret is refused from the very next request', async () => {
     const created = await createKey({ name: 'rotating defaults', scopes: ['incidents:read'] });
+    expect((await useKey(created.body.api_key)).status).toBe(200);
     const res = await service.call('POST', `/api/v1/admin/keys/${created.body.key_id}/rotate`, {
       key: admin(),
     });
     expect(res.status).toBe(200);
-    expect(Date.parse(res.body.grace_period_ends_at) - Date.now()).toBeGreaterThan(3_500_000);
+    expect(Date.parse(res.body.grace_period_ends_at)).toBeLessThanOrEqual(Date.now());
+    const old = await useKey(created.body.api_key);
+    expect(old.status).toBe(401);
+    expect(old.body).toMatchObject(errorShape('unauthorized'));
+    expect((await useKey(res.body.api_key)).status).toBe(200);
+    expect((await listKeys('rotating defaults')).body.keys[0].grace_period_ends_at).toBeNull();
+  });
+
+  it('leaves last_used_at alone on a request refused as outside the key’s scopes (403)', async () => {
+    const created = await createKey({ name: 'scope refusal only', scopes: ['incidents:read'] });
+    const refused = await service.call('GET', '/api/v1/search?q=x', { key: created.body.api_key });
+    expect(refused.status).toBe(403);
+    expect((await listKeys('scope refusal only')).body.keys[0].last_used_at).toBeNull();
+    expect((await useKey(created.body.api_key)).status).toBe(200);
+    expect((await listKeys('scope refusal only')).body.keys[0].last_used_at).toEqual(expect.any(String));
   });
 
   it('disables: the very next request is refused, a second disable is fine, rotation is 409', async () => {

@@ -204,7 +204,16 @@ describe('rotation rules', () => {
     const { record } = issue();
     const change = planRotation(record, { expires_in_days: 30 }, generateSecret(record.key_id), at(DAY));
     expect(change.expires_at).toBe(at(31 * DAY).toISOString());
-    expect(change.grace_period_ends_at).toBe(at(DAY + 3_600_000).toISOString());
+    expect(change.grace_period_ends_at).toBe(at(DAY).toISOString());
+  });
+
+  it('has no grace period unless one is asked for: the previous secret is not kept', () => {
+    const { record, secret } = issue();
+    const change = planRotation(record, {}, generateSecret(record.key_id), at(DAY));
+    expect(change.previous_secret_hash).toBeUndefined();
+    expect(change.grace_period_ends_at).toBe(at(DAY).toISOString());
+    const rotated = { ...record, ...change };
+    expect(verifyKey(rotated, secret.secret, at(DAY))).toMatchObject({ ok: false });
   });
 
   it.each([

@@ -126,7 +126,7 @@ export const ApiKeySummary = z
     updated_at: IsoDateTime,
     last_used_at: IsoDateTime.nullable().meta({
       description:
-        'Last accepted request, to about a minute; null if never used. Monitor it to find unused keys.',
+        'Last accepted request (valid key, operation within its scopes), to about a minute; null if never used. Requests refused with 401 or 403 by the gateway do not change it. Monitor it to find unused keys.',
     }),
     rotated_at: IsoDateTime.nullable(),
     grace_period_ends_at: IsoDateTime.nullable().meta({
@@ -162,8 +162,8 @@ export const RotateApiKeyRequest = z
       .max(GRACE_PERIOD_SECONDS.max)
       .default(GRACE_PERIOD_SECONDS.default)
       .meta({
-        description: `Seconds the previous secret stays accepted (0 = revoke it now, at most ${GRACE_PERIOD_SECONDS.max} = 7 days, default ${GRACE_PERIOD_SECONDS.default})`,
-        example: GRACE_PERIOD_SECONDS.default,
+        description: `Seconds the previous secret stays accepted, at most ${GRACE_PERIOD_SECONDS.max} (7 days). Omitted or 0: no grace period, the previous secret is refused from the very next request.`,
+        example: 3600,
       }),
     expires_in_days: z
       .number()
