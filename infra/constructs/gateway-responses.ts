@@ -1,4 +1,5 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { SECURITY_HEADERS } from '../../shared/api/security-headers';
 
 /**
  * API Gateway answers some requests itself (no key, denied by the authorizer's policy, throttled,
@@ -81,12 +82,23 @@ export function contractErrorTemplate(code: string, message: string | null): str
   return `{"error":{"code":${JSON.stringify(code)},"message":${quotedMessage},"request_id":"$context.requestId"}}`;
 }
 
+/**
+ * Static header values of a gateway response are written between single quotes; API Gateway takes
+ * everything between the outer pair, so values with quotes of their own (the CSP's 'none') stay whole.
+ */
+export function gatewayResponseHeaders(): Record<string, string> {
+  const headers: Record<string, string> = { 'Content-Type': "'application/json'" };
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers[name] = `'${value}'`;
+  return headers;
+}
+
 export function addContractGatewayResponses(api: RestApi): void {
+  const responseHeaders = gatewayResponseHeaders();
   for (const response of CONTRACT_GATEWAY_RESPONSES) {
     api.addGatewayResponse(`GatewayResponse${response.type.responseType}`, {
       type: response.type,
       ...(response.statusCode ? { statusCode: response.statusCode } : {}),
-      responseHeaders: { 'Content-Type': "'application/json'" },
+      responseHeaders,
       templates: { 'application/json': contractErrorTemplate(response.code, response.message) },
     });
   }

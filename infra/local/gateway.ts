@@ -9,6 +9,7 @@ import type {
 } from 'aws-lambda';
 import { errorBody, JSON_HEADERS } from '../../shared/api/errors';
 import { type RouteDefinition, servedPaths } from '../../shared/api/route-types';
+import { SECURITY_HEADERS } from '../../shared/api/security-headers';
 import {
   type ApiArnBase,
   type AuthorizerContext,
@@ -161,7 +162,13 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 
 function sendError(res: ServerResponse, error: GatewayError, requestId: string): void {
   const body = JSON.stringify(errorBody(error.code, error.message, requestId));
-  send(res, error.status, { ...JSON_HEADERS, 'x-request-id': requestId, ...error.headers }, body);
+  // The same security headers as every handler answer (API Gateway's gateway responses carry them too).
+  send(
+    res,
+    error.status,
+    { ...JSON_HEADERS, ...SECURITY_HEADERS, 'x-request-id': requestId, ...error.headers },
+    body,
+  );
 }
 
 export function createGateway(options: GatewayOptions): Server {

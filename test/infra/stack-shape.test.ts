@@ -10,6 +10,7 @@ import {
 } from '../../infra/workflow/definition';
 import { servedPaths } from '../../shared/api/route-types';
 import { ROUTES } from '../../shared/api/routes';
+import { SECURITY_HEADERS } from '../../shared/api/security-headers';
 import { physicalTableName, TABLE_IDS, TABLES } from '../../shared/store/tables';
 import { resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
 
@@ -277,8 +278,17 @@ describe('tenant stack shape', () => {
       expect(body.error.request_id, type).toBe('req-123');
       expect(typeof body.error.message, type).toBe('string');
       if (expected[type]) expect(body.error.code, type).toBe(expected[type].code);
-      expect(response.ResponseParameters, type).toEqual({
+      // The same security headers every handler answer carries, nosniff among them.
+      const headers = response.ResponseParameters as Record<string, string>;
+      expect(headers['gatewayresponse.header.X-Content-Type-Options'], type).toBe("'nosniff'");
+      expect(headers, type).toEqual({
         'gatewayresponse.header.Content-Type': "'application/json'",
+        ...Object.fromEntries(
+          Object.entries(SECURITY_HEADERS).map(([name, value]) => [
+            `gatewayresponse.header.${name}`,
+            `'${value}'`,
+          ]),
+        ),
       });
     }
   });

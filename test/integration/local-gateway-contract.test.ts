@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SECURITY_HEADERS } from '../../shared/api/security-headers';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 
 let service: TestService;
@@ -17,6 +18,43 @@ describe('the local gateway and the platform contract over HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ok', tenant: 'local' });
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  it("carries the handlers' security headers (nosniff first) on the gateway's own 400, 401, 403, 404, 413 and 429", async () => {
+    const handlerAnswer = await service.call('GET', '/health');
+    const expected = Object.keys(SECURITY_HEADERS).map((name) => name.toLowerCase());
+    expect(expected).toContain('x-content-type-options');
+    for (const name of expected) expect(handlerAnswer.headers[name], `handler ${name}`).toBeDefined();
+    const limited = await service.createKey({
+      name: 'one per second',
+      scopes: ['incidents:read'],
+      rate_limit: { rate_per_second: 1, burst: 1 },
+    });
+    const answers = {
+      400: await service.call('GET', '/api/v1/sessions/%E0%A4%A', { key: service.adminKey }),
+      401: await service.call('GET', '/api/v1/incidents'),
+      403: await service.call('GET', '/api/v1/search?q=x', { key: limited.apiKey }),
+      404: await service.call('GET', '/api/v1/nothing-here'),
+      413: await service.call('POST', '/api/v1/admin/keys', {
+        key: service.adminKey,
+        rawBody: 'x'.repeat(10 * 1024 * 1024 + 1),
+        headers: { 'content-type': 'application/json' },
+      }),
+      429: await (async () => {
+        let last = await service.call('GET', '/api/v1/incidents', { key: limited.apiKey });
+        for (let i = 0; i < 5 && last.status !== 429; i++) {
+          last = await service.call('GET', '/api/v1/incidents', { key: limited.apiKey });
+        }
+        return last;
+      })(),
+    };
+    for (const [status, answer] of Object.entries(answers)) {
+      expect(answer.status).toBe(Number(status));
+      expect(answer.headers['x-content-type-options'], status).toBe('nosniff');
+      for (const name of expected) {
+        expect(answer.headers[name], `${status} ${name}`).toBe(handlerAnswer.headers[name]);
+      }
+    }
   });
 
   it('answers an unknown route and an unknown method with 404 in the error shape', async () => {
