@@ -155,10 +155,40 @@ const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[
 const MIN_TIME = Date.UTC(2000, 0, 1);
 const MAX_TIME = Date.UTC(2100, 0, 1);
 
+const ISO_FIELDS =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?[^Zz+-]*(?:[Zz]|[+-](\d{2}):?(\d{2}))$/;
+
 /**
+ * Whether the date and time an ISO 8601 text names exist on the calendar. `Date.parse` rolls an
+ * impossible date over (2026-02-30 becomes March 2, 2026-04-31 May 1, 24:00 the next day), which
+ * would store an incident under another day; such a text is refused instead.
+ */
+export function isCalendarDateTime(text: string): boolean {
+  const fields = ISO_FIELDS.exec(text);
+  if (!fields) return false;
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = fields
+    .slice(1)
+    .map((part) => (part === undefined ? 0 : Number(part))) as number[];
+  const daysInMonth = new Date(Date.UTC(year ?? 0, month ?? 0, 0)).getUTCDate();
+  return (
+    (month ?? 0) >= 1 &&
+    (month ?? 0) <= 12 &&
+    (day ?? 0) >= 1 &&
+    (day ?? 0) <= daysInMonth &&
+    (hour ?? 0) <= 23 &&
+    (minute ?? 0) <= 59 &&
+    (second ?? 0) <= 59 &&
+    (offsetHours ?? 0) <= 23 &&
+    (offsetMinutes ?? 0) <= 59
+  );
+}
+
+/**
+ * The one reader of timestamps from outside (ingest, SIEM records, the incident list's since/until):
  * ISO 8601 with an explicit offset, or epoch seconds / milliseconds (Splunk's `_time`), to
  * `toISOString()` form. A time without an offset is refused: its meaning depends on the sender's
- * time zone, and a wrong guess would silently reorder the incident list.
+ * time zone, and a wrong guess would silently reorder the incident list. An impossible calendar date
+ * or time (February 30, April 31, 24:00) is refused too.
  */
 export function toIsoUtc(raw: unknown): string | undefined {
   let ms: number | undefined;
@@ -168,7 +198,7 @@ export function toIsoUtc(raw: unknown): string | undefined {
     const text = raw.trim();
     if (/^\d{9,10}(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
     else if (/^\d{12,13}$/.test(text)) ms = Number(text);
-    else if (ISO_WITH_OFFSET.test(text)) {
+    else if (ISO_WITH_OFFSET.test(text) && isCalendarDateTime(text)) {
       // Date.parse understands ±hh:mm but not ±hhmm.
       ms = Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
     }
@@ -226,7 +256,7 @@ const entityInput = z.union([
   z.object({ type: z.string().optional(), value: z.string().min(1).max(256) }),
 ]);
 
-const TIME_MESSAGE = 'must be an ISO 8601 date-time with offset, e.g. 2026-11-01T12:00:00Z';
+const TIME_MESSAGE = 'must be a real calendar date-time in ISO 8601 with offset, e.g. 2026-11-01T12:00:00Z';
 
 const timeInput = z.union([z.string(), z.number()], { error: TIME_MESSAGE }).transform((raw, ctx) => {
   const iso = toIsoUtc(raw);

@@ -109,6 +109,44 @@ describe('POST /api/v1/incidents/ingest', () => {
     expect(answer.body.errors[1].message).toMatch(/created_at/);
   });
 
+  it('rejects impossible calendar dates per record (never stored as another day), and in since/until with 400', async () => {
+    const record = (id: string, created: string) => ({
+      source: 'custom',
+      source_id: id,
+      title: 'Calendar check',
+      severity: 'low',
+      status: 'new',
+      created_at: created,
+    });
+    const answer = await service.call('POST', '/api/v1/incidents/ingest', {
+      key: writer,
+      body: {
+        incidents: [
+          record('feb-30', '2026-02-30T10:00:00Z'),
+          record('apr-31', '2026-04-31T10:00:00Z'),
+          record('midnight-24', '2026-05-01T24:00:00Z'),
+          record('leap-day', '2024-02-29T10:00:00Z'),
+        ],
+      },
+    });
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({ accepted: 1, rejected: 3 });
+    expect(answer.body.errors.map((e: { index: number }) => e.index)).toEqual([0, 1, 2]);
+    for (const error of answer.body.errors) expect(error.message).toMatch(/created_at/);
+    await service.incidentQueue.idle();
+    const ids = (await listed()).map((i) => i.source_id);
+    expect(ids).toContain('leap-day');
+    expect(ids).not.toEqual(expect.arrayContaining(['feb-30']));
+    expect(ids).not.toEqual(expect.arrayContaining(['apr-31']));
+
+    for (const query of ['since=2026-02-30T10:00:00Z', 'until=2026-04-31', 'since=2025-02-29']) {
+      const refused = await service.call('GET', `/api/v1/incidents?${query}`, { key: reader });
+      expect(refused.status, query).toBe(400);
+      expect(refused.body).toMatchObject(errorShape('validation_error'));
+      expect(refused.body.error.message, query).toContain(`query.${query.split('=')[0]}`);
+    }
+  });
+
   it('refuses malformed envelopes with 400, oversized bodies with 413, and other scopes with 403', async () => {
     for (const body of [{}, { incidents: [] }, { format: 'qradar', incidents: [{}] }, { incidents: 'x' }]) {
       const answer = await service.call('POST', '/api/v1/incidents/ingest', { key: writer, body });

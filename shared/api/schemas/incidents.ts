@@ -184,7 +184,7 @@ const QueryTime = z.string().transform((raw, ctx) => {
   if (!iso) {
     ctx.addIssue({
       code: 'custom',
-      message: 'must be an ISO 8601 date-time with offset (or a date, YYYY-MM-DD)',
+      message: 'must be a real calendar date-time in ISO 8601 with offset (or a date, YYYY-MM-DD)',
     });
     return z.NEVER;
   }
