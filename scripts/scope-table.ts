@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RouteDefinition } from '../shared/api/route-types';
 import { servedPaths } from '../shared/api/route-types';
 import { ROUTES } from '../shared/api/routes';
+import { policyRoutes } from '../shared/services/key-authorizer';
 
 /** Renders the route → access table from the route table; `npm run docs:scopes` rewrites docs/scopes.md. */
 export function scopeTableMarkdown(routes: readonly RouteDefinition[]): string {
@@ -39,7 +41,34 @@ export function scopeTableMarkdown(routes: readonly RouteDefinition[]): string {
 
 export const SCOPE_TABLE_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../docs/scopes.md');
 
+export const ACCESS_LIST_PATH = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../shared/api/access-list.ts',
+);
+
+/**
+ * The authorizer's schema-free view of the route table (method, served paths, access), written as a
+ * module so the authorizer bundle carries no route schemas; test/unit/access-list.test.ts fails when
+ * it drifts from the route table.
+ */
+export function accessListModule(routes: readonly RouteDefinition[]): string {
+  return [
+    '// Generated from the route table (shared/api/routes.ts) by `npm run docs:scopes`; do not edit.',
+    "import type { PolicyRoute } from '../domain/policy';",
+    '',
+    `export const ACCESS_LIST: readonly PolicyRoute[] = ${JSON.stringify(policyRoutes(routes), null, 2)};`,
+    '',
+  ].join('\n');
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   writeFileSync(SCOPE_TABLE_PATH, scopeTableMarkdown(ROUTES));
   console.log(`wrote ${SCOPE_TABLE_PATH}`);
+  writeFileSync(ACCESS_LIST_PATH, accessListModule(ROUTES));
+  execFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../node_modules/.bin/biome'), [
+    'format',
+    '--write',
+    ACCESS_LIST_PATH,
+  ]);
+  console.log(`wrote ${ACCESS_LIST_PATH}`);
 }

@@ -1,10 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { ROUTES } from '../../shared/api/routes';
+import { ACCESS_LIST } from '../../shared/api/access-list';
 import { flushMetrics, logger, recordKeyDenial } from '../../shared/observability';
-import { apiKeyService } from '../../shared/services/api-keys';
-import { decide, policyRoutes } from '../../shared/services/key-authorizer';
-
-const routes = policyRoutes(ROUTES);
+import { decide, keyAuthenticator } from '../../shared/services/key-authorizer';
 
 /**
  * API Gateway REST REQUEST authorizer (identity source X-API-Key; `Authorization: Bearer` accepted).
@@ -17,7 +14,7 @@ export const handler = async (
   logger.resetKeys();
   logger.appendKeys({ request_id: event.requestContext?.requestId });
   try {
-    const outcome = await decide(event, apiKeyService(), routes);
+    const outcome = await decide(event, keyAuthenticator(), ACCESS_LIST);
     if (!outcome.ok) {
       logger.info('api key rejected', { reason: outcome.reason, key_id: outcome.keyId });
       // Lambda counts the throw below as an error; the alarm subtracts this count from it.

@@ -1,5 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { type RouteDefinition, servedPaths } from '../api/route-types';
+import { type Config, config } from '../config';
 import { hasRepeatedCredentialHeaders, presentedApiKey } from '../domain/api-key';
 import type { ApiKeyRecord, DenialReason } from '../domain/key-lifecycle';
 import {
@@ -12,7 +13,9 @@ import {
   policyAllows,
 } from '../domain/policy';
 import type { Caller } from '../domain/scopes';
-import type { ApiKeyService } from './api-keys';
+import { noUsagePlans } from '../platform/usage-plans';
+import { keysRepositoryFromConfig } from '../store/keys-repository';
+import { ApiKeyService } from './api-keys';
 
 /**
  * The REST API REQUEST authorizer's decision. A rejected key throws `Unauthorized`, which API Gateway
@@ -66,7 +69,7 @@ export function policyFor(record: ApiKeyRecord, routes: readonly PolicyRoute[], 
 export async function decide(
   event: Pick<APIGatewayRequestAuthorizerEvent, 'headers' | 'methodArn'> &
     Partial<Pick<APIGatewayRequestAuthorizerEvent, 'multiValueHeaders'>>,
-  service: ApiKeyService,
+  service: Pick<ApiKeyService, 'authenticate' | 'recordUse'>,
   routes: readonly PolicyRoute[],
 ): Promise<AuthorizerOutcome> {
   if (hasRepeatedCredentialHeaders(event.headers, event.multiValueHeaders)) {
@@ -102,4 +105,22 @@ export async function decide(
       usageIdentifierKey: record.usage_identifier_key ?? record.key_id,
     },
   };
+}
+
+let shared: { cfg: Config; service: ApiKeyService } | undefined;
+
+/**
+ * The authorizer's key service: authentication reads the keys table only, so it is built without the
+ * API Gateway control plane (usage plans), whose client would otherwise be bundled and loaded at every
+ * authorizer cold start.
+ */
+export function keyAuthenticator(): Pick<ApiKeyService, 'authenticate' | 'recordUse'> {
+  const cfg = config();
+  if (shared?.cfg !== cfg) {
+    shared = {
+      cfg,
+      service: new ApiKeyService({ repository: keysRepositoryFromConfig(cfg), usagePlans: noUsagePlans }),
+    };
+  }
+  return shared.service;
 }
