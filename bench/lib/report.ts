@@ -394,6 +394,27 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
     );
     out.push('');
   }
+  const web = results.console;
+  if (web) {
+    out.push('## 6. Web console download');
+    out.push('');
+    out.push(
+      'What a browser downloads for the console (`npm run build:console`), gzipped at level 9. First load: the files fetched before the first page renders. On demand: chunks a page imports when it needs them (the graph library only on pages that draw a graph).',
+    );
+    out.push('');
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+    out.push(
+      table(
+        ['File', 'Holds', 'Loaded', 'Bytes', 'Gzipped'],
+        [
+          ...web.firstLoad.map((f) => [`\`${f.file}\``, f.holds, 'first load', kb(f.bytes), kb(f.gzipBytes)]),
+          ...web.lazy.map((f) => [`\`${f.file}\``, f.holds, 'on demand', kb(f.bytes), kb(f.gzipBytes)]),
+          ['**First load**', '', '', '', `**${kb(web.firstLoadGzipBytes)}**`],
+        ],
+      ),
+    );
+    out.push('');
+  }
   return `${out.join('\n')}\n`;
 }
 

@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { ApiError, api } from '../api';
+import { graphHref, incidentHref, sessionHref, when } from '../format';
+import type { Entity, GraphAnswer } from '../types';
+import { EntityText, ErrorNote, Loading } from './common';
+import { GraphView } from './graph-view';
+
+export function fetchGraph(entity: Entity | { value: string; type?: string }, depth = 1) {
+  return api<GraphAnswer>('GET', `/graph/entity/${encodeURIComponent(entity.value)}`, {
+    query: { type: entity.type, depth, limit: 50 },
+  });
+}
+
+export function NeighbourTable({ graph }: { graph: GraphAnswer }) {
+  if (graph.neighbors.length === 0) return <p>No connected entities yet.</p>;
+  return (
+    <table>
+      <caption class="visually-hidden">Entities connected to {graph.entity.value}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Entity</th>
+          <th scope="col">Relationship</th>
+          <th scope="col">Links</th>
+          <th scope="col">Last seen</th>
+          <th scope="col">Evidence</th>
+        </tr>
+      </thead>
+      <tbody>
+        {graph.neighbors.map((n) => (
+          <tr key={`${n.type}:${n.value}:${n.relationship}:${n.via?.value ?? ''}`}>
+            <td>
+              <a href={graphHref(n)}>
+                <EntityText type={n.type} value={n.value} />
+              </a>
+              {n.via && <span class="muted"> via {n.via.value}</span>}
+            </td>
+            <td>
+              {n.relationship.replace(/_/g, ' ')}
+              {n.direction && n.direction !== 'both' && <span class="muted"> ({n.direction})</span>}
+            </td>
+            <td>{n.count}</td>
+            <td>{when(n.last_seen)}</td>
+            <td>
+              {n.evidence.slice(0, 3).map((id, index) => (
+                <span key={id}>
+                  {index > 0 && ', '}
+                  {id.startsWith('inc_') ? (
+                    <a href={incidentHref(id)}>{id}</a>
+                  ) : id.startsWith('s_') ? (
+                    <a href={sessionHref(id)}>{id}</a>
+                  ) : (
+                    <code>{id}</code>
+                  )}
+                </span>
+              ))}
+              {n.evidence.length > 3 && <span class="muted"> and {n.evidence.length - 3} more</span>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The investigated entity's neighbourhood on a session page, with a link to explore it further. */
+export function GraphPanel({ entity }: { entity: Entity }) {
+  const { route } = useLocation();
+  const [graph, setGraph] = useState<GraphAnswer | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [absent, setAbsent] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    fetchGraph(entity)
+      .then((answer) => live && setGraph(answer))
+      .catch((caught) => {
+        if (!live) return;
+        if (caught instanceof ApiError && caught.status === 404) setAbsent(true);
+        else setError(caught);
+      });
+    return () => {
+      live = false;
+    };
+  }, [entity.type, entity.value]);
+
+  if (absent) return <p>{entity.value} is not in the knowledge graph yet.</p>;
+  if (error) return <ErrorNote error={error} />;
+  if (!graph) return <Loading what="the neighbourhood" />;
+  return (
+    <>
+      <GraphView graph={graph} onSelect={(selected) => route(graphHref(selected))} />
+      <NeighbourTable graph={graph} />
+      <p>
+        <a href={graphHref(entity)}>Explore {entity.value} in the knowledge graph</a>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { PERSONA_NAMES } from '../../../shared/domain/investigation/types';
+import { api } from '../api';
+import { sessionHref } from '../format';
+import type { Entity } from '../types';
+import { ErrorNote } from './common';
+
+interface Started {
+  session_id: string;
+  run_id: string;
+  session_url: string;
+}
+
+/** Starts a background investigation owned by the signed-in person and opens its session page. */
+export async function startInvestigation(entity: Entity | string, persona?: string): Promise<Started> {
+  return api<Started>('POST', '/investigations', {
+    body: { entity, ...(persona ? { persona } : {}), background: true },
+  });
+}
+
+/** The form on /sessions: entity (with an optional type), persona; always runs in the background. */
+export function StartInvestigationForm() {
+  const { route } = useLocation();
+  const [value, setValue] = useState('');
+  const [type, setType] = useState('');
+  const [persona, setPersona] = useState<string>(PERSONA_NAMES[0]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const entity = type ? { type: type as Entity['type'], value: value.trim() } : value.trim();
+      const started = await startInvestigation(entity, persona);
+      route(sessionHref(started.session_id));
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="start-heading">
+      <h2 id="start-heading">Start an investigation</h2>
+      <p class="muted">It runs in the background; its page follows it live.</p>
+      <div class="fields">
+        <label>
+          Entity
+          <input
+            name="entity"
+            required
+            maxLength={256}
+            value={value}
+            placeholder="203.0.113.7, alice@corp.example, paypa1-login.com"
+            onInput={(e) => setValue(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Type
+          <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
+            <option value="">Infer from the value</option>
+            <option value="ip">IP address</option>
+            <option value="user">User</option>
+            <option value="host">Host</option>
+            <option value="domain">Domain</option>
+          </select>
+        </label>
+        <label>
+          Persona
+          <select name="persona" value={persona} onChange={(e) => setPersona(e.currentTarget.value)}>
+            {PERSONA_NAMES.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ErrorNote error={error} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Starting…' : 'Investigate'}
+      </button>
+    </form>
+  );
+}

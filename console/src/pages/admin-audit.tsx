@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { AdminOnly } from '../components/admin-only';
+import { ErrorNote, Loading, PageTitle } from '../components/common';
+import { when } from '../format';
+import type { AuditEntry, Me } from '../types';
+
+interface AuditPage {
+  entries: AuditEntry[];
+  next_cursor: string | null;
+}
+
+export function AuditPage({ me }: { me: Me }) {
+  return (
+    <AdminOnly me={me}>
+      <Audit />
+    </AdminOnly>
+  );
+}
+
+function details(entry: AuditEntry): string {
+  if (!entry.details) return '';
+  return Object.entries(entry.details)
+    .map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join('; ');
+}
+
+function Audit() {
+  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api<AuditPage>('GET', '/admin/audit', { query: { limit: 50 } })
+      .then((page) => {
+        if (!live) return;
+        setEntries(page.entries);
+        setCursor(page.next_cursor);
+      })
+      .catch((caught) => live && setError(caught));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const more = async () => {
+    if (!cursor) return;
+    setLoadingMore(true);
+    try {
+      const page = await api<AuditPage>('GET', '/admin/audit', { query: { limit: 50, cursor } });
+      setEntries((previous) => [...(previous ?? []), ...page.entries]);
+      setCursor(page.next_cursor);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle>Key audit trail</PageTitle>
+      <p>Every creation, rotation, disabling and expiry of an API key, newest first.</p>
+      <ErrorNote error={error} />
+      {entries === null && !error && <Loading what="the audit trail" />}
+      {entries && entries.length === 0 && <p>No key changes recorded yet.</p>}
+      {entries && entries.length > 0 && (
+        <table>
+          <caption class="visually-hidden">Key audit trail, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Action</th>
+              <th scope="col">Key</th>
+              <th scope="col">By</th>
+              <th scope="col">Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry, index) => (
+              <tr key={`${entry.at}-${entry.key_id}-${index}`}>
+                <td>{when(entry.at)}</td>
+                <td>{entry.action.replace(/_/g, ' ')}</td>
+                <td>
+                  <code>{entry.key_id}</code>
+                </td>
+                <td>
+                  <code>{entry.actor}</code>
+                </td>
+                <td class="small">{details(entry)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {cursor && (
+        <button type="button" class="secondary" onClick={more} disabled={loadingMore}>
+          {loadingMore ? 'Loading…' : 'Show more'}
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,477 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { SCOPES } from '../../../shared/domain/scopes';
+import { api } from '../api';
+import { AdminOnly } from '../components/admin-only';
+import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { expiresSoon, when } from '../format';
+import type { ApiKey, Me } from '../types';
+
+const EXPIRY_CHOICES = [30, 90, 180, 365];
+const DEFAULT_EXPIRY_DAYS = 90;
+/** Grace periods offered on rotation; none is preselected, so the admin chooses one on purpose. */
+const GRACE_CHOICES: Array<{ seconds: number; label: string }> = [
+  { seconds: 0, label: 'None: the old secret stops working now' },
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 24 * 3600, label: '24 hours' },
+  { seconds: 7 * 24 * 3600, label: '7 days' },
+];
+
+type Secret = { title: string; apiKey: string; keyPrefix: string };
+
+export function KeysPage({ me }: { me: Me }) {
+  return (
+    <AdminOnly me={me}>
+      <Keys />
+    </AdminOnly>
+  );
+}
+
+function Keys() {
+  const [keys, setKeys] = useState<ApiKey[] | null>(null);
+  const [search, setSearch] = useState('');
+  const [applied, setApplied] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [secret, setSecret] = useState<Secret | null>(null);
+  const [reload, setReload] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    api<{ keys: ApiKey[] }>('GET', '/admin/keys', { query: { search: applied } })
+      .then((answer) => live && setKeys(answer.keys))
+      .catch((caught) => live && setError(caught));
+    return () => {
+      live = false;
+    };
+  }, [applied, reload]);
+
+  const refresh = () => setReload((n) => n + 1);
+
+  return (
+    <>
+      <PageTitle>API keys</PageTitle>
+      <p>
+        Keys are for machines: one per integration, with the fewest scopes it needs. People sign in to this
+        console instead.
+      </p>
+      {secret && <SecretPanel secret={secret} onDone={() => setSecret(null)} />}
+      <CreateKeyForm
+        onCreated={(created) => {
+          setSecret(created);
+          refresh();
+        }}
+      />
+      <section aria-labelledby="keys-heading">
+        <h2 id="keys-heading">Keys</h2>
+        <search>
+          <form
+            class="inline"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setApplied(search.trim());
+            }}
+          >
+            <label>
+              Search keys
+              <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+            </label>
+            <button type="submit">Search</button>
+          </form>
+        </search>
+        <ErrorNote error={error} />
+        {keys === null && !error && <Loading what="keys" />}
+        {keys && keys.length === 0 && <p>No keys{applied ? ' match this search' : ''}.</p>}
+        {keys && keys.length > 0 && (
+          <table class="keys">
+            <caption class="visually-hidden">API keys, oldest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key prefix</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+                <th scope="col">Grace ends</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <KeyRow key={key.key_id} apiKey={key} onSecret={setSecret} onChanged={refresh} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}
+
+function SecretPanel({ secret, onDone }: { secret: Secret; onDone: () => void }) {
+  const panel = useRef<HTMLElement>(null);
+  const field = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
+  useEffect(() => panel.current?.focus(), [secret]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret.apiKey);
+      setCopied('yes');
+    } catch {
+      field.current?.select();
+      setCopied('failed');
+    }
+  };
+  return (
+    <section class="panel secret" aria-labelledby="secret-heading" tabIndex={-1} ref={panel}>
+      <h2 id="secret-heading">{secret.title}</h2>
+      <p class="warning" role="alert">
+        Copy this key now and store it in a secrets manager. It will not be shown again: after you leave this
+        message, only its prefix <code>{secret.keyPrefix}</code> is shown.
+      </p>
+      <label>
+        API key
+        <input
+          ref={field}
+          class="secret-value"
+          readOnly
+          value={secret.apiKey}
+          onFocus={(e) => e.currentTarget.select()}
+        />
+      </label>
+      <div class="actions">
+        <button type="button" onClick={copy}>
+          Copy key
+        </button>
+        <button type="button" class="secondary" onClick={onDone}>
+          I have stored the key
+        </button>
+        <span role="status">
+          {copied === 'yes'
+            ? 'Copied to the clipboard.'
+            : copied === 'failed'
+              ? 'Copying failed: the key is selected, copy it yourself.'
+              : ''}
+        </span>
+      </div>
+    </section>
+  );
+}
+
+function CreateKeyForm({ onCreated }: { onCreated: (secret: Secret) => void }) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [days, setDays] = useState(DEFAULT_EXPIRY_DAYS);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (scopes.length === 0) {
+      setError(new Error('Choose at least one scope.'));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await api<ApiKey & { api_key: string }>('POST', '/admin/keys', {
+        body: { name: name.trim(), description: description.trim(), scopes, expires_in_days: days },
+      });
+      onCreated({
+        title: `Key “${created.name}” created`,
+        apiKey: created.api_key,
+        keyPrefix: created.key_prefix,
+      });
+      setName('');
+      setDescription('');
+      setScopes([]);
+      setDays(DEFAULT_EXPIRY_DAYS);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="create-heading">
+      <h2 id="create-heading">Create a key</h2>
+      <div class="fields">
+        <label>
+          Name
+          <input
+            name="name"
+            required
+            maxLength={100}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Description
+          <input
+            name="description"
+            maxLength={500}
+            value={description}
+            onInput={(e) => setDescription(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Expires after
+          <select
+            name="expires"
+            value={String(days)}
+            onChange={(e) => setDays(Number(e.currentTarget.value))}
+          >
+            {EXPIRY_CHOICES.map((d) => (
+              <option key={d} value={String(d)}>
+                {d} days
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <fieldset>
+        <legend>Scopes</legend>
+        {SCOPES.map((scope) => (
+          <label key={scope} class="check">
+            <input
+              type="checkbox"
+              name="scopes"
+              value={scope}
+              checked={scopes.includes(scope)}
+              onChange={(e) =>
+                setScopes((s) => (e.currentTarget.checked ? [...s, scope] : s.filter((x) => x !== scope)))
+              }
+            />{' '}
+            <code>{scope}</code>
+          </label>
+        ))}
+      </fieldset>
+      <ErrorNote error={error} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Creating…' : 'Create key'}
+      </button>
+    </form>
+  );
+}
+
+function KeyRow({
+  apiKey: key,
+  onSecret,
+  onChanged,
+}: {
+  apiKey: ApiKey;
+  onSecret: (secret: Secret) => void;
+  onChanged: () => void;
+}) {
+  const [mode, setMode] = useState<'idle' | 'rotate' | 'disable'>('idle');
+  const soon = key.status === 'active' && expiresSoon(key.expires_at);
+  const graceRunning = key.grace_period_ends_at && new Date(key.grace_period_ends_at).getTime() > Date.now();
+  return (
+    <>
+      <tr>
+        <th scope="row">
+          {key.name}
+          {key.role === 'admin' && <Badge kind="admin">admin</Badge>}
+          {key.description && <div class="muted small">{key.description}</div>}
+        </th>
+        <td>
+          <code>{key.key_prefix}</code>
+        </td>
+        <td>
+          {key.scopes.length === 0 ? (
+            '—'
+          ) : (
+            <ul class="plain">
+              {key.scopes.map((scope) => (
+                <li key={scope}>
+                  <code>{scope}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+        </td>
+        <td>{when(key.created_at)}</td>
+        <td>
+          {when(key.expires_at)}
+          {soon && (
+            <>
+              {' '}
+              <Badge kind="soon">expires soon</Badge>
+            </>
+          )}
+        </td>
+        <td>{key.last_used_at ? when(key.last_used_at) : 'never'}</td>
+        <td>
+          <Badge kind={key.status}>{key.status}</Badge>
+        </td>
+        <td>{graceRunning ? when(key.grace_period_ends_at) : '—'}</td>
+        <td class="actions">
+          {key.status === 'active' && (
+            <button
+              type="button"
+              class="secondary"
+              aria-expanded={mode === 'rotate'}
+              onClick={() => setMode(mode === 'rotate' ? 'idle' : 'rotate')}
+            >
+              Rotate<span class="visually-hidden"> {key.name}</span>
+            </button>
+          )}
+          {key.status !== 'disabled' && (
+            <button type="button" class="danger" onClick={() => setMode('disable')}>
+              Disable<span class="visually-hidden"> {key.name}</span>
+            </button>
+          )}
+        </td>
+      </tr>
+      {mode === 'rotate' && (
+        <tr>
+          <td colSpan={9}>
+            <RotateForm
+              apiKey={key}
+              onCancel={() => setMode('idle')}
+              onRotated={(secret) => {
+                setMode('idle');
+                onSecret(secret);
+                onChanged();
+              }}
+            />
+          </td>
+        </tr>
+      )}
+      {mode === 'disable' && (
+        <DisableDialog
+          apiKey={key}
+          onClose={(disabled) => {
+            setMode('idle');
+            if (disabled) onChanged();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function RotateForm({
+  apiKey: key,
+  onCancel,
+  onRotated,
+}: {
+  apiKey: ApiKey;
+  onCancel: () => void;
+  onRotated: (secret: Secret) => void;
+}) {
+  const [grace, setGrace] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (grace === null) {
+      setError(new Error('Choose how long the old secret keeps working.'));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const rotated = await api<ApiKey & { api_key: string }>(
+        'POST',
+        `/admin/keys/${encodeURIComponent(key.key_id)}/rotate`,
+        { body: { grace_period_seconds: grace } },
+      );
+      onRotated({
+        title: `Key “${key.name}” rotated`,
+        apiKey: rotated.api_key,
+        keyPrefix: rotated.key_prefix,
+      });
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="rotate" onSubmit={submit} aria-label={`Rotate ${key.name}`}>
+      <fieldset>
+        <legend>How long should the old secret of “{key.name}” keep working?</legend>
+        {GRACE_CHOICES.map((choice, index) => (
+          <label key={choice.seconds} class="check">
+            <input
+              ref={index === 0 ? first : undefined}
+              type="radio"
+              name={`grace-${key.key_id}`}
+              value={String(choice.seconds)}
+              checked={grace === choice.seconds}
+              onChange={() => setGrace(choice.seconds)}
+            />{' '}
+            {choice.label}
+          </label>
+        ))}
+      </fieldset>
+      <ErrorNote error={error} />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Rotating…' : 'Rotate key'}
+        </button>
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function DisableDialog({ apiKey: key, onClose }: { apiKey: ApiKey; onClose: (disabled: boolean) => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    element?.showModal();
+    return () => element?.close();
+  }, []);
+
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api('POST', `/admin/keys/${encodeURIComponent(key.key_id)}/disable`);
+      onClose(true);
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={`disable-${key.key_id}`}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose(false);
+      }}
+    >
+      <h2 id={`disable-${key.key_id}`}>Disable “{key.name}”?</h2>
+      <p>
+        Every request with this key (<code>{key.key_prefix}</code>), including a secret still in its grace
+        period, is refused from now on. A disabled key cannot be enabled again.
+      </p>
+      <ErrorNote error={error} />
+      <div class="actions">
+        {/* The safe choice comes first: a modal dialog focuses its first control. */}
+        <button type="button" class="secondary" onClick={() => onClose(false)}>
+          Keep the key
+        </button>
+        <button type="button" class="danger" onClick={confirm} disabled={busy}>
+          {busy ? 'Disabling…' : 'Disable key'}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,121 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { pageHref } from '../base';
+import { Badge, EntityText, ErrorNote, Loading, PageTitle } from '../components/common';
+import { InvestigateButton } from '../components/investigate-button';
+import { graphHref, when } from '../format';
+import type { Incident } from '../types';
+
+/** /incidents/{id}: the page an incident's `link` opens. */
+export function IncidentPage({ id }: { id: string }) {
+  const [incident, setIncident] = useState<Incident | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    let live = true;
+    setIncident(null);
+    setError(null);
+    api<Incident>('GET', `/incidents/${encodeURIComponent(id)}`)
+      .then((answer) => live && setIncident(answer))
+      .catch((caught) => live && setError(caught));
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  return (
+    <>
+      <PageTitle>{incident ? incident.title : `Incident ${id}`}</PageTitle>
+      <p>
+        <a href={pageHref('/incidents')}>All incidents</a>
+      </p>
+      <ErrorNote error={error} />
+      {!incident && !error && <Loading what="the incident" />}
+      {incident && (
+        <>
+          <section class="panel" aria-label="Incident">
+            <dl class="facts">
+              <div>
+                <dt>Severity</dt>
+                <dd>
+                  <Badge kind={incident.severity}>{incident.severity}</Badge>
+                </dd>
+              </div>
+              <div>
+                <dt>Status</dt>
+                <dd>{incident.status}</dd>
+              </div>
+              <div>
+                <dt>Raised</dt>
+                <dd>{when(incident.created_at)}</dd>
+              </div>
+              <div>
+                <dt>Updated</dt>
+                <dd>{when(incident.updated_at)}</dd>
+              </div>
+              <div>
+                <dt>Source</dt>
+                <dd>
+                  {incident.source}
+                  {incident.source_id && (
+                    <>
+                      {' '}
+                      <code>{incident.source_id}</code>
+                    </>
+                  )}
+                </dd>
+              </div>
+            </dl>
+            {incident.source_url ? (
+              <p>
+                <a href={incident.source_url} target="_blank" rel="noopener noreferrer">
+                  Open in {incident.source} (SIEM)
+                </a>
+              </p>
+            ) : (
+              <p class="muted">The SIEM gave no link to this incident.</p>
+            )}
+          </section>
+          {incident.description && (
+            <>
+              <h2>Description</h2>
+              <p class="summary">{incident.description}</p>
+            </>
+          )}
+          <h2>Entities ({incident.entities.length})</h2>
+          {incident.entities.length === 0 ? (
+            <p>The incident names no entities.</p>
+          ) : (
+            <table>
+              <caption class="visually-hidden">Entities involved in the incident</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Entity</th>
+                  <th scope="col">Knowledge graph</th>
+                  <th scope="col">Investigate</th>
+                </tr>
+              </thead>
+              <tbody>
+                {incident.entities.map((entity) => (
+                  <tr key={`${entity.type}:${entity.value}`}>
+                    <td>
+                      <EntityText type={entity.type} value={entity.value} />
+                    </td>
+                    <td>
+                      <a href={graphHref(entity)}>
+                        Neighbourhood<span class="visually-hidden"> of {entity.value}</span>
+                      </a>
+                    </td>
+                    <td>
+                      <InvestigateButton entity={entity} label={`Investigate ${entity.value}`} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </>
+  );
+}

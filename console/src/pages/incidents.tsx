@@ -1,0 +1,192 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { api } from '../api';
+import { pageHref } from '../base';
+import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { incidentHref, when } from '../format';
+import type { Incident } from '../types';
+
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'informational'];
+const STATUSES = ['new', 'active', 'resolved', 'closed'];
+
+interface IncidentPage {
+  incidents: Incident[];
+  next_cursor: string | null;
+}
+
+/** The filters live in the page address (?severity=high,critical&status=new&since=…), so they can be shared. */
+function readFilters(query: Record<string, string>) {
+  const list = (raw?: string) => (raw ? raw.split(',').filter(Boolean) : []);
+  return {
+    severity: list(query.severity),
+    status: list(query.status),
+    since: query.since ?? '',
+    until: query.until ?? '',
+  };
+}
+
+export function IncidentsPage() {
+  const { query, route, url } = useLocation();
+  const filters = readFilters(query);
+  const [draft, setDraft] = useState(filters);
+  const [items, setItems] = useState<Incident[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  const apiQuery = (extra: Record<string, string | undefined> = {}) => ({
+    severity: filters.severity.join(','),
+    status: filters.status.join(','),
+    since: filters.since,
+    until: filters.until,
+    limit: 25,
+    ...extra,
+  });
+
+  useEffect(() => {
+    let live = true;
+    setDraft(readFilters(query));
+    setItems(null);
+    setError(null);
+    api<IncidentPage>('GET', '/incidents', { query: apiQuery() })
+      .then((page) => {
+        if (!live) return;
+        setItems(page.incidents);
+        setCursor(page.next_cursor);
+      })
+      .catch((caught) => live && setError(caught));
+    return () => {
+      live = false;
+    };
+  }, [url]);
+
+  const more = async () => {
+    if (!cursor) return;
+    setLoadingMore(true);
+    try {
+      const page = await api<IncidentPage>('GET', '/incidents', { query: apiQuery({ cursor }) });
+      setItems((previous) => [...(previous ?? []), ...page.incidents]);
+      setCursor(page.next_cursor);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  const toggle = (field: 'severity' | 'status', value: string, on: boolean) =>
+    setDraft((d) => ({ ...d, [field]: on ? [...d[field], value] : d[field].filter((v) => v !== value) }));
+
+  const apply = (event: Event) => {
+    event.preventDefault();
+    const params = new URLSearchParams();
+    if (draft.severity.length) params.set('severity', draft.severity.join(','));
+    if (draft.status.length) params.set('status', draft.status.join(','));
+    if (draft.since) params.set('since', draft.since);
+    if (draft.until) params.set('until', draft.until);
+    const search = params.toString();
+    route(pageHref(`/incidents${search ? `?${search}` : ''}`));
+  };
+
+  return (
+    <>
+      <PageTitle>Incidents</PageTitle>
+      <form class="panel filters" onSubmit={apply} aria-label="Filter incidents">
+        <fieldset>
+          <legend>Severity</legend>
+          {SEVERITIES.map((s) => (
+            <label key={s}>
+              <input
+                type="checkbox"
+                name="severity"
+                value={s}
+                checked={draft.severity.includes(s)}
+                onChange={(e) => toggle('severity', s, e.currentTarget.checked)}
+              />{' '}
+              {s}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Status</legend>
+          {STATUSES.map((s) => (
+            <label key={s}>
+              <input
+                type="checkbox"
+                name="status"
+                value={s}
+                checked={draft.status.includes(s)}
+                onChange={(e) => toggle('status', s, e.currentTarget.checked)}
+              />{' '}
+              {s}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Raised</legend>
+          <label>
+            From (UTC)
+            <input
+              type="date"
+              name="since"
+              value={draft.since}
+              onInput={(e) => setDraft((d) => ({ ...d, since: e.currentTarget.value }))}
+            />
+          </label>
+          <label>
+            Before (UTC)
+            <input
+              type="date"
+              name="until"
+              value={draft.until}
+              onInput={(e) => setDraft((d) => ({ ...d, until: e.currentTarget.value }))}
+            />
+          </label>
+        </fieldset>
+        <div class="actions">
+          <button type="submit">Apply filters</button>
+          <a href={pageHref('/incidents')}>Clear</a>
+        </div>
+      </form>
+      <ErrorNote error={error} />
+      {items === null && !error && <Loading what="incidents" />}
+      {items && items.length === 0 && <p>No incidents match these filters.</p>}
+      {items && items.length > 0 && (
+        <table>
+          <caption class="visually-hidden">Incidents, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Incident</th>
+              <th scope="col">Severity</th>
+              <th scope="col">Status</th>
+              <th scope="col">Raised</th>
+              <th scope="col">Source</th>
+              <th scope="col">Entities</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((incident) => (
+              <tr key={incident.incident_id}>
+                <td>
+                  <a href={incidentHref(incident.incident_id)}>{incident.title}</a>
+                </td>
+                <td>
+                  <Badge kind={incident.severity}>{incident.severity}</Badge>
+                </td>
+                <td>{incident.status}</td>
+                <td>{when(incident.created_at)}</td>
+                <td>{incident.source}</td>
+                <td>{incident.entities.length}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {cursor && (
+        <button type="button" class="secondary" onClick={more} disabled={loadingMore}>
+          {loadingMore ? 'Loading…' : 'Show more'}
+        </button>
+      )}
+    </>
+  );
+}

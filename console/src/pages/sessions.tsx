@@ -1,0 +1,131 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { api } from '../api';
+import { pageHref } from '../base';
+import { Badge, EntityText, ErrorNote, Loading, PageTitle } from '../components/common';
+import { StartInvestigationForm } from '../components/start-investigation';
+import { sessionHref, when } from '../format';
+import type { SessionListItem } from '../types';
+
+interface SessionPage {
+  results: SessionListItem[];
+  next_cursor: string | null;
+}
+
+/** /sessions: every investigation of the tenant, newest first, with search and a start form. */
+export function SessionsPage() {
+  const { query, route } = useLocation();
+  const q = query.q ?? '';
+  const [draft, setDraft] = useState(q);
+  const [items, setItems] = useState<SessionListItem[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    setItems(null);
+    setError(null);
+    setDraft(q);
+    api<SessionPage>('GET', '/sessions', { query: { q, limit: 25 } })
+      .then((page) => {
+        if (!live) return;
+        setItems(page.results);
+        setCursor(page.next_cursor);
+      })
+      .catch((caught) => live && setError(caught));
+    return () => {
+      live = false;
+    };
+  }, [q]);
+
+  const more = async () => {
+    if (!cursor) return;
+    setLoadingMore(true);
+    try {
+      const page = await api<SessionPage>('GET', '/sessions', { query: { q, limit: 25, cursor } });
+      setItems((previous) => [...(previous ?? []), ...page.results]);
+      setCursor(page.next_cursor);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  const search = (event: Event) => {
+    event.preventDefault();
+    const text = draft.trim();
+    route(pageHref(text ? `/sessions?q=${encodeURIComponent(text)}` : '/sessions'));
+  };
+
+  return (
+    <>
+      <PageTitle>Investigations</PageTitle>
+      <StartInvestigationForm />
+      <section aria-labelledby="recent-heading">
+        <h2 id="recent-heading">{q ? `Investigations matching “${q}”` : 'Recent investigations'}</h2>
+        <search>
+          <form class="inline" onSubmit={search}>
+            <label>
+              Search investigations
+              <input
+                type="search"
+                name="q"
+                value={draft}
+                placeholder="entity value, words, verdict:malicious, type:ip"
+                onInput={(e) => setDraft(e.currentTarget.value)}
+              />
+            </label>
+            <button type="submit">Search</button>
+          </form>
+        </search>
+        <ErrorNote error={error} />
+        {items === null && !error && <Loading what="investigations" />}
+        {items && items.length === 0 && <p>No investigations{q ? ' match this search' : ' yet'}.</p>}
+        {items && items.length > 0 && (
+          <table>
+            <caption class="visually-hidden">Investigations, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Entity</th>
+                <th scope="col">Status</th>
+                <th scope="col">Verdict</th>
+                <th scope="col">Risk</th>
+                <th scope="col">Persona</th>
+                <th scope="col">Started</th>
+                <th scope="col">Started by</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <tr key={item.session_id}>
+                  <td>
+                    <a href={sessionHref(item.session_id)}>
+                      <EntityText type={item.entity.type} value={item.entity.value} />
+                    </a>
+                  </td>
+                  <td>
+                    <Badge kind={item.status}>{item.status}</Badge>
+                  </td>
+                  <td>{item.verdict ? <Badge kind={item.verdict}>{item.verdict}</Badge> : '—'}</td>
+                  <td>{item.risk_score ?? '—'}</td>
+                  <td>{item.persona}</td>
+                  <td>{when(item.created_at)}</td>
+                  <td>
+                    {item.owner.kind === 'user' ? 'person' : 'API key'} <code>{item.owner.id}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {cursor && (
+          <button type="button" class="secondary" onClick={more} disabled={loadingMore}>
+            {loadingMore ? 'Loading…' : 'Show more'}
+          </button>
+        )}
+      </section>
+    </>
+  );
+}
