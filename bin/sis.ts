@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { Command, Option } from 'commander';
+import { type Command, run, UsageError } from '../packages/cli/src/program';
 import { KEY_EXPIRY_DAYS } from '../shared/domain/key-lifecycle';
 import { SERVICE_VERSION } from '../shared/version';
 import { bootstrapAdminKey, parseExpiryDays, parseScopeList } from './cli/bootstrap';
@@ -8,8 +8,11 @@ import { withApiGateway } from './cli/discover-api';
 import { type CliTarget, CliUsageError, describeTarget, openTarget, resolveTarget } from './cli/target';
 
 /**
- * `sis`: the operator CLI. Results go to stdout (with --json, exactly one JSON document); progress and
- * errors go to stderr. A secret is printed to stdout once and never logged.
+ * The project's `sis`: every command of the CLI package (packages/cli: investigations, sessions, keys,
+ * incidents, graph, search, profiles) plus `sis admin bootstrap`, which writes the first admin key
+ * straight into the key table and so needs the project's runtime code. Results go to stdout (with
+ * --json, exactly one JSON document); progress and errors go to stderr. A secret is printed to stdout
+ * once and never logged.
  */
 const status = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -93,44 +96,52 @@ async function bootstrap(flags: BootstrapFlags): Promise<number> {
   }
 }
 
-export function buildProgram(): Command {
-  const program = new Command('sis')
-    .description('Operator CLI of the Security Investigation Service')
-    .version(SERVICE_VERSION)
-    .showHelpAfterError();
-  const admin = program.command('admin').description('Administration: API keys');
+/** Option parsing errors become the CLI's usage errors (one line, exit 2). */
+function asUsageError<T>(parse: (value: string) => T): (value: string) => T {
+  return (value) => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  };
+}
+
+function addAdminCommands(program: Command): void {
+  const admin = program.command('admin').description('Administration of this deployment from the project');
   admin
     .command('bootstrap')
     .description(
       'Create an admin API key directly in the key table (the first key of a deployment). Refuses while an active admin key exists, unless --force.',
     )
-    .option('--json', 'print {"key_id","api_key"} as one JSON line')
     .option('--force', 'create another admin key even if an active one exists')
     .option('--name <name>', 'key name', 'bootstrap admin')
     .option('--description <text>', 'key description', 'Created by sis admin bootstrap')
     .option(
       '--expires-in-days <days>',
       `days until the key expires (${KEY_EXPIRY_DAYS.min}-${KEY_EXPIRY_DAYS.max})`,
-      parseExpiryDays,
+      asUsageError(parseExpiryDays),
       KEY_EXPIRY_DAYS.default,
     )
     .option('--scopes <list>', 'scopes besides the admin role: all, none, or a comma-separated list', 'all')
     .option('--aws', 'write to the deployed stack on AWS (same as SIS_TARGET=aws)')
-    .addOption(new Option('--tenant <tenant>', 'tenant whose tables (sis-<tenant>-*) to use'))
-    .action(async (flags: BootstrapFlags) => {
-      process.exitCode = await bootstrap(flags);
+    .option('--tenant <tenant>', 'tenant whose tables (sis-<tenant>-*) to use')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ npx sis admin bootstrap --json\n  $ npx sis admin bootstrap --aws --tenant acme\n',
+    )
+    .action(async (flags: Omit<BootstrapFlags, 'json'>, command: Command) => {
+      try {
+        process.exitCode = await bootstrap({
+          ...flags,
+          json: command.optsWithGlobals<{ json?: boolean }>().json,
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        status(error instanceof CliUsageError ? `Error: ${message}` : `Failed: ${message}`);
+        process.exitCode = 1;
+      }
     });
-  return program;
 }
 
-export async function main(argv: string[]): Promise<void> {
-  try {
-    await buildProgram().parseAsync(argv);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    status(error instanceof CliUsageError ? `Error: ${message}` : `Failed: ${message}`);
-    process.exitCode = 1;
-  }
-}
-
-await main(process.argv);
+process.exitCode = await run(process.argv, { extend: addAdminCommands, version: SERVICE_VERSION });

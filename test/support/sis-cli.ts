@@ -10,12 +10,31 @@ export interface SisRun {
   stderr: string;
 }
 
-/** Runs `sis` as an operator would (the package bin, on this Node), with only the given environment. */
-export function sis(args: string[], env: Record<string, string>): Promise<SisRun> {
+export interface RunOptions {
+  /** Written to the child's standard input, which is then closed. */
+  input?: string;
+  /** The Node binary to run with (default: this process's). */
+  node?: string;
+  cwd?: string;
+}
+
+/** Runs a Node script as a user would, with only the given environment (plus PATH, HOME and SIS_CACHE_DIR). */
+export function runNodeScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  options: RunOptions = {},
+): Promise<SisRun> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    const child = spawn(options.node ?? process.execPath, [script, ...args], {
+      cwd: options.cwd ?? REPO,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        // the DynamoDB Local download cache (not running state), so a fresh worktree needs no download
+        ...(process.env.SIS_CACHE_DIR ? { SIS_CACHE_DIR: process.env.SIS_CACHE_DIR } : {}),
+        ...env,
+      },
     });
     let stdout = '';
     let stderr = '';
@@ -23,5 +42,11 @@ export function sis(args: string[], env: Record<string, string>): Promise<SisRun
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
   });
+}
+
+/** Runs the project's `sis` as an operator would (the package bin, on this Node), with only the given environment. */
+export function sis(args: string[], env: Record<string, string>, options: RunOptions = {}): Promise<SisRun> {
+  return runNodeScript(BIN, args, env, options);
 }

@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../packages/cli/src/generated/api';
+import { accessFromDescription, CLI_API_TYPES_PATH, cliApiTypesSource } from '../../scripts/cli-api-types';
+import { ROUTES } from '../../shared/api/routes';
+
+describe('packages/cli/src/generated/api.ts', () => {
+  it('matches the published OpenAPI document (run `npm run cli:api-types` after changing the API)', async () => {
+    expect(readFileSync(CLI_API_TYPES_PATH, 'utf8')).toBe(await cliApiTypesSource());
+  });
+
+  it("states each operation's access as the route table does", () => {
+    for (const route of ROUTES) {
+      const operation = OPERATIONS[route.operationId as keyof typeof OPERATIONS];
+      expect(operation, route.operationId).toMatchObject({ method: route.method, path: route.path });
+      expect(operation.access).toEqual(route.access);
+    }
+  });
+
+  it('refuses a document that does not state an access rule', () => {
+    expect(() => accessFromDescription('x', 'Does things.')).toThrow(/access rule of x/);
+  });
+});
