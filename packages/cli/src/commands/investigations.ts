@@ -16,7 +16,9 @@ type StartBody = Schemas['StartInvestigationRequest'];
 export const SYNC_LIMIT_SECONDS = 1860;
 const TERMINAL = new Set(['completed', 'failed', 'canceled']);
 const ENTITY_TYPES = ['ip', 'user', 'host', 'domain'];
-const TLP_LEVELS = ['clear', 'green', 'amber', 'amber+strict', 'red'];
+const TLP_LEVELS = ['clear', 'green', 'amber', 'amber+strict', 'red'] as const satisfies readonly NonNullable<
+  StartBody['tlp']
+>[];
 
 const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 const remaining = (deadline: number) => Math.max(1000, deadline - Date.now());
@@ -103,12 +105,11 @@ async function investigate(entity: string, flags: InvestigateFlags, ctx: Command
   const { api, json } = ctx;
   const progress = flags.progress ?? (Boolean(process.stderr.isTTY) && !json);
   const deadline = Date.now() + flags.timeout * 1000;
-  // tlp is passed through as given; the service validates it (h13a's start contract).
-  const body: StartBody & { tlp?: string } = {
+  const body: StartBody = {
     entity: flags.type ? { type: flags.type as Schemas['EntityType'], value: entity } : entity,
     background: Boolean(flags.background) || !flags.wait,
     ...(flags.persona ? { persona: flags.persona } : {}),
-    ...(flags.tlp ? { tlp: flags.tlp } : {}),
+    ...(flags.tlp ? { tlp: flags.tlp as StartBody['tlp'] } : {}),
   };
   if (progress && !body.background) note(`Investigating ${entity}; waiting for the result…`);
   const started = await api.call('startInvestigation', { body, timeoutMs: remaining(deadline) });

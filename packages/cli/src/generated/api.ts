@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * OpenAPI document of the whole API
-         * @description The OpenAPI 3.0.3 description of every route, generated from the route table.
+         * @description The OpenAPI 3.0.1 description of every route, generated from the route table.
          *
          *     No API key needed.
          */
@@ -56,7 +56,7 @@ export interface paths {
         };
         /**
          * OpenAPI document of the plugin skills
-         * @description The OpenAPI 3.0.3 view an assistant platform loads: only the five plugin skills.
+         * @description The OpenAPI 3.0.1 view an assistant platform loads: only the five plugin skills.
          *
          *     No API key needed.
          */
@@ -127,6 +127,28 @@ export interface paths {
          *     No API key needed.
          */
         get: operations["getPluginLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/legal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Terms of use (HTML)
+         * @description The terms page the plugin manifests' legal URL points to, unless the operator configured its own (SIS_LEGAL_URL, deployment setting legalUrl); then this page links to it.
+         *
+         *     No API key needed.
+         */
+        get: operations["getTermsPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -530,7 +552,7 @@ export interface components {
             updated_at: string;
             /**
              * Format: date-time
-             * @description Last accepted request, to about a minute; null if never used. Monitor it to find unused keys.
+             * @description Last accepted request (valid key, operation within its scopes), to about a minute; null if never used. Requests refused with 401 or 403 by the gateway do not change it. Monitor it to find unused keys.
              * @example 2026-11-01T12:00:00Z
              */
             last_used_at: string | null;
@@ -595,7 +617,7 @@ export interface components {
             updated_at: string;
             /**
              * Format: date-time
-             * @description Last accepted request, to about a minute; null if never used. Monitor it to find unused keys.
+             * @description Last accepted request (valid key, operation within its scopes), to about a minute; null if never used. Requests refused with 401 or 403 by the gateway do not change it. Monitor it to find unused keys.
              * @example 2026-11-01T12:00:00Z
              */
             last_used_at: string | null;
@@ -622,8 +644,8 @@ export interface components {
         };
         RotateApiKeyRequest: {
             /**
-             * @description Seconds the previous secret stays accepted (0 = revoke it now, at most 604800 = 7 days, default 3600)
-             * @default 3600
+             * @description Seconds the previous secret stays accepted, at most 604800 (7 days). Omitted or 0: no grace period, the previous secret is refused from the very next request.
+             * @default 0
              * @example 3600
              */
             grace_period_seconds?: number;
@@ -669,7 +691,7 @@ export interface components {
             updated_at: string;
             /**
              * Format: date-time
-             * @description Last accepted request, to about a minute; null if never used. Monitor it to find unused keys.
+             * @description Last accepted request (valid key, operation within its scopes), to about a minute; null if never used. Requests refused with 401 or 403 by the gateway do not change it. Monitor it to find unused keys.
              * @example 2026-11-01T12:00:00Z
              */
             last_used_at: string | null;
@@ -755,6 +777,19 @@ export interface components {
              * @example false
              */
             include_raw_results?: boolean;
+            /**
+             * @description TLP 2.0 marking of what is being investigated (default amber). It decides which outside intelligence sources may be asked: each source has a maximum TLP (third-party services amber, the tenant's own MISP red); above it the lookup is skipped and says why. red sends the entity to no third party.
+             * @default amber
+             * @example amber
+             * @enum {string}
+             */
+            tlp?: "clear" | "green" | "amber" | "amber+strict" | "red";
+            /**
+             * @description true: ask the intelligence sources afresh instead of reusing a cached answer (each source caches answers per indicator for hours); costs quota
+             * @default false
+             * @example false
+             */
+            refresh_intel?: boolean;
         };
         /**
          * @description Status of an investigation session
@@ -1235,6 +1270,7 @@ export interface components {
          *           "value": "203.0.113.7"
          *         },
          *         "persona": "SOC Analyst",
+         *         "tlp": "amber",
          *         "created_at": "2026-11-01T12:00:00Z",
          *         "updated_at": "2026-11-01T12:00:02Z"
          *       },
@@ -1284,6 +1320,12 @@ export interface components {
                 status: "initialized" | "active" | "completed" | "failed" | "canceled";
                 entity: components["schemas"]["Entity"];
                 persona: components["schemas"]["PersonaName"];
+                /**
+                 * @description TLP 2.0 level the investigation was started with
+                 * @example amber
+                 * @enum {string}
+                 */
+                tlp: "clear" | "green" | "amber" | "amber+strict" | "red";
                 /**
                  * Format: date-time
                  * @description When the investigation started (UTC)
@@ -1356,6 +1398,7 @@ export interface components {
          *         "value": "paypa1-login.com"
          *       },
          *       "persona": "SOC Analyst",
+         *       "tlp": "amber",
          *       "report": {
          *         "summary": "MALICIOUS · risk 86/100 · domain paypa1-login.com\n2 indicators from 4/4 tools.\nIndicators:\n- [high 75] Look-alike spelling of PayPal (paypal.com) (domain_analysis)\n- [medium 45] Mentioned in 1 incident (1 high) (incident_history)",
          *         "risk_score": 86,
@@ -1424,6 +1467,12 @@ export interface components {
             status: components["schemas"]["SessionStatus"];
             entity: components["schemas"]["Entity"];
             persona: components["schemas"]["PersonaName"];
+            /**
+             * @description TLP 2.0 level the investigation was started with; share the report accordingly
+             * @example amber
+             * @enum {string}
+             */
+            tlp: "clear" | "green" | "amber" | "amber+strict" | "red";
             /**
              * @description Summary, risk score, verdict, entities and findings; null until status is completed (and for failed or canceled sessions)
              * @example {
@@ -2175,6 +2224,42 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description An SVG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getTermsPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3480,6 +3565,13 @@ export const OPERATIONS = {
   "getPluginLogo": {
     "method": "GET",
     "path": "/plugin/logo.svg",
+    "access": {
+      "kind": "public"
+    }
+  },
+  "getTermsPage": {
+    "method": "GET",
+    "path": "/legal",
     "access": {
       "kind": "public"
     }
