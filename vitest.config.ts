@@ -10,13 +10,21 @@ export default defineConfig({
     // Handlers log every rejected request at INFO; tests that inspect logs raise the level themselves.
     env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/offline-data-global-setup.ts'],
+        },
+      },
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/dynamodb-global-setup.ts'],
+          globalSetup: ['test/support/dynamodb-global-setup.ts', 'test/support/offline-data-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -35,7 +43,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/support/dynamodb-global-setup.ts'],
+          globalSetup: ['test/support/dynamodb-global-setup.ts', 'test/support/offline-data-global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -63,6 +63,12 @@ export const configSchema = z.object({
   SIS_DEFAULT_DAILY_QUOTA: z.optional(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000_000))),
   SIS_DEMO_DATA: z._default(booleanFlag, true),
   /**
+   * Directory of the offline enrichment data (IP → ASN/country, mail-provider lists) shipped with the
+   * run-tool function; the stack sets it. Unset locally: built from the installed data packages into
+   * node_modules/.cache/sis-offline-data on first use. docs/investigations.md.
+   */
+  SIS_OFFLINE_DATA_DIR: z.string().min(1).optional(),
+  /**
    * TEST-ONLY fault injection for the investigation workflow steps (docs/workflow.md), honoured only
    * against DynamoDB Local (SIS_DYNAMODB_ENDPOINT set); the CDK stack never sets it. Comma-separated
    * `<step>@<entity value>[#<tool>]=throw|delay:<ms>`, e.g. `step-assess@fault.example.com=throw`.

@@ -1,6 +1,24 @@
+import { config } from '../../shared/config';
+import type { OfflineIntel } from '../../shared/domain/enrichment';
+import { logger } from '../../shared/observability';
+import { offlineIntel } from '../../shared/platform/offline-intel';
 import { investigationContext } from '../../shared/services/investigation-context';
 import { asStep, runTool } from '../../shared/services/investigation-steps';
 
-/** Workflow step RunTool (one Map iteration): runs one enrichment tool and records its tool call once. */
+/**
+ * Workflow step RunTool (one Map iteration): runs one enrichment tool and records its tool call once.
+ * The only function that carries the offline enrichment data: it is opened here (meta only) and each
+ * data set is read on its first lookup, once per cold start.
+ */
+function offline(): OfflineIntel | undefined {
+  try {
+    return offlineIntel(config().SIS_OFFLINE_DATA_DIR);
+  } catch (error) {
+    // Missing data degrades the enrichment, never the investigation.
+    logger.warn('offline enrichment data unavailable', { error: error as Error });
+    return undefined;
+  }
+}
+
 export const handler = (event: unknown) =>
-  asStep('step-run-tool', () => runTool(investigationContext(), event));
+  asStep('step-run-tool', () => runTool(investigationContext(), event, { offline: offline() }));

@@ -60,6 +60,8 @@ export class InvestigationWorkflow extends Construct {
         defaults,
         name: step.functionName,
         timeoutSeconds: step.timeoutSeconds,
+        // The enrichment tools read the offline IP and mail data; no other step carries it.
+        offlineData: step.functionName === 'step-run-tool',
       });
       this.stepFunctions.set(step.functionName, fn);
       substitutions[step.substitution] = fn.function.functionArn;

@@ -38,7 +38,17 @@ export interface ServiceFunctionProps {
   environment?: Record<string, string>;
   timeoutSeconds?: number;
   memoryMb?: number;
+  /**
+   * Ship the offline enrichment data (scripts/build-offline-data.ts, ~20 MB) in this function's
+   * asset and point SIS_OFFLINE_DATA_DIR at it. Only the run-tool step needs it; the data is read
+   * lazily on first lookup, so it costs the function's import nothing.
+   */
+  offlineData?: boolean;
 }
+
+/** Where the offline data sits inside a function's asset, and so under /var/task. */
+export const OFFLINE_DATA_ASSET_DIR = 'offline-data';
+const LAMBDA_TASK_ROOT = '/var/task';
 
 export function functionEntry(name: string): string {
   return path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
@@ -106,6 +116,9 @@ export class ServiceFunction extends Construct {
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         ...defaults.environment,
         ...props.environment,
+        ...(props.offlineData
+          ? { SIS_OFFLINE_DATA_DIR: `${LAMBDA_TASK_ROOT}/${OFFLINE_DATA_ASSET_DIR}` }
+          : {}),
       },
       bundling: {
         format: OutputFormat.ESM,
@@ -117,6 +130,17 @@ export class ServiceFunction extends Construct {
         sourcesContent: false,
         bundleAwsSDK: true,
         externalModules: [],
+        ...(props.offlineData
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (inputDir: string, outputDir: string) => [
+                  `npx --no-install tsx "${path.join(inputDir, 'scripts', 'build-offline-data.ts')}" "${path.join(outputDir, OFFLINE_DATA_ASSET_DIR)}"`,
+                ],
+              },
+            }
+          : {}),
       },
     });
   }

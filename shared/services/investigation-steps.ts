@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OfflineIntel } from '../domain/enrichment';
 import type { Entity } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity';
 import { NotFoundError } from '../domain/errors';
@@ -178,7 +179,11 @@ function lineFor(call: ToolCall): ToolResultLine {
   };
 }
 
-export async function runTool(ctx: InvestigationContext, rawInput: unknown): Promise<ToolResultLine> {
+export async function runTool(
+  ctx: InvestigationContext,
+  rawInput: unknown,
+  enrichment: { offline?: OfflineIntel } = {},
+): Promise<ToolResultLine> {
   const input = RunToolInput.parse(rawInput);
   await injectFault(ctx.cfg, 'step-run-tool', input.entity.value, input.tool);
   const existing = await ctx.sessions.getToolResult(input.session_id, input.tool);
@@ -192,6 +197,7 @@ export async function runTool(ctx: InvestigationContext, rawInput: unknown): Pro
       data: dataWithFaults(ctx.cfg, input.entity.value, input.tool, ctx.data),
       sessionId: input.session_id,
       now: ctx.now,
+      ...(enrichment.offline ? { offline: enrichment.offline } : {}),
     },
     {
       toolCallId: newToolCallId(),

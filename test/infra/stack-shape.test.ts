@@ -165,6 +165,18 @@ describe('tenant stack shape', () => {
     }
   });
 
+  it('points only the run-tool step at the offline enrichment data shipped in its asset', () => {
+    const withData: string[] = [];
+    for (const fn of resourcesOfType(template, 'AWS::Lambda::Function').values()) {
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      if ('SIS_OFFLINE_DATA_DIR' in env) {
+        withData.push(String(fn.Properties.FunctionName).replace(/^sis-test-/, ''));
+        expect(env.SIS_OFFLINE_DATA_DIR).toBe('/var/task/offline-data');
+      }
+    }
+    expect(withData).toEqual(['step-run-tool']);
+  });
+
   it('creates every declared table with its keys, indexes, TTL, PITR and on-demand billing', () => {
     const tables = [...resourcesOfType(template, 'AWS::DynamoDB::Table').values()];
     expect(tables).toHaveLength(TABLE_IDS.length);

@@ -191,6 +191,60 @@ export const Finding = z
     description: 'One observation about the entity, with its weight in the risk score',
   });
 
+export const EntityAttributes = z
+  .object({
+    asn: z.number().int().nullable().optional().meta({
+      description: 'Public IP: the autonomous system announcing it (null when no AS announces it)',
+      example: 15169,
+    }),
+    as_org: z.string().nullable().optional().meta({
+      description: "Public IP: the autonomous system's organisation",
+      example: 'Google LLC',
+    }),
+    country: z.string().nullable().optional().meta({
+      description: 'Public IP: country of registration, ISO 3166-1 alpha-2',
+      example: 'US',
+    }),
+    network_class: z.enum(['cloud', 'cdn', 'hosting', 'isp', 'unknown']).optional().meta({
+      description:
+        'Public IP: kind of network, from a curated list of major providers’ ASNs (unknown when not listed)',
+      example: 'cloud',
+    }),
+    network_provider: z
+      .string()
+      .optional()
+      .meta({ description: 'Public IP: the listed provider', example: 'Google' }),
+    mail_domain: z.string().optional().meta({
+      description: 'User with an e-mail-style name, or a domain: the mail domain checked',
+      example: 'mailinator.com',
+    }),
+    disposable_email: z
+      .boolean()
+      .optional()
+      .meta({ description: 'The mail domain is a disposable (throw-away) e-mail service', example: false }),
+    free_email: z
+      .boolean()
+      .optional()
+      .meta({ description: 'The mail domain is a free e-mail provider', example: false }),
+    account_kind: z
+      .string()
+      .optional()
+      .meta({ description: 'User: the kind of account its name suggests', example: 'standard' }),
+  })
+  .catchall(z.unknown())
+  .meta({
+    id: 'EntityAttributes',
+    description:
+      'Facts about the investigated entity from offline data (IP → ASN, AS organisation and country; mail-provider lists) and intelligence sources; other scalar keys may appear. Offline data: see docs/investigations.md for sources, dates and licences (CC BY 4.0: Route Views, DB-IP, NRO).',
+    example: {
+      asn: 15169,
+      as_org: 'Google LLC',
+      country: 'US',
+      network_class: 'cloud',
+      network_provider: 'Google',
+    },
+  });
+
 export const ReportEntity = Entity.extend({
   role: z.enum(['investigated', 'related']).meta({
     description:
@@ -203,6 +257,7 @@ export const ReportEntity = Entity.extend({
     example: 'impersonates',
   }),
   evidence: z.array(z.string()).optional().meta({ description: 'Incident or session IDs behind the link' }),
+  attributes: EntityAttributes.optional(),
 }).meta({ id: 'ReportEntity', description: 'The investigated entity or one discovered to be related to it' });
 
 export const Coverage = z
@@ -223,6 +278,77 @@ export const Coverage = z
     description: 'Which enrichment tools completed; a verdict of unknown means too few did',
   });
 
+export const ScoreExplanation = z
+  .object({
+    method: z
+      .literal('noisy_or')
+      .meta({ description: 'How findings combine: independent evidence (noisy OR)' }),
+    formula: z.string().meta({
+      description: 'The risk formula',
+      example: 'risk = round(100 × (1 − Π (1 − score_i / 100)))',
+    }),
+    risk_score: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .meta({ description: 'The report’s risk score', example: 86 }),
+    verdict: Verdict,
+    verdict_reason: z.string().meta({
+      description: 'Why the verdict follows from the risk and the coverage',
+      example: 'risk 86 ≥ 70 → malicious',
+    }),
+    contributions: z
+      .array(
+        z.object({
+          finding_id: z
+            .string()
+            .meta({ description: 'The finding', example: 'domain_analysis:confusable_spelling:paypal.com' }),
+          title: z.string().meta({ description: 'Its title' }),
+          source_tool: z.enum(TOOL_NAMES).meta({ description: 'The tool or source that produced it' }),
+          score: z
+            .number()
+            .int()
+            .min(0)
+            .max(100)
+            .meta({ description: 'The finding’s own score', example: 75 }),
+          points: z.number().int().min(0).max(100).meta({
+            description:
+              'Points of the risk score it added, findings taken strongest first (each adds score × what was still unexplained); the points sum to risk_score',
+            example: 75,
+          }),
+        }),
+      )
+      .meta({ description: 'Findings with a score above 0, strongest first' }),
+    sources: z
+      .array(
+        z.object({
+          source_tool: z.enum(TOOL_NAMES).meta({ description: 'The tool or intelligence source' }),
+          findings: z
+            .number()
+            .int()
+            .min(0)
+            .meta({ description: 'Its findings that moved the score', example: 1 }),
+          alone: z.number().int().min(0).max(100).meta({
+            description: 'The risk its findings alone would give',
+            example: 75,
+          }),
+          points: z
+            .number()
+            .int()
+            .min(0)
+            .max(100)
+            .meta({ description: 'Sum of its findings’ points', example: 75 }),
+        }),
+      )
+      .meta({ description: 'Per tool or source, most points first' }),
+  })
+  .meta({
+    id: 'ScoreExplanation',
+    description:
+      'Which findings and sources made the risk score and how much: risk = round(100 × (1 − Π(1 − score/100))); taken strongest first, each finding adds its score times the share not yet explained, so the points add up to risk_score. Verdict: malicious at risk ≥ 70, suspicious at ≥ 30, otherwise benign, or unknown when fewer than 2 tools (or fewer than half) succeeded.',
+  });
+
 const EXAMPLE_REPORT = {
   summary:
     'MALICIOUS · risk 86/100 · domain paypa1-login.com\n2 indicators from 4/4 tools.\nIndicators:\n- [high 75] Look-alike spelling of PayPal (paypal.com) (domain_analysis)\n- [medium 45] Mentioned in 1 incident (1 high) (incident_history)',
@@ -230,7 +356,12 @@ const EXAMPLE_REPORT = {
   verdict: 'malicious',
   persona: 'SOC Analyst',
   entities: [
-    { type: 'domain', value: 'paypa1-login.com', role: 'investigated' },
+    {
+      type: 'domain',
+      value: 'paypa1-login.com',
+      role: 'investigated',
+      attributes: { mail_domain: 'paypa1-login.com', disposable_email: false, free_email: false },
+    },
     { type: 'domain', value: 'paypal.com', role: 'related', relationship: 'impersonates', evidence: [] },
   ],
   findings: [
@@ -253,6 +384,33 @@ const EXAMPLE_REPORT = {
   ],
   recommendations: ['Block paypa1-login.com in DNS filtering and the web proxy.'],
   coverage: { tools_run: 4, tools_succeeded: 4, tools_failed: [], tools_timed_out: [] },
+  score_explanation: {
+    method: 'noisy_or',
+    formula: 'risk = round(100 × (1 − Π (1 − score_i / 100)))',
+    risk_score: 86,
+    verdict: 'malicious',
+    verdict_reason: 'risk 86 ≥ 70 → malicious',
+    contributions: [
+      {
+        finding_id: 'domain_analysis:confusable_spelling:paypal.com',
+        title: 'Look-alike spelling of PayPal (paypal.com)',
+        source_tool: 'domain_analysis',
+        score: 75,
+        points: 75,
+      },
+      {
+        finding_id: 'incident_history:incidents',
+        title: 'Mentioned in 1 incident (1 high)',
+        source_tool: 'incident_history',
+        score: 45,
+        points: 11,
+      },
+    ],
+    sources: [
+      { source_tool: 'domain_analysis', findings: 1, alone: 75, points: 75 },
+      { source_tool: 'incident_history', findings: 1, alone: 45, points: 11 },
+    ],
+  },
 };
 
 export const Report = z
@@ -271,6 +429,7 @@ export const Report = z
     findings: z.array(Finding).meta({ description: 'Strongest first' }),
     recommendations: z.array(z.string()).meta({ description: 'Next steps, phrased for the persona' }),
     coverage: Coverage,
+    score_explanation: ScoreExplanation.optional(),
   })
   .meta({ id: 'Report', description: 'The investigation report', example: EXAMPLE_REPORT });
 
@@ -293,6 +452,9 @@ export const ToolOutput = z
     facts: z.record(z.string(), z.unknown()).meta({ description: "The tool's raw facts" }),
     findings: z.array(Finding).meta({ description: "The tool's findings" }),
     related: z.array(RelatedEntity).meta({ description: 'Entities the tool found connected' }),
+    attributes: z.record(z.string(), z.unknown()).optional().meta({
+      description: 'What the tool learned about the investigated entity itself (see EntityAttributes)',
+    }),
   })
   .meta({ id: 'ToolOutput' });
 

@@ -5,6 +5,7 @@ import { DomainError, ValidationError } from '../errors';
 import { clampScore, severityForScore } from './scoring';
 import { getTool, toolsFor } from './tools';
 import {
+  type Attributes,
   DEFAULT_DATA_LIMITS,
   FINDING_CATEGORIES,
   type Finding,
@@ -94,7 +95,29 @@ function sanitiseOutput(tool: ToolName, output: ToolOutput): ToolOutput {
       // A related entity that does not normalise is dropped rather than failing the whole tool.
     }
   }
-  return { facts: output.facts && typeof output.facts === 'object' ? output.facts : {}, findings, related };
+  const attributes = scalarAttributes(output.attributes);
+  return {
+    facts: output.facts && typeof output.facts === 'object' ? output.facts : {},
+    findings,
+    related,
+    ...(attributes ? { attributes } : {}),
+  };
+}
+
+const MAX_ATTRIBUTES = 20;
+
+/** Attributes are shown on the report's entity: short scalar values only. */
+function scalarAttributes(raw: unknown): Attributes | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const out: Attributes = {};
+  for (const [key, value] of Object.entries(raw).slice(0, MAX_ATTRIBUTES)) {
+    if (!/^[a-z][a-z0-9_]{0,63}$/.test(key)) continue;
+    if (typeof value === 'string') out[key] = value.slice(0, 256);
+    else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean')
+      out[key] = value;
+    else if (value === null) out[key] = null;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 export async function runTool(
@@ -139,6 +162,7 @@ export async function runTool(
           now: startedAt,
           limits: { ...DEFAULT_DATA_LIMITS, ...ctx.limits },
           signal: controller.signal,
+          ...(ctx.offline ? { offline: ctx.offline } : {}),
         }),
       ),
       deadline,

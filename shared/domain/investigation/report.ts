@@ -1,7 +1,16 @@
 import { type Entity, entityKey, normaliseEntity, sameEntity } from '../entity';
 import { type Persona, resolvePersona } from './personas';
-import { coverageOf, riskScore, sortFindings, verdictFor } from './scoring';
-import type { Facts, Finding, Report, ReportEntity, ToolCall, ToolCallStatus, ToolName } from './types';
+import { coverageOf, explainScore, riskScore, sortFindings, verdictFor } from './scoring';
+import type {
+  Attributes,
+  Facts,
+  Finding,
+  Report,
+  ReportEntity,
+  ToolCall,
+  ToolCallStatus,
+  ToolName,
+} from './types';
 
 /**
  * Turns recorded tool calls into the report, the assistant messages and the graph edges. Pure:
@@ -54,6 +63,18 @@ export function relatedEntitiesFrom(entity: Entity, toolCalls: readonly ToolCall
   return [...byKey.values()].slice(0, MAX_REPORT_RELATED_ENTITIES);
 }
 
+/** Attributes of the investigated entity from every succeeded tool, in tool order; the first value wins. */
+export function entityAttributesFrom(toolCalls: readonly ToolCall[]): Attributes | undefined {
+  const out: Attributes = {};
+  for (const call of toolCalls) {
+    if (call.status !== 'succeeded' || !call.output?.attributes) continue;
+    for (const [key, value] of Object.entries(call.output.attributes)) {
+      if (!(key in out)) out[key] = value;
+    }
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 export function buildReport(input: BuildReportInput): Report {
   const entity = normaliseEntity(input.entity);
   const persona = personaOf(input.persona);
@@ -62,7 +83,7 @@ export function buildReport(input: BuildReportInput): Report {
   const risk = riskScore(findings);
   const verdict = verdictFor(risk, coverage);
   const entities: ReportEntity[] = [
-    { type: entity.type, value: entity.value, role: 'investigated' },
+    { type: entity.type, value: entity.value, role: 'investigated', ...withAttributes(input.toolCalls) },
     ...relatedEntitiesFrom(entity, input.toolCalls),
   ];
   const view = { entity, riskScore: risk, verdict, findings, related: entities, coverage };
@@ -75,7 +96,13 @@ export function buildReport(input: BuildReportInput): Report {
     findings,
     recommendations: persona.recommendations(view),
     coverage,
+    score_explanation: explainScore(findings, coverage),
   };
+}
+
+function withAttributes(toolCalls: readonly ToolCall[]): { attributes?: Attributes } {
+  const attributes = entityAttributesFrom(toolCalls);
+  return attributes ? { attributes } : {};
 }
 
 // ---- Messages persisted in the session history ----

@@ -101,6 +101,116 @@ export function riskLevel(risk: number): 'low' | 'elevated' | 'high' {
   return 'low';
 }
 
+// ---- Explaining the score ----
+
+export interface ScoreContribution {
+  finding_id: string;
+  title: string;
+  source_tool: ToolName;
+  score: number;
+  /** Points of the risk score this finding added, taken strongest first; they sum to the risk. */
+  points: number;
+}
+
+export interface SourceContribution {
+  source_tool: ToolName;
+  findings: number;
+  /** The risk this source's findings alone would give. */
+  alone: number;
+  /** Sum of its findings' points. */
+  points: number;
+}
+
+export interface ScoreExplanation {
+  method: 'noisy_or';
+  formula: string;
+  risk_score: number;
+  verdict: Verdict;
+  /** Why the verdict follows from the risk and the coverage, in one sentence. */
+  verdict_reason: string;
+  /** Findings that moved the score (score > 0), strongest first. */
+  contributions: ScoreContribution[];
+  /** Per tool or intelligence source, most points first. */
+  sources: SourceContribution[];
+}
+
+export const RISK_FORMULA = 'risk = round(100 × (1 − Π (1 − score_i / 100)))';
+
+/**
+ * Attributes the noisy-OR risk to findings: taken strongest first (the report's order), each finding
+ * adds `score × (what was still unexplained)`; points are the differences of the rounded running
+ * risk, so they are whole numbers that add up exactly to the risk score.
+ */
+export function explainScore(
+  findings: readonly Pick<Finding, 'finding_id' | 'title' | 'source_tool' | 'score' | 'severity'>[],
+  coverage: Pick<Coverage, 'tools_run' | 'tools_succeeded'>,
+): ScoreExplanation {
+  const ordered = sortFindings(findings).filter((f) => clampScore(f.score) > 0);
+  const contributions: ScoreContribution[] = [];
+  let clean = 1;
+  let shown = 0;
+  for (const finding of ordered) {
+    clean *= 1 - clampScore(finding.score) / 100;
+    const running = clampScore(100 * (1 - clean));
+    contributions.push({
+      finding_id: finding.finding_id,
+      title: finding.title,
+      source_tool: finding.source_tool,
+      score: clampScore(finding.score),
+      points: running - shown,
+    });
+    shown = running;
+  }
+  const bySource = new Map<ToolName, SourceContribution>();
+  for (const c of contributions) {
+    const source = bySource.get(c.source_tool) ?? {
+      source_tool: c.source_tool,
+      findings: 0,
+      alone: 0,
+      points: 0,
+    };
+    source.findings += 1;
+    source.points += c.points;
+    bySource.set(c.source_tool, source);
+  }
+  for (const source of bySource.values()) {
+    source.alone = combineScores(
+      ordered.filter((f) => f.source_tool === source.source_tool).map((f) => f.score),
+    );
+  }
+  const risk = combineScores(ordered.map((f) => f.score));
+  const verdict = verdictFor(risk, coverage);
+  return {
+    method: 'noisy_or',
+    formula: RISK_FORMULA,
+    risk_score: risk,
+    verdict,
+    verdict_reason: verdictReason(risk, verdict, coverage),
+    contributions,
+    sources: [...bySource.values()].sort(
+      (a, b) => b.points - a.points || b.alone - a.alone || a.source_tool.localeCompare(b.source_tool),
+    ),
+  };
+}
+
+function verdictReason(
+  risk: number,
+  verdict: Verdict,
+  coverage: Pick<Coverage, 'tools_run' | 'tools_succeeded'>,
+): string {
+  const ran = `${coverage.tools_succeeded} of ${coverage.tools_run} tools succeeded`;
+  switch (verdict) {
+    case 'malicious':
+      return `risk ${risk} ≥ ${VERDICT_THRESHOLDS.malicious} → malicious`;
+    case 'suspicious':
+      return `risk ${risk} ≥ ${VERDICT_THRESHOLDS.suspicious} → suspicious`;
+    case 'unknown':
+      return `risk ${risk} < ${VERDICT_THRESHOLDS.suspicious} but only ${ran} (needs ${MIN_COVERAGE.succeededTools} and half) → unknown`;
+    default:
+      return `risk ${risk} < ${VERDICT_THRESHOLDS.suspicious} and ${ran} → benign`;
+  }
+}
+
 // ---- History weighting ----
 
 const DAY_MS = 86_400_000;

@@ -3,8 +3,9 @@ import type { AttackTechniqueId } from '../attack';
 import { BRANDS, type Brand, brandOwning, TYPOSQUAT_EXEMPT_WORDS } from '../data/brands';
 import { describeEntity, type Entity } from '../entity';
 import { editDistance, scriptsOf, shannonEntropy, skeleton } from './lookalike';
+import { mailProviderAnswer } from './mail-provider';
 import { makeFinding } from './scoring';
-import type { Facts, Finding, RelatedEntity, Tool, ToolOutput } from './types';
+import type { Facts, Finding, RelatedEntity, Tool, ToolOutput, ToolRunContext } from './types';
 
 /**
  * domain_analysis: structure of the name (registrable domain, depth, TLD), randomness of the label,
@@ -323,7 +324,7 @@ export const domainAnalysis: Tool = {
   description:
     'Registrable domain, subdomain depth, label entropy, suspicious TLDs, IDN homographs and look-alikes of well-known brands.',
   appliesTo: (entity: Entity) => entity.type === 'domain',
-  async run(entity: Entity): Promise<ToolOutput> {
+  async run(entity: Entity, ctx?: ToolRunContext): Promise<ToolOutput> {
     const description = describeEntity(entity);
     if (description.type !== 'domain') throw new Error('domain_analysis needs a domain');
     const tool = 'domain_analysis' as const;
@@ -466,6 +467,9 @@ export const domainAnalysis: Tool = {
       );
     }
 
+    const mail = mailProviderAnswer(tool, entity.value, 'domain', ctx?.offline);
+    findings.push(...(mail?.findings ?? []));
+
     if (findings.length === 0) {
       findings.push(
         makeFinding({
@@ -502,7 +506,8 @@ export const domainAnalysis: Tool = {
         score: m.score,
         detail: m.detail,
       })),
+      ...mail?.facts,
     };
-    return { facts, findings, related };
+    return { facts, findings, related, ...(mail ? { attributes: mail.attributes } : {}) };
   },
 };

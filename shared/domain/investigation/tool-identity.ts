@@ -1,5 +1,6 @@
 import type { AttackTechniqueId } from '../attack';
 import { describeEntity, type Entity, entityLabel } from '../entity';
+import { mailProviderAnswer } from './mail-provider';
 import { makeFinding } from './scoring';
 import { coOccurringEntities, digestIncidents, incidentFinding } from './tool-history';
 import type {
@@ -261,6 +262,10 @@ export const accountAnalysis: Tool = {
     const { kind, finding } = applyRules('account_analysis', user.name, ACCOUNT_RULES);
     const alias = user.form === 'bare' ? undefined : ({ type: 'user', value: user.name } as const);
     const fromAlias = await aliasIncidents('account_analysis', entity, alias, ctx);
+    const mail =
+      user.form === 'upn' && user.domain
+        ? mailProviderAnswer('account_analysis', user.domain, 'account', ctx.offline)
+        : undefined;
     const findings = [
       finding ??
         makeFinding({
@@ -272,6 +277,7 @@ export const accountAnalysis: Tool = {
           score: 0,
           category: 'context',
         }),
+      ...(mail?.findings ?? []),
       ...fromAlias.findings,
     ];
     return {
@@ -281,10 +287,12 @@ export const accountAnalysis: Tool = {
         domain: user.domain ?? null,
         account_kind: kind,
         privileged: finding?.category === 'privileged_identity' && kind !== 'service',
+        ...mail?.facts,
         ...fromAlias.facts,
       },
       findings,
       related: fromAlias.related,
+      ...(mail ? { attributes: { account_kind: kind, ...mail.attributes } } : {}),
     };
   },
 };

@@ -1,8 +1,9 @@
 import ipaddr from 'ipaddr.js';
 import type { AttackTechniqueId } from '../attack';
+import { type IpIntel, type NetworkProvider, networkProviderOf, type OfflineIntel } from '../enrichment';
 import type { Entity } from '../entity';
 import { makeFinding } from './scoring';
-import type { FindingCategory, Tool, ToolOutput } from './types';
+import type { Facts, Finding, FindingCategory, Tool, ToolOutput, ToolRunContext } from './types';
 
 /**
  * ip_classification: which special-purpose range an address falls in (IANA special-purpose
@@ -120,7 +121,7 @@ function assess(range: IpRange, value: string): RangeVerdict {
       return {
         code: 'public_address',
         title: 'Publicly routable address',
-        description: `${value} is globally routable. No reputation feed is configured, so the assessment rests on incident history, earlier verdicts and graph links.`,
+        description: `${value} is globally routable.`,
         impact: 'This is an address on the public internet.',
         score: 0,
         category: 'context',
@@ -208,21 +209,101 @@ function assess(range: IpRange, value: string): RangeVerdict {
   }
 }
 
+/** Ranges whose addresses are looked up in the offline ASN and country data. */
+const LOOKED_UP: ReadonlySet<IpRange> = new Set(['public', 'teredo', '6to4']);
+
+const NETWORK_WORDS: Record<NetworkProvider['class'], string> = {
+  cloud: 'a cloud provider (any customer workload can originate here)',
+  cdn: 'a content-delivery network (many unrelated sites share its addresses)',
+  hosting:
+    'a VPS or dedicated-server hosting provider (cheap, quickly rented infrastructure often used by attackers)',
+  isp: 'an internet access provider (subscriber traffic)',
+};
+
+interface Network {
+  intel: IpIntel;
+  provider?: NetworkProvider;
+  dataDate: string;
+}
+
+function lookUp(value: string, range: IpRange, offline: OfflineIntel | undefined): Network | undefined {
+  if (!offline || !LOOKED_UP.has(range)) return undefined;
+  const intel = offline.ip(value);
+  return { intel, provider: networkProviderOf(intel.asn), dataDate: offline.ipDataDate };
+}
+
+function networkText(network: Network): string {
+  const { intel, provider, dataDate } = network;
+  const as =
+    intel.asn === null
+      ? 'no announcing AS in the offline data'
+      : `AS${intel.asn} (${intel.as_org ?? 'organisation unknown'})`;
+  const country = intel.country ? `, registered in ${intel.country}` : '';
+  const kind = provider ? `; the network is ${NETWORK_WORDS[provider.class]}, ${provider.provider}` : '';
+  return `${as}${country}${kind} (offline data of ${dataDate})`;
+}
+
+function networkFacts(network: Network | undefined): Facts {
+  if (!network) return {};
+  return {
+    asn: network.intel.asn,
+    as_org: network.intel.as_org,
+    country: network.intel.country,
+    network_class: network.provider?.class ?? 'unknown',
+    network_provider: network.provider?.provider ?? null,
+    ip_data_date: network.dataDate,
+  };
+}
+
+/** A hosting network is a weak signal of its own: attackers rent VPSes there by the hour. */
+function hostingFinding(value: string, network: Network | undefined): Finding[] {
+  if (network?.provider?.class !== 'hosting') return [];
+  return [
+    makeFinding({
+      tool: 'ip_classification',
+      code: 'hosting_network',
+      title: `Address in a hosting network (${network.provider.provider})`,
+      description: `${value} is announced by ${networkText(network)}. Logons and connections from rented servers are unusual for employees and customers; check whether the organisation uses this provider.`,
+      impact: 'The address belongs to a rented-server provider rather than an office or home connection.',
+      score: 10,
+      category: 'suspicious_infrastructure',
+      evidence: [`AS${network.intel.asn}`],
+    }),
+  ];
+}
+
 export const ipClassification: Tool = {
   name: 'ip_classification',
   description:
     'Classifies an IP address by special-purpose range (private, CGNAT, documentation, bogon, tunnel...).',
   appliesTo: (entity: Entity) => entity.type === 'ip',
-  async run(entity: Entity): Promise<ToolOutput> {
+  async run(entity: Entity, ctx?: ToolRunContext): Promise<ToolOutput> {
     const { version, range } = classifyIp(entity.value);
     const verdict = assess(range, entity.value);
+    const network = lookUp(entity.value, range, ctx?.offline);
+    const facts = networkFacts(network);
+    if (network) verdict.description = `${verdict.description} Announced by ${networkText(network)}.`;
+    else if (range === 'public')
+      verdict.description = `${verdict.description} No offline network data was available for it.`;
     return {
+      ...(network
+        ? {
+            attributes: {
+              asn: network.intel.asn,
+              as_org: network.intel.as_org,
+              country: network.intel.country,
+              network_class: network.provider?.class ?? 'unknown',
+              ...(network.provider ? { network_provider: network.provider.provider } : {}),
+            },
+          }
+        : {}),
       facts: {
         version,
         range,
         internal: INTERNAL.has(range),
         globally_routable: range === 'public' || range === 'teredo' || range === '6to4' || range === 'nat64',
         reverse_pointer: reversePointer(entity.value),
+        ...facts,
       },
       findings: [
         makeFinding({
@@ -233,9 +314,10 @@ export const ipClassification: Tool = {
           impact: verdict.impact,
           score: verdict.score,
           category: verdict.category,
-          evidence: [`${entity.value} ∈ ${range}`],
+          evidence: [`${entity.value} ∈ ${range}`, ...(network?.intel.asn ? [`AS${network.intel.asn}`] : [])],
           attack: verdict.attack,
         }),
+        ...hostingFinding(entity.value, network),
       ],
       related: [],
     };

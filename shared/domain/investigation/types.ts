@@ -1,5 +1,7 @@
 import type { AttackTechnique } from '../attack';
+import type { OfflineIntel } from '../enrichment';
 import type { Entity } from '../entity';
+import type { ScoreExplanation } from './scoring';
 
 /**
  * The vocabulary of an investigation, shared by the tools, the engine, the report, the store (which
@@ -63,6 +65,8 @@ export interface Finding {
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type Facts = { [key: string]: JsonValue };
+/** Attributes of an entity: short scalar values only (they are shown on the report's entity). */
+export type Attributes = { [key: string]: string | number | boolean | null };
 
 /**
  * How a tool found a related entity, read as `<investigated> <link> <other>`. Known graph
@@ -90,6 +94,11 @@ export interface ToolOutput {
   facts: Facts;
   findings: Finding[];
   related: RelatedEntity[];
+  /**
+   * What the tool learned about the investigated entity itself (ASN, country, mail provider...),
+   * shown as `attributes` on the report's investigated entity.
+   */
+  attributes?: Attributes;
 }
 
 export type ToolCallStatus = 'succeeded' | 'failed' | 'timed_out';
@@ -188,6 +197,8 @@ export interface ToolContext {
   /** Clock, for deterministic tests; defaults to the system clock. */
   now?: () => Date;
   limits?: Partial<DataLimits>;
+  /** Offline enrichment data (ASN, country, mail lists); tools skip those facts without it. */
+  offline?: OfflineIntel;
 }
 
 /** What a tool receives while it runs. */
@@ -198,6 +209,7 @@ export interface ToolRunContext {
   limits: DataLimits;
   /** Aborted when the engine gives up on the tool (timeout). */
   signal: AbortSignal;
+  offline?: OfflineIntel;
 }
 
 export interface Tool {
@@ -215,6 +227,8 @@ export interface ReportEntity extends Entity {
   /** How it relates to the investigated entity (absent for the investigated one). */
   relationship?: string;
   evidence?: string[];
+  /** Facts about the entity from offline data and intelligence (investigated entity only). */
+  attributes?: Attributes;
 }
 
 export interface Coverage {
@@ -235,4 +249,9 @@ export interface Report {
   findings: Finding[];
   recommendations: string[];
   coverage: Coverage;
+  /**
+   * How the findings make the risk score and the verdict (scoring.ts explainScore). buildReport always
+   * sets it; reports stored before it existed lack it.
+   */
+  score_explanation?: ScoreExplanation;
 }

@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ipaddr from 'ipaddr.js';
+import { Reader, type Response } from 'maxmind';
+import {
+  domainAndParents,
+  type IpIntel,
+  type MailDomainIntel,
+  type OfflineIntel,
+} from '../domain/enrichment';
+import {
+  ASN_HEADER_BYTES,
+  ASN_MAGIC,
+  buildOfflineData,
+  OFFLINE_DATA_FILES,
+  type OfflineDataMeta,
+  offlineDataInputs,
+} from './offline-intel-build';
+
+/**
+ * The offline data, read from the directory the run-tool function ships (`SIS_OFFLINE_DATA_DIR`,
+ * set by the stack) or, locally, from a cache directory built from the installed packages on first
+ * use. Loaded lazily, once per process (cold start): the first lookup reads ~17 MB of files, later
+ * ones are binary searches in memory. Only the run-tool handler imports this module.
+ */
+
+interface AsnTable {
+  v4Start: Uint32Array;
+  v4End: Uint32Array;
+  v4Asn: Uint32Array;
+  v6StartHi: BigUint64Array;
+  v6StartLo: BigUint64Array;
+  v6EndHi: BigUint64Array;
+  v6EndLo: BigUint64Array;
+  v6Asn: Uint32Array;
+  orgAsn: Uint32Array;
+  orgOffset: Uint32Array;
+  names: Buffer;
+}
+
+/** Typed-array views over the file (no parsing); see offline-intel-build.ts for the layout. */
+export function readAsnTable(file: Buffer): AsnTable {
+  if (file.toString('latin1', 0, 8) !== ASN_MAGIC) throw new Error('not an ASN table of this version');
+  // Views need 8-byte alignment: a large read sits at offset 0 of its own memory, else copy once.
+  const buffer = file.byteOffset % 8 === 0 ? file : Buffer.from(file);
+  const v4 = buffer.readUInt32LE(8);
+  const v6 = buffer.readUInt32LE(12);
+  const orgs = buffer.readUInt32LE(16);
+  let at = buffer.byteOffset + ASN_HEADER_BYTES;
+  const u32 = (n: number) => {
+    const view = new Uint32Array(buffer.buffer, at, n);
+    at += n * 4;
+    return view;
+  };
+  const u64 = (n: number) => {
+    const view = new BigUint64Array(buffer.buffer, at, n);
+    at += n * 8;
+    return view;
+  };
+  const v4Start = u32(v4);
+  const v4End = u32(v4);
+  const v4Asn = u32(v4);
+  at = buffer.byteOffset + Math.ceil((at - buffer.byteOffset) / 8) * 8;
+  const v6StartHi = u64(v6);
+  const v6StartLo = u64(v6);
+  const v6EndHi = u64(v6);
+  const v6EndLo = u64(v6);
+  const v6Asn = u32(v6);
+  const orgAsn = u32(orgs);
+  const orgOffset = u32(orgs + 1);
+  const namesAt = at - buffer.byteOffset;
+  return {
+    v4Start,
+    v4End,
+    v4Asn,
+    v6StartHi,
+    v6StartLo,
+    v6EndHi,
+    v6EndLo,
+    v6Asn,
+    orgAsn,
+    orgOffset,
+    names: buffer.subarray(namesAt, namesAt + orgOffset[orgs]!),
+  };
+}
+
+export function asOrgOf(table: AsnTable, asn: number): string | null {
+  const i = lastAtOrBefore(table.orgAsn.length, (k) => table.orgAsn[k]! > asn);
+  if (i < 0 || table.orgAsn[i] !== asn) return null;
+  return table.names.toString('utf8', table.orgOffset[i], table.orgOffset[i + 1]);
+}
+
+/** Index of the last range starting at or before the address, or -1. */
+function lastAtOrBefore(count: number, startsAfter: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = count - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (startsAfter(mid)) hi = mid - 1;
+    else {
+      found = mid;
+      lo = mid + 1;
+    }
+  }
+  return found;
+}
+
+export function asnOf(table: AsnTable, address: string): number | null {
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') {
+    const value = (parsed as ipaddr.IPv4).toByteArray().reduce((n, b) => n * 256 + b, 0);
+    const i = lastAtOrBefore(table.v4Start.length, (k) => table.v4Start[k]! > value);
+    return i >= 0 && table.v4End[i]! >= value ? table.v4Asn[i]! : null;
+  }
+  const bytes = (parsed as ipaddr.IPv6).toByteArray();
+  const hex = (from: number) =>
+    BigInt(
+      `0x${bytes
+        .slice(from, from + 8)
+        .map((b) => b.toString(16).padStart(2, '0'))
+        .join('')}`,
+    );
+  const hi = hex(0);
+  const lo = hex(8);
+  const after = (aHi: bigint, aLo: bigint) => aHi > hi || (aHi === hi && aLo > lo);
+  const i = lastAtOrBefore(table.v6StartHi.length, (k) => after(table.v6StartHi[k]!, table.v6StartLo[k]!));
+  if (i < 0) return null;
+  return after(table.v6EndHi[i]!, table.v6EndLo[i]!) || (table.v6EndHi[i] === hi && table.v6EndLo[i] === lo)
+    ? table.v6Asn[i]!
+    : null;
+}
+
+/** Reads each data set on its first use: a user investigation never loads the IP data. */
+class FileOfflineIntel implements OfflineIntel {
+  readonly ipDataDate: string;
+  readonly mailDataDate: string;
+  readonly sources: OfflineDataMeta['sources'];
+  private ipData?: { country: Reader<Response>; asn: AsnTable };
+  private mailData?: { disposable: string; free: string };
+
+  constructor(private readonly dir: string) {
+    const meta = JSON.parse(readFileSync(path.join(dir, OFFLINE_DATA_FILES.meta), 'utf8')) as OfflineDataMeta;
+    this.ipDataDate = meta.ip_data_date;
+    this.mailDataDate = meta.mail_data_date;
+    this.sources = meta.sources;
+  }
+
+  private file(name: string): Buffer {
+    return readFileSync(path.join(this.dir, name));
+  }
+
+  ip(address: string): IpIntel {
+    this.ipData ??= {
+      country: new Reader(this.file(OFFLINE_DATA_FILES.country)),
+      asn: readAsnTable(this.file(OFFLINE_DATA_FILES.asn)),
+    };
+    const asn = asnOf(this.ipData.asn, address);
+    // ip-location-db's country databases hold {country_code}, not MaxMind's GeoIP2 shape.
+    const country = (this.ipData.country.get(address) as { country_code?: unknown } | null)?.country_code;
+    return {
+      asn,
+      as_org: asn === null ? null : asOrgOf(this.ipData.asn, asn),
+      country: typeof country === 'string' && /^[A-Za-z]{2}$/.test(country) ? country.toUpperCase() : null,
+    };
+  }
+
+  mailDomain(domain: string): MailDomainIntel {
+    this.mailData ??= {
+      disposable: this.file(OFFLINE_DATA_FILES.disposable).toString('utf8'),
+      free: this.file(OFFLINE_DATA_FILES.free).toString('utf8'),
+    };
+    const { disposable, free } = this.mailData;
+    const name = domain.toLowerCase();
+    return {
+      // A subdomain of a disposable service is disposable too (they hand out random subdomains).
+      disposable: domainAndParents(name).some((d) => disposable.includes(`\n${d}\n`)),
+      free: free.includes(`\n${name}\n`),
+    };
+  }
+}
+
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The local cache directory, keyed by the data packages' versions so an upgrade rebuilds it. */
+export function localDataDir(): string {
+  const key = createHash('sha256').update(offlineDataInputs()).digest('hex').slice(0, 12);
+  const dir = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'sis-offline-data', key);
+  if (!existsSync(path.join(dir, OFFLINE_DATA_FILES.meta))) buildOfflineData(dir);
+  return dir;
+}
+
+let shared: { dir: string | undefined; intel: OfflineIntel } | undefined;
+
+/**
+ * The process's offline data. `dir` is SIS_OFFLINE_DATA_DIR: the directory shipped with the
+ * function on AWS; unset locally (built into node_modules/.cache on first use, ~5 s once).
+ * Only meta.json is read here; each data set is read on its first lookup.
+ */
+export function offlineIntel(dir: string | undefined): OfflineIntel {
+  if (shared?.dir !== dir || !shared) shared = { dir, intel: new FileOfflineIntel(dir ?? localDataDir()) };
+  return shared.intel;
+}
+
+export function openOfflineIntel(dir: string): OfflineIntel {
+  return new FileOfflineIntel(dir);
+}
