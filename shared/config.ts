@@ -67,7 +67,7 @@ export const configSchema = z.object({
    * run-tool function; the stack sets it. Unset locally: built from the installed data packages into
    * node_modules/.cache/sis-offline-data on first use. docs/investigations.md.
    */
-  SIS_OFFLINE_DATA_DIR: z.string().min(1).optional(),
+  SIS_OFFLINE_DATA_DIR: z.optional(z.string().check(z.minLength(1))),
   /**
    * TEST-ONLY fault injection for the investigation workflow steps (docs/workflow.md), honoured only
    * against DynamoDB Local (SIS_DYNAMODB_ENDPOINT set); the CDK stack never sets it. Comma-separated
