@@ -14,7 +14,11 @@ import { ROUTES } from '../shared/api/routes';
 
 type Json = Record<string, unknown>;
 
-export type OperationAccess = { kind: 'public' } | { kind: 'admin' } | { kind: 'scope'; scope: string };
+export type OperationAccess =
+  | { kind: 'public' }
+  | { kind: 'admin' }
+  | { kind: 'scope'; scope: string }
+  | { kind: 'console'; role: string };
 
 /** The access rule as the document states it in each operation's description. */
 export function accessFromDescription(operationId: string, description: string): OperationAccess {
@@ -22,6 +26,8 @@ export function accessFromDescription(operationId: string, description: string):
   if (description.includes('Requires an admin API key.')) return { kind: 'admin' };
   const scope = /Requires an API key with scope `([^`]+)`/.exec(description)?.[1];
   if (scope) return { kind: 'scope', scope };
+  const role = /Requires a console sign-in \(([^)]+)\)/.exec(description)?.[1];
+  if (role) return { kind: 'console', role };
   throw new Error(`The document does not state the access rule of ${operationId}`);
 }
 
