@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -57,9 +57,13 @@ function mainPackage(output: Metafile['outputs'][string]): string {
   return [...bytes].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'console';
 }
 
-export async function buildConsole(options: { outdir?: string } = {}): Promise<ConsoleBuild> {
+/**
+ * Builds into `outdir` without emptying it first: new files get new hashes, the manifest is replaced
+ * atomically last, and files of earlier builds are removed only afterwards (`prune`, default on), so
+ * a server reading the folder meanwhile always finds a consistent manifest and its files.
+ */
+export async function buildConsole(options: { outdir?: string; prune?: boolean } = {}): Promise<ConsoleBuild> {
   const outdir = options.outdir ?? CONSOLE_DIST;
-  await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
   const result = await build({
     absWorkingDir: CONSOLE_ROOT,
@@ -86,7 +90,15 @@ export async function buildConsole(options: { outdir?: string } = {}): Promise<C
     const file = basename(path);
     manifest[logicalName(file, output)] = file;
   }
-  await writeFile(join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const staging = join(outdir, `manifest.json.${process.pid}.tmp`);
+  await writeFile(staging, `${JSON.stringify(manifest, null, 2)}\n`);
+  await rename(staging, join(outdir, 'manifest.json'));
+  if (options.prune ?? true) {
+    const current = new Set([...Object.values(manifest), 'manifest.json']);
+    for (const file of await readdir(outdir)) {
+      if (!current.has(file) && !file.endsWith('.tmp')) await rm(join(outdir, file), { force: true });
+    }
+  }
 
   const sizeOf = async (path: string): Promise<FileSize> => {
     const content = await readFile(resolve(CONSOLE_ROOT, path));

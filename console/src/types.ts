@@ -85,6 +85,20 @@ export interface ReportEntity extends Entity {
   role: 'investigated' | 'related';
   relationship?: string;
   evidence?: string[];
+  /** Offline and intelligence facts about the investigated entity (ASN, country, mail provider...). */
+  attributes?: Record<string, unknown>;
+}
+export interface ScoreExplanation {
+  formula: string;
+  verdict_reason: string;
+  contributions: Array<{
+    finding_id: string;
+    title: string;
+    source_tool: string;
+    score: number;
+    points: number;
+  }>;
+  sources: Array<{ source_tool: string; findings: number; alone: number; points: number }>;
 }
 export interface Report {
   summary: string;
@@ -95,6 +109,7 @@ export interface Report {
   findings: Finding[];
   recommendations: string[];
   coverage: { tools_run: number; tools_succeeded: number; tools_failed: string[]; tools_timed_out: string[] };
+  score_explanation?: ScoreExplanation;
 }
 export interface ReportResponse {
   session_id: string;

@@ -118,10 +118,12 @@ function SecretPanel({ secret, onDone }: { secret: Secret; onDone: () => void })
     try {
       await navigator.clipboard.writeText(secret.apiKey);
       setCopied('yes');
+      return;
     } catch {
-      field.current?.select();
-      setCopied('failed');
+      // The Clipboard API may be refused (permissions policy, focus): copy the selected field instead.
     }
+    field.current?.select();
+    setCopied(document.execCommand('copy') ? 'yes' : 'failed');
   };
   return (
     <section class="panel secret" aria-labelledby="secret-heading" tabIndex={-1} ref={panel}>
@@ -325,6 +327,15 @@ function KeyRow({
               Disable<span class="visually-hidden"> {key.name}</span>
             </button>
           )}
+          {mode === 'disable' && (
+            <DisableDialog
+              apiKey={key}
+              onClose={(disabled) => {
+                setMode('idle');
+                if (disabled) onChanged();
+              }}
+            />
+          )}
         </td>
       </tr>
       {mode === 'rotate' && (
@@ -341,15 +352,6 @@ function KeyRow({
             />
           </td>
         </tr>
-      )}
-      {mode === 'disable' && (
-        <DisableDialog
-          apiKey={key}
-          onClose={(disabled) => {
-            setMode('idle');
-            if (disabled) onChanged();
-          }}
-        />
       )}
     </>
   );

@@ -370,6 +370,10 @@ function sourceLabel(source: unknown): string {
 function ReportView({ report: answer }: { report: ReportResponse }) {
   const report = answer.report!;
   const related = report.entities.filter((entity) => entity.role === 'related');
+  const attributes = Object.entries(
+    report.entities.find((entity) => entity.role === 'investigated')?.attributes ?? {},
+  ).filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object');
+  const explanation = report.score_explanation;
   return (
     <section aria-labelledby="report-heading">
       <h2 id="report-heading">Report</h2>
@@ -391,6 +395,50 @@ function ReportView({ report: answer }: { report: ReportResponse }) {
       </div>
       <h3>Summary</h3>
       <p class="summary">{report.summary}</p>
+      {attributes.length > 0 && (
+        <>
+          <h3>About {answer.entity.value}</h3>
+          <dl class="facts">
+            {attributes.map(([name, value]) => (
+              <div key={name}>
+                <dt>{name.replace(/_/g, ' ')}</dt>
+                <dd>{typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value)}</dd>
+              </div>
+            ))}
+          </dl>
+        </>
+      )}
+      {explanation && explanation.contributions.length > 0 && (
+        <>
+          <h3>Why this score</h3>
+          <p>
+            {explanation.verdict_reason}. <span class="muted">{explanation.formula}</span>
+          </p>
+          <table>
+            <caption class="visually-hidden">Points each finding added to the risk score</caption>
+            <thead>
+              <tr>
+                <th scope="col">Finding</th>
+                <th scope="col">Source</th>
+                <th scope="col">Score</th>
+                <th scope="col">Points added</th>
+              </tr>
+            </thead>
+            <tbody>
+              {explanation.contributions.map((c) => (
+                <tr key={c.finding_id}>
+                  <td>{c.title}</td>
+                  <td>
+                    <code>{c.source_tool}</code>
+                  </td>
+                  <td>{c.score}</td>
+                  <td>{c.points}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
       {report.recommendations.length > 0 && (
         <>
           <h3>Recommendations</h3>
