@@ -62,7 +62,9 @@ function mainPackage(output: Metafile['outputs'][string]): string {
  * atomically last, and files of earlier builds are removed only afterwards (`prune`, default on), so
  * a server reading the folder meanwhile always finds a consistent manifest and its files.
  */
-export async function buildConsole(options: { outdir?: string; prune?: boolean } = {}): Promise<ConsoleBuild> {
+export async function buildConsole(
+  options: { outdir?: string; prune?: boolean } = {},
+): Promise<ConsoleBuild> {
   const outdir = options.outdir ?? CONSOLE_DIST;
   await mkdir(outdir, { recursive: true });
   const result = await build({
