@@ -82,6 +82,9 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     tables: { sessions: { access: 'readWrite' }, graph: { access: 'read' }, incidents: { access: 'read' } },
   },
   'step-assess': { tables: { sessions: { access: 'readWrite' } } },
+  // Bedrock analyst mode: the conversation state and each turn's history; the model grant is added
+  // by the workflow construct from the deployment's analyst settings (exactly one model ARN).
+  'step-analyst-turn': { tables: { sessions: { access: 'readWrite' } } },
   'step-persist': { tables: { sessions: { access: 'readWrite' }, graph: { access: 'readWrite' } } },
   'step-mark-failed': { tables: { sessions: { access: 'readWrite' } } },
   'workflow-status-change': { tables: { sessions: { access: 'readWrite' } } },

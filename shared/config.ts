@@ -117,7 +117,7 @@ export const configSchema = z.object({
   SIS_ANALYST_MAX_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(10), z.lte(1800)), 300),
   SIS_ANALYST_MAX_OUTPUT_TOKENS: z._default(z.coerce.number().check(z.int(), z.gte(256), z.lte(8192)), 2000),
   /** One Converse call: socket timeout and attempts (throttling is retried with backoff). */
-  SIS_BEDROCK_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(120)), 60),
+  SIS_BEDROCK_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(120)), 50),
   SIS_BEDROCK_MAX_ATTEMPTS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10)), 4),
   /**
    * Shown in the plugin manifests and on the terms page (`/legal`). The stack sets both from the

@@ -49,6 +49,13 @@ export const WORKFLOW_STEPS: readonly WorkflowStep[] = [
     timeoutSeconds: 30,
   },
   {
+    substitution: 'AnalystTurnFunctionArn',
+    functionName: 'step-analyst-turn',
+    description: 'Investigation step (bedrock analyst mode): one model turn of the analyst conversation',
+    // Bedrock calls: SIS_BEDROCK_TIMEOUT_SECONDS per attempt with throttling retries.
+    timeoutSeconds: 280,
+  },
+  {
     substitution: 'MarkFailedFunctionArn',
     functionName: 'step-mark-failed',
     description: 'Investigation step: records why the run failed',

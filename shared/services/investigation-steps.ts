@@ -21,6 +21,7 @@ import { DEFAULT_TLP, TLP_LEVELS, type Tlp, tlpOf } from '../domain/tlp';
 import { METRIC } from '../metric-names';
 import { countMetric, durationMetric, flushMetrics, logger } from '../observability';
 import type { HistoryEntry, SessionRecord } from '../store/sessions-repository';
+import { withAnalyst } from './analyst-steps';
 import {
   event,
   type InvestigationContext,
@@ -121,6 +122,8 @@ export interface Plan {
   /** Handed to every tool by the Map state: connectors gate what they send on them. */
   tlp: Tlp;
   refresh_intel: boolean;
+  /** The deployment's analyst mode: the workflow's Choice sends `bedrock` runs through AnalystTurn. */
+  analyst: 'rules' | 'bedrock';
 }
 
 export async function markActive(ctx: InvestigationContext, rawInput: unknown): Promise<Plan> {
@@ -135,6 +138,7 @@ export async function markActive(ctx: InvestigationContext, rawInput: unknown): 
     tools,
     tlp: tlpOf(session.tlp),
     refresh_intel: session.options?.refresh_intel === true,
+    analyst: ctx.cfg.SIS_ANALYST,
   };
   if (session.status === 'active') return plan; // a retried step
   if (isTerminal(session.status)) throw new SessionEndedError(`Session ${session_id} is ${session.status}`);
@@ -156,6 +160,8 @@ const RunToolInput = SessionInput.extend({
   tool: z.enum(TOOL_NAMES),
   tlp: z.enum(TLP_LEVELS).default(DEFAULT_TLP),
   refresh_intel: z.boolean().default(false),
+  /** Set when the analyst model asked for this lookup (the workflow's RunRequestedTools map). */
+  requested: z.object({ tool_use_id: z.string().min(1).max(128), turn: z.number().int().min(1) }).optional(),
 });
 
 /** The compact line a tool leaves in the state; its output is in DynamoDB. */
@@ -186,7 +192,8 @@ export async function runTool(
 ): Promise<ToolResultLine> {
   const input = RunToolInput.parse(rawInput);
   await injectFault(ctx.cfg, 'step-run-tool', input.entity.value, input.tool);
-  const existing = await ctx.sessions.getToolResult(input.session_id, input.tool);
+  const requestedId = input.requested?.tool_use_id;
+  const existing = await ctx.sessions.getToolResult(input.session_id, input.tool, requestedId);
   if (existing) return lineFor(existing.call as unknown as ToolCall);
 
   const events: HistoryEntry[] = [];
@@ -211,14 +218,17 @@ export async function runTool(
     },
   );
   const [started, ...finished] = events;
+  // A lookup the analyst model asked for is marked as such, with the model's tool use ID.
+  const recorded = input.requested ? { ...call, requested_by: 'model' as const, ...input.requested } : call;
   const outcome = await ctx.sessions.recordToolResult(
     input.session_id,
-    { tool: input.tool, call: call as unknown as Record<string, unknown> },
-    [...(started ? [started] : []), toolCallEntry(call), ...finished],
+    { tool: input.tool, call: recorded as unknown as Record<string, unknown> },
+    [...(started ? [started] : []), toolCallEntry(recorded), ...finished],
+    requestedId,
   );
   if (outcome === 'not_active') return { tool: input.tool, status: 'skipped', recorded: false };
   if (outcome === 'duplicate') {
-    const recorded = await ctx.sessions.getToolResult(input.session_id, input.tool);
+    const recorded = await ctx.sessions.getToolResult(input.session_id, input.tool, requestedId);
     return recorded ? lineFor(recorded.call as unknown as ToolCall) : lineFor(call);
   }
   return lineFor(call);
@@ -237,6 +247,8 @@ const AssessInput = SessionInput.extend({
       }),
     )
     .max(TOOL_NAMES.length),
+  /** Set by the AssessWithAnalyst state (bedrock mode): the report gains the analyst's section. */
+  analyst: z.boolean().optional(),
 });
 
 /** What a tool that could not even run (its step failed after retries) is recorded as. */
@@ -295,6 +307,7 @@ export async function assess(
     seen.add(tool);
   }
   const report = buildReport({ entity, persona: session.persona, toolCalls: inToolOrder(entity, recorded) });
+  if (input.analyst) return { report: await withAnalyst(ctx, input.session_id, report) };
   return { report };
 }
 

@@ -17,6 +17,8 @@ import { GSI1 } from './tables';
  * Sessions and their history, in the sessions table (key design in docs/workflow.md):
  *
  *   pk SESSION#<id>   sk D#TOOL#<tool>   persisted tool result (raw output), read by the Assess step
+ *                     sk D#ATOOL#<tool use id>  result of a tool the analyst model requested (bedrock mode)
+ *                     sk D#ANALYST       the analyst's conversation state between model turns (bedrock mode)
  *                     sk H#<seq 6 digits> history item: message | event | tool_call, in commit order
  *                     sk META            the session record; sorts after every history item
  *   pk IDEMP#<keyId>#<key>  sk IDEMP     Idempotency-Key record of a start request (TTL 24 h)
@@ -121,6 +123,11 @@ export class HistoryContentionError extends Error {
 const META = 'META';
 const HISTORY = 'H#';
 const TOOL_RESULT = 'D#TOOL#';
+const REQUESTED_TOOL_RESULT = 'D#ATOOL#';
+const ANALYST = 'D#ANALYST';
+/** A requested tool's result key: not under D#TOOL#, so the rules engine's scoring never reads it. */
+const toolResultSk = (tool: string, requestedId?: string) =>
+  requestedId === undefined ? `${TOOL_RESULT}${tool}` : `${REQUESTED_TOOL_RESULT}${requestedId}`;
 const SEQ_DIGITS = 6;
 const MAX_SEQ = 10 ** SEQ_DIGITS - 1;
 const APPEND_ATTEMPTS = 25;
@@ -490,6 +497,8 @@ export class SessionsRepository {
     sessionId: string,
     result: ToolResultRecord,
     history: HistoryEntry[],
+    /** The analyst model's tool use ID, for a tool the model requested. */
+    requestedId?: string,
   ): Promise<'recorded' | 'duplicate' | 'not_active'> {
     const { pk } = sessionKey(sessionId);
     try {
@@ -512,7 +521,7 @@ export class SessionsRepository {
                 {
                   Put: {
                     TableName: this.tableName,
-                    Item: { pk, sk: `${TOOL_RESULT}${result.tool}`, ...result },
+                    Item: { pk, sk: toolResultSk(result.tool, requestedId), ...result },
                     ConditionExpression: 'attribute_not_exists(sk)',
                   },
                 },
@@ -538,11 +547,15 @@ export class SessionsRepository {
     }
   }
 
-  async getToolResult(sessionId: string, tool: string): Promise<ToolResultRecord | undefined> {
+  async getToolResult(
+    sessionId: string,
+    tool: string,
+    requestedId?: string,
+  ): Promise<ToolResultRecord | undefined> {
     const { Item } = await this.doc.send(
       new GetCommand({
         TableName: this.tableName,
-        Key: { pk: sessionKey(sessionId).pk, sk: `${TOOL_RESULT}${tool}` },
+        Key: { pk: sessionKey(sessionId).pk, sk: toolResultSk(tool, requestedId) },
         ConsistentRead: true,
       }),
     );
@@ -551,7 +564,7 @@ export class SessionsRepository {
     return result as ToolResultRecord;
   }
 
-  async listToolResults(sessionId: string): Promise<ToolResultRecord[]> {
+  async listToolResults(sessionId: string, requested = false): Promise<ToolResultRecord[]> {
     const results: ToolResultRecord[] = [];
     let start: Record<string, unknown> | undefined;
     do {
@@ -559,7 +572,10 @@ export class SessionsRepository {
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': sessionKey(sessionId).pk, ':prefix': TOOL_RESULT },
+          ExpressionAttributeValues: {
+            ':pk': sessionKey(sessionId).pk,
+            ':prefix': requested ? REQUESTED_TOOL_RESULT : TOOL_RESULT,
+          },
           ConsistentRead: true,
           ExclusiveStartKey: start,
         }),
@@ -569,6 +585,70 @@ export class SessionsRepository {
       start = page.LastEvaluatedKey;
     } while (start);
     return results;
+  }
+
+  /** The analyst's conversation state (JSON) and its revision; undefined before the first turn. */
+  async getAnalystState(sessionId: string): Promise<{ revision: number; state: string } | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { pk: sessionKey(sessionId).pk, sk: ANALYST },
+        ConsistentRead: true,
+      }),
+    );
+    return Item ? { revision: Number(Item.revision), state: String(Item.state) } : undefined;
+  }
+
+  /**
+   * Saves the conversation state after a turn together with the turn's history entries, only if the
+   * stored revision is still `expectedRevision` (0: none yet). 'conflict' means another attempt of
+   * the same turn committed first (a retried step): nothing is written.
+   */
+  async saveAnalystState(
+    sessionId: string,
+    state: string,
+    expectedRevision: number,
+    history: HistoryEntry[],
+  ): Promise<'saved' | 'conflict'> {
+    const { pk } = sessionKey(sessionId);
+    const put = {
+      TableName: this.tableName,
+      Item: { pk, sk: ANALYST, revision: expectedRevision + 1, state },
+      ConditionExpression: expectedRevision === 0 ? 'attribute_not_exists(sk)' : 'revision = :expected',
+      ...(expectedRevision === 0 ? {} : { ExpressionAttributeValues: { ':expected': expectedRevision } }),
+    };
+    try {
+      if (history.length === 0) {
+        await this.doc.send(new PutCommand(put));
+        return 'saved';
+      }
+      await this.withNextSlots(
+        sessionId,
+        history.length,
+        async (first) => {
+          await this.doc.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                { Put: put },
+                ...history.map((entry, i) => ({
+                  Put: {
+                    TableName: this.tableName,
+                    Item: this.historyItem(sessionId, first + i, entry),
+                    ConditionExpression: 'attribute_not_exists(sk)',
+                  },
+                })),
+              ],
+            }),
+          );
+        },
+        1,
+      );
+      return 'saved';
+    } catch (error) {
+      if (isConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed')
+        return 'conflict';
+      throw error;
+    }
   }
 
   private historyItem(sessionId: string, seq: number, entry: HistoryEntry) {

@@ -118,6 +118,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'step-mark-active': writeTable('sessions'),
   'step-run-tool': [...writeTable('sessions'), ...readTable('graph'), ...readTable('incidents')],
   'step-assess': writeTable('sessions'),
+  'step-analyst-turn': writeTable('sessions'),
   'step-persist': [...writeTable('sessions'), ...writeTable('graph')],
   'step-mark-failed': writeTable('sessions'),
   'workflow-status-change': writeTable('sessions'),
@@ -138,6 +139,7 @@ const STEP_FUNCTIONS = [
   'step-mark-active',
   'step-run-tool',
   'step-assess',
+  'step-analyst-turn',
   'step-persist',
   'step-mark-failed',
 ].map((fn) => `{function/${fn}}`);

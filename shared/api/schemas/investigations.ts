@@ -413,6 +413,44 @@ const EXAMPLE_REPORT = {
   },
 };
 
+export const AnalystReport = z
+  .object({
+    mode: z.enum(['bedrock', 'rules']).meta({
+      description: 'Who wrote the narrative: the model, or the rules engine after a fallback',
+    }),
+    configured_mode: z.literal('bedrock').meta({ description: "The deployment's analyst mode" }),
+    model_id: z.string().meta({ description: 'Bedrock model or inference-profile ID' }),
+    prompt_version: z.string().nullable().meta({ description: 'Prompt files used, e.g. system@1+ciso@1' }),
+    turns: z.number().int().min(0).meta({ description: 'Model turns (Converse calls that answered)' }),
+    tool_calls: z.number().int().min(0).meta({ description: 'Lookups the model requested and got' }),
+    input_tokens: z.number().int().min(0).meta({ description: 'Input tokens over all turns' }),
+    output_tokens: z.number().int().min(0).meta({ description: 'Output tokens over all turns' }),
+    estimated_cost_usd: z.number().min(0).nullable().meta({
+      description: 'At on-demand list prices (price_source); null for a model not in the price table',
+    }),
+    price_source: z.string().meta({ description: 'Where the prices behind the estimate come from' }),
+    fallback_reason: z.string().optional().meta({
+      description:
+        'Why the rules narrative was used: model_error, model_timeout, model_throttled, malformed_tool_use, max_tokens, guardrail_intervened, budget_exhausted, no_report, invalid_report, narrative_contradicts_verdict, analyst_step_failed',
+    }),
+    narrative: z
+      .string()
+      .meta({ description: 'The narrative for the persona; every indicator in it is in the tool outputs' }),
+    key_findings: z.array(z.string()).meta({ description: 'finding_id values the model put first' }),
+    recommended_actions: z.array(z.string()).meta({
+      description: "The model's suggested actions, in addition to the computed recommendations",
+    }),
+    questions_for_human: z.array(z.string()).meta({ description: 'What a person must confirm or decide' }),
+    removed_indicators: z.array(z.string()).meta({
+      description: 'Indicators the model named that no tool returned; removed from its text',
+    }),
+  })
+  .meta({
+    id: 'AnalystReport',
+    description:
+      'Bedrock analyst mode only (docs/analyst.md). The risk score, verdict, findings and recommendations are computed from tool evidence in every mode.',
+  });
+
 export const Report = z
   .object({
     summary: z.string().meta({ description: 'Summary written for the persona; show it to the user as is' }),
@@ -430,6 +468,7 @@ export const Report = z
     recommendations: z.array(z.string()).meta({ description: 'Next steps, phrased for the persona' }),
     coverage: Coverage,
     score_explanation: ScoreExplanation.optional(),
+    analyst: AnalystReport.optional(),
   })
   .meta({ id: 'Report', description: 'The investigation report', example: EXAMPLE_REPORT });
 
@@ -477,6 +516,11 @@ export const ToolCall = z
     error: z.string().optional().meta({ description: 'Why the tool did not succeed (safe to display)' }),
     started_at: IsoDateTime.meta({ description: 'When the tool started (UTC)' }),
     duration_ms: z.number().int().min(0).meta({ description: 'How long the tool ran', example: 42 }),
+    requested_by: z.literal('model').optional().meta({
+      description: 'Present when the analyst model asked for this lookup (bedrock mode)',
+    }),
+    tool_use_id: z.string().optional().meta({ description: "The model's tool use ID (bedrock mode)" }),
+    turn: z.number().int().min(1).optional().meta({ description: 'The model turn that asked for it' }),
   })
   .meta({
     id: 'ToolCall',

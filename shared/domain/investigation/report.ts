@@ -117,6 +117,14 @@ export function openingMessage(
 
 /** The assistant's final message: the summary followed by the recommendations. */
 export function closingMessage(report: Report): string {
+  if (report.analyst?.mode === 'bedrock') {
+    const { narrative, recommended_actions: actions, questions_for_human: questions } = report.analyst;
+    const lists = [
+      actions.length ? `Recommended actions:\n${actions.map((a) => `- ${a}`).join('\n')}` : '',
+      questions.length ? `Questions for you:\n${questions.map((q) => `- ${q}`).join('\n')}` : '',
+    ].filter(Boolean);
+    return [narrative, ...lists].join('\n\n');
+  }
   if (report.recommendations.length === 0) return report.summary;
   const heading = report.persona === 'CISO' ? 'Recommended decisions:' : 'Next steps:';
   return `${report.summary}\n\n${heading}\n${report.recommendations.map((r) => `- ${r}`).join('\n')}`;

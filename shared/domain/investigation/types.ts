@@ -1,3 +1,4 @@
+import type { AnalystSection } from '../analyst/report-section';
 import type { AttackTechnique } from '../attack';
 import type { OfflineIntel } from '../enrichment';
 import type { Entity } from '../entity';
@@ -254,4 +255,6 @@ export interface Report {
    * sets it; reports stored before it existed lack it.
    */
   score_explanation?: ScoreExplanation;
+  /** Bedrock analyst mode only (docs/analyst.md): who wrote the narrative, usage and cost. */
+  analyst?: AnalystSection;
 }
