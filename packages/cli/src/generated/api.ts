@@ -923,6 +923,47 @@ export interface components {
              */
             tools_timed_out: ("ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood")[];
         };
+        /** @description Bedrock analyst mode only (docs/analyst.md). The risk score, verdict, findings and recommendations are computed from tool evidence in every mode. */
+        AnalystReport: {
+            /**
+             * @description Who wrote the narrative: the model, or the rules engine after a fallback
+             * @enum {string}
+             */
+            mode: "bedrock" | "rules";
+            /**
+             * @description The deployment's analyst mode
+             * @enum {string}
+             */
+            configured_mode: "bedrock";
+            /** @description Bedrock model or inference-profile ID */
+            model_id: string;
+            /** @description Prompt files used, e.g. system@1+ciso@1 */
+            prompt_version: string | null;
+            /** @description Model turns (Converse calls that answered) */
+            turns: number;
+            /** @description Lookups the model requested and got */
+            tool_calls: number;
+            /** @description Input tokens over all turns */
+            input_tokens: number;
+            /** @description Output tokens over all turns */
+            output_tokens: number;
+            /** @description At on-demand list prices (price_source); null for a model not in the price table */
+            estimated_cost_usd: number | null;
+            /** @description Where the prices behind the estimate come from */
+            price_source: string;
+            /** @description Why the rules narrative was used: model_error, model_timeout, model_throttled, malformed_tool_use, max_tokens, guardrail_intervened, budget_exhausted, no_report, invalid_report, narrative_contradicts_verdict, analyst_step_failed */
+            fallback_reason?: string;
+            /** @description The narrative for the persona; every indicator in it is in the tool outputs */
+            narrative: string;
+            /** @description finding_id values the model put first */
+            key_findings: string[];
+            /** @description The model's suggested actions, in addition to the computed recommendations */
+            recommended_actions: string[];
+            /** @description What a person must confirm or decide */
+            questions_for_human: string[];
+            /** @description Indicators the model named that no tool returned; removed from its text */
+            removed_indicators: string[];
+        };
         /** @description A security entity: an IP address, user, host or domain */
         Entity: {
             type: components["schemas"]["EntityType"];
@@ -991,6 +1032,15 @@ export interface components {
              * @example 42
              */
             duration_ms: number;
+            /**
+             * @description Present when the analyst model asked for this lookup (bedrock mode)
+             * @enum {string}
+             */
+            requested_by?: "model";
+            /** @description The model's tool use ID (bedrock mode) */
+            tool_use_id?: string;
+            /** @description The model turn that asked for it */
+            turn?: number;
         };
         RawResult: {
             /** @enum {string} */
@@ -1161,6 +1211,7 @@ export interface components {
                 /** @description Next steps, phrased for the persona */
                 recommendations: string[];
                 coverage: components["schemas"]["Coverage"];
+                analyst?: components["schemas"]["AnalystReport"];
             } | null;
             /** @description Why the investigation failed, when it did */
             failure_reason?: string;
@@ -1553,6 +1604,7 @@ export interface components {
                 /** @description Next steps, phrased for the persona */
                 recommendations: string[];
                 coverage: components["schemas"]["Coverage"];
+                analyst?: components["schemas"]["AnalystReport"];
             } | null;
             /**
              * Format: date-time
