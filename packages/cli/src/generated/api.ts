@@ -803,6 +803,66 @@ export interface components {
          * @enum {string}
          */
         PersonaName: "SOC Analyst" | "CISO" | "Threat Hunter";
+        /**
+         * @description Facts about the investigated entity from offline data (IP → ASN, AS organisation and country; mail-provider lists) and intelligence sources; other scalar keys may appear. Offline data: see docs/investigations.md for sources, dates and licences (CC BY 4.0: Route Views, DB-IP, NRO).
+         * @example {
+         *       "asn": 15169,
+         *       "as_org": "Google LLC",
+         *       "country": "US",
+         *       "network_class": "cloud",
+         *       "network_provider": "Google"
+         *     }
+         */
+        EntityAttributes: {
+            /**
+             * @description Public IP: the autonomous system announcing it (null when no AS announces it)
+             * @example 15169
+             */
+            asn?: number | null;
+            /**
+             * @description Public IP: the autonomous system's organisation
+             * @example Google LLC
+             */
+            as_org?: string | null;
+            /**
+             * @description Public IP: country of registration, ISO 3166-1 alpha-2
+             * @example US
+             */
+            country?: string | null;
+            /**
+             * @description Public IP: kind of network, from a curated list of major providers’ ASNs (unknown when not listed)
+             * @example cloud
+             * @enum {string}
+             */
+            network_class?: "cloud" | "cdn" | "hosting" | "isp" | "unknown";
+            /**
+             * @description Public IP: the listed provider
+             * @example Google
+             */
+            network_provider?: string;
+            /**
+             * @description User with an e-mail-style name, or a domain: the mail domain checked
+             * @example mailinator.com
+             */
+            mail_domain?: string;
+            /**
+             * @description The mail domain is a disposable (throw-away) e-mail service
+             * @example false
+             */
+            disposable_email?: boolean;
+            /**
+             * @description The mail domain is a free e-mail provider
+             * @example false
+             */
+            free_email?: boolean;
+            /**
+             * @description User: the kind of account its name suggests
+             * @example standard
+             */
+            account_kind?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description The investigated entity or one discovered to be related to it */
         ReportEntity: {
             type: components["schemas"]["EntityType"];
@@ -824,6 +884,7 @@ export interface components {
             relationship?: string;
             /** @description Incident or session IDs behind the link */
             evidence?: string[];
+            attributes?: components["schemas"]["EntityAttributes"];
         };
         /** @description A MITRE ATT&CK® technique. © The MITRE Corporation; reproduced and distributed with the permission of The MITRE Corporation. */
         AttackTechnique: {
@@ -923,6 +984,84 @@ export interface components {
              */
             tools_timed_out: ("ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood")[];
         };
+        /**
+         * @description The investigation's conclusion
+         * @example malicious
+         * @enum {string}
+         */
+        Verdict: "benign" | "suspicious" | "malicious" | "unknown";
+        /** @description Which findings and sources made the risk score and how much: risk = round(100 × (1 − Π(1 − score/100))); taken strongest first, each finding adds its score times the share not yet explained, so the points add up to risk_score. Verdict: malicious at risk ≥ 70, suspicious at ≥ 30, otherwise benign, or unknown when fewer than 2 tools (or fewer than half) succeeded. */
+        ScoreExplanation: {
+            /**
+             * @description How findings combine: independent evidence (noisy OR)
+             * @enum {string}
+             */
+            method: "noisy_or";
+            /**
+             * @description The risk formula
+             * @example risk = round(100 × (1 − Π (1 − score_i / 100)))
+             */
+            formula: string;
+            /**
+             * @description The report’s risk score
+             * @example 86
+             */
+            risk_score: number;
+            verdict: components["schemas"]["Verdict"];
+            /**
+             * @description Why the verdict follows from the risk and the coverage
+             * @example risk 86 ≥ 70 → malicious
+             */
+            verdict_reason: string;
+            /** @description Findings with a score above 0, strongest first */
+            contributions: {
+                /**
+                 * @description The finding
+                 * @example domain_analysis:confusable_spelling:paypal.com
+                 */
+                finding_id: string;
+                /** @description Its title */
+                title: string;
+                /**
+                 * @description The tool or source that produced it
+                 * @enum {string}
+                 */
+                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood";
+                /**
+                 * @description The finding’s own score
+                 * @example 75
+                 */
+                score: number;
+                /**
+                 * @description Points of the risk score it added, findings taken strongest first (each adds score × what was still unexplained); the points sum to risk_score
+                 * @example 75
+                 */
+                points: number;
+            }[];
+            /** @description Per tool or source, most points first */
+            sources: {
+                /**
+                 * @description The tool or intelligence source
+                 * @enum {string}
+                 */
+                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood";
+                /**
+                 * @description Its findings that moved the score
+                 * @example 1
+                 */
+                findings: number;
+                /**
+                 * @description The risk its findings alone would give
+                 * @example 75
+                 */
+                alone: number;
+                /**
+                 * @description Sum of its findings’ points
+                 * @example 75
+                 */
+                points: number;
+            }[];
+        };
         /** @description Bedrock analyst mode only (docs/analyst.md). The risk score, verdict, findings and recommendations are computed from tool evidence in every mode. */
         AnalystReport: {
             /**
@@ -1012,6 +1151,10 @@ export interface components {
                 findings: components["schemas"]["Finding"][];
                 /** @description Entities the tool found connected */
                 related: components["schemas"]["RelatedEntity"][];
+                /** @description What the tool learned about the investigated entity itself (see EntityAttributes) */
+                attributes?: {
+                    [key: string]: unknown;
+                };
             } | null;
             /**
              * @description A failed or timed-out tool does not stop the investigation; the verdict reflects the coverage
@@ -1066,7 +1209,12 @@ export interface components {
          *           {
          *             "type": "domain",
          *             "value": "paypa1-login.com",
-         *             "role": "investigated"
+         *             "role": "investigated",
+         *             "attributes": {
+         *               "mail_domain": "paypa1-login.com",
+         *               "disposable_email": false,
+         *               "free_email": false
+         *             }
          *           },
          *           {
          *             "type": "domain",
@@ -1110,6 +1258,43 @@ export interface components {
          *           "tools_succeeded": 4,
          *           "tools_failed": [],
          *           "tools_timed_out": []
+         *         },
+         *         "score_explanation": {
+         *           "method": "noisy_or",
+         *           "formula": "risk = round(100 × (1 − Π (1 − score_i / 100)))",
+         *           "risk_score": 86,
+         *           "verdict": "malicious",
+         *           "verdict_reason": "risk 86 ≥ 70 → malicious",
+         *           "contributions": [
+         *             {
+         *               "finding_id": "domain_analysis:confusable_spelling:paypal.com",
+         *               "title": "Look-alike spelling of PayPal (paypal.com)",
+         *               "source_tool": "domain_analysis",
+         *               "score": 75,
+         *               "points": 75
+         *             },
+         *             {
+         *               "finding_id": "incident_history:incidents",
+         *               "title": "Mentioned in 1 incident (1 high)",
+         *               "source_tool": "incident_history",
+         *               "score": 45,
+         *               "points": 11
+         *             }
+         *           ],
+         *           "sources": [
+         *             {
+         *               "source_tool": "domain_analysis",
+         *               "findings": 1,
+         *               "alone": 75,
+         *               "points": 75
+         *             },
+         *             {
+         *               "source_tool": "incident_history",
+         *               "findings": 1,
+         *               "alone": 45,
+         *               "points": 11
+         *             }
+         *           ]
          *         }
          *       }
          *     }
@@ -1142,7 +1327,12 @@ export interface components {
              *         {
              *           "type": "domain",
              *           "value": "paypa1-login.com",
-             *           "role": "investigated"
+             *           "role": "investigated",
+             *           "attributes": {
+             *             "mail_domain": "paypa1-login.com",
+             *             "disposable_email": false,
+             *             "free_email": false
+             *           }
              *         },
              *         {
              *           "type": "domain",
@@ -1186,6 +1376,43 @@ export interface components {
              *         "tools_succeeded": 4,
              *         "tools_failed": [],
              *         "tools_timed_out": []
+             *       },
+             *       "score_explanation": {
+             *         "method": "noisy_or",
+             *         "formula": "risk = round(100 × (1 − Π (1 − score_i / 100)))",
+             *         "risk_score": 86,
+             *         "verdict": "malicious",
+             *         "verdict_reason": "risk 86 ≥ 70 → malicious",
+             *         "contributions": [
+             *           {
+             *             "finding_id": "domain_analysis:confusable_spelling:paypal.com",
+             *             "title": "Look-alike spelling of PayPal (paypal.com)",
+             *             "source_tool": "domain_analysis",
+             *             "score": 75,
+             *             "points": 75
+             *           },
+             *           {
+             *             "finding_id": "incident_history:incidents",
+             *             "title": "Mentioned in 1 incident (1 high)",
+             *             "source_tool": "incident_history",
+             *             "score": 45,
+             *             "points": 11
+             *           }
+             *         ],
+             *         "sources": [
+             *           {
+             *             "source_tool": "domain_analysis",
+             *             "findings": 1,
+             *             "alone": 75,
+             *             "points": 75
+             *           },
+             *           {
+             *             "source_tool": "incident_history",
+             *             "findings": 1,
+             *             "alone": 45,
+             *             "points": 11
+             *           }
+             *         ]
              *       }
              *     }
              */
@@ -1211,6 +1438,7 @@ export interface components {
                 /** @description Next steps, phrased for the persona */
                 recommendations: string[];
                 coverage: components["schemas"]["Coverage"];
+                score_explanation?: components["schemas"]["ScoreExplanation"];
                 analyst?: components["schemas"]["AnalystReport"];
             } | null;
             /** @description Why the investigation failed, when it did */
@@ -1459,7 +1687,12 @@ export interface components {
          *           {
          *             "type": "domain",
          *             "value": "paypa1-login.com",
-         *             "role": "investigated"
+         *             "role": "investigated",
+         *             "attributes": {
+         *               "mail_domain": "paypa1-login.com",
+         *               "disposable_email": false,
+         *               "free_email": false
+         *             }
          *           },
          *           {
          *             "type": "domain",
@@ -1503,6 +1736,43 @@ export interface components {
          *           "tools_succeeded": 4,
          *           "tools_failed": [],
          *           "tools_timed_out": []
+         *         },
+         *         "score_explanation": {
+         *           "method": "noisy_or",
+         *           "formula": "risk = round(100 × (1 − Π (1 − score_i / 100)))",
+         *           "risk_score": 86,
+         *           "verdict": "malicious",
+         *           "verdict_reason": "risk 86 ≥ 70 → malicious",
+         *           "contributions": [
+         *             {
+         *               "finding_id": "domain_analysis:confusable_spelling:paypal.com",
+         *               "title": "Look-alike spelling of PayPal (paypal.com)",
+         *               "source_tool": "domain_analysis",
+         *               "score": 75,
+         *               "points": 75
+         *             },
+         *             {
+         *               "finding_id": "incident_history:incidents",
+         *               "title": "Mentioned in 1 incident (1 high)",
+         *               "source_tool": "incident_history",
+         *               "score": 45,
+         *               "points": 11
+         *             }
+         *           ],
+         *           "sources": [
+         *             {
+         *               "source_tool": "domain_analysis",
+         *               "findings": 1,
+         *               "alone": 75,
+         *               "points": 75
+         *             },
+         *             {
+         *               "source_tool": "incident_history",
+         *               "findings": 1,
+         *               "alone": 45,
+         *               "points": 11
+         *             }
+         *           ]
          *         }
          *       },
          *       "created_at": "2026-11-01T12:00:00Z",
@@ -1535,7 +1805,12 @@ export interface components {
              *         {
              *           "type": "domain",
              *           "value": "paypa1-login.com",
-             *           "role": "investigated"
+             *           "role": "investigated",
+             *           "attributes": {
+             *             "mail_domain": "paypa1-login.com",
+             *             "disposable_email": false,
+             *             "free_email": false
+             *           }
              *         },
              *         {
              *           "type": "domain",
@@ -1579,6 +1854,43 @@ export interface components {
              *         "tools_succeeded": 4,
              *         "tools_failed": [],
              *         "tools_timed_out": []
+             *       },
+             *       "score_explanation": {
+             *         "method": "noisy_or",
+             *         "formula": "risk = round(100 × (1 − Π (1 − score_i / 100)))",
+             *         "risk_score": 86,
+             *         "verdict": "malicious",
+             *         "verdict_reason": "risk 86 ≥ 70 → malicious",
+             *         "contributions": [
+             *           {
+             *             "finding_id": "domain_analysis:confusable_spelling:paypal.com",
+             *             "title": "Look-alike spelling of PayPal (paypal.com)",
+             *             "source_tool": "domain_analysis",
+             *             "score": 75,
+             *             "points": 75
+             *           },
+             *           {
+             *             "finding_id": "incident_history:incidents",
+             *             "title": "Mentioned in 1 incident (1 high)",
+             *             "source_tool": "incident_history",
+             *             "score": 45,
+             *             "points": 11
+             *           }
+             *         ],
+             *         "sources": [
+             *           {
+             *             "source_tool": "domain_analysis",
+             *             "findings": 1,
+             *             "alone": 75,
+             *             "points": 75
+             *           },
+             *           {
+             *             "source_tool": "incident_history",
+             *             "findings": 1,
+             *             "alone": 45,
+             *             "points": 11
+             *           }
+             *         ]
              *       }
              *     }
              */
@@ -1604,6 +1916,7 @@ export interface components {
                 /** @description Next steps, phrased for the persona */
                 recommendations: string[];
                 coverage: components["schemas"]["Coverage"];
+                score_explanation?: components["schemas"]["ScoreExplanation"];
                 analyst?: components["schemas"]["AnalystReport"];
             } | null;
             /**
