@@ -69,6 +69,26 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } } },
   'ingest-incidents': { incidentQueueSend: true },
   'search-investigations': { tables: { sessions: { access: 'read' } } },
+  // The web console (docs/console.md): the shell, assets and settings read no data; the console
+  // authorizer verifies ID tokens against the issuer's public keys and reads no table.
+  'console-page': {},
+  'console-asset': {},
+  'console-config': {},
+  'console-authorizer': {},
+  'console-me': {},
+  'console-list-sessions': { tables: { sessions: { access: 'read' } } },
+  'console-start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
+  'console-get-session-history': { tables: { sessions: { access: 'read' } } },
+  'console-get-report': { tables: { sessions: { access: 'read' } } },
+  'console-cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },
+  'console-list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } } },
+  'console-get-incident': { tables: { incidents: { access: 'read' } } },
+  'console-query-graph': { tables: { graph: { access: 'read', indexes: ['gsi1'] } } },
+  'console-list-keys': { tables: { keys: { access: 'read', indexes: ['gsi1'] } } },
+  'console-create-key': keyAdmin,
+  'console-rotate-key': keyAdmin,
+  'console-disable-key': keyAdmin,
+  'console-list-audit': { tables: { keys: { access: 'read' } } },
   // Incident sync (infra/constructs/incident-sync.ts): the consumer upserts incidents and writes the
   // graph (BatchGetItem + conditional puts in transactions); the pull keeps its watermark in the
   // incidents table and enqueues. Reading the connectors' secrets is granted by the construct.

@@ -17,6 +17,10 @@ export function scopeTableMarkdown(routes: readonly RouteDefinition[]): string {
         return 'admin role';
       case 'scope':
         return `\`${route.access.scope}\`${route.ownerOnly ? ' + owner of the session' : ''}`;
+      case 'console':
+        return route.access.role === 'admin'
+          ? 'console sign-in, group `admins`'
+          : 'console sign-in, group `analysts` or `admins`';
     }
   };
   const rows = routes.map((route) => {
@@ -31,6 +35,10 @@ export function scopeTableMarkdown(routes: readonly RouteDefinition[]): string {
     'Generated from `shared/api/routes.ts` by `npm run docs:scopes`; a unit test fails when this file is',
     'out of date. The authorizer allows exactly these methods for a key, the local gateway and API Gateway',
     'answer 403 outside them, and session routes also check that the caller created the session.',
+    '',
+    'Console routes (`/api/v1/console/...`) take no API key: a person signed in to the web console sends',
+    "the ID token of the tenant's user pool (docs/console.md); the console authorizer refuses anything",
+    "else with 401 and a role below the route's with 403. Analysts read every session of the tenant.",
     '',
     '| Method | Paths | Operation | Needs | Plugin skill |',
     '| --- | --- | --- | --- | --- |',

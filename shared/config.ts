@@ -120,6 +120,27 @@ export const configSchema = z.object({
   SIS_BEDROCK_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(120)), 50),
   SIS_BEDROCK_MAX_ATTEMPTS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10)), 4),
   /**
+   * Console sign-in (docs/console.md). The OpenID Connect issuer whose ID tokens the console
+   * authorizer accepts (on AWS `https://cognito-idp.<region>.amazonaws.com/<pool id>`, locally
+   * `<public url>/oidc`), the public app client ID (the tokens' `aud`), the JWKS URL (default: the
+   * issuer's `/.well-known/jwks.json`), the Cognito user pool ID (AWS only: selects Cognito's
+   * verifier) and the base URL of the sign-in endpoints `/oauth2/authorize`, `/oauth2/token` and
+   * `/logout` (the user pool domain on AWS; default: the issuer). Unset issuer: console data routes
+   * refuse every request with 401.
+   */
+  SIS_CONSOLE_ISSUER: z.optional(z.url()),
+  SIS_CONSOLE_CLIENT_ID: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+  SIS_CONSOLE_JWKS_URL: z.optional(z.url()),
+  SIS_CONSOLE_USER_POOL_ID: z.optional(
+    z
+      .string()
+      .check(z.regex(/^[a-z]{2}-[a-z]+-\d_[A-Za-z0-9]+$/, 'a Cognito user pool ID such as eu-west-1_AbC123')),
+  ),
+  SIS_CONSOLE_LOGIN_URL: z.optional(z.url()),
+  /** Local runtime only: passwords of the local issuer's users `admin` and `analyst` (else generated). */
+  SIS_CONSOLE_ADMIN_PASSWORD: z.optional(z.string().check(z.minLength(8), z.maxLength(128))),
+  SIS_CONSOLE_ANALYST_PASSWORD: z.optional(z.string().check(z.minLength(8), z.maxLength(128))),
+  /**
    * Shown in the plugin manifests and on the terms page (`/legal`). The stack sets both from the
    * deployment settings `contactEmail` and `legalUrl`. SIS_LEGAL_URL is the operator's own terms page:
    * the manifests' `legal_info_url` then points there (it must answer 200 without credentials) and

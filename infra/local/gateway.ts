@@ -40,6 +40,10 @@ export interface GatewayOptions {
   routes: readonly RouteDefinition[];
   loadHandler: (functionName: string) => Promise<ProxyHandler>;
   loadAuthorizer: () => Promise<AuthorizerHandler>;
+  /** The console authorizer, for routes whose access kind is `console` (as the stack wires them). */
+  loadConsoleAuthorizer?: () => Promise<AuthorizerHandler>;
+  /** Other servers mounted under a path prefix (the local OpenID Connect issuer at `/oidc`). */
+  mounts?: { prefix: string; handle: (req: IncomingMessage, res: ServerResponse) => void }[];
   arnBase: ApiArnBase;
   /** Per-key throttling, as a usage plan does on AWS; keyed by the authorizer's usageIdentifierKey. */
   rateLimit?: (identifier: string, context: AuthorizerContext) => RateLimitDecision;
@@ -181,7 +185,11 @@ export function createGateway(options: GatewayOptions): Server {
     requestId: string,
   ): Promise<Record<string, unknown>> {
     const arn = methodArn(options.arnBase, match.route.method, event.path);
-    const authorizer = await options.loadAuthorizer();
+    const isConsole = match.route.access.kind === 'console';
+    const authorizer =
+      isConsole && options.loadConsoleAuthorizer
+        ? await options.loadConsoleAuthorizer()
+        : await options.loadAuthorizer();
     let result: APIGatewayAuthorizerResult;
     try {
       result = await authorizer({
@@ -200,7 +208,13 @@ export function createGateway(options: GatewayOptions): Server {
       } as APIGatewayRequestAuthorizerEvent);
     } catch (error) {
       if (error instanceof Error && error.message === 'Unauthorized') {
-        throw new GatewayError(401, 'unauthorized', 'A valid API key is required in the X-API-Key header.');
+        throw new GatewayError(
+          401,
+          'unauthorized',
+          isConsole
+            ? 'A valid console sign-in is required (Authorization: Bearer <ID token>).'
+            : 'A valid API key is required in the X-API-Key header.',
+        );
       }
       options.onError?.(error, { requestId, stage: 'authorizer' });
       // The key could not be checked (its store unreachable): a retryable refusal, as the stack's
@@ -212,7 +226,13 @@ export function createGateway(options: GatewayOptions): Server {
       );
     }
     if (!policyAllows(result.policyDocument as PolicyDocument, arn)) {
-      throw new GatewayError(403, 'forbidden', 'This API key is not allowed to call this operation.');
+      throw new GatewayError(
+        403,
+        'forbidden',
+        isConsole
+          ? 'Your console role does not allow this operation.'
+          : 'This API key is not allowed to call this operation.',
+      );
     }
     const context = (result.context ?? {}) as Record<string, unknown>;
     if (options.rateLimit && result.usageIdentifierKey) {
@@ -235,6 +255,13 @@ export function createGateway(options: GatewayOptions): Server {
       throw new GatewayError(400, 'bad_request', 'The request target is not a valid path.');
     }
     const method = (req.method ?? 'GET').toUpperCase();
+    const mount = options.mounts?.find(
+      (m) => url.pathname === m.prefix || url.pathname.startsWith(`${m.prefix}/`),
+    );
+    if (mount) {
+      mount.handle(req, res);
+      return;
+    }
     const pathMatches = compiled.filter((c) => c.pattern.test(url.pathname));
     const match = pathMatches.find((c) => c.route.method === method);
     if (!match) {

@@ -43,6 +43,12 @@ async function main(): Promise<void> {
   console.log(`  Plugin manifest:   ${service.baseUrl}/.well-known/ai-plugin.json`);
   console.log(`  Data directory:    ${dataDir} (DynamoDB Local on 127.0.0.1:${env.SIS_DYNAMODB_PORT})`);
   console.log(`  First admin key:   npx sis admin bootstrap --json`);
+  console.log(`  Web console:       ${service.console.url}`);
+  for (const user of service.console.users) {
+    // A generated password is printed once, here; one set in SIS_CONSOLE_*_PASSWORD never is.
+    const password = user.generated ? `password ${user.password}` : 'password from the environment';
+    console.log(`    sign in as ${user.username.padEnd(8)} ${password}`);
+  }
   console.log(`  Ready in ${Date.now() - started} ms. Press Ctrl-C to stop.`);
 }
 

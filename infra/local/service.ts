@@ -13,6 +13,12 @@ import type { SweepResult } from '../../shared/services/stale-session-sweeper';
 import { ensureTables, tableEnvironment, tableNamesFor } from '../../shared/store/create-tables';
 import { incidentsRepositoryFromConfig } from '../../shared/store/incidents-repository';
 import { workflowTimeoutSeconds } from '../workflow/definition';
+import {
+  type ConsoleIssuer,
+  createConsoleIssuer,
+  ISSUER_MOUNT_PATH,
+  type LocalConsoleUser,
+} from './console-issuer';
 import { loadDemoData } from './demo-data';
 import { createLocalDynamoDbClient, startDynamoDbLocal } from './dynamodb-local';
 import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
@@ -49,6 +55,8 @@ export interface LocalServiceOptions {
 
 export interface LocalService {
   baseUrl: string;
+  /** The local OpenID Connect issuer of the console and its users (docs/console.md). */
+  console: { url: string; issuer: string; clientId: string; users: LocalConsoleUser[] };
   port: number;
   env: Record<string, string>;
   /** The in-process incident queue (tests wait for `idle()` and inspect `dlq()`). */
@@ -132,6 +140,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     if (interrupted.length)
       logger.info('sessions interrupted by a restart marked failed', { count: interrupted.length });
 
+    // Created once the port is known (the issuer URL contains it); requests before that get 503.
+    let issuer: ConsoleIssuer | undefined;
     const rateLimiter = new RateLimiter();
     const server = createGateway({
       routes: ROUTES,
@@ -157,6 +167,17 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           : { allowed: false, retryAfterSeconds: decision.retryAfterSeconds };
       },
       loadAuthorizer: () => loadModule('authorizer').then((m) => m.handler as AuthorizerHandler),
+      loadConsoleAuthorizer: () =>
+        loadModule('console-authorizer').then((m) => m.handler as AuthorizerHandler),
+      mounts: [
+        {
+          prefix: ISSUER_MOUNT_PATH,
+          handle: (req, res) => {
+            if (issuer) return issuer.handle(req, res);
+            res.writeHead(503).end();
+          },
+        },
+      ],
       onError: (error, info) => logger.error('local gateway failure', { ...info, error: error as Error }),
     });
     await new Promise<void>((ready, fail) => {
@@ -168,6 +189,19 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     const baseUrl = `http://127.0.0.1:${port}`;
     process.env.SIS_PUBLIC_URL = options.publicUrl ?? process.env.SIS_PUBLIC_URL ?? baseUrl;
     env.SIS_PUBLIC_URL = process.env.SIS_PUBLIC_URL;
+    issuer = createConsoleIssuer({
+      publicUrl: env.SIS_PUBLIC_URL,
+      adminPassword: env.SIS_CONSOLE_ADMIN_PASSWORD ?? process.env.SIS_CONSOLE_ADMIN_PASSWORD,
+      analystPassword: env.SIS_CONSOLE_ANALYST_PASSWORD ?? process.env.SIS_CONSOLE_ANALYST_PASSWORD,
+    });
+    // What the stack sets from the user pool on AWS; the JWKS is read over the local port, so it
+    // works whatever SIS_PUBLIC_URL says.
+    Object.assign(env, {
+      SIS_CONSOLE_ISSUER: issuer.issuer,
+      SIS_CONSOLE_CLIENT_ID: issuer.clientId,
+      SIS_CONSOLE_JWKS_URL: `${baseUrl}${ISSUER_MOUNT_PATH}/.well-known/jwks.json`,
+    });
+    Object.assign(process.env, env);
     resetConfigForTests();
     const cfg = config();
 
@@ -205,6 +239,12 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
 
     return {
       baseUrl,
+      console: {
+        url: `${env.SIS_PUBLIC_URL.replace(/\/+$/, '')}/sessions`,
+        issuer: issuer.issuer,
+        clientId: issuer.clientId,
+        users: issuer.users,
+      },
       port,
       env,
       incidentQueue,

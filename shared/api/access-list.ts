@@ -150,4 +150,148 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       scope: 'search:read',
     },
   },
+  {
+    method: 'GET',
+    paths: [
+      '/sessions',
+      '/sessions/{session_id}',
+      '/incidents',
+      '/incidents/{incident_id}',
+      '/graph/{value}',
+      '/admin/keys',
+      '/admin/audit',
+      '/auth/callback',
+      '/signed-out',
+      '/console',
+    ],
+    access: {
+      kind: 'public',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/console/assets/{file}'],
+    access: {
+      kind: 'public',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/console/config.json'],
+    access: {
+      kind: 'public',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/me'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/sessions'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/investigations'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/sessions/{session_id}'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/sessions/{session_id}/report'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/sessions/{session_id}/cancel'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/incidents'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/incidents/{incident_id}'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/graph/entity/{value}'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/admin/keys'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/keys'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/keys/{key_id}/rotate'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/keys/{key_id}/disable'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/admin/audit'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
 ];

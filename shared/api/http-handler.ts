@@ -11,7 +11,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../domain/errors';
-import { type Caller, callerMayAccess, isScope, type KeyRole } from '../domain/scopes';
+import { type Caller, type ConsoleUser, callerMayAccess, isScope, type KeyRole } from '../domain/scopes';
 import { flushMetrics, logger } from '../observability';
 import { jsonResponse, toErrorResult, zodToValidationError } from './errors';
 import type { RouteDefinition } from './route-types';
@@ -49,11 +49,29 @@ export function callerFromEvent(event: APIGatewayProxyEvent): Caller | undefined
   const authorizer = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
   const keyId = authorizer?.keyId;
   if (typeof keyId !== 'string' || keyId.length === 0) return undefined;
+  if (authorizer?.principalKind === 'user') return consoleCallerFromContext(keyId, authorizer);
   const role: KeyRole = authorizer?.role === 'admin' ? 'admin' : 'client';
   const scopes = String(authorizer?.scopes ?? '')
     .split(',')
     .filter(isScope);
   return { keyId, role, scopes };
+}
+
+/** A person signed in to the console (context set by the console authorizer). */
+function consoleCallerFromContext(keyId: string, authorizer: Record<string, unknown>): Caller | undefined {
+  const role = authorizer.consoleRole;
+  if (role !== 'admin' && role !== 'analyst') return undefined;
+  const email = typeof authorizer.email === 'string' && authorizer.email ? authorizer.email : undefined;
+  const user: ConsoleUser = {
+    sub: String(authorizer.sub ?? ''),
+    username: String(authorizer.username ?? ''),
+    ...(email ? { email } : {}),
+    role,
+    groups: String(authorizer.groups ?? '')
+      .split(',')
+      .filter(Boolean),
+  };
+  return { keyId, role: 'client', scopes: [], user, tenantWide: true };
 }
 
 function parseJsonBody(event: APIGatewayProxyEvent, maxBytes: number): unknown {
@@ -139,6 +157,7 @@ const requestLogging = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
 export function httpHandler<R extends RouteDefinition>(
   route: R,
   handle: (request: HttpRequest<R>) => Promise<HttpResult>,
+  options: { securityHeaders?: Parameters<typeof httpSecurityHeaders>[0] } = {},
 ) {
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const requestId = requestIdOf(event, context);
@@ -187,6 +206,6 @@ export function httpHandler<R extends RouteDefinition>(
     .use(metricsFlush())
     .use(httpHeaderNormalizer())
     .use(requestLogging())
-    .use(httpSecurityHeaders())
+    .use(httpSecurityHeaders(options.securityHeaders))
     .use(errorMapper());
 }

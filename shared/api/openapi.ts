@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import { z } from 'zod';
 import { SERVICE_VERSION } from '../version';
 import type { RouteDefinition } from './route-types';
+import { isConsoleRoute } from './routes/console';
 import { ErrorResponse } from './schemas/common';
 
 /**
@@ -68,6 +69,8 @@ function accessNote(route: RouteDefinition): string {
       return 'Requires an admin API key.';
     case 'scope':
       return `Requires an API key with scope \`${route.access.scope}\`${route.ownerOnly ? ' that created the session' : ''}.`;
+    case 'console':
+      return `Requires a console sign-in (${route.access.role}).`;
   }
 }
 
@@ -119,7 +122,9 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
     name: 'X-API-Key',
     description: 'A key created by an administrator. `Authorization: Bearer <key>` is accepted as well.',
   });
-  const selected = options.view === 'plugin' ? routes.filter((r) => r.pluginSkill) : routes;
+  // Console routes belong to the browser app (docs/console.md), never to an assistant platform.
+  const apiRoutes = routes.filter((r) => !isConsoleRoute(r));
+  const selected = options.view === 'plugin' ? apiRoutes.filter((r) => r.pluginSkill) : apiRoutes;
   for (const route of selected) {
     register(registry, route, route.path, route.operationId, false);
     if (options.view === 'full') {

@@ -1,4 +1,5 @@
 import type { RouteDefinition } from './route-types';
+import { consoleRoutes } from './routes/console';
 import { investigationRoutes } from './routes/investigations';
 import { keyRoutes } from './routes/keys';
 import { knowledgeRoutes } from './routes/knowledge';
@@ -14,6 +15,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...keyRoutes,
   ...investigationRoutes,
   ...knowledgeRoutes,
+  ...consoleRoutes,
 ];
 
 export function routeByOperationId(operationId: string): RouteDefinition {

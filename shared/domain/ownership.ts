@@ -12,14 +12,25 @@ export interface Owned {
   owner_key_id: string;
 }
 
-export function isOwner(resource: Owned, caller: Pick<Caller, 'keyId'>): boolean {
+export function isOwner(resource: Owned, caller: Pick<Caller, 'keyId' | 'tenantWide'>): boolean {
   // An empty owner (a record written without one) belongs to nobody.
-  return resource.owner_key_id.length > 0 && resource.owner_key_id === caller.keyId;
+  if (resource.owner_key_id.length === 0) return false;
+  // Console users read every session of the tenant (the spec's analysts); keys only their own.
+  return caller.tenantWide === true || resource.owner_key_id === caller.keyId;
+}
+
+/** Owner IDs are key IDs, or `user:<sub>` for an investigation started by a person in the console. */
+export function userOwnerId(sub: string): string {
+  return `user:${sub}`;
+}
+
+export function ownerOf(ownerId: string): { kind: 'key' | 'user'; id: string } {
+  return ownerId.startsWith('user:') ? { kind: 'user', id: ownerId.slice(5) } : { kind: 'key', id: ownerId };
 }
 
 export function assertOwner<T extends Owned>(
   resource: T | undefined | null,
-  caller: Pick<Caller, 'keyId'>,
+  caller: Pick<Caller, 'keyId' | 'tenantWide'>,
   what = 'session',
 ): T {
   if (!resource) throw new NotFoundError(`No ${what} with this ID.`);

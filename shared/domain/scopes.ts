@@ -28,23 +28,51 @@ export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
-/** Who is calling, as established by the authorizer. */
+/** Roles of people signed in to the console (from their identity provider groups). */
+export type ConsoleRole = 'analyst' | 'admin';
+
+/** A person signed in to the console, as established by the console authorizer. */
+export interface ConsoleUser {
+  sub: string;
+  username: string;
+  email?: string | undefined;
+  role: ConsoleRole;
+  groups: string[];
+}
+
+/**
+ * Who is calling, as established by an authorizer. `keyId` is the owner ID of what the caller creates
+ * (a key ID, or `user:<sub>` for a person). `user` is set only for console sign-ins; `tenantWide`
+ * lets the caller read every session of the tenant (console users), not only its own.
+ */
 export interface Caller {
   keyId: string;
   role: KeyRole;
   scopes: Scope[];
+  user?: ConsoleUser | undefined;
+  tenantWide?: boolean | undefined;
 }
 
 /** What a route demands of its caller. */
-export type Access = { kind: 'public' } | { kind: 'scope'; scope: Scope } | { kind: 'admin' };
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'scope'; scope: Scope }
+  | { kind: 'admin' }
+  | { kind: 'console'; role: ConsoleRole };
+
+export function consoleRoleAllows(role: ConsoleRole, needed: ConsoleRole): boolean {
+  return needed === 'analyst' || role === 'admin';
+}
 
 export function callerMayAccess(caller: Caller, access: Access): boolean {
   switch (access.kind) {
     case 'public':
       return true;
     case 'admin':
-      return caller.role === 'admin';
+      return caller.role === 'admin' && !caller.user;
     case 'scope':
-      return caller.scopes.includes(access.scope);
+      return !caller.user && caller.scopes.includes(access.scope);
+    case 'console':
+      return !!caller.user && consoleRoleAllows(caller.user.role, access.role);
   }
 }

@@ -267,18 +267,25 @@ export class KeysRepository {
 
   /** Newest first. */
   async listAudit(limit = 100): Promise<AuditEntry[]> {
-    const { Items } = await this.doc.send(
+    return (await this.auditPage(limit)).entries;
+  }
+
+  /** Newest first, one page; `after` is the `next` of the previous page (`<at>#<auditId>`). */
+  async auditPage(limit: number, after?: string): Promise<{ entries: AuditEntry[]; next?: string }> {
+    const { Items, LastEvaluatedKey } = await this.doc.send(
       new QueryCommand({
         TableName: this.table,
         KeyConditionExpression: 'pk = :audit',
         ExpressionAttributeValues: { ':audit': AUDIT_PK },
         ScanIndexForward: false,
         Limit: limit,
+        ...(after ? { ExclusiveStartKey: { pk: AUDIT_PK, sk: after } } : {}),
       }),
     );
-    return (Items ?? []).map((item) =>
+    const entries = (Items ?? []).map((item) =>
       pick<AuditEntry>(item, ['audit_id', 'at', 'action', 'key_id', 'actor', 'details']),
     );
+    return LastEvaluatedKey ? { entries, next: String(LastEvaluatedKey.sk) } : { entries };
   }
 }
 

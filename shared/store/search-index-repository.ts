@@ -20,6 +20,11 @@ import { tableName } from './tables';
  *             key: a key can only ever read postings of its own sessions.
  * - document  pk `SEARCHDOC#<session_id>`, sk `TERMS`: the term list last indexed, so re-indexing
  *             deletes postings of terms the session no longer has.
+ * - tenant    pk `TENANT#SESSIONS`, sk `<created_at>#<session_id>`: one more posting per session,
+ *             whatever its owner, for the web console (people see every session of the tenant).
+ *             Listing is one Query newest first; a console search filters it with `contains(terms)`.
+ *             Chosen over a GSI (which would copy every posting) and over per-term tenant postings
+ *             (which would double the index's writes): it costs one item write per re-index.
  *
  * Re-indexing first widens the document to old ∪ new terms, then writes and deletes postings, then
  * narrows the document: a crash in between leaves extra postings that the next re-index removes,
@@ -69,6 +74,7 @@ const MAX_EVALUATED_PER_SEARCH = 2_000;
 const MAX_ATTEMPTS = 5;
 
 const DOC_SK = 'TERMS';
+const TENANT_PK = 'TENANT#SESSIONS';
 const termPk = (owner: string, term: string) => `TERM#${owner}#${term}`;
 const docPk = (sessionId: string) => `SEARCHDOC#${sessionId}`;
 const postingSk = (entry: Pick<SearchEntry, 'created_at' | 'session_id'>) =>
@@ -116,7 +122,18 @@ export function postingItems(entry: SearchEntry, terms: readonly string[]): Item
     ...(entry.summary ? { summary: shorten(entry.summary, POSTING_SUMMARY_LENGTH) } : {}),
     terms: [...terms],
   };
-  return terms.map((term) => ({ pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting }));
+  return [
+    ...terms.map((term) => ({ pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting })),
+    { pk: TENANT_PK, sk: postingSk(entry), ...posting },
+  ];
+}
+
+export interface TenantListQuery {
+  /** Normalised terms every listed session must have; none lists all. */
+  terms: readonly string[];
+  limit: number;
+  /** The sort key the previous page ended at. */
+  after?: string | undefined;
 }
 
 export class SearchIndexRepository {
@@ -270,6 +287,49 @@ export class SearchIndexRepository {
       next = result.lastKey;
       if (hits.length > query.limit || !next || evaluated >= MAX_EVALUATED_PER_SEARCH) {
         return this.pageOf(query, driving, hits, next);
+      }
+    }
+  }
+
+  /**
+   * Every session of the tenant (any owner), newest first, having all of `terms`: one Query on the
+   * tenant partition, continued until the page is full or MAX_EVALUATED_PER_SEARCH items were read.
+   */
+  async listTenant(query: TenantListQuery): Promise<{ hits: SearchEntry[]; next?: string }> {
+    const values: Record<string, unknown> = { ':pk': TENANT_PK };
+    const filters = query.terms.map((term, i) => {
+      values[`:t${i}`] = term;
+      return `contains(#terms, :t${i})`;
+    });
+    const hits: Item[] = [];
+    let evaluated = 0;
+    let startKey: Record<string, unknown> | undefined = query.after
+      ? { pk: TENANT_PK, sk: query.after }
+      : undefined;
+    for (;;) {
+      const result = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ...(filters.length
+            ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: { '#terms': 'terms' } }
+            : {}),
+          ExpressionAttributeValues: values,
+          ScanIndexForward: false,
+          Limit: filters.length ? Math.min(500, Math.max(100, query.limit + 1)) : query.limit + 1,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      evaluated += result.ScannedCount ?? 0;
+      hits.push(...(result.Items ?? []));
+      startKey = result.LastEvaluatedKey;
+      if (hits.length > query.limit) {
+        const page = hits.slice(0, query.limit);
+        return { hits: page.map(entryFromItem), next: String(page.at(-1)?.sk) };
+      }
+      if (!startKey) return { hits: hits.map(entryFromItem) };
+      if (evaluated >= MAX_EVALUATED_PER_SEARCH) {
+        return { hits: hits.map(entryFromItem), next: String(startKey.sk) };
       }
     }
   }

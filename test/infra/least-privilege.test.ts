@@ -133,6 +133,31 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
     { actions: QUEUE_CONSUME, resources: ['{queue/incidents}'] },
   ],
   'siem-pull': [...writeTable('incidents'), { actions: QUEUE_SEND, resources: ['{queue/incidents}'] }],
+  // The web console: pages and the token check read no data; data routes as their plugin twins.
+  'console-page': [],
+  'console-asset': [],
+  'console-config': [],
+  'console-authorizer': [],
+  'console-me': [],
+  'console-list-sessions': readTable('sessions'),
+  'console-start-investigation': [
+    ...writeTable('sessions'),
+    { actions: ['states:StartExecution'], resources: ['{state-machine/investigation}'] },
+  ],
+  'console-get-session-history': readTable('sessions'),
+  'console-get-report': readTable('sessions'),
+  'console-cancel-investigation': [
+    ...writeTable('sessions'),
+    { actions: ['states:StopExecution'], resources: [EXECUTIONS] },
+  ],
+  'console-list-incidents': readTable('incidents', true),
+  'console-get-incident': readTable('incidents'),
+  'console-query-graph': readTable('graph', true),
+  'console-list-keys': readTable('keys', true),
+  'console-create-key': keyAdministration,
+  'console-rotate-key': keyAdministration,
+  'console-disable-key': keyAdministration,
+  'console-list-audit': readTable('keys'),
 };
 
 const STEP_FUNCTIONS = [
@@ -432,20 +457,34 @@ describe('least privilege of every IAM principal in the template', () => {
   it('only start, cancel and the sweeper touch executions, only key administration touches API Gateway', () => {
     const holders = (prefix: string) =>
       [...new Set(grants.filter((g) => g.action.startsWith(prefix)).map((g) => g.principal))].sort();
-    expect(holders('states:StartExecution')).toEqual(['start-investigation']);
-    expect(holders('states:StopExecution')).toEqual(['cancel-investigation']);
+    expect(holders('states:StartExecution')).toEqual(['console-start-investigation', 'start-investigation']);
+    expect(holders('states:StopExecution')).toEqual(['cancel-investigation', 'console-cancel-investigation']);
     expect(holders('states:DescribeExecution')).toEqual(['sweep-stale-sessions']);
     expect(holders('states:')).toEqual([
       'cancel-investigation',
+      'console-cancel-investigation',
+      'console-start-investigation',
       'start-investigation',
       'sweep-stale-sessions',
     ]);
-    expect(holders('apigateway:')).toEqual(['create-api-key', 'disable-api-key', 'rotate-api-key']);
+    expect(holders('apigateway:')).toEqual([
+      'console-create-key',
+      'console-disable-key',
+      'console-rotate-key',
+      'create-api-key',
+      'disable-api-key',
+      'rotate-api-key',
+    ]);
     const keysTable = [
       ...new Set(grants.filter((g) => g.resource.startsWith('{table/keys}')).map((g) => g.principal)),
     ];
     expect(keysTable.sort()).toEqual([
       'authorizer',
+      'console-create-key',
+      'console-disable-key',
+      'console-list-audit',
+      'console-list-keys',
+      'console-rotate-key',
       'create-api-key',
       'disable-api-key',
       'list-api-keys',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteDefinition, servedPaths } from '../../shared/api/route-types';
 import { ROUTES } from '../../shared/api/routes';
+import { isConsoleRoute } from '../../shared/api/routes/console';
 import { config } from '../../shared/config';
 import { generateKeyId, generateSecret } from '../../shared/domain/api-key';
 import { SCOPES } from '../../shared/domain/scopes';
@@ -27,8 +28,11 @@ const PARAM_VALUES: Record<string, string> = {
 const concrete = (template: string) =>
   template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(PARAM_VALUES[name] ?? 'unknown'));
 
-const protectedRoutes = ROUTES.filter((r) => r.access.kind !== 'public');
-const publicRoutes = ROUTES.filter((r) => r.access.kind === 'public');
+// Console routes take a console sign-in, never a key (test/integration/console-api.test.ts covers
+// their roles); here every kind of key must be refused on them with 401.
+const protectedRoutes = ROUTES.filter((r) => r.access.kind !== 'public' && r.access.kind !== 'console');
+const publicRoutes = ROUTES.filter((r) => r.access.kind === 'public' && !isConsoleRoute(r));
+const consoleDataRoutes = ROUTES.filter((r) => r.access.kind === 'console');
 
 const cases = protectedRoutes.flatMap((route) =>
   servedPaths(route).map((path) => ({ route, path: concrete(path), label: `${route.method} ${path}` })),
@@ -121,6 +125,20 @@ describe('authorization matrix generated from the route table', () => {
       const viaBearer = await request(route, path, undefined, { authorization: `Bearer ${key}` });
       expect([401, 403]).not.toContain(viaBearer.status);
     });
+  });
+
+  it.each(
+    consoleDataRoutes.flatMap((route) =>
+      servedPaths(route).map((path) => [`${route.method} ${path}`, route, path] as const),
+    ),
+  )('refuses every API key on console route %s with 401', async (_label, route, path) => {
+    for (const key of [service.adminKey, keys.allScopes as string]) {
+      const viaHeader = await request(route, concrete(path), key);
+      expect(viaHeader.status).toBe(401);
+      expect(viaHeader.body).toMatchObject(errorShape('unauthorized'));
+      const viaBearer = await request(route, concrete(path), undefined, { authorization: `Bearer ${key}` });
+      expect(viaBearer.status).toBe(401);
+    }
   });
 
   it.each(

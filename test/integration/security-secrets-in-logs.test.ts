@@ -4,6 +4,7 @@ import { ROUTES } from '../../shared/api/routes';
 import { formatApiKey, generateKeyId, hashSecret, parseApiKey } from '../../shared/domain/api-key';
 import { SCOPES } from '../../shared/domain/scopes';
 import { logger } from '../../shared/observability';
+import { signInToConsole } from '../support/console-sign-in';
 import { jsonCall, type RawAnswer, rawRequest } from '../support/fuzz-http';
 import { startTestService, type TestService } from '../support/local-service';
 import { captureLogs, type LogCapture } from '../support/log-capture';
@@ -17,6 +18,7 @@ import { captureLogs, type LogCapture } from '../support/log-capture';
  * header sent during it appears anywhere in what was logged.
  */
 const ENGINE_FAULT = 'secrets-fault.example.com';
+const CONSOLE_PASSWORD = 'console-secret-password-1';
 let service: TestService;
 let capture: LogCapture;
 /** Every credential-bearing value sent or issued during the run. */
@@ -67,7 +69,11 @@ async function send(
 
 beforeAll(async () => {
   service = await startTestService({
-    env: { POWERTOOLS_LOG_LEVEL: 'DEBUG', SIS_FAULT_INJECTION: `step-assess@${ENGINE_FAULT}=throw` },
+    env: {
+      POWERTOOLS_LOG_LEVEL: 'DEBUG',
+      SIS_FAULT_INJECTION: `step-assess@${ENGINE_FAULT}=throw`,
+      SIS_CONSOLE_ADMIN_PASSWORD: CONSOLE_PASSWORD,
+    },
   });
   remember(service.adminKey);
   logger.setLogLevel('DEBUG');
@@ -153,6 +159,58 @@ describe('secrets never reach the logs', () => {
     expect((await send('GET', '/api/v1/graph/entity/203.0.113.66', { key: fresh })).status).toBe(200);
     expect((await send('GET', '/api/v1/incidents?severity=high,critical', { key: fresh })).status).toBe(200);
     expect((await send('GET', '/api/v1/search?q=203.0.113.66', { key: fresh })).status).toBe(200);
+    await service.stepFunctions.idle();
+
+    // The web console, signed in through the local issuer: its password and ID token are secrets too.
+    secrets.add(CONSOLE_PASSWORD);
+    const { idToken } = await signInToConsole(service.baseUrl, {
+      username: 'admin',
+      password: CONSOLE_PASSWORD,
+    });
+    secrets.add(idToken);
+    for (const page of ['/sessions', `/sessions/${sessionId}`, '/console/config.json']) {
+      expect((await send('GET', page)).status).toBe(200);
+    }
+    expect((await send('GET', '/console/assets/app.UNBUILT.js')).status).toBe(404);
+    const incidents = await send('GET', '/api/v1/console/incidents', { bearer: idToken });
+    expect(incidents.status).toBe(200);
+    const incidentId: string = incidents.json.incidents[0].incident_id;
+    for (const path of [
+      '/api/v1/console/me',
+      '/api/v1/console/sessions?q=203.0.113.66',
+      `/api/v1/console/sessions/${sessionId}`,
+      `/api/v1/console/sessions/${sessionId}/report`,
+      `/api/v1/console/incidents/${incidentId}`,
+      '/api/v1/console/graph/entity/203.0.113.66',
+      '/api/v1/console/admin/keys',
+      '/api/v1/console/admin/audit',
+    ]) {
+      expect((await send('GET', path, { bearer: idToken })).status, path).toBe(200);
+    }
+    expect(
+      (await send('POST', `/api/v1/console/sessions/${sessionId}/cancel`, { bearer: idToken })).status,
+    ).toBe(409);
+    const started = await send('POST', '/api/v1/console/investigations', {
+      bearer: idToken,
+      body: { entity: '203.0.113.67' },
+    });
+    expect(started.status).toBe(202);
+    const made = await send('POST', '/api/v1/console/admin/keys', {
+      bearer: idToken,
+      body: { name: 'console secrets run', scopes: ['incidents:read'] },
+    });
+    expect(made.status).toBe(201);
+    remember(made.json.api_key);
+    const remade = await send('POST', `/api/v1/console/admin/keys/${made.json.key_id}/rotate`, {
+      bearer: idToken,
+      body: { grace_period_seconds: 0 },
+    });
+    remember(remade.json.api_key);
+    expect(
+      (await send('POST', `/api/v1/console/admin/keys/${made.json.key_id}/disable`, { bearer: idToken }))
+        .status,
+    ).toBe(200);
+    expect((await send('GET', '/api/v1/console/me', { bearer: fresh })).status).toBe(401);
     await service.stepFunctions.idle();
 
     // Refusals: forged, spliced, malformed, wrong scope, validation errors, disabled.

@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { buildOpenApiDocument, errorStatusesFor } from '../../shared/api/openapi';
 import { aiPluginManifest, securityCopilotManifest } from '../../shared/api/plugin-manifests';
 import { ROUTES } from '../../shared/api/routes';
+import { isConsoleRoute } from '../../shared/api/routes/console';
 
 const serverUrl = 'https://api.example.test/prod';
 
@@ -18,8 +19,8 @@ describe('the OpenAPI document generated from the route table', () => {
     await expect(SwaggerParser.validate(structuredClone(plugin) as never)).resolves.toBeTruthy();
   });
 
-  it('has every route with its operationId, and the contract error shape for every derived error status', () => {
-    for (const route of ROUTES) {
+  it('has every API route with its operationId, and the contract error shape for every derived error status', () => {
+    for (const route of ROUTES.filter((r) => !isConsoleRoute(r))) {
       const operation = (full.paths[route.path] as Record<string, Record<string, unknown>>)[
         route.method.toLowerCase()
       ];
@@ -130,6 +131,16 @@ describe('the OpenAPI document generated from the route table', () => {
         .sort(),
     );
     expect(operationIds.some((id) => /ApiKey|ingest/i.test(id))).toBe(false);
+  });
+
+  it('leaves the web console (pages, assets, sign-in settings, console data routes) out of both views', () => {
+    const consoleRoutes = ROUTES.filter(isConsoleRoute);
+    expect(consoleRoutes.some((r) => r.access.kind === 'console')).toBe(true);
+    for (const document of [full, plugin]) {
+      const paths = Object.keys(document.paths);
+      expect(paths.filter((p) => p.startsWith('/api/v1/console/') || p.startsWith('/console'))).toEqual([]);
+      expect(paths).not.toContain('/sessions');
+    }
   });
 });
 

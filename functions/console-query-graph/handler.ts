@@ -1,0 +1,10 @@
+import { httpHandler } from '../../shared/api/http-handler';
+import { queryConsoleGraph } from '../../shared/api/routes/console';
+import { graphStore, queryKnowledgeGraph } from '../../shared/services/knowledge-graph';
+
+/** GET /api/v1/console/graph/entity/{value}?type=&depth=&limit=&cursor= */
+export const handler = httpHandler(queryConsoleGraph, async ({ params, query }) => ({
+  statusCode: 200,
+  body: await queryKnowledgeGraph(graphStore(), { value: params.value, ...query }),
+  headers: { 'cache-control': 'no-store' },
+}));

@@ -1,0 +1,15 @@
+import { httpHandler } from '../../shared/api/http-handler';
+import { startConsoleInvestigation } from '../../shared/api/routes/console';
+import { investigationContext } from '../../shared/services/investigation-context';
+import { startInvestigation } from '../../shared/services/investigations';
+
+/** POST /api/v1/console/investigations: always in the background, owned by the signed-in person. */
+export const handler = httpHandler(startConsoleInvestigation, async ({ body, caller, headers }) => {
+  const outcome = await startInvestigation(
+    investigationContext(),
+    caller,
+    { ...body, background: true },
+    { idempotencyKey: headers['idempotency-key'] },
+  );
+  return { statusCode: outcome.statusCode, body: outcome.body, headers: { 'cache-control': 'no-store' } };
+});
