@@ -168,7 +168,7 @@ describe('secrets never reach the logs', () => {
       password: CONSOLE_PASSWORD,
     });
     secrets.add(idToken);
-    for (const page of ['/sessions', `/sessions/${sessionId}`, '/console/config.json']) {
+    for (const page of ['/legal', '/sessions', `/sessions/${sessionId}`, '/console/config.json']) {
       expect((await send('GET', page)).status).toBe(200);
     }
     expect((await send('GET', '/console/assets/app.UNBUILT.js')).status).toBe(404);
