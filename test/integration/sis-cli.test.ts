@@ -150,6 +150,7 @@ describe.concurrent('sis investigate', () => {
     expect(run.stderr).toMatch(/finished\s+domain_analysis/);
     expect(run.stdout).toMatch(/Investigation s_\S+: completed/);
     expect(run.stdout).toMatch(/Verdict: \w+ +Risk: \d+\/100/);
+    expect(run.stdout).toMatch(/^Why: \S/m);
     expect(run.stdout).toMatch(/Findings \(\d+\):/);
     expect(run.stdout).toMatch(/Session: http:\/\/\S+\/sessions\/s_/);
     expect(run.stdout + run.stderr).not.toContain(analyst);

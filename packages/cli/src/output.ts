@@ -50,14 +50,19 @@ export function renderReport(
   lines.push(`Investigation ${head.session_id}${subject}: ${head.status}`);
   if (head.failure_reason) lines.push(`Reason: ${head.failure_reason}`);
   if (report) {
+    const explanation = report.score_explanation;
     lines.push(`Verdict: ${report.verdict}    Risk: ${report.risk_score}/100    Persona: ${report.persona}`);
+    if (explanation) lines.push(`Why: ${explanation.verdict_reason}`);
     lines.push('', 'Summary:', `  ${report.summary}`);
     lines.push('', `Findings (${report.findings.length}):`);
     if (report.findings.length === 0) lines.push('  none');
+    const points = new Map(explanation?.contributions.map((c) => [c.finding_id, c.points]) ?? []);
     const findings = [...report.findings].sort((a, b) => b.score - a.score);
     for (const finding of findings) {
+      const added = points.has(finding.finding_id) ? ` (+${points.get(finding.finding_id)} risk)` : '';
+      const attack = finding.attack?.length ? ` [${finding.attack.map((t) => t.id).join(', ')}]` : '';
       lines.push(
-        `  ${finding.severity.toUpperCase().padEnd(8)} ${String(finding.score).padStart(3)}  ${finding.title}`,
+        `  ${finding.severity.toUpperCase().padEnd(8)} ${String(finding.score).padStart(3)}  ${finding.title}${attack}${added}`,
       );
     }
     if (report.recommendations.length > 0) {
