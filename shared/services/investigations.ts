@@ -275,7 +275,8 @@ async function resultBody(ctx: InvestigationContext, session: SessionRecord, inp
 const HistoryPosition = z.object({ seq: z.number().int().min(0) });
 
 function sessionSummary(session: SessionRecord) {
-  const report = reportOf(session);
+  // The poll reads META only: the verdict and risk score are on it, the report is not.
+  const report = session.report_summary ?? reportOf(session);
   return {
     session_id: session.session_id,
     run_id: session.run_id,

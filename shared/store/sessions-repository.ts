@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -21,13 +22,22 @@ import { GSI1 } from './tables';
  *                     sk D#ANALYST       the analyst's conversation state between model turns (bedrock mode)
  *                     sk H#<seq 6 digits> history item: message | event | tool_call, in commit order
  *                     sk META            the session record; sorts after every history item
+ *                     sk META#REPORT     the report of a completed session (sorts right after META)
  *   pk IDEMP#<keyId>#<key>  sk IDEMP     Idempotency-Key record of a start request (TTL 24 h)
  *   pk SUBJECT#<type>#<value>  sk <completed_at>#<session_id>   verdict of a completed session on
  *                     that entity (any owner: prior verdicts are tenant knowledge for the tools)
  *
  * Because META sorts last, "history after the cursor, then the session" is ONE key range
  * (`sk BETWEEN H#<next seq> AND META`), so a poll is one Query; a second request (GetItem META) is
- * made only when that page is cut short by its limit.
+ * made only when that page is cut short by its limit. The report lives outside that range, so a poll
+ * never pays to read it; META carries its verdict and risk score (`report_summary`) for the poll's
+ * session summary, and `get` reads META and the report together (`sk BETWEEN META AND META#REPORT`).
+ *
+ * The poll reads eventually consistent (half the read units of a strongly consistent read) and falls
+ * back to a consistent read when it finds no session at all (just created, not yet on the replica it
+ * asked). A lagging replica can only answer with an earlier state: each partition's writes reach a
+ * replica in commit order, and slot n is written only after slot n-1 committed, so a page never has
+ * a gap and the next poll continues from its last item.
  *
  * History sequence numbers are gap-free and become visible in order: a writer reads the last
  * sequence number (consistently) and claims the next ones with conditional puts, retrying when a
@@ -61,6 +71,8 @@ export interface SessionRecord {
   report?: Record<string, unknown>;
   /** TLP 2.0 level of the investigation (absent on sessions recorded before TLP: amber). */
   tlp?: string;
+  /** The report's verdict and risk score, kept on META for the poll (which does not read the report). */
+  report_summary?: { verdict?: unknown; risk_score?: unknown };
   options: SessionOptions;
 }
 
@@ -121,6 +133,7 @@ export class HistoryContentionError extends Error {
 }
 
 const META = 'META';
+const REPORT = 'META#REPORT';
 const HISTORY = 'H#';
 const TOOL_RESULT = 'D#TOOL#';
 const REQUESTED_TOOL_RESULT = 'D#ATOOL#';
@@ -139,6 +152,7 @@ const subjectPk = (subject: { type: string; value: string }) => `SUBJECT#${subje
 const idempotencyKey = (keyId: string, key: string) => ({ pk: `IDEMP#${keyId}#${key}`, sk: 'IDEMP' });
 
 const STORE_ONLY = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'expires_at_epoch']);
+const reportKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: REPORT });
 
 function toSession(item: Record<string, unknown> | undefined): SessionRecord | undefined {
   if (!item) return undefined;
@@ -147,12 +161,41 @@ function toSession(item: Record<string, unknown> | undefined): SessionRecord | u
   ) as unknown as SessionRecord;
 }
 
+/**
+ * Large JSON values (tool calls with their findings, reports) are stored deflated in a binary
+ * attribute: DynamoDB bills reads per 4 KB and writes per 1 KB of item, and JSON of this kind
+ * deflates to about half. Small ones stay plain (deflate gains nothing on a 200-byte event).
+ */
+const PACK_MIN_BYTES = 400;
+
+function packed(name: string, value: Record<string, unknown>): Record<string, unknown> {
+  const json = JSON.stringify(value);
+  if (json.length < PACK_MIN_BYTES) return { [name]: value };
+  return { [`${name}_z`]: deflateRawSync(json) };
+}
+
+function unpacked(item: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
+  const zipped = item[`${name}_z`];
+  if (zipped instanceof Uint8Array) return JSON.parse(inflateRawSync(zipped).toString('utf8'));
+  return item[name] as Record<string, unknown> | undefined;
+}
+
+function toolResultItem(result: ToolResultRecord): Record<string, unknown> {
+  const { call, ...rest } = result;
+  return { ...rest, ...packed('call', call) };
+}
+
+function toToolResult(item: Record<string, unknown>): ToolResultRecord {
+  const { pk: _pk, sk: _sk, call: _call, call_z: _callZ, ...rest } = item;
+  return { ...rest, call: unpacked(item, 'call') ?? {} } as ToolResultRecord;
+}
+
 function toHistory(item: Record<string, unknown>): HistoryItem {
   return {
     seq: Number(String(item.sk).slice(HISTORY.length)),
     kind: item.kind as HistoryKind,
     at: String(item.at),
-    body: (item.body ?? {}) as Record<string, unknown>,
+    body: unpacked(item, 'body') ?? {},
   };
 }
 
@@ -264,11 +307,22 @@ export class SessionsRepository {
     }
   }
 
+  /** The session record with its report (one Query over META and META#REPORT). */
   async get(sessionId: string): Promise<SessionRecord | undefined> {
-    const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.tableName, Key: sessionKey(sessionId), ConsistentRead: true }),
+    const { pk } = sessionKey(sessionId);
+    const { Items } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :meta AND :report',
+        ExpressionAttributeValues: { ':pk': pk, ':meta': META, ':report': REPORT },
+        ConsistentRead: true,
+      }),
     );
-    return toSession(Item);
+    const meta = Items?.find((item) => item.sk === META);
+    const report = Items?.find((item) => item.sk === REPORT);
+    const session = toSession(meta);
+    if (session && report) session.report = unpacked(report, 'report');
+    return session;
   }
 
   /**
@@ -278,19 +332,27 @@ export class SessionsRepository {
   async readPage(sessionId: string, afterSeq: number | undefined, pageSize: number): Promise<PollPage> {
     const { pk } = sessionKey(sessionId);
     const from = afterSeq === undefined ? HISTORY : historySk(afterSeq + 1);
-    const page: QueryCommandOutput = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :meta',
-        ExpressionAttributeValues: { ':pk': pk, ':from': from, ':meta': META },
-        ConsistentRead: true,
-        Limit: pageSize + 1,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    const items = page.Items ?? [];
+    const query = (consistent: boolean) =>
+      this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :meta',
+          ExpressionAttributeValues: { ':pk': pk, ':from': from, ':meta': META },
+          ConsistentRead: consistent,
+          Limit: pageSize + 1,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+    let page: QueryCommandOutput = await query(false);
     let consumed = page.ConsumedCapacity?.CapacityUnits ?? 0;
     let requests = 1;
+    if (page.Items?.at(-1)?.sk !== META && page.LastEvaluatedKey === undefined) {
+      // No session on the replica asked: unknown, or created a moment ago. Only a consistent read can tell.
+      page = await query(true);
+      requests += 1;
+      consumed += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    }
+    const items = page.Items ?? [];
     const last = items.at(-1);
     let session = last?.sk === META ? toSession(last) : undefined;
     const history = items.filter((item) => item.sk !== META).map(toHistory);
@@ -349,7 +411,13 @@ export class SessionsRepository {
   ): Promise<TransitionResult> {
     const from = statusesBefore(to);
     const now = new Date().toISOString();
-    const fields: Record<string, unknown> = { ...set, status: to, updated_at: set.updated_at ?? now };
+    const { report, ...metaFields } = set;
+    const fields: Record<string, unknown> = {
+      ...metaFields,
+      ...(report ? { report_summary: { verdict: report.verdict, risk_score: report.risk_score } } : {}),
+      status: to,
+      updated_at: set.updated_at ?? now,
+    };
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     const assignments = Object.entries(fields)
@@ -372,10 +440,24 @@ export class SessionsRepository {
       ExpressionAttributeValues: values,
     };
 
+    const reportPut = report
+      ? [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...reportKey(sessionId), ...packed('report', report) },
+            },
+          },
+        ]
+      : [];
     try {
-      if (history.length === 0) {
+      if (history.length === 0 && !report) {
         const { Attributes } = await this.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
         return { ok: true, session: toSession(Attributes)! };
+      }
+      if (history.length === 0) {
+        await this.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...reportPut] }));
+        return { ok: true, session: (await this.get(sessionId))! };
       }
       await this.withNextSlots(
         sessionId,
@@ -385,6 +467,7 @@ export class SessionsRepository {
             new TransactWriteCommand({
               TransactItems: [
                 { Update: update },
+                ...reportPut,
                 ...history.map((entry, i) => ({
                   Put: {
                     TableName: this.tableName,
@@ -396,7 +479,7 @@ export class SessionsRepository {
             }),
           );
         },
-        1,
+        1 + reportPut.length,
       );
       return { ok: true, session: (await this.get(sessionId))! };
     } catch (error) {
@@ -521,7 +604,7 @@ export class SessionsRepository {
                 {
                   Put: {
                     TableName: this.tableName,
-                    Item: { pk, sk: toolResultSk(result.tool, requestedId), ...result },
+                    Item: { pk, sk: toolResultSk(result.tool, requestedId), ...toolResultItem(result) },
                     ConditionExpression: 'attribute_not_exists(sk)',
                   },
                 },
@@ -559,9 +642,7 @@ export class SessionsRepository {
         ConsistentRead: true,
       }),
     );
-    if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, ...result } = Item;
-    return result as ToolResultRecord;
+    return Item ? toToolResult(Item) : undefined;
   }
 
   async listToolResults(sessionId: string, requested = false): Promise<ToolResultRecord[]> {
@@ -580,8 +661,7 @@ export class SessionsRepository {
           ExclusiveStartKey: start,
         }),
       );
-      for (const { pk: _pk, sk: _sk, ...result } of page.Items ?? [])
-        results.push(result as ToolResultRecord);
+      for (const item of page.Items ?? []) results.push(toToolResult(item));
       start = page.LastEvaluatedKey;
     } while (start);
     return results;
@@ -658,7 +738,7 @@ export class SessionsRepository {
       sk: historySk(seq),
       kind: entry.kind,
       at: entry.at,
-      body: entry.body,
+      ...packed('body', entry.body),
     };
   }
 

@@ -11,6 +11,7 @@ import { createIsolatedTables } from '../support/dynamodb';
 /** The sessions store against DynamoDB Local: lifecycle conditions, history order, the poll's cost. */
 let repo: SessionsRepository;
 let requests: string[] = [];
+let consistent: boolean[] = [];
 
 beforeAll(async () => {
   const tables = await createIsolatedTables();
@@ -21,6 +22,7 @@ beforeAll(async () => {
   doc.middlewareStack.add(
     (next, context) => async (args) => {
       requests.push(String(context.commandName));
+      consistent.push((args.input as { ConsistentRead?: boolean }).ConsistentRead === true);
       return next(args);
     },
     { step: 'initialize', name: 'countRequests' },
@@ -117,8 +119,11 @@ describe('sessions repository', () => {
     );
 
     requests = [];
+    consistent = [];
     const all = await repo.readPage(session.session_id, undefined, 50);
     expect(requests).toEqual(['QueryCommand']);
+    // Eventually consistent: half the read units of a consistent read.
+    expect(consistent).toEqual([false]);
     expect(all).toMatchObject({ requests: 1, truncated: false, session: { session_id: session.session_id } });
     expect(all.history.map((h) => h.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(all.consumedReadUnits).toBeGreaterThan(0);
@@ -141,10 +146,30 @@ describe('sessions repository', () => {
     expect(cut).toMatchObject({ requests: 2, truncated: true, session: { session_id: session.session_id } });
     expect(cut.history.map((h) => h.seq)).toEqual([1, 2, 3, 4]);
 
+    // No session on the replica asked: only a consistent read can tell an unknown session from one
+    // created a moment ago.
     requests = [];
+    consistent = [];
     const unknown = await repo.readPage('s_unknown_session', undefined, 50);
-    expect(requests).toEqual(['QueryCommand']);
+    expect(requests).toEqual(['QueryCommand', 'QueryCommand']);
+    expect(consistent).toEqual([false, true]);
     expect(unknown.session).toBeUndefined();
+  });
+
+  it('keeps the report out of the poll: get reads it, the poll page carries only its verdict and score', async () => {
+    const session = newSession();
+    await repo.create(session, [event('created')]);
+    await repo.transition(session.session_id, 'active');
+    const report = { verdict: 'suspicious', risk_score: 61, summary: 'x'.repeat(3000) };
+    const done = await repo.transition(session.session_id, 'completed', { report }, [event('done')]);
+    expect(done.ok && done.session.report).toEqual(report);
+    expect((await repo.get(session.session_id))?.report).toEqual(report);
+    const page = await repo.readPage(session.session_id, undefined, 50);
+    expect(page.session?.report).toBeUndefined();
+    expect(page.session?.report_summary).toEqual({ verdict: 'suspicious', risk_score: 61 });
+    expect(page.history.map((h) => h.body.type)).toEqual(['created', 'done']);
+    // The 3 KB report is not read by the poll: the page costs what a page without it costs.
+    expect(page.consumedReadUnits).toBeLessThanOrEqual(0.5);
   });
 
   it('records a tool result once, with its history, only while the session is active', async () => {
