@@ -85,6 +85,40 @@ export const tenantSettingsSchema = z
     enableWaf: contextBoolean.default(false),
     /** Requests per source IP in any 5-minute window before the WAF rate rule blocks (WAF minimum 10). */
     wafRateLimitPerIp: z.coerce.number().int().min(10).max(2_000_000_000).default(2000),
+    /**
+     * The analyst (docs/analyst.md): `rules` (default) or `bedrock`. With bedrock, bedrockModelId is a
+     * foundation model ID (`anthropic.claude-…`), a cross-region inference profile ID (`us.anthropic.…`)
+     * or an ARN of either; the analyst step may invoke that model only. A guardrail is optional.
+     */
+    analyst: z.enum(['rules', 'bedrock']).default('rules'),
+    bedrockModelId: z
+      .string()
+      .regex(/^[A-Za-z0-9:/._-]{3,2048}$/, 'must be a Bedrock model ID, inference-profile ID or ARN')
+      .optional(),
+    bedrockGuardrailId: z
+      .string()
+      .regex(
+        /^([a-z0-9]{1,64}|arn:aws[a-z-]*:bedrock:[a-z0-9-]+:\d{12}:guardrail\/[a-z0-9]+)$/,
+        'must be a guardrail ID or ARN',
+      )
+      .optional(),
+    bedrockGuardrailVersion: z
+      .string()
+      .regex(/^(DRAFT|[1-9][0-9]{0,7})$/, 'must be DRAFT or a version number')
+      .optional(),
+    /** Budgets per investigation (defaults: 6 turns, 8 lookups, 60,000 tokens, 300 s). */
+    analystMaxTurns: z.coerce.number().int().min(1).max(20).optional(),
+    analystMaxToolCalls: z.coerce.number().int().min(0).max(30).optional(),
+    analystMaxTokens: z.coerce.number().int().min(1000).max(1_000_000).optional(),
+    analystMaxSeconds: z.coerce.number().int().min(10).max(1800).optional(),
+  })
+  .refine((s) => s.analyst !== 'bedrock' || Boolean(s.bedrockModelId), {
+    error: 'bedrockModelId is required when analyst is bedrock',
+    path: ['bedrockModelId'],
+  })
+  .refine((s) => Boolean(s.bedrockGuardrailId) === Boolean(s.bedrockGuardrailVersion), {
+    error: 'bedrockGuardrailId and bedrockGuardrailVersion must be given together',
+    path: ['bedrockGuardrailId'],
   })
   .refine((s) => Boolean(s.customDomainName) === Boolean(s.customDomainCertificateArn), {
     error: 'customDomainName and customDomainCertificateArn must be given together',

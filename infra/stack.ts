@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../shared/api/route-types';
 import { ROUTES } from '../shared/api/routes';
 import { TABLE_IDS, TABLES } from '../shared/store/tables';
+import { analystSettings } from './constructs/analyst-model-grant';
 import { applyFunctionGrants, type GrantTargets } from './constructs/function-permissions';
 import { IncidentSync, siemConnectorsFromContext } from './constructs/incident-sync';
 import { InvestigationWorkflow } from './constructs/investigation-workflow';
@@ -117,6 +118,7 @@ export class TenantStack extends Stack {
       tenant: settings.tenant,
       logRetention: settings.logRetentionDays,
       removalPolicy,
+      ...(analystSettings(settings) ? { analyst: analystSettings(settings) } : {}),
     });
     this.incidentSync = new IncidentSync(this, 'IncidentSync', {
       defaults,

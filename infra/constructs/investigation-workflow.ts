@@ -15,13 +15,19 @@ import {
   WRITE_BACK_STATUSES,
   workflowTimeoutSeconds,
 } from '../workflow/definition';
+import { type AnalystSettings, analystModelStatements } from './analyst-model-grant';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
+
+const ANALYST_STEPS = new Set(['step-mark-active', 'step-analyst-turn', 'step-assess']);
+const ANALYST_PROMPTS_FOLDER = 'shared/domain/analyst/prompts';
 
 export interface InvestigationWorkflowProps {
   defaults: ServiceFunctionDefaults;
   tenant: string;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
+  /** Bedrock analyst mode (settings analyst=bedrock); absent: the rules analyst. */
+  analyst?: AnalystSettings;
 }
 
 /**
@@ -62,7 +68,24 @@ export class InvestigationWorkflow extends Construct {
         timeoutSeconds: step.timeoutSeconds,
         // The enrichment tools read the offline IP and mail data; no other step carries it.
         offlineData: step.functionName === 'step-run-tool',
+        // The analyst mode decides the plan (MarkActive), the turns and the report's analyst section.
+        ...(props.analyst && ANALYST_STEPS.has(step.functionName)
+          ? { environment: props.analyst.environment }
+          : {}),
+        // The analyst's versioned prompt files, read at run time beside the bundle.
+        ...(step.functionName === 'step-analyst-turn' ? { assetFolders: [ANALYST_PROMPTS_FOLDER] } : {}),
       });
+      if (props.analyst && step.functionName === 'step-analyst-turn') {
+        const grant = analystModelStatements(this, props.analyst);
+        for (const statement of grant.statements) fn.role.addToPolicy(statement);
+        if (grant.profileModel) {
+          Validations.of(fn.role).acknowledge({
+            id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${grant.profileModel}]`,
+            reason:
+              'A cross-region inference profile routes to its model in any of its destination regions; the grant names that one model and is usable only through the configured profile (condition bedrock:InferenceProfileArn).',
+          });
+        }
+      }
       this.stepFunctions.set(step.functionName, fn);
       substitutions[step.substitution] = fn.function.functionArn;
     }

@@ -44,6 +44,8 @@ export interface ServiceFunctionProps {
    * lazily on first lookup, so it costs the function's import nothing.
    */
   offlineData?: boolean;
+  /** Folders (relative to the project root) copied beside the bundle under their last path segment. */
+  assetFolders?: readonly string[];
 }
 
 /** Where the offline data sits inside a function's asset, and so under /var/task. */
@@ -130,13 +132,21 @@ export class ServiceFunction extends Construct {
         sourcesContent: false,
         bundleAwsSDK: true,
         externalModules: [],
-        ...(props.offlineData
+        ...(props.offlineData || props.assetFolders?.length
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
                 afterBundling: (inputDir: string, outputDir: string) => [
-                  `npx --no-install tsx "${path.join(inputDir, 'scripts', 'build-offline-data.ts')}" "${path.join(outputDir, OFFLINE_DATA_ASSET_DIR)}"`,
+                  ...(props.offlineData
+                    ? [
+                        `npx --no-install tsx "${path.join(inputDir, 'scripts', 'build-offline-data.ts')}" "${path.join(outputDir, OFFLINE_DATA_ASSET_DIR)}"`,
+                      ]
+                    : []),
+                  ...(props.assetFolders ?? []).map(
+                    (folder) =>
+                      `cp -R "${path.join(inputDir, folder)}" "${path.join(outputDir, path.basename(folder))}"`,
+                  ),
                 ],
               },
             }
