@@ -277,7 +277,12 @@ function KeyRow({
       <tr>
         <th scope="row">
           {key.name}
-          {key.role === 'admin' && <Badge kind="admin">admin</Badge>}
+          {key.role === 'admin' && (
+            <>
+              {' '}
+              <Badge kind="admin">admin</Badge>
+            </>
+          )}
           {key.description && <div class="muted small">{key.description}</div>}
         </th>
         <td>

@@ -1,0 +1,432 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsole } from '../../scripts/build-console';
+import { startTestService, type TestService } from '../support/local-service';
+
+/**
+ * The web console in a real Chromium (Debian's package, driven by playwright-core) against the whole
+ * local runtime: people sign in through the local OpenID Connect issuer's form and click through the
+ * pages as they would. Assertions read text and ARIA roles, never pixels; axe-core checks every page
+ * for serious and critical accessibility violations; any Content-Security-Policy violation fails.
+ *
+ * One browser and one service for the whole file; each person gets a fresh browser context.
+ * `SIS_CONSOLE_SCREENSHOTS=docs/console npx vitest run test/e2e/console-browser.test.ts` also writes
+ * the screenshots used in docs/console.md.
+ */
+
+const ADMIN = { username: 'admin', password: 'e2e-admin-Passw0rd!' };
+const ANALYST = { username: 'analyst', password: 'e2e-analyst-Passw0rd!' };
+const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((path) => existsSync(path));
+const SCREENSHOTS = process.env.SIS_CONSOLE_SCREENSHOTS;
+/** The pages docs/console.md shows. */
+const DOCUMENTED = [
+  'sessions',
+  'session',
+  'incidents',
+  'incident',
+  'graph',
+  'admin-keys',
+  'admin-keys-secret',
+  'admin-audit',
+];
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** vitest's expect.poll gives up after 1 s by default; pages here wait on the service and the issuer. */
+const SOON = { timeout: 20_000, interval: 100 };
+
+let service: TestService;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const cspViolations: string[] = [];
+const pageErrors: string[] = [];
+
+async function newPerson(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return page;
+}
+
+/** Opens a console page; when the issuer asks, signs in through its form and comes back. */
+async function openSignedIn(page: Page, path: string, person: { username: string; password: string }) {
+  await page.goto(`${service.baseUrl}${path}`);
+  const username = page.getByLabel('Username');
+  const heading = page.locator('main h1');
+  await expect.poll(async () => (await username.isVisible()) || (await heading.isVisible()), SOON).toBe(true);
+  if (await username.isVisible()) {
+    await username.fill(person.username);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+  await page.waitForURL((url) => url.pathname === path.split('?')[0]);
+  await heading.waitFor();
+}
+
+async function heading(page: Page): Promise<string> {
+  return (await page.getByRole('heading', { level: 1 }).textContent()) ?? '';
+}
+
+/** axe-core on the page as it is now: no serious or critical violation. */
+async function expectAccessible(page: Page, name: string): Promise<void> {
+  // Evaluated over the DevTools protocol, which the page's CSP does not govern (no inline script).
+  // (These callbacks run in the page; the test project's types have no DOM, hence globalThis.)
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const win = globalThis as any;
+    const result = await win.axe.run(win.document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')),
+    }));
+  });
+  const severe = violations.filter(
+    (v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical',
+  );
+  expect(severe, `axe on ${name}`).toEqual([]);
+  if (SCREENSHOTS && DOCUMENTED.includes(name)) {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+}
+
+async function ingestIncident(): Promise<{ incidentId: string; link: string; title: string }> {
+  const siem = await service.createKey({ name: 'siem', scopes: ['incidents:write', 'incidents:read'] });
+  const title = 'Sign-in from anonymous IP followed by MFA fatigue for j.doe@contoso.example';
+  const ingest = await service.call('POST', '/api/v1/incidents/ingest', {
+    key: siem.apiKey,
+    body: {
+      incidents: [
+        {
+          source: 'sentinel',
+          source_id: 'console-e2e-1',
+          title,
+          description: 'Repeated MFA prompts after a sign-in from an anonymising proxy.',
+          severity: 'high',
+          status: 'new',
+          created_at: '2026-11-20T08:14:00Z',
+          url: 'https://portal.azure.com/#incident/console-e2e-1',
+          entities: [
+            { type: 'ip', value: '203.0.113.66' },
+            { type: 'user', value: 'j.doe@contoso.example' },
+          ],
+        },
+        {
+          source: 'sentinel',
+          source_id: 'console-e2e-2',
+          title: 'Low-severity port scan',
+          severity: 'low',
+          status: 'closed',
+          created_at: '2026-11-19T08:14:00Z',
+          entities: [{ type: 'ip', value: '198.51.100.9' }],
+        },
+      ],
+    },
+  });
+  expect(ingest.status).toBe(202);
+  await service.incidentQueue.idle();
+  const listed = await service.call('GET', '/api/v1/incidents?severity=high', { key: siem.apiKey });
+  const incident = listed.body.incidents.find((i: { source_id: string }) => i.source_id === 'console-e2e-1');
+  return { incidentId: incident.incident_id, link: incident.link, title };
+}
+
+beforeAll(async () => {
+  if (!CHROMIUM) {
+    throw new Error('Chromium is missing: apt-get install chromium fonts-liberation (.ci/run installs it)');
+  }
+  // The tests exercise the current source, not a build left over from an earlier install.
+  await buildConsole({ prune: false });
+  service = await startTestService({
+    env: { SIS_CONSOLE_ADMIN_PASSWORD: ADMIN.password, SIS_CONSOLE_ANALYST_PASSWORD: ANALYST.password },
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    chromiumSandbox: false,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await service?.stop();
+});
+
+describe('web console in Chromium', () => {
+  let admin: Page;
+
+  it('signs an admin in through the issuer and follows a running investigation to its report', async () => {
+    admin = await newPerson();
+    await openSignedIn(admin, '/sessions', ADMIN);
+    expect(await heading(admin)).toBe('Investigations');
+    await expect.poll(() => admin.getByText('No investigations yet.').isVisible(), SOON).toBe(true);
+    const nav = admin.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'API keys' }).waitFor();
+    await expectAccessible(admin, 'sessions-empty');
+
+    const polls: Array<{ url: string; status: string }> = [];
+    admin.on('response', async (response) => {
+      if (!/\/api\/v1\/console\/sessions\/s_[^/?]+(\?|$)/.test(response.url())) return;
+      const body = await response.json().catch(() => null);
+      polls.push({ url: response.url(), status: body?.session?.status ?? `HTTP ${response.status()}` });
+    });
+    await admin.getByLabel('Entity', { exact: true }).fill('paypa1-login.com');
+    await admin.getByLabel('Persona').selectOption('SOC Analyst');
+    await admin.getByRole('button', { name: 'Investigate' }).click();
+    await admin.waitForURL(/\/sessions\/s_/);
+    const sessionPath = new URL(admin.url()).pathname;
+    await expect.poll(() => heading(admin), SOON).toBe('Investigation of paypa1-login.com');
+
+    const status = admin.getByRole('status').filter({ hasText: /^(initialized|active|completed)$/ });
+    await expect.poll(() => status.textContent(), { timeout: 60_000, interval: 250 }).toBe('completed');
+    await admin.getByRole('heading', { name: 'Report', level: 2 }).waitFor();
+
+    // It followed the run: polls while it ran, each later one only asking for what was new, none after the end.
+    expect(polls[0]?.status).toMatch(/^(initialized|active)$/);
+    expect(polls.at(-1)?.status).toBe('completed');
+    expect(polls.slice(1).every((p) => new URL(p.url).searchParams.has('after'))).toBe(true);
+    const pollsAtEnd = polls.length;
+    await admin.waitForTimeout(3_500);
+    expect(polls.length).toBe(pollsAtEnd);
+
+    const main = admin.getByRole('main');
+    await main.getByRole('table', { name: 'Points each finding added to the risk score' }).waitFor();
+    expect(await main.getByText(/^Verdict\s/).textContent()).toContain('malicious');
+    expect(await main.locator('.risk').textContent()).toMatch(/^\d+$/);
+    const finding = main.getByRole('article').filter({ hasText: 'Look-alike spelling of PayPal' });
+    expect(await finding.getByRole('heading', { level: 3 }).textContent()).toContain('high');
+    await finding.getByRole('heading', { name: 'Evidence' }).waitFor();
+    await finding.getByText('paypal.com', { exact: true }).waitFor();
+    const attack = finding.getByRole('list', { name: 'MITRE ATT&CK techniques' }).getByRole('link');
+    expect(await attack.first().getAttribute('href')).toMatch(
+      /^https:\/\/attack\.mitre\.org\/techniques\/T\d{4}/,
+    );
+    await main.getByRole('button', { name: 'Download STIX 2.1 bundle' }).waitFor();
+    await main
+      .getByRole('link', { name: /domain paypal\.com/i })
+      .first()
+      .waitFor();
+    const timeline = main.getByRole('log', { name: 'Investigation timeline' });
+    expect(await timeline.textContent()).toContain('Report ready');
+    await main.getByRole('table', { name: 'Tool calls' }).getByText('domain_analysis').waitFor();
+    // The neighbourhood is drawn (graph chunk loaded on this page only) and listed for keyboards.
+    await main.locator('.graph-canvas canvas').first().waitFor();
+    await main.getByRole('img', { name: /Graph of paypa1-login\.com/ }).waitFor();
+    await expectAccessible(admin, 'session');
+
+    // The list shows it; the graph page pivots to a neighbour by its link.
+    await admin
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Investigations' })
+      .click();
+    const row = admin.getByRole('row').filter({ hasText: 'paypa1-login.com' });
+    await row.getByText('completed').waitFor();
+    expect(await row.getByRole('link').getAttribute('href')).toBe(sessionPath);
+    await admin.goBack();
+    await admin.getByRole('link', { name: 'Explore paypa1-login.com in the knowledge graph' }).click();
+    await expect.poll(() => heading(admin), SOON).toBe('Knowledge graph: paypa1-login.com');
+    await admin
+      .getByRole('table')
+      .getByRole('link', { name: /paypal\.com/ })
+      .click();
+    await expect.poll(() => heading(admin), SOON).toBe('Knowledge graph: paypal.com');
+    await admin
+      .getByRole('table')
+      .getByRole('link', { name: /paypa1-login\.com/ })
+      .waitFor();
+    await admin.locator('.graph-canvas canvas').first().waitFor();
+    await expectAccessible(admin, 'graph');
+  });
+
+  it('cancels a running investigation from its page', async () => {
+    await admin
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Investigations' })
+      .click();
+    await admin.getByLabel('Entity', { exact: true }).fill('cancel-me.example.com');
+    await admin.getByRole('button', { name: 'Investigate' }).click();
+    await admin.waitForURL(/\/sessions\/s_/);
+    const canceled = admin.waitForResponse((r) => r.url().endsWith('/cancel'));
+    // The button is there only while the page has seen the run going.
+    await admin.getByRole('button', { name: 'Cancel investigation' }).click();
+    const answer = await canceled;
+    const status = admin.getByRole('status').filter({ hasText: /^(initialized|active|completed|canceled)$/ });
+    // A run can finish between the last poll and the click: the service answers 409 and the page
+    // shows how it ended instead of an error.
+    const ending = answer.status() === 200 ? 'canceled' : 'completed';
+    if (ending === 'completed') expect(answer.status()).toBe(409);
+    await expect.poll(() => status.textContent(), { timeout: 30_000, interval: 100 }).toBe(ending);
+    expect(await admin.getByRole('button', { name: 'Cancel investigation' }).count()).toBe(0);
+    expect(await admin.getByRole('alert').count()).toBe(0);
+  });
+
+  it("opens an incident's link, shows its entities and SIEM link, and investigates an entity", async () => {
+    const incident = await ingestIncident();
+    expect(incident.link).toBe(`${service.baseUrl}/incidents/${incident.incidentId}`);
+    // The link as Security Copilot shows it: a new page load, signed in again without a prompt.
+    await admin.goto(incident.link);
+    await expect.poll(() => heading(admin), SOON).toBe(incident.title);
+    const siem = admin.getByRole('link', { name: 'Open in sentinel (SIEM)' });
+    expect(await siem.getAttribute('href')).toBe('https://portal.azure.com/#incident/console-e2e-1');
+    const entities = admin.getByRole('table', { name: 'Entities involved in the incident' });
+    await entities.getByText('j.doe@contoso.example', { exact: true }).waitFor();
+    await expectAccessible(admin, 'incident');
+
+    await admin.getByRole('link', { name: 'All incidents' }).click();
+    await expect.poll(() => heading(admin), SOON).toBe('Incidents');
+    const list = admin.getByRole('table', { name: 'Incidents, newest first' });
+    await list.waitFor();
+    expect(await list.getByRole('row').count()).toBe(3);
+    await admin.getByRole('group', { name: 'Severity' }).getByLabel('high').check();
+    await admin.getByRole('button', { name: 'Apply filters' }).click();
+    await admin.waitForURL(/severity=high/);
+    await expect.poll(() => list.getByRole('row').count(), SOON).toBe(2);
+    await list.getByRole('link', { name: incident.title }).waitFor();
+    await expectAccessible(admin, 'incidents');
+
+    await list.getByRole('link', { name: incident.title }).click();
+    await entities.waitFor();
+    await entities.getByRole('button', { name: 'Investigate 203.0.113.66' }).click();
+    await admin.waitForURL(/\/sessions\/s_/);
+    await expect.poll(() => heading(admin), SOON).toBe('Investigation of 203.0.113.66');
+    const status = admin.getByRole('status').filter({ hasText: /^(initialized|active|completed)$/ });
+    await expect.poll(() => status.textContent(), { timeout: 60_000, interval: 250 }).toBe('completed');
+  });
+
+  it('creates a key (secret shown once), rotates it with a chosen grace period and disables it', async () => {
+    await service.createKey({ name: 'nearly expired', scopes: ['graph:read'], expires_in_days: 5 });
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    await expect.poll(() => heading(admin), SOON).toBe('API keys');
+    const keys = admin.getByRole('table', { name: 'API keys, oldest first' });
+    const nearlyExpired = keys.getByRole('row').filter({ hasText: 'nearly expired' });
+    await nearlyExpired.getByText('expires soon').waitFor();
+
+    await admin.getByLabel('Name', { exact: true }).fill('Splunk forwarder');
+    await admin.getByLabel('Description').fill('Pushes notable events, owned by the SIEM team');
+    const scopes = admin.getByRole('group', { name: 'Scopes' });
+    await scopes.getByLabel('incidents:write').check();
+    await scopes.getByLabel('incidents:read').check();
+    await admin.getByLabel('Expires after').selectOption('30');
+    await admin.getByRole('button', { name: 'Create key' }).click();
+
+    const secretPanel = admin.getByRole('region', { name: 'Key “Splunk forwarder” created' });
+    await secretPanel.waitFor();
+    expect(await secretPanel.getByRole('alert').textContent()).toContain('will not be shown again');
+    const secret = await secretPanel.getByLabel('API key').inputValue();
+    await expectAccessible(admin, 'admin-keys-secret');
+    expect(secret).toMatch(/^sis_[a-z2-7]{16}_/);
+    await secretPanel.getByRole('button', { name: 'Copy key' }).click();
+    await secretPanel.getByText('Copied to the clipboard.').waitFor();
+    // Pasted where a person would paste it (reading the clipboard from script is not allowed here).
+    const search = admin.getByLabel('Search keys');
+    await search.focus();
+    await admin.keyboard.press('Control+V');
+    expect(await search.inputValue()).toBe(secret);
+    await search.fill('');
+    // The secret works, with exactly the scopes chosen.
+    expect((await service.call('GET', '/api/v1/incidents', { key: secret })).status).toBe(200);
+    expect((await service.call('GET', '/api/v1/graph/entity/paypal.com', { key: secret })).status).toBe(403);
+
+    await secretPanel.getByRole('button', { name: 'I have stored the key' }).click();
+    await secretPanel.waitFor({ state: 'detached' });
+    const row = keys.getByRole('row').filter({ hasText: 'Splunk forwarder' });
+    await row.waitFor();
+    const prefix = (await row.getByRole('cell').nth(0).textContent()) ?? '';
+    expect(secret.startsWith(prefix)).toBe(true);
+    expect(prefix.length).toBeLessThan(secret.length);
+    expect(await admin.content()).not.toContain(secret);
+    await row.getByText('active').waitFor();
+    await expectAccessible(admin, 'admin-keys');
+
+    await row.getByRole('button', { name: 'Rotate Splunk forwarder' }).click();
+    const rotate = admin.getByRole('form', { name: 'Rotate Splunk forwarder' });
+    await rotate.getByRole('button', { name: 'Rotate key' }).click();
+    expect(await rotate.getByRole('alert').textContent()).toContain('Choose how long');
+    await rotate.getByLabel('1 hour').check();
+    await rotate.getByRole('button', { name: 'Rotate key' }).click();
+    const rotatedPanel = admin.getByRole('region', { name: 'Key “Splunk forwarder” rotated' });
+    const rotated = await rotatedPanel.getByLabel('API key').inputValue();
+    expect(rotated).not.toBe(secret);
+    expect(rotated.slice(0, 21)).toBe(secret.slice(0, 21)); // same key_id
+    await rotatedPanel.getByRole('button', { name: 'I have stored the key' }).click();
+    await expect.poll(() => row.getByRole('cell').nth(6).textContent(), SOON).toMatch(/UTC$/); // grace ends
+    // Within the grace hour both secrets work.
+    expect((await service.call('GET', '/api/v1/incidents', { key: secret })).status).toBe(200);
+    expect((await service.call('GET', '/api/v1/incidents', { key: rotated })).status).toBe(200);
+
+    await row.getByRole('button', { name: 'Disable Splunk forwarder' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Disable “Splunk forwarder”?' });
+    await dialog.waitFor();
+    await expectAccessible(admin, 'admin-keys-disable');
+    await dialog.getByRole('button', { name: 'Disable key' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => row.getByText('disabled').isVisible(), SOON).toBe(true);
+    expect(await row.getByRole('button', { name: /Rotate/ }).count()).toBe(0);
+    expect((await service.call('GET', '/api/v1/incidents', { key: rotated })).status).toBe(401);
+    expect((await service.call('GET', '/api/v1/incidents', { key: secret })).status).toBe(401);
+
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Key audit' }).click();
+    await expect.poll(() => heading(admin), SOON).toBe('Key audit trail');
+    const keyId = secret.slice(4, 20);
+    const audit = admin.getByRole('table', { name: 'Key audit trail, newest first' });
+    await audit.waitFor();
+    expect(await audit.getByRole('row').filter({ hasText: keyId }).count()).toBeGreaterThanOrEqual(3);
+    await expectAccessible(admin, 'admin-audit');
+  });
+
+  it('shows an analyst no admin navigation and refuses the admin pages', async () => {
+    const analyst = await newPerson();
+    await openSignedIn(analyst, '/admin/keys', ANALYST);
+    expect(await heading(analyst)).toBe('Not allowed');
+    expect(await analyst.getByRole('alert').textContent()).toContain('for administrators');
+    expect(await analyst.getByRole('link', { name: 'API keys' }).count()).toBe(0);
+    expect(await analyst.getByRole('link', { name: 'Key audit' }).count()).toBe(0);
+    await analyst.getByText('Signed in as analyst (analyst)').waitFor();
+    await expectAccessible(analyst, 'analyst-refused');
+    await analyst.goto(`${service.baseUrl}/admin/audit`);
+    await expect.poll(() => heading(analyst), SOON).toBe('Not allowed');
+    // Analysts see every session of the tenant, the admin's included.
+    await analyst
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Investigations' })
+      .click();
+    await analyst.getByRole('row').filter({ hasText: 'paypa1-login.com' }).waitFor();
+    await expectAccessible(analyst, 'sessions');
+
+    await analyst.getByRole('button', { name: 'Sign out' }).click();
+    // The local issuer asks to confirm (Cognito's /logout does not).
+    const confirm = analyst.getByRole('button', { name: /sign me out/i });
+    await expect
+      .poll(async () => analyst.url().endsWith('/signed-out') || (await confirm.isVisible()), SOON)
+      .toBe(true);
+    if (await confirm.isVisible()) await confirm.click();
+    await analyst.waitForURL(/\/signed-out$/);
+    await expect.poll(() => heading(analyst), SOON).toBe('You are signed out');
+    await expectAccessible(analyst, 'signed-out');
+  });
+
+  it('ran every page without a CSP violation or a script error', () => {
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
