@@ -47,6 +47,11 @@ export interface FakeBedrockOptions {
   reply: (call: ConverseCall) => FakeReply;
   /** Whether the guardrail intervenes on these texts; default never. */
   guardrail?: (texts: string[]) => boolean;
+  /**
+   * Without usage in a reply: estimate it from the text sizes (about 4 characters per token, the
+   * usual rule of thumb for English) instead of fixed numbers; the bench uses this.
+   */
+  estimateUsage?: boolean;
 }
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
@@ -138,7 +143,12 @@ export async function startFakeBedrock(options: FakeBedrockOptions): Promise<Fak
           send(reply.error.status, { message: reply.error.message }, reply.error.type);
           return;
         }
-        const usage = reply.usage ?? { inputTokens: 1200, outputTokens: 150 };
+        const estimated = {
+          inputTokens: Math.ceil(body.length / 4),
+          outputTokens: Math.ceil(JSON.stringify(reply.content).length / 4),
+        };
+        const usage =
+          reply.usage ?? (options.estimateUsage ? estimated : { inputTokens: 1200, outputTokens: 150 });
         send(200, {
           output: { message: { role: 'assistant', content: reply.content } },
           stopReason: reply.stopReason,
