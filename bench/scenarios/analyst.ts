@@ -99,7 +99,7 @@ async function main() {
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return (await res.json()) as any;
+      return (await res.json()) as Record<string, any>;
     };
     await call('POST', '/api/v1/incidents/ingest', {
       incidents: [
