@@ -38,6 +38,11 @@ export interface FunctionGrants {
    * SIS_DEFAULT_DAILY_QUOTA when there is a quota).
    */
   apiKeyAdmin?: boolean;
+  /**
+   * Issues or verifies pagination cursors: may read (GetSecretValue only) the stack's cursor secret,
+   * whose ARN it receives as SIS_CURSOR_SECRET_ARN. Read lazily, once per cold start.
+   */
+  cursorSecret?: boolean;
 }
 
 const keyAdmin: FunctionGrants = {
@@ -62,13 +67,13 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   // The session, its first history and the search postings; a synchronous start waits by reading
   // the session (DynamoDB), not the execution, so it needs no DescribeExecution.
   'start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
-  'get-session-history': { tables: { sessions: { access: 'read' } } },
+  'get-session-history': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
   'get-investigation-report': { tables: { sessions: { access: 'read' } } },
   'cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },
-  'query-knowledge-graph': { tables: { graph: { access: 'read', indexes: ['gsi1'] } } },
-  'list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } } },
+  'query-knowledge-graph': { tables: { graph: { access: 'read', indexes: ['gsi1'] } }, cursorSecret: true },
+  'list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } }, cursorSecret: true },
   'ingest-incidents': { incidentQueueSend: true },
-  'search-investigations': { tables: { sessions: { access: 'read' } } },
+  'search-investigations': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
   // The web console (docs/console.md): the shell, assets and settings read no data; the console
   // authorizer verifies ID tokens against the issuer's public keys and reads no table.
   'console-page': {},
@@ -76,19 +81,22 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'console-config': {},
   'console-authorizer': {},
   'console-me': {},
-  'console-list-sessions': { tables: { sessions: { access: 'read' } } },
+  'console-list-sessions': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
   'console-start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
-  'console-get-session-history': { tables: { sessions: { access: 'read' } } },
+  'console-get-session-history': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
   'console-get-report': { tables: { sessions: { access: 'read' } } },
   'console-cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },
-  'console-list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } } },
+  'console-list-incidents': {
+    tables: { incidents: { access: 'read', indexes: ['gsi1'] } },
+    cursorSecret: true,
+  },
   'console-get-incident': { tables: { incidents: { access: 'read' } } },
-  'console-query-graph': { tables: { graph: { access: 'read', indexes: ['gsi1'] } } },
+  'console-query-graph': { tables: { graph: { access: 'read', indexes: ['gsi1'] } }, cursorSecret: true },
   'console-list-keys': { tables: { keys: { access: 'read', indexes: ['gsi1'] } } },
   'console-create-key': keyAdmin,
   'console-rotate-key': keyAdmin,
   'console-disable-key': keyAdmin,
-  'console-list-audit': { tables: { keys: { access: 'read' } } },
+  'console-list-audit': { tables: { keys: { access: 'read' } }, cursorSecret: true },
   // Incident sync (infra/constructs/incident-sync.ts): the consumer upserts incidents and writes the
   // graph (BatchGetItem + conditional puts in transactions); the pull keeps its watermark in the
   // incidents table and enqueues. Reading the connectors' secrets is granted by the construct.

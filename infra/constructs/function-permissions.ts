@@ -2,6 +2,7 @@ import { ArnFormat, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { TENANT_TAG } from '../../shared/platform/api-gateway-names';
@@ -32,6 +33,8 @@ export interface GrantTargets {
   stateMachine?: IStateMachine;
   incidentQueue?: IQueue;
   apiAdmin?: ApiAdminTarget;
+  /** The secret that signs pagination cursors. */
+  cursorSecret?: ISecret;
 }
 
 export const MISSING_GRANT_TARGET = 'sis:missing-grant-target';
@@ -110,6 +113,18 @@ export function applyFunctionGrants(
     else {
       queue.grantSendMessages(fn.grantable);
       fn.addEnvironment('SIS_INCIDENT_QUEUE_URL', queue.queueUrl);
+    }
+  }
+
+  if (grants.cursorSecret) {
+    const secret = targets.cursorSecret;
+    if (!secret) warnMissing(fn, 'the cursor secret');
+    else {
+      // GetSecretValue only (no DescribeSecret or listing), on this one secret.
+      fn.addToPolicy(
+        new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
+      );
+      fn.addEnvironment('SIS_CURSOR_SECRET_ARN', secret.secretArn);
     }
   }
 

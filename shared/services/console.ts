@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { type Config, config } from '../config';
-import { decodeCursor, encodeCursor } from '../domain/cursor';
 import { NotFoundError } from '../domain/errors';
 import { incidentLink } from '../domain/incident';
 import { ownerOf } from '../domain/ownership';
 import type { Caller, ConsoleUser } from '../domain/scopes';
 import { termsForQuery } from '../domain/search-terms';
+import { deploymentCursorCodec } from '../platform/cursor-secrets';
 import type { IncidentsRepository } from '../store/incidents-repository';
 import { type KeysRepository, keysRepositoryFromConfig } from '../store/keys-repository';
 import { isPostingSortKey, type SearchIndexRepository } from '../store/search-index-repository';
@@ -39,7 +39,9 @@ export async function listTenantSessions(
 ) {
   const terms = input.q ? termsForQuery(input.q).terms : [];
   const binding = { op: 'consoleSessions', user: caller.keyId, terms };
-  const after = input.cursor ? decodeCursor(input.cursor, binding, sessionsPosition).after : undefined;
+  const after = input.cursor
+    ? (await deploymentCursorCodec()).decode(input.cursor, binding, sessionsPosition).after
+    : undefined;
   const page = await index.listTenant({ terms, limit: input.limit, after });
   return {
     results: page.hits.map((entry) => ({
@@ -53,7 +55,7 @@ export async function listTenantSessions(
       created_at: entry.created_at,
       owner: ownerOf(entry.owner_key_id),
     })),
-    next_cursor: page.next ? encodeCursor({ after: page.next }, binding) : null,
+    next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
   };
 }
 
@@ -86,7 +88,9 @@ export async function keyAuditTrail(
   input: { limit: number; cursor?: string | undefined },
 ) {
   const binding = { op: 'keyAudit', user: caller.keyId };
-  const after = input.cursor ? decodeCursor(input.cursor, binding, auditPosition).after : undefined;
+  const after = input.cursor
+    ? (await deploymentCursorCodec()).decode(input.cursor, binding, auditPosition).after
+    : undefined;
   const page = await keys.auditPage(input.limit, after);
   return {
     entries: page.entries.map((entry) => ({
@@ -96,7 +100,7 @@ export async function keyAuditTrail(
       actor: entry.actor,
       details: entry.details,
     })),
-    next_cursor: page.next ? encodeCursor({ after: page.next }, binding) : null,
+    next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
   };
 }
 

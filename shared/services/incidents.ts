@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { type Config, config } from '../config';
-import { decodeCursor, encodeCursor } from '../domain/cursor';
 import {
   type IncidentStatus,
   type IncidentView,
@@ -8,6 +7,7 @@ import {
   type Severity,
   toIncidentView,
 } from '../domain/incident';
+import { deploymentCursorCodec } from '../platform/cursor-secrets';
 import {
   type IncidentsRepository,
   incidentsRepositoryFromConfig,
@@ -51,7 +51,9 @@ export async function listIncidents(
     since: input.since,
     until: input.until,
   };
-  const after = input.cursor ? decodeCursor(input.cursor, binding, position).after : undefined;
+  const after = input.cursor
+    ? (await deploymentCursorCodec()).decode(input.cursor, binding, position).after
+    : undefined;
   const page = await incidents.list({
     severities,
     statuses,
@@ -62,7 +64,7 @@ export async function listIncidents(
   });
   return {
     incidents: page.incidents.map((incident) => toIncidentView(incident, publicUrl)),
-    next_cursor: page.next ? encodeCursor({ after: page.next }, binding) : null,
+    next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
   };
 }
 

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { decodeCursor, encodeCursor } from '../domain/cursor';
 import { type Entity, type EntityInput, entityLabel, normaliseEntity } from '../domain/entity';
 import { ConflictError, ServiceUnavailableError, ValidationError } from '../domain/errors';
 import { resolvePersona, unfinishedMessage } from '../domain/investigation';
@@ -12,6 +11,7 @@ import { isTerminal } from '../domain/session-status';
 import { DEFAULT_TLP, type Tlp, tlpOf } from '../domain/tlp';
 import { METRIC } from '../metric-names';
 import { countMetric, logger } from '../observability';
+import { deploymentCursorCodec } from '../platform/cursor-secrets';
 import type { HistoryItem, SessionRecord } from '../store/sessions-repository';
 import {
   event,
@@ -326,7 +326,8 @@ export async function getSessionHistory(
   after?: string,
 ) {
   const binding = { sessionId, keyId: caller.keyId };
-  const afterSeq = after ? decodeCursor(after, binding, HistoryPosition).seq : undefined;
+  const cursors = await deploymentCursorCodec();
+  const afterSeq = after ? cursors.decode(after, binding, HistoryPosition).seq : undefined;
   const page = await ctx.sessions.readPage(sessionId, afterSeq, POLL_PAGE_SIZE);
   const session = assertOwner(page.session, caller);
   logger.debug('poll read', {
@@ -338,7 +339,7 @@ export async function getSessionHistory(
   return {
     session: sessionSummary(session),
     ...historyView(page.history),
-    next_cursor: lastSeq === undefined ? null : encodeCursor({ seq: lastSeq }, binding),
+    next_cursor: lastSeq === undefined ? null : cursors.encode({ seq: lastSeq }, binding),
     has_more: page.truncated,
   };
 }

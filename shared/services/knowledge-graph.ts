@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { type Config, config } from '../config';
-import { decodeCursor, encodeCursor } from '../domain/cursor';
 import { type Entity, type EntityType, entityKey, entityLabel, normaliseEntity } from '../domain/entity';
 import { NotFoundError, ValidationError } from '../domain/errors';
 import { assembleNeighborhood, compareNeighbors, type EdgeSide, type Neighbor } from '../domain/graph';
+import { deploymentCursorCodec } from '../platform/cursor-secrets';
 import {
   type GraphRepository,
   graphRepositoryFromConfig,
@@ -86,7 +86,9 @@ export async function queryKnowledgeGraph(
 ): Promise<GraphQueryResult> {
   const entity = await resolveEntity(graph, input.value, input.type);
   const binding = { op: 'queryKnowledgeGraph', type: entity.type, value: entity.value, depth: input.depth };
-  const after = input.cursor ? decodeCursor(input.cursor, binding, position).after : undefined;
+  const after = input.cursor
+    ? (await deploymentCursorCodec()).decode(input.cursor, binding, position).after
+    : undefined;
 
   const [node, page] = await Promise.all([
     graph.getNode(entity),
@@ -114,7 +116,7 @@ export async function queryKnowledgeGraph(
   return {
     entity: entityView(node),
     neighbors: assembleNeighborhood(entity, page.sides, depth2),
-    next_cursor: page.next ? encodeCursor({ after: page.next }, binding) : null,
+    next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
   };
 }
 

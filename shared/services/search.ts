@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { type Config, config } from '../config';
-import { decodeCursor, encodeCursor } from '../domain/cursor';
 import type { Entity } from '../domain/entity';
 import { InvalidCursorError } from '../domain/errors';
 import type { Caller } from '../domain/scopes';
 import { termsForQuery } from '../domain/search-terms';
+import { deploymentCursorCodec } from '../platform/cursor-secrets';
 import {
   isPostingSortKey,
   type SearchEntry,
@@ -70,7 +70,9 @@ export async function searchInvestigations(
     status: input.status,
     verdict: input.verdict,
   };
-  const decoded = input.cursor ? decodeCursor(input.cursor, binding, position) : undefined;
+  const decoded = input.cursor
+    ? (await deploymentCursorCodec()).decode(input.cursor, binding, position)
+    : undefined;
   const driving = decoded ? terms[decoded.d] : undefined;
   if (decoded && !driving) throw new InvalidCursorError();
   const after = decoded && driving ? { driving, sk: decoded.after } : undefined;
@@ -85,7 +87,10 @@ export async function searchInvestigations(
   return {
     results: page.hits.map(view),
     next_cursor: page.next
-      ? encodeCursor({ d: terms.indexOf(page.next.driving), after: page.next.sk }, binding)
+      ? (await deploymentCursorCodec()).encode(
+          { d: terms.indexOf(page.next.driving), after: page.next.sk },
+          binding,
+        )
       : null,
   };
 }

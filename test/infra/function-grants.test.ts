@@ -123,6 +123,42 @@ describe('grants in the synthesised stack', () => {
     }
   });
 
+  it('generates one cursor secret and lets exactly the functions that page read it (GetSecretValue only)', () => {
+    const secrets = [...resourcesOfType(template, 'AWS::SecretsManager::Secret').keys()];
+    expect(secrets).toHaveLength(1);
+    const secret = resourcesOfType(template, 'AWS::SecretsManager::Secret').get(secrets[0] as string);
+    expect(secret?.Properties.GenerateSecretString).toMatchObject({ GenerateStringKey: 'current' });
+    const readers = new Set<string>();
+    for (const [name, fnStatements] of statements) {
+      for (const s of fnStatements) {
+        const actions = actionsOf(s).filter((a) => a.startsWith('secretsmanager:'));
+        if (!actions.length) continue;
+        expect(actions, name).toEqual(['secretsmanager:GetSecretValue']);
+        expect(s.Resource, name).toEqual({ Ref: secrets[0] });
+        readers.add(name);
+      }
+    }
+    const paging = [
+      'console-get-session-history',
+      'console-list-audit',
+      'console-list-incidents',
+      'console-list-sessions',
+      'console-query-graph',
+      'get-session-history',
+      'list-incidents',
+      'query-knowledge-graph',
+      'search-investigations',
+    ];
+    expect([...readers].sort()).toEqual(paging);
+    for (const fn of resourcesOfType(template, 'AWS::Lambda::Function').values()) {
+      const name = String(fn.Properties.FunctionName).replace('sis-test-', '');
+      const env = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
+        ?.Variables;
+      if (paging.includes(name)) expect(env?.SIS_CURSOR_SECRET_ARN, name).toEqual({ Ref: secrets[0] });
+      else expect(env?.SIS_CURSOR_SECRET_ARN, name).toBeUndefined();
+    }
+  });
+
   it('lets only key administration touch API Gateway, scoped by the tenant tag', () => {
     for (const [name, fnStatements] of statements) {
       const apigateway = fnStatements.filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));

@@ -97,7 +97,8 @@ describe('the idle list', () => {
     expect(count('AWS::CloudWatch::Dashboard')).toBe(1);
     expect(count('AWS::WAFv2::WebACL')).toBe(0);
     expect(count('AWS::KMS::Key')).toBe(0);
-    expect(count('AWS::SecretsManager::Secret')).toBe(0);
+    // The cursor secret (pagination cursors are signed); connector secrets come with their options.
+    expect(count('AWS::SecretsManager::Secret')).toBe(1);
     expect(count('AWS::Lambda::EventSourceMapping')).toBe(
       ofType(template, 'AWS::Lambda::EventSourceMapping').length,
     );

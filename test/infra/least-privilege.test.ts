@@ -43,6 +43,13 @@ const writeTable = (id: string, withIndex = false): Allowed[] => [
   ...(withIndex ? [{ actions: ['dynamodb:Query'], resources: [index(id)] }] : []),
 ];
 
+const CURSOR_SECRET: Allowed[] = [
+  {
+    actions: ['secretsmanager:GetSecretValue'],
+    resources: ['{AWS::SecretsManager::Secret/CursorSecretABAE1358}'],
+  },
+];
+
 const tenantTag = { 'aws:ResourceTag/sis:tenant': TENANT };
 const keyAdministration: Allowed[] = [
   ...writeTable('keys', true),
@@ -109,11 +116,12 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
     ...writeTable('sessions'),
     { actions: ['states:StopExecution'], resources: [EXECUTIONS] },
   ],
-  'get-session-history': readTable('sessions'),
+  // The functions that issue or verify pagination cursors read the cursor secret, and nothing else does.
+  'get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
   'get-investigation-report': readTable('sessions'),
-  'search-investigations': readTable('sessions'),
-  'query-knowledge-graph': readTable('graph', true),
-  'list-incidents': readTable('incidents', true),
+  'search-investigations': [...readTable('sessions'), ...CURSOR_SECRET],
+  'query-knowledge-graph': [...readTable('graph', true), ...CURSOR_SECRET],
+  'list-incidents': [...readTable('incidents', true), ...CURSOR_SECRET],
   'ingest-incidents': [{ actions: QUEUE_SEND, resources: ['{queue/incidents}'] }],
   'step-mark-active': writeTable('sessions'),
   'step-run-tool': [...writeTable('sessions'), ...readTable('graph'), ...readTable('incidents')],
@@ -139,25 +147,25 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-config': [],
   'console-authorizer': [],
   'console-me': [],
-  'console-list-sessions': readTable('sessions'),
+  'console-list-sessions': [...readTable('sessions'), ...CURSOR_SECRET],
   'console-start-investigation': [
     ...writeTable('sessions'),
     { actions: ['states:StartExecution'], resources: ['{state-machine/investigation}'] },
   ],
-  'console-get-session-history': readTable('sessions'),
+  'console-get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
   'console-get-report': readTable('sessions'),
   'console-cancel-investigation': [
     ...writeTable('sessions'),
     { actions: ['states:StopExecution'], resources: [EXECUTIONS] },
   ],
-  'console-list-incidents': readTable('incidents', true),
+  'console-list-incidents': [...readTable('incidents', true), ...CURSOR_SECRET],
   'console-get-incident': readTable('incidents'),
-  'console-query-graph': readTable('graph', true),
+  'console-query-graph': [...readTable('graph', true), ...CURSOR_SECRET],
   'console-list-keys': readTable('keys', true),
   'console-create-key': keyAdministration,
   'console-rotate-key': keyAdministration,
   'console-disable-key': keyAdministration,
-  'console-list-audit': readTable('keys'),
+  'console-list-audit': [...readTable('keys'), ...CURSOR_SECRET],
 };
 
 const STEP_FUNCTIONS = [

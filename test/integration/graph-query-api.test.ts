@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncidentInput } from '../../shared/domain/incident';
+import { forgeCursor } from '../support/cursors';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 
 /** Incidents pushed over HTTP become a neighbourhood readable over HTTP. */
@@ -96,8 +97,7 @@ describe('GET /api/v1/graph/entity/{value}', () => {
     );
     expect(foreign.status).toBe(400);
     expect(foreign.body).toMatchObject(errorShape('invalid_cursor'));
-    const envelope = JSON.parse(Buffer.from(first.body.next_cursor, 'base64url').toString('utf8'));
-    const forged = Buffer.from(JSON.stringify({ ...envelope, p: { after: 'NODE' } })).toString('base64url');
+    const forged = forgeCursor(first.body.next_cursor, { after: 'NODE' });
     expect(
       (await service.call('GET', `/api/v1/graph/entity/hub.example.org?cursor=${forged}`, { key: reader }))
         .status,

@@ -6,6 +6,7 @@ import {
   type SearchEntry,
   searchIndexRepositoryFromConfig,
 } from '../../shared/store/search-index-repository';
+import { forgeCursor } from '../support/cursors';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 
 /**
@@ -177,8 +178,7 @@ describe('GET /api/v1/search', () => {
       key: alice.apiKey,
     });
     expect(other.status).toBe(400);
-    const envelope = JSON.parse(Buffer.from(first.body.next_cursor, 'base64url').toString('utf8'));
-    const forged = Buffer.from(JSON.stringify({ ...envelope, p: { after: 'TERM#x' } })).toString('base64url');
+    const forged = forgeCursor(first.body.next_cursor, { after: 'TERM#x' });
     expect(
       (await service.call('GET', `/api/v1/search?q=beaconing&cursor=${forged}`, { key: alice.apiKey }))
         .status,

@@ -37,12 +37,16 @@ export async function startTestService(
   options: {
     env?: Record<string, string>;
     staleSessionSweep?: LocalServiceOptions['staleSessionSweep'];
+    /** Reuse tables (a restart); default: fresh ones. */
+    tablePrefix?: string;
+    secretsDir?: string;
   } = {},
 ): Promise<TestService> {
   const service = await startLocalService({
     port: 0,
     dynamodb: { endpoint: dynamodbEndpoint() },
-    tablePrefix: `sis-t${randomBytes(5).toString('hex')}`,
+    tablePrefix: options.tablePrefix ?? `sis-t${randomBytes(5).toString('hex')}`,
+    ...(options.secretsDir ? { secretsDir: options.secretsDir } : {}),
     env: { SIS_DEMO_DATA: '0', ...options.env },
     ...(options.staleSessionSweep !== undefined ? { staleSessionSweep: options.staleSessionSweep } : {}),
   });

@@ -37,11 +37,10 @@ export const Limit = z.coerce
   .default(20)
   .meta({ description: 'Maximum number of items to return (1-100, default 20)' });
 
-export const Cursor = z
-  .string()
-  .min(1)
-  .max(2048)
-  .meta({ description: 'Opaque cursor from a previous response (next_cursor) to fetch the next page' });
+export const Cursor = z.string().min(1).max(2048).meta({
+  description:
+    'Opaque cursor from a previous response (next_cursor) to fetch the next page. Cursors are signed for this query and API key: an edited, foreign or outdated cursor is refused with 400 invalid_cursor.',
+});
 
 export const IsoDateTime = z.iso.datetime({ offset: true }).meta({ example: '2026-11-01T12:00:00Z' });
 
