@@ -28,6 +28,7 @@ export const handler = httpHandler(
       },
     };
   },
-  // The shell's own policy replaces the middleware's API default (which allows nothing at all).
-  { securityHeaders: { contentSecurityPolicy: false } },
+  // The shell's own policy replaces the middleware's API default (which allows nothing at all), and
+  // the page may write to the clipboard (Admin > API Keys copies a new secret); everything else stays off.
+  { securityHeaders: { contentSecurityPolicy: false, permissionsPolicy: { 'clipboard-write': 'self' } } },
 );

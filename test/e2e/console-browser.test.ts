@@ -335,6 +335,10 @@ describe('web console in Chromium', () => {
     const secret = await secretPanel.getByLabel('API key').inputValue();
     await expectAccessible(admin, 'admin-keys-secret');
     expect(secret).toMatch(/^sis_[a-z2-7]{16}_/);
+    // The shell lets the page write the clipboard (and nothing else the policy turns off by default).
+    const policy = (await fetch(`${service.baseUrl}/admin/keys`)).headers.get('permissions-policy') ?? '';
+    expect(policy).toContain('clipboard-write=(self)');
+    expect(policy).toContain('clipboard-read=()');
     await secretPanel.getByRole('button', { name: 'Copy key' }).click();
     await secretPanel.getByText('Copied to the clipboard.').waitFor();
     // Pasted where a person would paste it (reading the clipboard from script is not allowed here).
