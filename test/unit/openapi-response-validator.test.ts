@@ -145,6 +145,7 @@ describe('the OpenAPI response validator', () => {
       status: 'active',
       entity: { type: 'ip', value: '203.0.113.7' },
       persona: 'SOC Analyst',
+      tlp: 'amber',
       report: null,
       created_at: '2026-11-01T12:00:00Z',
     };

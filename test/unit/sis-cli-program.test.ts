@@ -26,7 +26,10 @@ describe('sis command tree', () => {
     }
   });
 
-  it('prints completion scripts for bash, zsh and fish that name every subcommand', () => {
+  // Spawns bash to prove the script parses: slow on a loaded machine, never slow by design.
+  it('prints completion scripts for bash, zsh and fish that name every subcommand', {
+    timeout: 30_000,
+  }, () => {
     const program = buildProgram();
     for (const shell of ['bash', 'zsh', 'fish']) {
       const script = completionScript(program, shell);

@@ -25,7 +25,12 @@ async function stepHandler(fn: string, event: Event): Promise<unknown> {
   await gates.get(session);
   switch (fn) {
     case 'step-mark-active':
-      return { entity: { type: 'domain', value: 'example.com' }, tools: ['one', 'two'] };
+      return {
+        entity: { type: 'domain', value: 'example.com' },
+        tools: ['one', 'two'],
+        tlp: 'amber',
+        refresh_intel: false,
+      };
     case 'step-run-tool':
       return { tool: event.tool, status: 'succeeded', recorded: true };
     case 'step-assess':
