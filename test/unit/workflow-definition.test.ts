@@ -54,6 +54,8 @@ async function run(fail: { state: string; tool?: string } | undefined) {
           MarkActive: step('MarkActive', () => ({
             entity: { type: 'ip', value: '203.0.113.7' },
             tools: ['a', 'b', 'c', 'd', 'e'],
+            tlp: 'amber',
+            refresh_intel: false,
           })),
           RunTool: step('RunTool', (i) => ({ tool: i.tool, status: 'succeeded', recorded: true })),
           Assess: step('Assess', () => ({ report: { verdict: 'benign' } })),
@@ -131,6 +133,8 @@ describe('investigation workflow definition (ASL)', () => {
       session_id: 's_test',
       entity: { type: 'ip', value: '203.0.113.7' },
       tool: 'a',
+      tlp: 'amber',
+      refresh_intel: false,
     });
     // The state carries compact results only; the report goes to Persist, nothing else.
     expect(calls.find((c) => c.state === 'Persist')!.input).toEqual({
