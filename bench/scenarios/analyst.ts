@@ -25,6 +25,29 @@ const PERSONAS = ['SOC Analyst', 'CISO', 'Threat Hunter'] as const;
 const ENTITY = '203.0.113.77';
 const PIVOT = 'cdn-update.example.net';
 
+interface ApiBody {
+  incidents?: unknown[];
+  report?: {
+    analyst?: {
+      mode: string;
+      turns: number;
+      tool_calls: number;
+      input_tokens: number;
+      output_tokens: number;
+    };
+  };
+}
+
+interface Row {
+  persona: string;
+  turns: number;
+  tool_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  wall_ms: number;
+  cost_usd: Record<string, number | null>;
+}
+
 function script(call: ConverseCall): FakeReply {
   if (call.turn === 0) {
     return {
@@ -90,7 +113,7 @@ async function main() {
       AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.endpoint,
     },
   });
-  const rows: Record<string, unknown>[] = [];
+  const rows: Row[] = [];
   try {
     const { apiKey } = await apiKeyService().create({ name: 'bench', scopes: [...SCOPES] }, 'bench');
     const call = async (method: string, path: string, body?: unknown) => {
@@ -99,7 +122,7 @@ async function main() {
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return (await res.json()) as Record<string, any>;
+      return (await res.json()) as ApiBody;
     };
     await call('POST', '/api/v1/incidents/ingest', {
       incidents: [
@@ -129,7 +152,7 @@ async function main() {
         persona,
       });
       const analyst = out.report?.analyst;
-      if (!analyst || analyst.mode !== 'bedrock')
+      if (analyst?.mode !== 'bedrock')
         throw new Error(`no model narrative for ${persona}: ${JSON.stringify(out).slice(0, 300)}`);
       rows.push({
         persona,
@@ -175,7 +198,7 @@ async function main() {
     `| Persona | Turns | Lookups | Input tokens | Output tokens | ${shown.map((s) => `$ ${s}`).join(' | ')} |`,
     `| --- | ---: | ---: | ---: | ---: | ${shown.map(() => '---:').join(' | ')} |`,
     ...rows.map(
-      (r: any) =>
+      (r) =>
         `| ${r.persona} | ${r.turns} | ${r.tool_calls} | ${r.input_tokens} | ${r.output_tokens} | ${shown.map((s) => r.cost_usd[s]?.toFixed(5) ?? 'n/a').join(' | ')} |`,
     ),
     '',

@@ -92,6 +92,7 @@ describe('analyst=bedrock in the tenant stack', () => {
     expect(States.ChooseAnalyst.Choices[0].Next).toBe('AnalystStart');
     expect(States.ChooseAnalyst.Default).toBe('Assess');
     expect(States.AnalystStart.Next).toBe('AnalystTurn');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: an ASL definitionSubstitutions placeholder
     expect(States.AnalystTurn.Resource).toBe('${AnalystTurnFunctionArn}');
     expect(States.AnalystTurn.Next).toBe('AnalystNext');
     expect(States.AnalystTurn.Catch[0].Next).toBe('AssessWithAnalyst');
@@ -100,9 +101,9 @@ describe('analyst=bedrock in the tenant stack', () => {
       'AnalystTurn',
     ]);
     expect(States.AnalystNext.Default).toBe('AssessWithAnalyst');
-    expect(States.RunRequestedTools.ItemProcessor.States.RunRequestedTool.Resource).toBe(
-      '${RunToolFunctionArn}',
-    );
+    const requested = States.RunRequestedTools.ItemProcessor.States.RunRequestedTool;
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: an ASL definitionSubstitutions placeholder
+    expect(requested.Resource).toBe('${RunToolFunctionArn}');
     expect(States.RunRequestedTools.Next).toBe('AnalystTurn');
     expect(States.AssessWithAnalyst.Parameters.analyst).toBe(true);
     expect(States.AssessWithAnalyst.Next).toBe('Persist');
