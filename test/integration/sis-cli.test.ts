@@ -141,7 +141,10 @@ describe('the packed package', () => {
   });
 });
 
-describe.concurrent('sis investigate', () => {
+// Each test runs several CLI processes one after another; at a load average of ~24 a minute is tight.
+const HEAVY = { timeout: 180_000 };
+
+describe.concurrent('sis investigate', HEAVY, () => {
   it('outlives the server wait bound: 202, then polling with progress, then the report', async () => {
     const run = await cli(['investigate', SLOW, '--progress'], analyst);
     expect(run.code, run.stderr).toBe(0);
@@ -228,7 +231,7 @@ describe.concurrent('sis investigate', () => {
   });
 });
 
-describe.concurrent('errors', () => {
+describe.concurrent('errors', HEAVY, () => {
   it('401: unknown key → exit 3', async () => {
     expectOneLineError(
       await cli(['search', 'example'], 'sis_aaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'),
@@ -270,7 +273,7 @@ describe.concurrent('errors', () => {
   });
 });
 
-describe('sis keys', () => {
+describe('sis keys', HEAVY, () => {
   it('creates, lists, rotates and disables keys; a secret appears once, on stdout', async () => {
     const created = await cli(
       [
@@ -321,7 +324,7 @@ describe('sis keys', () => {
   });
 });
 
-describe.concurrent('sis incidents, graph and search', () => {
+describe.concurrent('sis incidents, graph and search', HEAVY, () => {
   beforeAll(async () => {
     const writer = (await service.createKey({ name: 'siem', scopes: ['incidents:write'] })).apiKey;
     const now = Date.now();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { ApiError, describeFailure } from '../../packages/cli/src/api';
 import { completionScript } from '../../packages/cli/src/completion';
 import { parseDuration, sinceToTime } from '../../packages/cli/src/durations';
 import { resolveTarget, saveProfile } from '../../packages/cli/src/profiles';
@@ -98,5 +99,24 @@ describe('target resolution', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('failure lines', () => {
+  const answer = (status: number, details: { path: string; message: string }[] = []) =>
+    describeFailure(
+      new ApiError('startInvestigation', status, 'x', 'server text', 'req-1', undefined, details),
+    );
+
+  it('maps 400 to usage with each failing field, 5xx to a retry line with the request ID', () => {
+    const invalid = answer(400, [{ path: 'body.entity', message: 'must not be empty' }]);
+    expect([invalid.exitCode, invalid.message]).toEqual([
+      2,
+      'Invalid request: body.entity: must not be empty',
+    ]);
+    const broken = answer(500);
+    expect(broken.exitCode).toBe(1);
+    expect(broken.message).toMatch(/HTTP 500\) \(request req-1\); retry shortly/);
+    expect(answer(503).message).toMatch(/HTTP 503/);
   });
 });
