@@ -65,7 +65,8 @@ describe('sis command tree', () => {
       rmSync(dir, { recursive: true, force: true });
     }
     expect(() => completionScript(program, 'tcsh')).toThrow(/bash, zsh or fish/);
-  });
+    // starts a bash process: at the shared machine's load a few seconds are not enough
+  }, 30_000);
 });
 
 describe('durations', () => {

@@ -3534,7 +3534,7 @@ export interface operations {
                 depth?: number;
                 /** @description Maximum number of items to return (1-100, default 20) */
                 limit?: number;
-                /** @description Opaque cursor from a previous response (next_cursor) to fetch the next page */
+                /** @description Opaque cursor from a previous response (next_cursor) to fetch the next page. Cursors are signed for this query and API key: an edited, foreign or outdated cursor is refused with 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -3633,7 +3633,7 @@ export interface operations {
                 until?: string;
                 /** @description Maximum number of items to return (1-100, default 20) */
                 limit?: number;
-                /** @description Opaque cursor from a previous response (next_cursor) to fetch the next page */
+                /** @description Opaque cursor from a previous response (next_cursor) to fetch the next page. Cursors are signed for this query and API key: an edited, foreign or outdated cursor is refused with 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -3814,7 +3814,7 @@ export interface operations {
                 verdict?: "benign" | "suspicious" | "malicious" | "unknown";
                 /** @description Maximum number of items to return (1-100, default 20) */
                 limit?: number;
-                /** @description Opaque cursor from a previous response (next_cursor) to fetch the next page */
+                /** @description Opaque cursor from a previous response (next_cursor) to fetch the next page. Cursors are signed for this query and API key: an edited, foreign or outdated cursor is refused with 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
