@@ -69,6 +69,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
   'get-session-history': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
   'get-investigation-report': { tables: { sessions: { access: 'read' } } },
+  'get-investigation-stix': { tables: { sessions: { access: 'read' } } },
   'cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },
   'query-knowledge-graph': { tables: { graph: { access: 'read', indexes: ['gsi1'] } }, cursorSecret: true },
   'list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } }, cursorSecret: true },

@@ -8,6 +8,7 @@ import type { Report, ToolCall } from '../domain/investigation/types';
 import { assertOwner } from '../domain/ownership';
 import type { Caller } from '../domain/scopes';
 import { isTerminal } from '../domain/session-status';
+import { reportToStix } from '../domain/stix';
 import { DEFAULT_TLP, type Tlp, tlpOf } from '../domain/tlp';
 import { METRIC } from '../metric-names';
 import { countMetric, logger } from '../observability';
@@ -360,6 +361,31 @@ export async function getInvestigationReport(ctx: InvestigationContext, caller: 
     ...(session.completed_at ? { completed_at: session.completed_at } : {}),
     ...(session.failure_reason ? { failure_reason: session.failure_reason } : {}),
   };
+}
+
+// ---- STIX export ----
+
+/**
+ * The report of the caller's own completed session as a STIX 2.1 bundle. A session without a report
+ * (still running, failed or canceled) is a 409: there is nothing to export yet, or ever.
+ */
+export async function getInvestigationStix(ctx: InvestigationContext, caller: Caller, sessionId: string) {
+  const session = assertOwner(await ctx.sessions.get(sessionId), caller);
+  const report = session.status === 'completed' ? reportOf(session) : undefined;
+  if (!report) {
+    throw new ConflictError(
+      `The investigation has no report to export (status ${session.status}); a STIX bundle exists once it is completed.`,
+    );
+  }
+  return reportToStix({
+    session_id: session.session_id,
+    entity: subjectOf(session),
+    report,
+    tlp: tlpOf(session.tlp),
+    created_at: session.created_at,
+    completed_at: session.completed_at ?? session.updated_at ?? session.created_at,
+    session_url: sessionUrl(ctx.cfg, session.session_id),
+  });
 }
 
 // ---- Cancel ----

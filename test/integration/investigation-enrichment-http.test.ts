@@ -2,16 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/local-service';
 
 /**
- * Offline enrichment over HTTP, through the real workflow and the real run-tool handler with the
+ * Offline enrichment and the STIX export over HTTP, through the real workflow and the real run-tool handler with the
  * real shipped data: the investigated entity carries its ASN, organisation and country.
  */
 let service: TestService;
 let key: string;
+let otherKey: string;
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ env: { SIS_FAULT_INJECTION: `step-run-tool@${SLOW}=delay:3000` } });
   ({ apiKey: key } = await service.createKey({ scopes: ['investigations:read', 'investigations:write'] }));
+  ({ apiKey: otherKey } = await service.createKey({ scopes: ['investigations:read'] }));
 });
+
+const SLOW = 'slow-stix.example.com';
 
 afterAll(async () => {
   await service?.stop();
@@ -50,5 +54,45 @@ describe('offline enrichment of an investigation', () => {
     expect(body.report.findings.map((f: { finding_id: string }) => f.finding_id)).toContain(
       'account_analysis:disposable_mail_provider',
     );
+  });
+});
+
+describe('GET /api/v1/sessions/{session_id}/stix', () => {
+  it('answers the owner a STIX 2.1 bundle marked with the session’s TLP, and refuses others', async () => {
+    const start = await service.call('POST', '/api/v1/investigations/start', {
+      key,
+      body: { entity: { type: 'domain', value: 'paypa1-login.com' }, tlp: 'green' },
+    });
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    const sessionId = start.body.session_id as string;
+
+    const res = await service.call('GET', `/api/v1/sessions/${sessionId}/stix`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body.type).toBe('bundle');
+    const types = res.body.objects.map((o: { type: string }) => o.type);
+    expect(types).toEqual(
+      expect.arrayContaining(['marking-definition', 'identity', 'report', 'domain-name']),
+    );
+    const report = res.body.objects.find((o: { type: string }) => o.type === 'report');
+    expect(report.object_marking_refs).toEqual(['marking-definition--bab4a63c-aed9-4cf5-a766-dfca5abac2bb']);
+    expect(report.external_references[0].external_id).toBe(sessionId);
+    const attack = res.body.objects.filter((o: { type: string }) => o.type === 'attack-pattern');
+    expect(attack.length).toBeGreaterThan(0);
+
+    const other = await service.call('GET', `/api/v1/sessions/${sessionId}/stix`, { key: otherKey });
+    expect(other.status).toBe(403);
+    const unknown = await service.call('GET', '/api/v1/sessions/s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF/stix', { key });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('is a 409 while the investigation has no report yet', async () => {
+    const start = await service.call('POST', '/api/v1/investigations/start', {
+      key,
+      body: { entity: { type: 'domain', value: SLOW }, background: true },
+    });
+    expect(start.status).toBe(202);
+    const res = await service.call('GET', `/api/v1/sessions/${start.body.session_id}/stix`, { key });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBeDefined();
   });
 });

@@ -8,6 +8,7 @@ import {
   StartInvestigationAcceptedResponse,
   StartInvestigationRequest,
   StartInvestigationResultResponse,
+  StixBundle,
 } from '../schemas/investigations';
 
 export const startInvestigation = defineRoute({
@@ -81,9 +82,25 @@ export const getInvestigationReport = defineRoute({
   responses: { 200: { description: 'The session and its report', schema: InvestigationReportResponse } },
 });
 
+export const getInvestigationStix = defineRoute({
+  operationId: 'getInvestigationStix',
+  method: 'GET',
+  path: '/api/v1/sessions/{session_id}/stix',
+  access: { kind: 'scope', scope: 'investigations:read' },
+  ownerOnly: true,
+  functionName: 'get-investigation-stix',
+  summary: 'Export an investigation report as STIX 2.1',
+  description: `Returns the report of a completed investigation as a STIX 2.1 bundle for a threat-intelligence platform (MISP, OpenCTI...): a report object (verdict, summary, risk as confidence), an identity for this service, the investigated and related entities as observables with the STIX deterministic IDs (ipv4-addr, ipv6-addr, domain-name, user-account; hosts as infrastructure), an indicator with a STIX pattern when the verdict is malicious, attack-patterns for the MITRE ATT&CK techniques of the findings, and the session's TLP 2.0 marking-definition on every object. 409 while the session is not completed (or when it failed or was canceled: there is no report). Only the API key that started the session may read it.`,
+  tags: ['investigations'],
+  request: { params: SessionParams },
+  responses: { 200: { description: 'The STIX 2.1 bundle', schema: StixBundle } },
+  errorStatuses: [409],
+});
+
 export const investigationRoutes = [
   startInvestigation,
   getSessionHistory,
   cancelInvestigation,
   getInvestigationReport,
+  getInvestigationStix,
 ] as const;

@@ -754,3 +754,50 @@ export const CancelInvestigationResponse = z
     id: 'CancelInvestigationResponse',
     example: { session_id: EXAMPLE_SESSION_ID, status: 'canceled' },
   });
+
+const StixId = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]*--[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+  .meta({
+    description: 'STIX identifier: <type>--<UUID>',
+    example: 'ipv4-addr--28bb3599-77cd-5a82-a950-b5bc3caf07c4',
+  });
+
+export const StixObject = z
+  .object({
+    type: z.string().meta({ description: 'STIX object type', example: 'ipv4-addr' }),
+    id: StixId,
+    spec_version: z.string().optional().meta({ description: 'Always 2.1', example: '2.1' }),
+  })
+  .catchall(z.unknown())
+  .meta({
+    id: 'StixObject',
+    description:
+      'A STIX 2.1 object: marking-definition (TLP 2.0), identity (this service), report, ipv4-addr / ipv6-addr / domain-name / user-account observables (deterministic UUIDv5 IDs) or infrastructure (hosts), attack-pattern (MITRE ATT&CK), indicator (malicious verdicts), relationship',
+  });
+
+export const StixBundle = z
+  .object({
+    type: z.literal('bundle').meta({ description: 'Always bundle' }),
+    id: StixId,
+    objects: z
+      .array(StixObject)
+      .meta({ description: 'The objects; the report object lists the others in object_refs' }),
+  })
+  .meta({
+    id: 'StixBundle',
+    description:
+      "The investigation report as a STIX 2.1 bundle (OASIS STIX 2.1). Every object carries the session's TLP 2.0 marking (object_marking_refs); the report object holds the verdict, summary and risk (confidence) and refers to the observables, attack-patterns, indicator and relationships.",
+    example: {
+      type: 'bundle',
+      id: 'bundle--5d0092c5-5f74-5287-9642-33f4c354e56d',
+      objects: [
+        {
+          type: 'ipv4-addr',
+          spec_version: '2.1',
+          id: 'ipv4-addr--28bb3599-77cd-5a82-a950-b5bc3caf07c4',
+          value: '198.51.100.3',
+        },
+      ],
+    },
+  });
