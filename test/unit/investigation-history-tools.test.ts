@@ -78,14 +78,16 @@ describe('prior_investigations', () => {
       finding_id: 'prior_investigations:prior_malicious',
       score: 70,
       category: 'prior_verdict',
-      evidence: ['s_1', 's_2', 's_3'],
+      evidence: [],
     });
     expect(out.facts).toMatchObject({
       prior_count: 4,
       judged_count: 3,
       verdicts: { malicious: 2, benign: 1 },
-      latest: { session_id: 's_1', verdict: 'malicious' },
+      latest: { verdict: 'malicious' },
     });
+    // Earlier sessions may belong to other keys: counted, never named.
+    expect(JSON.stringify(out)).not.toMatch(/s_[1-4]/);
   });
 
   it('ignores the running session itself', async () => {

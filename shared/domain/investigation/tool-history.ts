@@ -169,9 +169,10 @@ export const priorInvestigations: Tool = {
       prior_count: sessions.length,
       judged_count: judged.length,
       verdicts,
+      // Sessions are confidential per key, and this report may be read by another key: earlier
+      // verdicts count as tenant knowledge, but no earlier session is named (not its ID either).
       latest: latest
         ? {
-            session_id: latest.session_id,
             verdict: latest.verdict,
             risk_score: latest.risk_score,
             completed_at: latest.completed_at,
@@ -201,7 +202,7 @@ export const priorInvestigations: Tool = {
         tool,
         code: `prior_${s.verdict}`,
         title: `Previously judged ${s.verdict} (${days === 0 ? 'today' : `${days} days ago`})`,
-        description: `Session ${s.session_id} judged ${entityLabel(entity)} ${s.verdict} with risk ${s.risk_score ?? 'n/a'}/100. Earlier verdicts lose half their weight every ${PRIOR_HALF_LIFE_DAYS} days. Verdicts so far: ${Object.entries(
+        description: `An earlier investigation judged ${entityLabel(entity)} ${s.verdict} with risk ${s.risk_score ?? 'n/a'}/100. Earlier verdicts lose half their weight every ${PRIOR_HALF_LIFE_DAYS} days. Verdicts so far: ${Object.entries(
           verdicts,
         )
           .map(([v, n]) => `${n} ${v}`)
@@ -209,21 +210,21 @@ export const priorInvestigations: Tool = {
         impact: `An earlier assessment already judged it ${s.verdict === 'malicious' ? 'hostile' : 'suspicious'}.`,
         score: strongest.score,
         category: 'prior_verdict',
-        evidence: judged.slice(0, 20).map((j) => j.session_id),
+        evidence: [],
       });
     } else {
       finding = makeFinding({
         tool,
         code: `prior_${latest.verdict}`,
         title: `Previously judged ${latest.verdict}`,
-        description: `The latest earlier verdict on ${entityLabel(entity)} (session ${latest.session_id}) was ${latest.verdict}.`,
+        description: `The latest earlier verdict on ${entityLabel(entity)} was ${latest.verdict}.`,
         impact:
           latest.verdict === 'benign'
             ? 'An earlier assessment found no threat.'
             : 'An earlier assessment was inconclusive.',
         score: 0,
         category: 'context',
-        evidence: [latest.session_id],
+        evidence: [],
       });
     }
     return { facts, findings: [finding], related: [] };
@@ -267,7 +268,8 @@ export const graphNeighbourhood: Tool = {
     const related: RelatedEntity[] = neighbours.map((n) => ({
       entity: { type: n.entity.type, value: n.entity.value },
       relationship: n.relationship,
-      evidence: [...(n.evidence ?? [])].slice(0, 20),
+      // Graph evidence holds incident and session IDs; only incidents (tenant-wide) are named.
+      evidence: [...(n.evidence ?? [])].filter((id) => id.startsWith('inc_')).slice(0, 20),
       known: true,
     }));
     const tool = 'graph_neighbourhood' as const;
