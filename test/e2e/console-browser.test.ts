@@ -192,6 +192,7 @@ describe('web console in Chromium', () => {
     });
     await admin.getByLabel('Entity', { exact: true }).fill('paypa1-login.com');
     await admin.getByLabel('Persona').selectOption('SOC Analyst');
+    await admin.getByLabel('TLP').selectOption('amber+strict');
     await admin.getByRole('button', { name: 'Investigate' }).click();
     await admin.waitForURL(/\/sessions\/s_/);
     const sessionPath = new URL(admin.url()).pathname;
@@ -211,6 +212,7 @@ describe('web console in Chromium', () => {
 
     const main = admin.getByRole('main');
     await main.getByRole('table', { name: 'Points each finding added to the risk score' }).waitFor();
+    await main.getByText('TLP:AMBER+STRICT', { exact: true }).waitFor();
     expect(await main.getByText(/^Verdict\s/).textContent()).toContain('malicious');
     expect(await main.locator('.risk').textContent()).toMatch(/^\d+$/);
     const finding = main.getByRole('article').filter({ hasText: 'Look-alike spelling of PayPal' });

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { PERSONA_NAMES } from '../../../shared/domain/investigation/types';
+import { DEFAULT_TLP, TLP_LEVELS } from '../../../shared/domain/tlp';
 import { api } from '../api';
 import { sessionHref } from '../format';
 import type { Entity } from '../types';
@@ -13,9 +14,13 @@ interface Started {
 }
 
 /** Starts a background investigation owned by the signed-in person and opens its session page. */
-export async function startInvestigation(entity: Entity | string, persona?: string): Promise<Started> {
+export async function startInvestigation(
+  entity: Entity | string,
+  persona?: string,
+  tlp?: string,
+): Promise<Started> {
   return api<Started>('POST', '/investigations', {
-    body: { entity, ...(persona ? { persona } : {}), background: true },
+    body: { entity, ...(persona ? { persona } : {}), ...(tlp ? { tlp } : {}), background: true },
   });
 }
 
@@ -25,6 +30,7 @@ export function StartInvestigationForm() {
   const [value, setValue] = useState('');
   const [type, setType] = useState('');
   const [persona, setPersona] = useState<string>(PERSONA_NAMES[0]);
+  const [tlp, setTlp] = useState<string>(DEFAULT_TLP);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -34,7 +40,7 @@ export function StartInvestigationForm() {
     setError(null);
     try {
       const entity = type ? { type: type as Entity['type'], value: value.trim() } : value.trim();
-      const started = await startInvestigation(entity, persona);
+      const started = await startInvestigation(entity, persona, tlp);
       route(sessionHref(started.session_id));
     } catch (caught) {
       setError(caught);
@@ -74,6 +80,16 @@ export function StartInvestigationForm() {
             {PERSONA_NAMES.map((name) => (
               <option key={name} value={name}>
                 {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          TLP
+          <select name="tlp" value={tlp} onChange={(e) => setTlp(e.currentTarget.value)}>
+            {TLP_LEVELS.map((level) => (
+              <option key={level} value={level}>
+                TLP:{level.toUpperCase()}
               </option>
             ))}
           </select>
