@@ -341,6 +341,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{session_id}/stix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export an investigation report as STIX 2.1
+         * @description Returns the report of a completed investigation as a STIX 2.1 bundle for a threat-intelligence platform (MISP, OpenCTI...): a report object (verdict, summary, risk as confidence), an identity for this service, the investigated and related entities as observables with the STIX deterministic IDs (ipv4-addr, ipv6-addr, domain-name, user-account; hosts as infrastructure), an indicator with a STIX pattern when the verdict is malicious, attack-patterns for the MITRE ATT&CK techniques of the findings, and the session's TLP 2.0 marking-definition on every object. 409 while the session is not completed (or when it failed or was canceled: there is no report). Only the API key that started the session may read it.
+         *
+         *     Requires an API key with scope `investigations:read` that created the session.
+         */
+        get: operations["getInvestigationStix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/graph/entity/{value}": {
         parameters: {
             query?: never;
@@ -1939,6 +1961,55 @@ export interface components {
              */
             truncated?: boolean;
         };
+        /** @description A STIX 2.1 object: marking-definition (TLP 2.0), identity (this service), report, ipv4-addr / ipv6-addr / domain-name / user-account observables (deterministic UUIDv5 IDs) or infrastructure (hosts), attack-pattern (MITRE ATT&CK), indicator (malicious verdicts), relationship */
+        StixObject: {
+            /**
+             * @description STIX object type
+             * @example ipv4-addr
+             */
+            type: string;
+            /**
+             * @description STIX identifier: <type>--<UUID>
+             * @example ipv4-addr--28bb3599-77cd-5a82-a950-b5bc3caf07c4
+             */
+            id: string;
+            /**
+             * @description Always 2.1
+             * @example 2.1
+             */
+            spec_version?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The investigation report as a STIX 2.1 bundle (OASIS STIX 2.1). Every object carries the session's TLP 2.0 marking (object_marking_refs); the report object holds the verdict, summary and risk (confidence) and refers to the observables, attack-patterns, indicator and relationships.
+         * @example {
+         *       "type": "bundle",
+         *       "id": "bundle--5d0092c5-5f74-5287-9642-33f4c354e56d",
+         *       "objects": [
+         *         {
+         *           "type": "ipv4-addr",
+         *           "spec_version": "2.1",
+         *           "id": "ipv4-addr--28bb3599-77cd-5a82-a950-b5bc3caf07c4",
+         *           "value": "198.51.100.3"
+         *         }
+         *       ]
+         *     }
+         */
+        StixBundle: {
+            /**
+             * @description Always bundle
+             * @enum {string}
+             */
+            type: "bundle";
+            /**
+             * @description STIX identifier: <type>--<UUID>
+             * @example ipv4-addr--28bb3599-77cd-5a82-a950-b5bc3caf07c4
+             */
+            id: string;
+            /** @description The objects; the report object lists the others in object_refs */
+            objects: components["schemas"]["StixObject"][];
+        };
         /** @description The entity that was looked up */
         GraphEntity: {
             type: components["schemas"]["EntityType"];
@@ -3525,6 +3596,101 @@ export interface operations {
             };
         };
     };
+    getInvestigationStix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session ID returned when the investigation started */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The STIX 2.1 bundle */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StixBundle"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     queryKnowledgeGraph: {
         parameters: {
             query?: {
@@ -4004,6 +4170,14 @@ export const OPERATIONS = {
   "getInvestigationReport": {
     "method": "GET",
     "path": "/api/v1/sessions/{session_id}",
+    "access": {
+      "kind": "scope",
+      "scope": "investigations:read"
+    }
+  },
+  "getInvestigationStix": {
+    "method": "GET",
+    "path": "/api/v1/sessions/{session_id}/stix",
     "access": {
       "kind": "scope",
       "scope": "investigations:read"
