@@ -256,7 +256,10 @@ export const ReportEntity = Entity.extend({
       'How it relates to the investigated entity: co_occurs_in_incident, subdomain_of, impersonates, alias_of, or a knowledge-graph relationship',
     example: 'impersonates',
   }),
-  evidence: z.array(z.string()).optional().meta({ description: 'Incident or session IDs behind the link' }),
+  evidence: z.array(z.string()).optional().meta({
+    description:
+      'Incident IDs behind the link. Session IDs are never listed: sessions are confidential to the key that started them.',
+  }),
   attributes: EntityAttributes.optional(),
 }).meta({ id: 'ReportEntity', description: 'The investigated entity or one discovered to be related to it' });
 
