@@ -16,6 +16,40 @@ const RETENTION_DAYS = new Set<number>(
   Object.values(RetentionDays).filter((value): value is number => typeof value === 'number'),
 );
 
+/**
+ * The tenant's own identity provider for the web console (docs/console.md), as a JSON object in
+ * cdk.json or `-c consoleIdentityProvider='{...}'`: OIDC (e.g. Entra ID) with the client secret in
+ * Secrets Manager, or SAML with its metadata URL. People arriving through it are then put in the
+ * `analysts` or `admins` group.
+ */
+const identityProviderName = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 letters, digits, _ or -');
+export const consoleIdentityProviderSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('oidc'),
+    name: identityProviderName,
+    issuerUrl: z.url({ protocol: /^https$/ }),
+    clientId: z.string().min(1).max(256),
+    clientSecretArn: z.string().regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/),
+  }),
+  z.object({
+    type: z.literal('saml'),
+    name: identityProviderName,
+    metadataUrl: z.url({ protocol: /^https$/ }),
+  }),
+]);
+export type ConsoleIdentityProviderSetting = z.infer<typeof consoleIdentityProviderSchema>;
+
+const jsonContext = (value: unknown) => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+};
+
 export const tenantSettingsSchema = z
   .object({
     tenant: z
@@ -111,6 +145,16 @@ export const tenantSettingsSchema = z
     analystMaxToolCalls: z.coerce.number().int().min(0).max(30).optional(),
     analystMaxTokens: z.coerce.number().int().min(1000).max(1_000_000).optional(),
     analystMaxSeconds: z.coerce.number().int().min(10).max(1800).optional(),
+    /**
+     * Prefix of the console's Cognito domain (`https://<prefix>.auth.<region>.amazoncognito.com`),
+     * unique per region across AWS accounts. Default `sis-<tenant>-console`.
+     */
+    consoleDomainPrefix: z
+      .string()
+      .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be lowercase letters, digits and dashes')
+      .refine((prefix) => !/aws|amazon|cognito/.test(prefix), 'must not contain aws, amazon or cognito')
+      .optional(),
+    consoleIdentityProvider: z.preprocess(jsonContext, consoleIdentityProviderSchema).optional(),
   })
   .refine((s) => s.analyst !== 'bedrock' || Boolean(s.bedrockModelId), {
     error: 'bedrockModelId is required when analyst is bedrock',

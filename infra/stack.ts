@@ -8,6 +8,7 @@ import type { RouteDefinition } from '../shared/api/route-types';
 import { ROUTES } from '../shared/api/routes';
 import { TABLE_IDS, TABLES } from '../shared/store/tables';
 import { analystSettings } from './constructs/analyst-model-grant';
+import { ConsoleSignIn } from './constructs/console-sign-in';
 import { applyFunctionGrants, type GrantTargets } from './constructs/function-permissions';
 import { IncidentSync, siemConnectorsFromContext } from './constructs/incident-sync';
 import { InvestigationWorkflow } from './constructs/investigation-workflow';
@@ -20,6 +21,11 @@ import { FUNCTION_GRANTS, type FunctionGrants, grantsFor } from './function-gran
 import type { TenantSettings } from './settings';
 
 export const AUTHORIZER_FUNCTION = 'authorizer';
+export const CONSOLE_AUTHORIZER_FUNCTION = 'console-authorizer';
+/** Functions that serve the built console from their asset. */
+export const CONSOLE_FILE_FUNCTIONS: ReadonlySet<string> = new Set(['console-page', 'console-asset']);
+/** Functions that need the console's sign-in settings (issuer, client, login domain). */
+export const CONSOLE_SIGN_IN_FUNCTIONS: ReadonlySet<string> = new Set(['console-page', 'console-config']);
 
 export interface TenantStackProps extends StackProps {
   settings: TenantSettings;
@@ -45,6 +51,11 @@ export class TenantStack extends Stack {
   readonly tables: ServiceTables;
   readonly api: ServiceApi;
   readonly authorizerFunction: ServiceFunction;
+  /** SIS_PUBLIC_URL of every function: the setting, the custom domain, or the stage URL. */
+  readonly publicUrl: string;
+  /** The console's user pool, app client, domain and groups. */
+  readonly consoleSignIn: ConsoleSignIn;
+  readonly consoleAuthorizerFunction: ServiceFunction;
   /** The investigation state machine, its step functions and the status-change rule. */
   readonly workflow: InvestigationWorkflow;
   /** The incident queue and its DLQ, the sync consumer, the SIEM pull function and its schedules. */
@@ -116,6 +127,20 @@ export class TenantStack extends Stack {
       name: AUTHORIZER_FUNCTION,
     });
     this.api.useAuthorizerFunction(this.authorizerFunction);
+    this.publicUrl = commonEnvironment.SIS_PUBLIC_URL;
+    this.consoleSignIn = new ConsoleSignIn(this, 'ConsoleSignIn', {
+      tenant: settings.tenant,
+      publicUrl: commonEnvironment.SIS_PUBLIC_URL,
+      domainPrefix: settings.consoleDomainPrefix ?? `sis-${settings.tenant}-console`,
+      identityProvider: settings.consoleIdentityProvider,
+      removalPolicy,
+    });
+    this.consoleAuthorizerFunction = new ServiceFunction(this, 'ConsoleAuthorizerFunction', {
+      defaults,
+      name: CONSOLE_AUTHORIZER_FUNCTION,
+      environment: this.consoleSignIn.environment,
+    });
+    this.api.useConsoleAuthorizerFunction(this.consoleAuthorizerFunction);
     this.workflow = new InvestigationWorkflow(this, 'Workflow', {
       defaults,
       tenant: settings.tenant,
@@ -136,6 +161,10 @@ export class TenantStack extends Stack {
         fn = new ServiceFunction(this, `${pascalCase(route.functionName)}Function`, {
           defaults,
           name: route.functionName,
+          ...(CONSOLE_FILE_FUNCTIONS.has(route.functionName) ? { consoleFiles: true } : {}),
+          ...(CONSOLE_SIGN_IN_FUNCTIONS.has(route.functionName)
+            ? { environment: this.consoleSignIn.environment }
+            : {}),
           ...(route.timeoutSeconds ? { timeoutSeconds: route.timeoutSeconds } : {}),
           ...(route.memoryMb ? { memoryMb: route.memoryMb } : {}),
         });
@@ -181,6 +210,7 @@ export class TenantStack extends Stack {
       },
     };
     applyFunctionGrants(this.authorizerFunction, grantsOf(AUTHORIZER_FUNCTION), targets);
+    applyFunctionGrants(this.consoleAuthorizerFunction, grantsOf(CONSOLE_AUTHORIZER_FUNCTION), targets);
     for (const [name, fn] of this.routeFunctions) applyFunctionGrants(fn, grantsOf(name), targets);
     for (const [name, fn] of this.workflow.functions) applyFunctionGrants(fn, grantsOf(name), targets);
     for (const [name, fn] of this.incidentSync.functions) applyFunctionGrants(fn, grantsOf(name), targets);
@@ -233,6 +263,7 @@ export class TenantStack extends Stack {
   get serviceFunctions(): ServiceFunction[] {
     return [
       this.authorizerFunction,
+      this.consoleAuthorizerFunction,
       ...this.routeFunctions.values(),
       ...this.workflow.functions.map(([, fn]) => fn),
       ...this.incidentSync.functions.map(([, fn]) => fn),
@@ -245,6 +276,15 @@ export class TenantStack extends Stack {
     new CfnOutput(this, 'OpenApiUrl', { value: `${url}/openapi.json` });
     new CfnOutput(this, 'PluginManifestUrl', { value: `${url}/.well-known/ai-plugin.json` });
     new CfnOutput(this, 'RestApiId', { value: this.api.api.restApiId });
+    new CfnOutput(this, 'ConsoleUrl', {
+      value: `${this.publicUrl.replace(/\/+$/, '')}/sessions`,
+      description: 'The web console (sign in with the user pool below; docs/console.md)',
+    });
+    new CfnOutput(this, 'ConsoleUserPoolId', {
+      value: this.consoleSignIn.userPool.userPoolId,
+      description: 'Console users and groups (admins, analysts): aws cognito-idp admin-create-user ...',
+    });
+    new CfnOutput(this, 'ConsoleSignInUrl', { value: this.consoleSignIn.domain.baseUrl() });
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId });
     for (const tableId of TABLE_IDS) {
       new CfnOutput(this, `${pascalCase(tableId)}TableName`, {

@@ -255,6 +255,11 @@ const RULES: Record<string, Rule> = {
   },
   'AWS::SNS::Topic': { kind: 'usage', note: 'per notification delivered (first 1,000 emails a month free)' },
   'AWS::SNS::Subscription': { kind: 'usage', note: 'per notification delivered' },
+  'AWS::Cognito::UserPool': {
+    kind: 'usage',
+    note: 'Essentials plan: per monthly active user (the first 10,000 free); an empty pool costs nothing',
+  },
+  'AWS::Cognito::UserPoolIdentityProvider': { kind: 'usage', note: 'per monthly active federated user' },
 
   // No charge of their own.
   'AWS::IAM::Role': { kind: 'free', note: 'IAM' },
@@ -273,6 +278,10 @@ const RULES: Record<string, Rule> = {
   'AWS::SNS::TopicPolicy': { kind: 'free', note: 'resource policy' },
   'AWS::WAFv2::WebACLAssociation': { kind: 'free', note: 'the web ACL is priced above' },
   'AWS::CDK::Metadata': { kind: 'free', note: 'CDK bookkeeping' },
+  'AWS::Cognito::UserPoolClient': { kind: 'free', note: 'part of the user pool' },
+  'AWS::Cognito::UserPoolDomain': { kind: 'free', note: 'Cognito prefix domain, no charge' },
+  'AWS::Cognito::UserPoolGroup': { kind: 'free', note: 'part of the user pool' },
+  'AWS::Cognito::ManagedLoginBranding': { kind: 'free', note: 'part of managed login' },
 };
 
 export interface IdleReport {

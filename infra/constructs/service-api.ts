@@ -75,6 +75,8 @@ export class ServiceApi extends Construct {
   private permissionCount = 0;
   private readonly props: ServiceApiProps;
   private authorizerFunction: ServiceFunction | undefined;
+  private consoleAuthorizerFunction: ServiceFunction | undefined;
+  private consoleTokenAuthorizer: RequestAuthorizer | undefined;
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
@@ -137,6 +139,7 @@ export class ServiceApi extends Construct {
       uri: `arn:${stack.partition}:apigateway:${stack.region}:lambda:path/2015-03-31/functions/${functionArn}/invocations`,
     });
     const isPublic = route.access.kind === 'public';
+    const isConsole = route.access.kind === 'console';
 
     for (const path of servedPaths(route)) {
       const resource = this.api.root.resourceForPath(path);
@@ -145,13 +148,21 @@ export class ServiceApi extends Construct {
         integration,
         isPublic
           ? { operationName: route.operationId, authorizationType: AuthorizationType.NONE }
-          : {
-              operationName: route.operationId,
-              authorizationType: AuthorizationType.CUSTOM,
-              authorizer: this.apiKeyAuthorizer(),
-              // The usage plan throttles only methods that require a key; the authorizer provides it.
-              apiKeyRequired: true,
-            },
+          : isConsole
+            ? {
+                operationName: route.operationId,
+                authorizationType: AuthorizationType.CUSTOM,
+                authorizer: this.consoleAuthorizer(),
+                // People are not throttled by a key's usage plan; WAF (opt-in) limits per source IP.
+                apiKeyRequired: false,
+              }
+            : {
+                operationName: route.operationId,
+                authorizationType: AuthorizationType.CUSTOM,
+                authorizer: this.apiKeyAuthorizer(),
+                // The usage plan throttles only methods that require a key; the authorizer provides it.
+                apiKeyRequired: true,
+              },
       );
       fn.function.addPermission(`ApiInvoke${++this.permissionCount}`, {
         principal: new ServicePrincipal('apigateway.amazonaws.com'),
@@ -166,8 +177,9 @@ export class ServiceApi extends Construct {
       }
       Validations.of(method).acknowledge({
         id: 'AwsSolutions-COG4',
-        reason:
-          'Callers are assistant-platform plugins holding service API keys; a Lambda REQUEST authorizer checks them.',
+        reason: isConsole
+          ? "People's Cognito ID tokens are verified by the console's Lambda REQUEST authorizer (aws-jwt-verify), which also maps their groups to roles; the same code verifies the local issuer's tokens."
+          : 'Callers are assistant-platform plugins holding service API keys; a Lambda REQUEST authorizer checks them.',
       });
     }
   }
@@ -189,6 +201,28 @@ export class ServiceApi extends Construct {
       stage: this.api.deploymentStage,
     });
     return domain;
+  }
+
+  /** The console's token authorizer function; set before the first console route is added. */
+  useConsoleAuthorizerFunction(fn: ServiceFunction): void {
+    this.consoleAuthorizerFunction = fn;
+  }
+
+  /**
+   * The console routes' REQUEST authorizer: identity source Authorization, so a request without a
+   * token is refused (401) before it runs; uncached, so an expired token is refused at once.
+   */
+  consoleAuthorizer(): RequestAuthorizer {
+    if (this.consoleTokenAuthorizer) return this.consoleTokenAuthorizer;
+    const fn = this.consoleAuthorizerFunction;
+    if (!fn) throw new Error('useConsoleAuthorizerFunction() must be called before adding console routes');
+    this.consoleTokenAuthorizer = new RequestAuthorizer(this, 'ConsoleAuthorizer', {
+      authorizerName: `sis-${this.props.tenant}-console`,
+      handler: fn.function,
+      identitySources: [IdentitySource.header('Authorization')],
+      resultsCacheTtl: Duration.seconds(0),
+    });
+    return this.consoleTokenAuthorizer;
   }
 
   /** The function behind the REQUEST authorizer; set before the first protected route is added. */

@@ -7,6 +7,7 @@ import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-l
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { BUNDLED_DIST_DIR, BUNDLED_SHELL_TEMPLATE } from '../../shared/platform/console-files';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -46,6 +47,22 @@ export interface ServiceFunctionProps {
   offlineData?: boolean;
   /** Folders (relative to the project root) copied beside the bundle under their last path segment. */
   assetFolders?: readonly string[];
+  /**
+   * Ship the built web console (`console/dist/`, from `npm run build:console`) and the HTML shell
+   * template in this function's asset, where shared/platform/console-files.ts looks for them on Lambda.
+   */
+  consoleFiles?: boolean;
+}
+
+/**
+ * Copies the built console and the shell template next to the bundle. `cp` fails the synth when the
+ * console is not built, so a deployment never ships a console without its app.
+ */
+export function consoleBundleCommands(inputDir: string, outputDir: string): string[] {
+  return [
+    `cp -R "${path.join(inputDir, 'console', 'dist')}" "${path.join(outputDir, BUNDLED_DIST_DIR)}"`,
+    `cp "${path.join(inputDir, 'shared', 'api', 'templates', 'console-shell.html')}" "${path.join(outputDir, BUNDLED_SHELL_TEMPLATE)}"`,
+  ];
 }
 
 /** Where the offline data sits inside a function's asset, and so under /var/task. */
@@ -132,7 +149,7 @@ export class ServiceFunction extends Construct {
         sourcesContent: false,
         bundleAwsSDK: true,
         externalModules: [],
-        ...(props.offlineData || props.assetFolders?.length
+        ...(props.offlineData || props.assetFolders?.length || props.consoleFiles
           ? {
               commandHooks: {
                 beforeBundling: () => [],
@@ -147,6 +164,7 @@ export class ServiceFunction extends Construct {
                     (folder) =>
                       `cp -R "${path.join(inputDir, folder)}" "${path.join(outputDir, path.basename(folder))}"`,
                   ),
+                  ...(props.consoleFiles ? consoleBundleCommands(inputDir, outputDir) : []),
                 ],
               },
             }
