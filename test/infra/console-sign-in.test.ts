@@ -99,7 +99,8 @@ describe('console sign-in in the template', () => {
       (r) =>
         r.Type === 'AWS::Lambda::Function' && r.Properties.FunctionName === 'sis-test-console-authorizer',
     );
-    const env = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const env =
+      (fn?.Properties.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables ?? {};
     expect(Object.keys(env)).toEqual(
       expect.arrayContaining([
         'SIS_CONSOLE_ISSUER',
