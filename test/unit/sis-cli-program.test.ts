@@ -27,51 +27,43 @@ describe('sis command tree', () => {
     }
   });
 
-  // Spawns bash to prove the script parses: slow on a loaded machine, never slow by design.
-  it(
-    'prints completion scripts for bash, zsh and fish that name every subcommand',
-    {
-      timeout: 30_000,
-    },
-    () => {
-      const program = buildProgram();
-      for (const shell of ['bash', 'zsh', 'fish']) {
-        const script = completionScript(program, shell);
-        for (const name of [
-          'investigate',
-          'sessions',
-          'watch',
-          'rotate',
-          'incidents',
-          'graph',
-          'search',
-          'configure',
-        ]) {
-          expect(script, shell).toContain(name);
-        }
+  it('prints completion scripts for bash, zsh and fish that name every subcommand', () => {
+    const program = buildProgram();
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const script = completionScript(program, shell);
+      for (const name of [
+        'investigate',
+        'sessions',
+        'watch',
+        'rotate',
+        'incidents',
+        'graph',
+        'search',
+        'configure',
+      ]) {
+        expect(script, shell).toContain(name);
       }
-      const dir = mkdtempSync(join(tmpdir(), 'sis-completion-'));
-      try {
-        const file = join(dir, 'sis.bash');
-        writeFileSync(file, completionScript(program, 'bash'));
-        // bash parses it and completes `sis keys r` to rotate
-        const words = execFileSync(
-          'bash',
-          [
-            '-c',
-            `source ${file}; COMP_WORDS=(sis keys r); COMP_CWORD=2; _sis_complete; echo "\${COMPREPLY[@]}"`,
-          ],
-          { encoding: 'utf8' },
-        );
-        expect(words.trim()).toBe('rotate');
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-      expect(() => completionScript(program, 'tcsh')).toThrow(/bash, zsh or fish/);
-      // starts a bash process: at the shared machine's load a few seconds are not enough
-    },
-    30_000,
-  );
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'sis-completion-'));
+    try {
+      const file = join(dir, 'sis.bash');
+      writeFileSync(file, completionScript(program, 'bash'));
+      // bash parses it and completes `sis keys r` to rotate
+      const words = execFileSync(
+        'bash',
+        [
+          '-c',
+          `source ${file}; COMP_WORDS=(sis keys r); COMP_CWORD=2; _sis_complete; echo "\${COMPREPLY[@]}"`,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(words.trim()).toBe('rotate');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(() => completionScript(program, 'tcsh')).toThrow(/bash, zsh or fish/);
+    // starts a bash process: at the shared machine's load a few seconds are not enough
+  }, 30_000);
 });
 
 describe('durations', () => {
