@@ -64,6 +64,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'rotate-api-key': keyAdmin,
   'disable-api-key': keyAdmin,
   'list-api-keys': { tables: { keys: { access: 'read', indexes: ['gsi1'] } } },
+  'list-connectors': { tables: { intel: { access: 'read' } } },
   // The session, its first history and the search postings; a synchronous start waits by reading
   // the session (DynamoDB), not the execution, so it needs no DescribeExecution.
   'start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
@@ -107,8 +108,15 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'siem-pull': { tables: { incidents: { access: 'readWrite' } }, incidentQueueSend: true },
   // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
   'step-mark-active': { tables: { sessions: { access: 'readWrite' } } },
+  // Also the intel table (connector cache, quota, circuit) and, when the deployment names one, the
+  // connectors' secret (granted by the stack: infra/settings.ts intelSecretName).
   'step-run-tool': {
-    tables: { sessions: { access: 'readWrite' }, graph: { access: 'read' }, incidents: { access: 'read' } },
+    tables: {
+      sessions: { access: 'readWrite' },
+      graph: { access: 'read' },
+      incidents: { access: 'read' },
+      intel: { access: 'readWrite' },
+    },
   },
   'step-assess': { tables: { sessions: { access: 'readWrite' } } },
   // Bedrock analyst mode: the conversation state and each turn's history; the model grant is added

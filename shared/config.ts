@@ -1,5 +1,11 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
+import {
+  CONNECTOR_NAMES,
+  type ConnectorName,
+  intelEnvPrefix,
+  KEYLESS_CONNECTORS,
+} from './domain/intel/names';
 
 /**
  * The whole runtime configuration of every function and of the local runtime, parsed once per cold
@@ -17,6 +23,35 @@ const booleanFlag = z.pipe(
 // are the English ones the rest of the service uses.
 z.config(en());
 
+const intelKey = z.optional(z.string().check(z.trim(), z.minLength(8), z.maxLength(512)));
+const intelUrl = z.optional(z.url());
+const intelEnabled = z.optional(booleanFlag);
+const intelQuota = z.optional(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000_000)));
+type IntelEnv = { [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_API_KEY`]: typeof intelKey } & {
+  [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_URL`]: typeof intelUrl;
+} & { [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_ENABLED`]: typeof intelEnabled } & {
+  [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_DAILY_QUOTA`]: typeof intelQuota;
+};
+
+/**
+ * Threat-intelligence connectors (docs/intel.md): per NAME in CONNECTOR_NAMES, SIS_INTEL_<NAME>_API_KEY
+ * (locally; on AWS the keys are in the Secrets Manager secret SIS_INTEL_SECRET_ARN and
+ * SIS_INTEL_<NAME>_ENABLED=true says which to use), SIS_INTEL_<NAME>_URL overriding the base URL,
+ * SIS_INTEL_<NAME>_ENABLED=true for a keyless source, SIS_INTEL_<NAME>_DAILY_QUOTA overriding the
+ * declared daily quota. Nothing is called unless configured.
+ */
+const intelEnv = Object.fromEntries(
+  CONNECTOR_NAMES.flatMap((name) => {
+    const prefix = intelEnvPrefix(name);
+    return [
+      [`${prefix}_API_KEY`, intelKey],
+      [`${prefix}_URL`, intelUrl],
+      [`${prefix}_ENABLED`, intelEnabled],
+      [`${prefix}_DAILY_QUOTA`, intelQuota],
+    ];
+  }),
+) as IntelEnv;
+
 export const configSchema = z.object({
   AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
   SIS_TENANT: z._default(
@@ -32,6 +67,7 @@ export const configSchema = z.object({
   SIS_SESSIONS_TABLE: z._default(z.string().check(z.minLength(3)), 'sis-local-sessions'),
   SIS_GRAPH_TABLE: z._default(z.string().check(z.minLength(3)), 'sis-local-graph'),
   SIS_INCIDENTS_TABLE: z._default(z.string().check(z.minLength(3)), 'sis-local-incidents'),
+  SIS_INTEL_TABLE: z._default(z.string().check(z.minLength(3)), 'sis-local-intel'),
   /** Set only for the local runtime and tests: the DynamoDB Local endpoint. */
   SIS_DYNAMODB_ENDPOINT: z.optional(z.url()),
   /** Set only for the local runtime: the local Step Functions endpoint. */
@@ -157,6 +193,33 @@ export const configSchema = z.object({
    */
   SIS_CONTACT_EMAIL: z._default(z.email(), 'security-operations@example.com'),
   SIS_LEGAL_URL: z.optional(z.url({ protocol: /^https?$/ })),
+  ...intelEnv,
+  /** AWS: the tenant's Secrets Manager secret holding the connectors' keys, JSON {"ABUSEIPDB": "<key>", ...}. */
+  SIS_INTEL_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+  /** Per attempt; retries (on 429/5xx, honouring Retry-After) stay within the tool's time. */
+  SIS_INTEL_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.gte(100), z.lte(60_000)), 4_000),
+  SIS_INTEL_RETRIES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(5)), 2),
+  /**
+   * Comma-separated domain suffixes (also matching hosts and users@suffix) the deployment names as
+   * internal: never sent to a third-party intelligence source, e.g. `corp.example.com,ad.example.net`.
+   */
+  SIS_INTERNAL_SUFFIXES: z._default(
+    z.pipe(
+      z.string().check(z.maxLength(4000)),
+      z.transform((value: string) =>
+        value
+          .split(',')
+          .map((s) =>
+            s
+              .trim()
+              .toLowerCase()
+              .replace(/^[.@]+/, ''),
+          )
+          .filter(Boolean),
+      ),
+    ),
+    [],
+  ),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -178,11 +241,32 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       'Invalid configuration: SIS_BEDROCK_GUARDRAIL_ID and SIS_BEDROCK_GUARDRAIL_VERSION must be set together',
     );
   }
+  if (result.success) intelConfigProblems(result.data);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   return result.data;
+}
+
+/** A keyed connector enabled without a key anywhere, or MISP without its server's URL. */
+function intelConfigProblems(cfg: Config): void {
+  const env = cfg as unknown as Record<string, unknown>;
+  for (const name of CONNECTOR_NAMES) {
+    const prefix = intelEnvPrefix(name);
+    const key = env[`${prefix}_API_KEY`];
+    const enabled = env[`${prefix}_ENABLED`] === true;
+    if (!KEYLESS_CONNECTORS.includes(name) && enabled && !key && !cfg.SIS_INTEL_SECRET_ARN) {
+      throw new ConfigError(
+        `Invalid configuration: ${prefix}_ENABLED: ${name} needs a key: set ${prefix}_API_KEY (or SIS_INTEL_SECRET_ARN on AWS)`,
+      );
+    }
+    if (name === 'misp' && (key || enabled) && !cfg.SIS_INTEL_MISP_URL) {
+      throw new ConfigError(
+        "Invalid configuration: SIS_INTEL_MISP_URL: MISP is the tenant's own server: set its base URL",
+      );
+    }
+  }
 }
 
 let cached: Config | undefined;

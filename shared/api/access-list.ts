@@ -302,4 +302,11 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       role: 'admin',
     },
   },
+  {
+    method: 'GET',
+    paths: ['/api/v1/admin/connectors'],
+    access: {
+      kind: 'admin',
+    },
+  },
 ];

@@ -1,4 +1,5 @@
 import type { RouteDefinition } from './route-types';
+import { connectorRoutes } from './routes/connectors';
 import { consoleRoutes } from './routes/console';
 import { investigationRoutes } from './routes/investigations';
 import { keyRoutes } from './routes/keys';
@@ -16,6 +17,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...investigationRoutes,
   ...knowledgeRoutes,
   ...consoleRoutes,
+  ...connectorRoutes,
 ];
 
 export function routeByOperationId(operationId: string): RouteDefinition {

@@ -72,3 +72,18 @@ export class ServiceUnavailableError extends DomainError {
   readonly status = 503;
   readonly code = 'service_unavailable';
 }
+
+/**
+ * A tool deliberately not run (TLP above a source's maximum, an internal indicator, quota spent,
+ * an open circuit); the engine records it as a `skipped` tool call with this message as the reason.
+ */
+export class ToolSkippedError extends DomainError {
+  readonly status = 422;
+  readonly code = 'tool_skipped';
+}
+
+/** An outside source did not answer usably; the message is safe to show (no key, no body). */
+export class SourceUnavailableError extends DomainError {
+  readonly status = 502;
+  readonly code = 'source_unavailable';
+}

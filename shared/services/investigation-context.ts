@@ -1,6 +1,6 @@
 import { type Config, config } from '../config';
 import type { Entity } from '../domain/entity';
-import type { InvestigationData, Report, ToolCall } from '../domain/investigation/types';
+import type { IntelPort, InvestigationData, Report, ToolCall } from '../domain/investigation/types';
 import { termsForSession } from '../domain/search-terms';
 import { logger } from '../observability';
 import { stepFunctionsEngine, type WorkflowEngine } from '../platform/workflow-engine';
@@ -15,6 +15,7 @@ import {
 import type { HistoryEntry, SessionRecord } from '../store/sessions-repository';
 import { SessionsRepository } from '../store/sessions-repository';
 import { tableName } from '../store/tables';
+import { intelLookupsFromConfig } from './intel-lookups';
 
 /**
  * What the investigation service and the workflow steps work with: the stores, the workflow engine,
@@ -28,6 +29,8 @@ export interface InvestigationContext {
   search: SearchIndexRepository;
   workflow: WorkflowEngine;
   data: InvestigationData;
+  /** The intelligence connectors' runtime; absent in contexts built by tests without connectors. */
+  intel?: IntelPort;
   now: () => Date;
 }
 
@@ -51,6 +54,7 @@ export function investigationContext(): InvestigationContext {
         sessions,
         publicUrl: cfg.SIS_PUBLIC_URL,
       }),
+      intel: intelLookupsFromConfig(cfg, doc),
       now: () => new Date(),
     };
   }

@@ -11,6 +11,7 @@ import {
   openingMessage,
   relationshipsFrom,
   runToolByName,
+  toolOrder,
   toolsFor,
   unfinishedMessage,
 } from '../domain/investigation';
@@ -131,7 +132,7 @@ export async function markActive(ctx: InvestigationContext, rawInput: unknown): 
   const session = await loadSession(ctx, session_id);
   const entity = normaliseEntity(subjectOf(session));
   await injectFault(ctx.cfg, 'step-mark-active', entity.value);
-  const tools = toolsFor(entity);
+  const tools = toolsFor(entity, (connector) => ctx.intel?.enabled(connector) ?? false);
   const plan: Plan = {
     entity,
     persona: session.persona,
@@ -205,6 +206,10 @@ export async function runTool(
       sessionId: input.session_id,
       now: ctx.now,
       ...(enrichment.offline ? { offline: enrichment.offline } : {}),
+      intel: ctx.intel,
+      tlp: input.tlp,
+      refreshIntel: input.refresh_intel,
+      internalSuffixes: ctx.cfg.SIS_INTERNAL_SUFFIXES,
     },
     {
       toolCallId: newToolCallId(),
@@ -270,9 +275,8 @@ export async function recordedToolCalls(ctx: InvestigationContext, sessionId: st
   return results.map((r) => r.call as unknown as ToolCall);
 }
 
-function inToolOrder(entity: Entity, calls: ToolCall[]): ToolCall[] {
-  const order = toolsFor(entity);
-  return [...calls].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+function inToolOrder(calls: ToolCall[]): ToolCall[] {
+  return [...calls].sort((a, b) => toolOrder(a.name) - toolOrder(b.name));
 }
 
 export async function assess(
@@ -306,7 +310,7 @@ export async function assess(
     recorded.push(call);
     seen.add(tool);
   }
-  const report = buildReport({ entity, persona: session.persona, toolCalls: inToolOrder(entity, recorded) });
+  const report = buildReport({ entity, persona: session.persona, toolCalls: inToolOrder(recorded) });
   if (input.analyst) return { report: await withAnalyst(ctx, input.session_id, report) };
   return { report };
 }

@@ -17,8 +17,12 @@ import type { Config } from '../config';
  *              gsi1: entity types by bare value (gsi1pk VALUE#<value>).
  * - incidents: normalised incidents (pk INCIDENT#<id>), connector watermarks.
  *              gsi1: incidents by severity, newest first (gsi1pk SEVERITY#<sev>, gsi1sk <created_at>#<id>).
+ * - intel:     threat-intelligence connector state (shared/store/intel-repository.ts): cached answers
+ *              (pk CACHE#<connector>#<type>#<value>, TTL per connector), daily quota counters
+ *              (pk QUOTA#<connector>, sk <UTC day>, TTL 2 days), circuit breakers (pk CIRCUIT#<connector>).
+ *              Its own table so only the run-tool step and the connectors admin route are granted it.
  */
-export type TableId = 'keys' | 'sessions' | 'graph' | 'incidents';
+export type TableId = 'keys' | 'sessions' | 'graph' | 'incidents' | 'intel';
 
 export interface GlobalIndexDefinition {
   indexName: string;
@@ -30,7 +34,12 @@ export interface TableDefinition {
   id: TableId;
   /** Suffix of the physical name: `sis-<tenant>-<suffix>`. */
   suffix: string;
-  configKey: 'SIS_KEYS_TABLE' | 'SIS_SESSIONS_TABLE' | 'SIS_GRAPH_TABLE' | 'SIS_INCIDENTS_TABLE';
+  configKey:
+    | 'SIS_KEYS_TABLE'
+    | 'SIS_SESSIONS_TABLE'
+    | 'SIS_GRAPH_TABLE'
+    | 'SIS_INCIDENTS_TABLE'
+    | 'SIS_INTEL_TABLE';
   partitionKey: 'pk';
   sortKey: 'sk';
   globalIndexes: GlobalIndexDefinition[];
@@ -59,6 +68,7 @@ export const TABLES: Record<TableId, TableDefinition> = {
     globalIndexes: [GSI1],
     ...common,
   },
+  intel: { id: 'intel', suffix: 'intel', configKey: 'SIS_INTEL_TABLE', globalIndexes: [], ...common },
 };
 
 export const TABLE_IDS = Object.keys(TABLES) as TableId[];

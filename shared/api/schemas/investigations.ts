@@ -6,6 +6,7 @@ import {
   FINDING_CATEGORIES,
   FINDING_SEVERITIES,
   PERSONA_NAMES,
+  TOOL_CALL_STATUSES,
   TOOL_NAMES,
 } from '../../domain/investigation/types';
 import { DEFAULT_TLP, TLP_LEVELS } from '../../domain/tlp';
@@ -185,6 +186,11 @@ export const Finding = z
           { id: 'T1566', name: 'Phishing' },
         ],
       }),
+    source_verdict: Verdict.optional().meta({
+      description:
+        "On findings of intel_* tools: that intelligence source's own normalised verdict (malicious, suspicious, benign, or unknown when the source does not know the indicator)",
+      example: 'malicious',
+    }),
   })
   .meta({
     id: 'Finding',
@@ -275,6 +281,28 @@ export const Coverage = z
     tools_timed_out: z
       .array(z.enum(TOOL_NAMES))
       .meta({ description: 'Tools that ran out of time', example: [] }),
+    intel_sources: z
+      .object({
+        answered: z.array(z.string()).meta({
+          description: 'Intelligence sources that answered (a "not found" is an answer), by connector name',
+          example: ['abuseipdb', 'greynoise'],
+        }),
+        cached: z.array(z.string()).meta({
+          description: 'Of those, the ones answered from the connector cache',
+          example: ['greynoise'],
+        }),
+        skipped: z.array(z.string()).meta({
+          description:
+            'Sources not asked (TLP, private or internal indicator, quota, open circuit): see the tool call',
+          example: [],
+        }),
+        failed: z.array(z.string()).meta({
+          description: 'Sources that failed or timed out (the investigation goes on without them)',
+          example: [],
+        }),
+      })
+      .optional()
+      .meta({ description: 'Present when threat-intelligence connectors are configured' }),
   })
   .meta({
     id: 'Coverage',
@@ -511,12 +539,15 @@ export const ToolCall = z
     output: ToolOutput.nullable().optional().meta({
       description: 'The tool output when it succeeded; null otherwise (may be omitted in history)',
     }),
-    status: z.enum(['succeeded', 'failed', 'timed_out']).meta({
+    status: z.enum(TOOL_CALL_STATUSES).meta({
       description:
-        'A failed or timed-out tool does not stop the investigation; the verdict reflects the coverage',
+        'A failed or timed-out tool does not stop the investigation; the verdict reflects the coverage. skipped: deliberately not run (an intelligence source above the TLP, a private or internal indicator, quota spent, circuit open); error says why',
       example: 'succeeded',
     }),
-    error: z.string().optional().meta({ description: 'Why the tool did not succeed (safe to display)' }),
+    error: z
+      .string()
+      .optional()
+      .meta({ description: 'Why the tool did not succeed, or why it was skipped (safe to display)' }),
     started_at: IsoDateTime.meta({ description: 'When the tool started (UTC)' }),
     duration_ms: z.number().int().min(0).meta({ description: 'How long the tool ran', example: 42 }),
     requested_by: z.literal('model').optional().meta({
@@ -524,6 +555,17 @@ export const ToolCall = z
     }),
     tool_use_id: z.string().optional().meta({ description: "The model's tool use ID (bedrock mode)" }),
     turn: z.number().int().min(1).optional().meta({ description: 'The model turn that asked for it' }),
+    cached: z.boolean().optional().meta({
+      description:
+        'true: an intelligence answer served from the connector cache (start with refresh_intel: true to ask afresh)',
+      example: true,
+    }),
+    cache_age_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'Age of the cached answer', example: 1800 }),
   })
   .meta({
     id: 'ToolCall',
@@ -533,7 +575,7 @@ export const ToolCall = z
 
 export const RawResult = z
   .object({
-    status: z.enum(['succeeded', 'failed', 'timed_out']),
+    status: z.enum(TOOL_CALL_STATUSES),
     facts: z.record(z.string(), z.unknown()).nullable(),
     error: z.string().optional(),
   })

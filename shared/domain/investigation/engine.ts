@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { normaliseAttack } from '../attack';
 import { type Entity, entityKey, normaliseEntity } from '../entity';
-import { DomainError, ValidationError } from '../errors';
+import { DomainError, ToolSkippedError, ValidationError } from '../errors';
 import { clampScore, severityForScore } from './scoring';
 import { getTool, toolsFor } from './tools';
 import {
@@ -16,6 +16,7 @@ import {
   type ToolContext,
   type ToolName,
   type ToolOutput,
+  VERDICTS,
 } from './types';
 
 /**
@@ -80,6 +81,7 @@ function sanitiseOutput(tool: ToolName, output: ToolOutput): ToolOutput {
       category: FINDING_CATEGORIES.includes(raw.category) ? raw.category : 'context',
       evidence: (Array.isArray(raw.evidence) ? raw.evidence : []).slice(0, MAX_EVIDENCE_ITEMS).map(truncate),
       ...(attack.length > 0 ? { attack } : {}),
+      ...(VERDICTS.includes(raw.source_verdict as never) ? { source_verdict: raw.source_verdict } : {}),
     });
   }
   const related: RelatedEntity[] = [];
@@ -159,6 +161,10 @@ export async function runTool(
         tool.run(subject, {
           data: ctx.data,
           sessionId: ctx.sessionId,
+          intel: ctx.intel,
+          tlp: ctx.tlp,
+          refreshIntel: ctx.refreshIntel,
+          internalSuffixes: ctx.internalSuffixes,
           now: startedAt,
           limits: { ...DEFAULT_DATA_LIMITS, ...ctx.limits },
           signal: controller.signal,
@@ -180,7 +186,14 @@ export async function runTool(
       return call;
     }
     const output = sanitiseOutput(tool.name, outcome);
-    const call: ToolCall = { ...base, output, status: 'succeeded', duration_ms: elapsed() };
+    const age = outcome.cache?.age_seconds;
+    const call: ToolCall = {
+      ...base,
+      output,
+      status: 'succeeded',
+      duration_ms: elapsed(),
+      ...(typeof age === 'number' ? { cached: true, cache_age_seconds: Math.max(0, Math.round(age)) } : {}),
+    };
     emit('tool_succeeded', {
       duration_ms: call.duration_ms,
       findings: output.findings.length,
@@ -188,6 +201,17 @@ export async function runTool(
     });
     return call;
   } catch (error) {
+    if (error instanceof ToolSkippedError) {
+      const call: ToolCall = {
+        ...base,
+        output: null,
+        status: 'skipped',
+        error: error.message,
+        duration_ms: elapsed(),
+      };
+      emit('tool_skipped', { reason: error.message, duration_ms: call.duration_ms });
+      return call;
+    }
     const call: ToolCall = {
       ...base,
       output: null,

@@ -70,11 +70,25 @@ export function riskScore(findings: readonly Pick<Finding, 'score'>[]): number {
 }
 
 export function coverageOf(toolCalls: readonly ToolCall[]): Coverage {
+  // A skipped tool never ran: it neither supports nor weakens a benign verdict.
+  const ran = toolCalls.filter((c) => c.status !== 'skipped');
+  const intel = toolCalls.filter((c) => c.name.startsWith('intel_'));
+  const source = (c: ToolCall) => c.name.slice('intel_'.length);
   return {
-    tools_run: toolCalls.length,
+    tools_run: ran.length,
     tools_succeeded: toolCalls.filter((c) => c.status === 'succeeded').length,
     tools_failed: toolCalls.filter((c) => c.status === 'failed').map((c) => c.name),
     tools_timed_out: toolCalls.filter((c) => c.status === 'timed_out').map((c) => c.name),
+    ...(intel.length > 0
+      ? {
+          intel_sources: {
+            answered: intel.filter((c) => c.status === 'succeeded').map(source),
+            cached: intel.filter((c) => c.status === 'succeeded' && c.cached).map(source),
+            skipped: intel.filter((c) => c.status === 'skipped').map(source),
+            failed: intel.filter((c) => c.status === 'failed' || c.status === 'timed_out').map(source),
+          },
+        }
+      : {}),
   };
 }
 

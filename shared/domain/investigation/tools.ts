@@ -3,6 +3,7 @@ import { ValidationError } from '../errors';
 import { domainAnalysis } from './tool-domain-analysis';
 import { graphNeighbourhood, incidentHistory, priorInvestigations } from './tool-history';
 import { accountAnalysis, hostAnalysis } from './tool-identity';
+import { INTEL_TOOLS } from './tool-intel';
 import { ipClassification } from './tool-ip-classification';
 import { TOOL_NAMES, type Tool, type ToolName } from './types';
 
@@ -15,6 +16,7 @@ export const TOOLS: readonly Tool[] = [
   incidentHistory,
   priorInvestigations,
   graphNeighbourhood,
+  ...INTEL_TOOLS,
 ];
 
 const BY_NAME = new Map<string, Tool>(TOOLS.map((tool) => [tool.name, tool]));
@@ -23,9 +25,27 @@ export function isToolName(name: string): name is ToolName {
   return (TOOL_NAMES as readonly string[]).includes(name);
 }
 
-/** The tools to run for this entity, in report order; the workflow maps over this list. */
-export function toolsFor(entity: Entity): ToolName[] {
-  return TOOLS.filter((tool) => tool.appliesTo(entity)).map((tool) => tool.name);
+const INTEL_TOOL_NAMES = new Set<string>(INTEL_TOOLS.map((tool) => tool.name));
+
+/**
+ * The tools to run for this entity, in report order; the workflow maps over this list. An
+ * intelligence tool is planned only when its connector is configured (`intelEnabled`), so a
+ * deployment without connectors runs exactly the built-in tools.
+ */
+export function toolsFor(
+  entity: Entity,
+  intelEnabled: (connector: string) => boolean = () => false,
+): ToolName[] {
+  return TOOLS.filter(
+    (tool) =>
+      tool.appliesTo(entity) &&
+      (!INTEL_TOOL_NAMES.has(tool.name) || intelEnabled(tool.name.slice('intel_'.length))),
+  ).map((tool) => tool.name);
+}
+
+/** Position of a tool in report order. */
+export function toolOrder(name: string): number {
+  return TOOLS.findIndex((tool) => tool.name === name);
 }
 
 /** The tool of that name; throws ValidationError for an unknown name. */

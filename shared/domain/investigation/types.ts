@@ -2,6 +2,7 @@ import type { AnalystSection } from '../analyst/report-section';
 import type { AttackTechnique } from '../attack';
 import type { OfflineIntel } from '../enrichment';
 import type { Entity } from '../entity';
+import type { Tlp } from '../tlp';
 import type { ScoreExplanation } from './scoring';
 
 /**
@@ -18,6 +19,17 @@ export const TOOL_NAMES = [
   'incident_history',
   'prior_investigations',
   'graph_neighbourhood',
+  // One per threat-intelligence connector (shared/domain/intel/connectors.ts), planned only when the
+  // connector is configured.
+  'intel_abuseipdb',
+  'intel_greynoise',
+  'intel_internetdb',
+  'intel_urlhaus',
+  'intel_threatfox',
+  'intel_otx',
+  'intel_crowdsec',
+  'intel_virustotal',
+  'intel_misp',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -62,6 +74,8 @@ export interface Finding {
   evidence: string[];
   /** MITRE ATT&CK techniques the finding points to (curated table in shared/domain/attack.ts). */
   attack?: AttackTechnique[];
+  /** An intelligence source's own normalised verdict, on the findings of `intel_*` tools. */
+  source_verdict?: Verdict;
 }
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -100,9 +114,13 @@ export interface ToolOutput {
    * shown as `attributes` on the report's investigated entity.
    */
   attributes?: Attributes;
+  /** Set by a tool that answered from its cache; the engine moves it onto the ToolCall. */
+  cache?: { age_seconds: number };
 }
 
-export type ToolCallStatus = 'succeeded' | 'failed' | 'timed_out';
+export const TOOL_CALL_STATUSES = ['succeeded', 'failed', 'timed_out', 'skipped'] as const;
+/** `skipped`: the tool was deliberately not run (TLP, an internal indicator, quota, open circuit). */
+export type ToolCallStatus = (typeof TOOL_CALL_STATUSES)[number];
 
 export interface ToolCall {
   tool_call_id: string;
@@ -111,10 +129,13 @@ export interface ToolCall {
   /** null unless the tool succeeded. */
   output: ToolOutput | null;
   status: ToolCallStatus;
-  /** Safe to show to the caller: never a stack trace or an internal error text. */
+  /** Safe to show to the caller: never a stack trace or an internal error text. Why, when skipped. */
   error?: string;
   started_at: string;
   duration_ms: number;
+  /** The answer was served from the connector cache, `cache_age_seconds` old. */
+  cached?: boolean;
+  cache_age_seconds?: number;
 }
 
 export const INVESTIGATION_EVENT_TYPES = [
@@ -122,6 +143,7 @@ export const INVESTIGATION_EVENT_TYPES = [
   'tool_succeeded',
   'tool_failed',
   'tool_timed_out',
+  'tool_skipped',
 ] as const;
 export type InvestigationEventType = (typeof INVESTIGATION_EVENT_TYPES)[number];
 
@@ -190,8 +212,38 @@ export interface DataLimits {
 
 export const DEFAULT_DATA_LIMITS: DataLimits = { incidents: 50, priorInvestigations: 20, neighbours: 50 };
 
+/** One answer of an intelligence provider, from the network or the cache. */
+export interface IntelLookup {
+  answer: { status: number; body: unknown };
+  cached: boolean;
+  age_seconds: number;
+}
+
+/**
+ * The connectors' runtime (shared/services/intel-lookups.ts): configuration, cache, quota, circuit
+ * breaker and HTTP. Throws ToolSkippedError when it deliberately does not call (quota, open circuit).
+ */
+export interface IntelPort {
+  enabled(connector: string): boolean;
+  lookup(
+    connector: string,
+    entity: Entity,
+    options: { signal: AbortSignal; refresh: boolean },
+  ): Promise<IntelLookup>;
+}
+
+/** Who may be told about the entity, for the intelligence tools. */
+export interface IntelOptions {
+  intel?: IntelPort;
+  tlp?: Tlp;
+  /** Ask the providers afresh instead of using cached answers. */
+  refreshIntel?: boolean;
+  /** Domain/host/user suffixes the deployment names as internal: never sent to a third party. */
+  internalSuffixes?: readonly string[];
+}
+
 /** What the caller of the engine provides. */
-export interface ToolContext {
+export interface ToolContext extends IntelOptions {
   data: InvestigationData;
   /** The running session, so prior_investigations does not count it. */
   sessionId?: string;
@@ -203,7 +255,7 @@ export interface ToolContext {
 }
 
 /** What a tool receives while it runs. */
-export interface ToolRunContext {
+export interface ToolRunContext extends IntelOptions {
   data: InvestigationData;
   sessionId?: string;
   now: Date;
@@ -237,6 +289,17 @@ export interface Coverage {
   tools_succeeded: number;
   tools_failed: ToolName[];
   tools_timed_out: ToolName[];
+  /** Present when intelligence connectors were planned: which sources answered and which did not. */
+  intel_sources?: IntelCoverage;
+}
+
+export interface IntelCoverage {
+  /** Connector names (`abuseipdb`...) that answered, from the network or the cache. */
+  answered: string[];
+  /** Those of `answered` served from the cache. */
+  cached: string[];
+  skipped: string[];
+  failed: string[];
 }
 
 export interface Report {

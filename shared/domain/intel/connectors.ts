@@ -1,0 +1,301 @@
+import type { Entity, EntityType } from '../entity';
+import { classifyIp } from '../investigation/tool-ip-classification';
+import type { Tlp } from '../tlp';
+import { tlpAllows } from '../tlp';
+import { type IntelResult, MAPPERS } from './mappers';
+
+/**
+ * The threat-intelligence connectors: one declaration each (what it looks up, how it
+ * authenticates, how far it may be trusted with data, how long its answers are reused, its daily
+ * budget) plus the pure pieces of a lookup: the provider request for an entity and the mapper from
+ * the provider's answer to findings. The HTTP call itself is shared/platform/intel-http.ts; the
+ * cache, quota and circuit breaker are shared/services/intel-lookups.ts. docs/intel.md documents
+ * each source.
+ */
+
+import { CONNECTOR_NAMES, type ConnectorName } from './names';
+
+export { CONNECTOR_NAMES, type ConnectorName };
+
+export type IntelToolName = `intel_${ConnectorName}`;
+export const intelToolName = (name: ConnectorName): IntelToolName => `intel_${name}`;
+
+/** An HTTP request to a provider, relative to its base URL; the key header is added by the client. */
+export interface ProviderRequest {
+  method: 'GET' | 'POST';
+  /** Path (already URL-encoded) appended to the base URL. */
+  path: string;
+  query?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+/** What a provider answered: a 2xx, or a status the declaration names as a documented "not found". */
+export interface ProviderAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface ConnectorDeclaration {
+  name: ConnectorName;
+  /** Provider and product, as analysts know it. */
+  title: string;
+  entityTypes: readonly EntityType[];
+  /** The header carrying the key; null for a keyless source. */
+  keyHeader: string | null;
+  /** Highest TLP the source may receive: third-party services amber, the tenant's own MISP red. */
+  maxTlp: Tlp;
+  /** Operated by the tenant itself: internal names may be looked up there. */
+  tenantOwned: boolean;
+  cacheTtlSeconds: number;
+  /** Lookups per UTC day, unless the deployment sets SIS_INTEL_<NAME>_DAILY_QUOTA. */
+  dailyQuota: number;
+  /** Least time between two lookups (pacing), so a burst spreads out instead of tripping the provider. */
+  minIntervalMs: number;
+  /** null when there is no public service (MISP: the URL is required). */
+  defaultBaseUrl: string | null;
+  /** Statuses besides 2xx that are answers ("not found"), not errors. */
+  answerStatuses: readonly number[];
+  request(entity: Entity): ProviderRequest;
+  map(entity: Entity, answer: ProviderAnswer): IntelResult;
+}
+
+const HOUR = 3600;
+const enc = encodeURIComponent;
+const ipPath = (entity: Entity) => (entity.value.includes(':') ? 'IPv6' : 'IPv4');
+const JSON_ACCEPT = { accept: 'application/json' };
+
+export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> = {
+  abuseipdb: {
+    name: 'abuseipdb',
+    title: 'AbuseIPDB v2',
+    entityTypes: ['ip'],
+    keyHeader: 'Key',
+    maxTlp: 'amber',
+    tenantOwned: false,
+    cacheTtlSeconds: 24 * HOUR,
+    dailyQuota: 1000,
+    minIntervalMs: 0,
+    defaultBaseUrl: 'https://api.abuseipdb.com/api/v2',
+    answerStatuses: [],
+    request: (entity) => ({
+      method: 'GET',
+      path: '/check',
+      query: { ipAddress: entity.value, maxAgeInDays: '90', verbose: '' },
+      headers: JSON_ACCEPT,
+    }),
+    map: MAPPERS.abuseipdb,
+  },
+  greynoise: {
+    name: 'greynoise',
+    title: 'GreyNoise Community',
+    entityTypes: ['ip'],
+    keyHeader: 'key',
+    maxTlp: 'amber',
+    tenantOwned: false,
+    cacheTtlSeconds: 24 * HOUR,
+    dailyQuota: 50,
+    minIntervalMs: 0,
+    defaultBaseUrl: 'https://api.greynoise.io',
+    answerStatuses: [404],
+    request: (entity) => ({
+      method: 'GET',
+      path: `/v3/community/${enc(entity.value)}`,
+      headers: JSON_ACCEPT,
+    }),
+    map: MAPPERS.greynoise,
+  },
+  internetdb: {
+    name: 'internetdb',
+    title: 'Shodan InternetDB',
+    entityTypes: ['ip'],
+    keyHeader: null,
+    maxTlp: 'amber',
+    tenantOwned: false,
+    cacheTtlSeconds: 24 * HOUR,
+    dailyQuota: 10_000,
+    minIntervalMs: 0,
+    defaultBaseUrl: 'https://internetdb.shodan.io',
+    answerStatuses: [404],
+    request: (entity) => ({ method: 'GET', path: `/${enc(entity.value)}`, headers: JSON_ACCEPT }),
+    map: MAPPERS.internetdb,
+  },
+  urlhaus: {
+    name: 'urlhaus',
+    title: 'abuse.ch URLhaus',
+    entityTypes: ['ip', 'domain'],
+    keyHeader: 'Auth-Key',
+    maxTlp: 'amber',
+    tenantOwned: false,
+    cacheTtlSeconds: 6 * HOUR,
+    dailyQuota: 5_000,
+    minIntervalMs: 0,
+    defaultBaseUrl: 'https://urlhaus-api.abuse.ch',
+    answerStatuses: [],
+    request: (entity) => ({ method: 'POST', path: '/v1/host/', form: { host: entity.value } }),
+    map: MAPPERS.urlhaus,
+  },
+  threatfox: {
+    name: 'threatfox',
+    title: 'abuse.ch ThreatFox',
+    entityTypes: ['ip', 'domain'],
+    keyHeader: 'Auth-Key',
+    maxTlp: 'amber',
+    tenantOwned: false,
+    cacheTtlSeconds: 6 * HOUR,
+    dailyQuota: 5_000,
+    minIntervalMs: 0,
+    defaultBaseUrl: 'https://threatfox-api.abuse.ch',
+    answerStatuses: [],
+    request: (entity) => ({
+      method: 'POST',
+      path: '/api/v1/',
+      json: { query: 'search_ioc', search_term: entity.value, exact_match: true },
+    }),
+    map: MAPPERS.threatfox,
+  },
+  otx: {
+    name: 'otx',
+    title: 'AlienVault OTX',
+    entityTypes: ['ip', 'domain'],
+    keyHeader: 'X-OTX-API-KEY',
+    maxTlp: 'amber',
+    tenantOwned: false,
+    cacheTtlSeconds: 12 * HOUR,
+    dailyQuota: 10_000,
+    minIntervalMs: 0,
+    defaultBaseUrl: 'https://otx.alienvault.com',
+    answerStatuses: [404],
+    request: (entity) => ({
+      method: 'GET',
+      path: `/api/v1/indicators/${entity.type === 'ip' ? ipPath(entity) : 'domain'}/${enc(entity.value)}/general`,
+      headers: JSON_ACCEPT,
+    }),
+    map: MAPPERS.otx,
+  },
+  crowdsec: {
+    name: 'crowdsec',
+    title: 'CrowdSec CTI',
+    entityTypes: ['ip'],
+    keyHeader: 'x-api-key',
+    maxTlp: 'amber',
+    tenantOwned: false,
+    cacheTtlSeconds: 24 * HOUR,
+    dailyQuota: 30,
+    minIntervalMs: 0,
+    defaultBaseUrl: 'https://cti.api.crowdsec.net',
+    answerStatuses: [404],
+    request: (entity) => ({ method: 'GET', path: `/v2/smoke/${enc(entity.value)}`, headers: JSON_ACCEPT }),
+    map: MAPPERS.crowdsec,
+  },
+  virustotal: {
+    name: 'virustotal',
+    title: 'VirusTotal v3',
+    entityTypes: ['ip', 'domain'],
+    keyHeader: 'x-apikey',
+    maxTlp: 'amber',
+    tenantOwned: false,
+    cacheTtlSeconds: 24 * HOUR,
+    // The public API's limits (4 lookups a minute, 500 a day); a premium key raises them by setting.
+    dailyQuota: 500,
+    minIntervalMs: 15_000,
+    defaultBaseUrl: 'https://www.virustotal.com/api/v3',
+    answerStatuses: [404],
+    request: (entity) => ({
+      method: 'GET',
+      path: `/${entity.type === 'ip' ? 'ip_addresses' : 'domains'}/${enc(entity.value)}`,
+      headers: JSON_ACCEPT,
+    }),
+    map: MAPPERS.virustotal,
+  },
+  misp: {
+    name: 'misp',
+    title: "MISP (the tenant's own)",
+    entityTypes: ['ip', 'domain', 'host', 'user'],
+    keyHeader: 'Authorization',
+    maxTlp: 'red',
+    tenantOwned: true,
+    cacheTtlSeconds: HOUR,
+    dailyQuota: 100_000,
+    minIntervalMs: 0,
+    defaultBaseUrl: null,
+    answerStatuses: [],
+    request: (entity) => ({
+      method: 'POST',
+      path: '/attributes/restSearch',
+      json: { returnFormat: 'json', value: entity.value, includeEventTags: true, limit: 50 },
+      headers: JSON_ACCEPT,
+    }),
+    map: MAPPERS.misp,
+  },
+};
+
+export function isConnectorName(value: string): value is ConnectorName {
+  return (CONNECTOR_NAMES as readonly string[]).includes(value);
+}
+
+/** `intel_abuseipdb` → `abuseipdb`; undefined for the other tools. */
+export function connectorOfTool(tool: string): ConnectorName | undefined {
+  const name = tool.startsWith('intel_') ? tool.slice('intel_'.length) : '';
+  return isConnectorName(name) ? name : undefined;
+}
+
+/** Names that never leave the tenant: reserved by RFC 2606/6761/8375 or conventionally internal. */
+const RESERVED_SUFFIXES = [
+  'example',
+  'example.com',
+  'example.net',
+  'example.org',
+  'test',
+  'invalid',
+  'localhost',
+  'local',
+  'internal',
+  'intranet',
+  'lan',
+  'home.arpa',
+  'corp',
+];
+
+function underSuffix(value: string, suffix: string): boolean {
+  const s = suffix.replace(/^[.@]+/, '').toLowerCase();
+  return s !== '' && (value === s || value.endsWith(`.${s}`) || value.endsWith(`@${s}`));
+}
+
+/**
+ * Why this entity must not go to this connector, or null when it may. Checked before any cache,
+ * quota or network work, so a refused lookup costs nothing and leaves nothing behind.
+ */
+export function refusalReason(
+  connector: ConnectorDeclaration,
+  entity: Entity,
+  tlp: Tlp,
+  internalSuffixes: readonly string[],
+): string | null {
+  if (!connector.entityTypes.includes(entity.type)) {
+    return `${connector.title} does not look up a ${entity.type}.`;
+  }
+  if (!tlpAllows(tlp, connector.maxTlp)) {
+    return `TLP:${tlp.toUpperCase()} is above this source's maximum (TLP:${connector.maxTlp.toUpperCase()}); nothing was sent.`;
+  }
+  if (connector.tenantOwned) return null;
+  if (entity.type === 'ip') {
+    const { range } = classifyIp(entity.value);
+    if (range !== 'public') {
+      return `A ${range.replaceAll('_', ' ')} address is never sent to a third-party source.`;
+    }
+    return null;
+  }
+  const value = entity.value.toLowerCase();
+  if (entity.type === 'host' || entity.type === 'user') {
+    return `A ${entity.type} name is never sent to a third-party source.`;
+  }
+  if (RESERVED_SUFFIXES.some((suffix) => underSuffix(value, suffix))) {
+    return 'A reserved or internal-only name is never sent to a third-party source.';
+  }
+  if (internalSuffixes.some((suffix) => underSuffix(value, suffix))) {
+    return 'The deployment names this as internal (SIS_INTERNAL_SUFFIXES); it is never sent to a third-party source.';
+  }
+  return null;
+}
