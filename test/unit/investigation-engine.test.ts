@@ -36,6 +36,15 @@ describe('toolsFor', () => {
       'incident_history',
       'prior_investigations',
       'graph_neighbourhood',
+      'intel_abuseipdb',
+      'intel_greynoise',
+      'intel_internetdb',
+      'intel_urlhaus',
+      'intel_threatfox',
+      'intel_otx',
+      'intel_crowdsec',
+      'intel_virustotal',
+      'intel_misp',
     ]);
   });
 });

@@ -451,6 +451,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List threat-intelligence connectors
+         * @description Lists every threat-intelligence connector (AbuseIPDB, GreyNoise, Shodan InternetDB, URLhaus, ThreatFox, OTX, CrowdSec, VirusTotal, MISP): whether this deployment enabled it, the entity types it looks up, its maximum TLP, cache TTL, today's quota use and limit, circuit-breaker state and last error time. Keys are never shown. See docs/intel.md.
+         *
+         *     Requires an admin API key.
+         */
+        get: operations["listConnectors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -921,6 +943,12 @@ export interface components {
              */
             name: string;
         };
+        /**
+         * @description The investigation's conclusion
+         * @example malicious
+         * @enum {string}
+         */
+        Verdict: "benign" | "suspicious" | "malicious" | "unknown";
         /** @description One observation about the entity, with its weight in the risk score */
         Finding: {
             /**
@@ -953,7 +981,7 @@ export interface components {
              * @example domain_analysis
              * @enum {string}
              */
-            source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood";
+            source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
             /**
              * @description What kind of risk the finding is about
              * @example impersonation
@@ -982,6 +1010,12 @@ export interface components {
              *     ]
              */
             attack?: components["schemas"]["AttackTechnique"][];
+            /**
+             * @description On findings of intel_* tools: that intelligence source's own normalised verdict (malicious, suspicious, benign, or unknown when the source does not know the indicator)
+             * @example malicious
+             * @enum {string}
+             */
+            source_verdict?: "benign" | "suspicious" | "malicious" | "unknown";
         };
         /** @description Which enrichment tools completed; a verdict of unknown means too few did */
         Coverage: {
@@ -999,19 +1033,41 @@ export interface components {
              * @description Tools that failed
              * @example []
              */
-            tools_failed: ("ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood")[];
+            tools_failed: ("ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp")[];
             /**
              * @description Tools that ran out of time
              * @example []
              */
-            tools_timed_out: ("ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood")[];
+            tools_timed_out: ("ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp")[];
+            /** @description Present when threat-intelligence connectors are configured */
+            intel_sources?: {
+                /**
+                 * @description Intelligence sources that answered (a "not found" is an answer), by connector name
+                 * @example [
+                 *       "abuseipdb",
+                 *       "greynoise"
+                 *     ]
+                 */
+                answered: string[];
+                /**
+                 * @description Of those, the ones answered from the connector cache
+                 * @example [
+                 *       "greynoise"
+                 *     ]
+                 */
+                cached: string[];
+                /**
+                 * @description Sources not asked (TLP, private or internal indicator, quota, open circuit): see the tool call
+                 * @example []
+                 */
+                skipped: string[];
+                /**
+                 * @description Sources that failed or timed out (the investigation goes on without them)
+                 * @example []
+                 */
+                failed: string[];
+            };
         };
-        /**
-         * @description The investigation's conclusion
-         * @example malicious
-         * @enum {string}
-         */
-        Verdict: "benign" | "suspicious" | "malicious" | "unknown";
         /** @description Which findings and sources made the risk score and how much: risk = round(100 × (1 − Π(1 − score/100))); taken strongest first, each finding adds its score times the share not yet explained, so the points add up to risk_score. Verdict: malicious at risk ≥ 70, suspicious at ≥ 30, otherwise benign, or unknown when fewer than 2 tools (or fewer than half) succeeded. */
         ScoreExplanation: {
             /**
@@ -1048,7 +1104,7 @@ export interface components {
                  * @description The tool or source that produced it
                  * @enum {string}
                  */
-                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood";
+                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
                 /**
                  * @description The finding’s own score
                  * @example 75
@@ -1066,7 +1122,7 @@ export interface components {
                  * @description The tool or intelligence source
                  * @enum {string}
                  */
-                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood";
+                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
                 /**
                  * @description Its findings that moved the score
                  * @example 1
@@ -1158,7 +1214,7 @@ export interface components {
              * @example domain_analysis
              * @enum {string}
              */
-            name: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood";
+            name: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
             /** @description What the tool was given */
             input: {
                 entity: components["schemas"]["Entity"];
@@ -1179,12 +1235,12 @@ export interface components {
                 };
             } | null;
             /**
-             * @description A failed or timed-out tool does not stop the investigation; the verdict reflects the coverage
+             * @description A failed or timed-out tool does not stop the investigation; the verdict reflects the coverage. skipped: deliberately not run (an intelligence source above the TLP, a private or internal indicator, quota spent, circuit open); error says why
              * @example succeeded
              * @enum {string}
              */
-            status: "succeeded" | "failed" | "timed_out";
-            /** @description Why the tool did not succeed (safe to display) */
+            status: "succeeded" | "failed" | "timed_out" | "skipped";
+            /** @description Why the tool did not succeed, or why it was skipped (safe to display) */
             error?: string;
             /**
              * Format: date-time
@@ -1206,10 +1262,20 @@ export interface components {
             tool_use_id?: string;
             /** @description The model turn that asked for it */
             turn?: number;
+            /**
+             * @description true: an intelligence answer served from the connector cache (start with refresh_intel: true to ask afresh)
+             * @example true
+             */
+            cached?: boolean;
+            /**
+             * @description Age of the cached answer
+             * @example 1800
+             */
+            cache_age_seconds?: number;
         };
         RawResult: {
             /** @enum {string} */
-            status: "succeeded" | "failed" | "timed_out";
+            status: "succeeded" | "failed" | "timed_out" | "skipped";
             facts: {
                 [key: string]: unknown;
             } | null;
@@ -2427,6 +2493,89 @@ export interface components {
              * @example true
              */
             truncated?: boolean;
+        };
+        ConnectorStatus: {
+            /**
+             * @description Connector name
+             * @example abuseipdb
+             * @enum {string}
+             */
+            name: "abuseipdb" | "greynoise" | "internetdb" | "urlhaus" | "threatfox" | "otx" | "crowdsec" | "virustotal" | "misp";
+            /**
+             * @description Provider and product
+             * @example AbuseIPDB v2
+             */
+            title: string;
+            /**
+             * @description Its tool call name in investigations
+             * @example intel_abuseipdb
+             */
+            tool: string;
+            /**
+             * @description Configured in this deployment (key, or enabled for a keyless source); never called otherwise
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Entity types it looks up
+             * @example [
+             *       "ip"
+             *     ]
+             */
+            entity_types: string[];
+            /**
+             * @description Highest TLP an investigation may have for this source to be asked
+             * @example amber
+             * @enum {string}
+             */
+            max_tlp: "clear" | "green" | "amber" | "amber+strict" | "red";
+            /**
+             * @description How long an answer is reused
+             * @example 86400
+             */
+            cache_ttl_seconds: number;
+            /** @description Daily quota */
+            quota: {
+                /**
+                 * @description Lookups made today (UTC)
+                 * @example 12
+                 */
+                used_today: number;
+                /**
+                 * @description Lookups allowed per UTC day
+                 * @example 1000
+                 */
+                daily_limit: number;
+                /**
+                 * @description Pacing: least time between two lookups
+                 * @example 0
+                 */
+                min_interval_ms: number;
+            };
+            /** @description Circuit breaker */
+            circuit: {
+                /**
+                 * @description open: lookups are skipped until open_until after repeated failures; half_open: the next lookup is a trial
+                 * @example closed
+                 * @enum {string}
+                 */
+                state: "closed" | "open" | "half_open";
+                /** @example 0 */
+                consecutive_failures: number;
+                /** @description When an open circuit lets a trial through */
+                open_until: string | null;
+            };
+            /** @description When the source last failed (UTC) */
+            last_error_at: string | null;
+            /**
+             * @description What the last failure was (a status or "timed out"; never a key or provider text)
+             * @example AbuseIPDB answered HTTP 503.
+             */
+            last_error: string | null;
+        };
+        ListConnectorsResponse: {
+            /** @description Every connector the service knows */
+            connectors: components["schemas"]["ConnectorStatus"][];
         };
         /** @description The one error shape of every failed call */
         ErrorResponse: {
@@ -4054,6 +4203,71 @@ export interface operations {
             };
         };
     };
+    listConnectors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connectors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListConnectorsResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
 }
 
 /** Every operation of the document: method, path template and the access it requires. */
@@ -4213,6 +4427,13 @@ export const OPERATIONS = {
     "access": {
       "kind": "scope",
       "scope": "search:read"
+    }
+  },
+  "listConnectors": {
+    "method": "GET",
+    "path": "/api/v1/admin/connectors",
+    "access": {
+      "kind": "admin"
     }
   }
 } as const;
