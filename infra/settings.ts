@@ -1,6 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
+import { CONNECTOR_NAMES, KEYLESS_CONNECTORS } from '../shared/domain/intel/names';
 
 /**
  * The per-tenant deployment settings, read from CDK context (`-c tenant=acme` or cdk.json). A wrong
@@ -115,6 +116,31 @@ export const tenantSettingsSchema = z
         'must be a KMS key ARN (not an alias)',
       )
       .optional(),
+    /**
+     * Threat-intelligence connectors (docs/intel.md): the tenant's Secrets Manager secret holding the
+     * connectors' keys as JSON {"ABUSEIPDB": "<key>", ...} (created by the operator; only the run-tool
+     * step may read it), and which connectors to use, comma-separated (`abuseipdb,crowdsec,internetdb`).
+     * Unset: no connector is ever called.
+     */
+    intelSecretArn: z
+      .string()
+      .regex(
+        /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/,
+        'must be a full Secrets Manager secret ARN',
+      )
+      .optional(),
+    intelConnectors: z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((name) => name.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.enum(CONNECTOR_NAMES)))
+      .default([]),
+    /** Domain suffixes named internal: never sent to a third-party source (SIS_INTERNAL_SUFFIXES). */
+    internalSuffixes: z.string().max(4000).optional(),
     /** A WAFv2 web ACL on the stage (managed rule groups + per-IP rate rule); about $8/month at idle. */
     enableWaf: contextBoolean.default(false),
     /** Requests per source IP in any 5-minute window before the WAF rate rule blocks (WAF minimum 10). */
@@ -163,6 +189,10 @@ export const tenantSettingsSchema = z
   .refine((s) => Boolean(s.bedrockGuardrailId) === Boolean(s.bedrockGuardrailVersion), {
     error: 'bedrockGuardrailId and bedrockGuardrailVersion must be given together',
     path: ['bedrockGuardrailId'],
+  })
+  .refine((s) => s.intelConnectors.every((name) => KEYLESS_CONNECTORS.includes(name)) || !!s.intelSecretArn, {
+    error: 'intelConnectors with keyed sources need intelSecretArn (the secret holding their keys)',
+    path: ['intelSecretArn'],
   })
   .refine((s) => Boolean(s.customDomainName) === Boolean(s.customDomainCertificateArn), {
     error: 'customDomainName and customDomainCertificateArn must be given together',

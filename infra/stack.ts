@@ -1,4 +1,5 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -6,6 +7,7 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../shared/api/route-types';
 import { ROUTES } from '../shared/api/routes';
+import { intelEnvPrefix } from '../shared/domain/intel/names';
 import { TABLE_IDS, TABLES } from '../shared/store/tables';
 import { analystSettings } from './constructs/analyst-model-grant';
 import { ConsoleSignIn } from './constructs/console-sign-in';
@@ -215,6 +217,7 @@ export class TenantStack extends Stack {
     for (const [name, fn] of this.workflow.functions) applyFunctionGrants(fn, grantsOf(name), targets);
     for (const [name, fn] of this.incidentSync.functions) applyFunctionGrants(fn, grantsOf(name), targets);
 
+    this.wireIntelConnectors(settings);
     this.addEdge(settings);
     // Keep last: alarms and the dashboard cover every function, state machine and dead-letter queue
     // the stack holds at this point.
@@ -241,6 +244,34 @@ export class TenantStack extends Stack {
   }
 
   /** The optional custom domain and WAF in front of the stage. */
+  /**
+   * Intelligence connectors: the run-tool step learns which connectors to use and reads their keys
+   * from the tenant's secret (the only function granted it); the connectors admin route learns the
+   * same settings to show them, without any access to the secret.
+   */
+  private wireIntelConnectors(settings: TenantSettings): void {
+    const runTool = this.workflow.stepFunctions.get('step-run-tool');
+    const admin = this.routeFunctions.get('list-connectors');
+    const environment: Record<string, string> = {
+      ...Object.fromEntries(
+        settings.intelConnectors.map((name) => [`${intelEnvPrefix(name)}_ENABLED`, 'true']),
+      ),
+      ...(settings.intelSecretArn ? { SIS_INTEL_SECRET_ARN: settings.intelSecretArn } : {}),
+      ...(settings.internalSuffixes ? { SIS_INTERNAL_SUFFIXES: settings.internalSuffixes } : {}),
+    };
+    for (const fn of [runTool, admin]) {
+      for (const [key, value] of Object.entries(environment)) fn?.addEnvironment(key, value);
+    }
+    if (runTool && settings.intelSecretArn && settings.intelConnectors.length > 0) {
+      runTool.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [settings.intelSecretArn],
+        }),
+      );
+    }
+  }
+
   private addEdge(settings: TenantSettings): void {
     if (settings.customDomainName && settings.customDomainCertificateArn) {
       const domain = this.api.addCustomDomain(settings.customDomainName, settings.customDomainCertificateArn);

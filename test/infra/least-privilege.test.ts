@@ -108,6 +108,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'rotate-api-key': keyAdministration,
   'disable-api-key': keyAdministration,
   'list-api-keys': readTable('keys', true),
+  'list-connectors': readTable('intel'),
   'start-investigation': [
     ...writeTable('sessions'),
     { actions: ['states:StartExecution'], resources: ['{state-machine/investigation}'] },
@@ -124,7 +125,12 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'list-incidents': [...readTable('incidents', true), ...CURSOR_SECRET],
   'ingest-incidents': [{ actions: QUEUE_SEND, resources: ['{queue/incidents}'] }],
   'step-mark-active': writeTable('sessions'),
-  'step-run-tool': [...writeTable('sessions'), ...readTable('graph'), ...readTable('incidents')],
+  'step-run-tool': [
+    ...writeTable('sessions'),
+    ...readTable('graph'),
+    ...readTable('incidents'),
+    ...writeTable('intel'),
+  ],
   'step-assess': writeTable('sessions'),
   'step-analyst-turn': writeTable('sessions'),
   'step-persist': [...writeTable('sessions'), ...writeTable('graph')],

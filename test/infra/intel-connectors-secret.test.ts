@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { parseTenantSettings } from '../../infra/settings';
+import { resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
+
+/**
+ * The intelligence connectors on AWS: the keys live in the tenant's Secrets Manager secret named in
+ * the deployment settings; only the run-tool step may read it (least privilege), and the run-tool
+ * step and the connectors admin route learn which connectors are enabled from the environment.
+ */
+const SECRET = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:sis/test/intel-AbCdEf';
+
+function functionNamed(template: TemplateJson, name: string) {
+  const found = [...resourcesOfType(template, 'AWS::Lambda::Function').entries()].find(
+    ([, fn]) => fn.Properties.FunctionName === `sis-test-${name}`,
+  );
+  if (!found) throw new Error(`no function ${name}`);
+  return found;
+}
+
+describe('intelligence connectors on AWS', () => {
+  const { template } = synthTenantStack({
+    intelSecretArn: SECRET,
+    intelConnectors: 'abuseipdb,crowdsec,internetdb',
+    internalSuffixes: 'corp.example.com',
+  });
+  const json = template.toJSON() as TemplateJson;
+
+  it('grants GetSecretValue on the named secret to the run-tool step and to nothing else', () => {
+    const readers = [...resourcesOfType(json, 'AWS::IAM::Policy').values()].filter((policy) =>
+      JSON.stringify(policy.Properties.PolicyDocument).includes(SECRET),
+    );
+    expect(readers).toHaveLength(1);
+    const [reader] = readers;
+    const statements = (
+      reader?.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }
+    ).Statement;
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: SECRET }),
+    );
+    const [runToolId] = functionNamed(json, 'step-run-tool');
+    const roleOf = (id: string) =>
+      JSON.stringify((json.Resources[id]?.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]);
+    expect(JSON.stringify(reader?.Properties.Roles)).toContain(JSON.parse(roleOf(runToolId)));
+  });
+
+  it('tells the run-tool step and the admin route which connectors are enabled, never a key', () => {
+    for (const name of ['step-run-tool', 'list-connectors']) {
+      const [, fn] = functionNamed(json, name);
+      const env = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
+      expect(env).toMatchObject({
+        SIS_INTEL_ABUSEIPDB_ENABLED: 'true',
+        SIS_INTEL_CROWDSEC_ENABLED: 'true',
+        SIS_INTEL_INTERNETDB_ENABLED: 'true',
+        SIS_INTEL_SECRET_ARN: SECRET,
+        SIS_INTERNAL_SUFFIXES: 'corp.example.com',
+        SIS_INTEL_TABLE: { Ref: expect.stringMatching(/^TablesIntelTable/) },
+      });
+      expect(Object.keys(env).filter((key) => key.endsWith('_API_KEY'))).toEqual([]);
+    }
+  });
+
+  it('refuses keyed connectors without the secret, and unknown connector names', () => {
+    expect(() => parseTenantSettings({ tenant: 'test', intelConnectors: 'abuseipdb' })).toThrow(
+      /intelSecretArn/,
+    );
+    expect(() => parseTenantSettings({ tenant: 'test', intelConnectors: 'shodan' })).toThrow(
+      /intelConnectors/,
+    );
+    expect(parseTenantSettings({ tenant: 'test', intelConnectors: 'internetdb' }).intelConnectors).toEqual([
+      'internetdb',
+    ]);
+  });
+});
