@@ -32,14 +32,14 @@ describe('intelligence connectors on AWS', () => {
     expect(readers).toHaveLength(1);
     const [reader] = readers;
     const statements = (
-      reader?.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }
+      reader!.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }
     ).Statement;
     expect(statements).toContainEqual(
       expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: SECRET }),
     );
     const [runToolId] = functionNamed(json, 'step-run-tool');
     const roleOf = (id: string) =>
-      JSON.stringify((json.Resources[id]?.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]);
+      JSON.stringify((json.Resources[id]!.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]);
     expect(JSON.stringify(reader?.Properties.Roles)).toContain(JSON.parse(roleOf(runToolId)));
   });
 
