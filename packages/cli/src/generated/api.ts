@@ -926,7 +926,7 @@ export interface components {
              * @example impersonates
              */
             relationship?: string;
-            /** @description Incident or session IDs behind the link */
+            /** @description Incident IDs behind the link. Session IDs are never listed: sessions are confidential to the key that started them. */
             evidence?: string[];
             attributes?: components["schemas"]["EntityAttributes"];
         };
