@@ -367,12 +367,14 @@ export const ASSUMPTIONS = {
 interface AslState {
   Type: string;
   Next?: string;
+  /** A Choice's fallback branch: the default deployment's path (e.g. the rules analyst). */
+  Default?: string;
   End?: boolean;
   ItemProcessor?: { StartAt: string; States: Record<string, AslState> };
   Iterator?: { StartAt: string; States: Record<string, AslState> };
 }
 
-/** State transitions and execution-history events along the ASL's success path. */
+/** State transitions and execution-history events along the ASL's success path (a Choice takes its Default). */
 export function countSuccessPath(
   definition: { StartAt: string; States: Record<string, AslState> },
   iterations: number,
@@ -399,7 +401,7 @@ export function countSuccessPath(
       tasks += iterations * once.tasks;
     } else events += 2;
     if (state.End || state.Type === 'Succeed' || state.Type === 'Fail') break;
-    name = state.Next;
+    name = state.Type === 'Choice' ? state.Default : state.Next;
   }
   return { transitions, events: events + 2, tasks };
 }

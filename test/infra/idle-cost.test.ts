@@ -141,14 +141,17 @@ describe('the cost of use', () => {
         M: {
           Type: 'Map',
           ItemProcessor: { StartAt: 'T', States: { T: { Type: 'Task', End: true } } },
-          Next: 'D',
+          Next: 'C',
         },
+        C: { Type: 'Choice', Choices: [{ Variable: '$.x', IsPresent: true, Next: 'X' }], Default: 'D' },
+        X: { Type: 'Task', Next: 'D' },
         D: { Type: 'Succeed' },
       },
     };
-    expect(countSuccessPath(definition, 3).transitions).toBe(1 + 1 + 3 + 1);
+    expect(countSuccessPath(definition, 3).transitions).toBe(1 + 1 + 3 + 1 + 1);
     const model = usageCostModel(template, 'acme');
-    expect(model.transitionsPerInvestigation).toBe(5 + model.toolsPerInvestigation);
+    // MarkActive, RunTools, ChooseAnalyst (default: rules), Assess, Persist, Done, plus one per tool.
+    expect(model.transitionsPerInvestigation).toBe(6 + model.toolsPerInvestigation);
     expect(model.perThousandCallsUsd).toBeGreaterThan(0.0035); // at least API Gateway's $3.50 per million
     expect(model.perThousandCallsUsd).toBeLessThan(0.05);
     expect(model.perInvestigationUsd).toBeLessThan(0.01);
