@@ -25,6 +25,8 @@ describe('deployment settings from CDK context', () => {
       dailyQuota: 0,
       enableWaf: false,
       wafRateLimitPerIp: 2000,
+      analyst: 'rules',
+      intelConnectors: [],
     });
   });
 

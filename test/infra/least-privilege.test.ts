@@ -120,6 +120,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   // The functions that issue or verify pagination cursors read the cursor secret, and nothing else does.
   'get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
   'get-investigation-report': readTable('sessions'),
+  'get-investigation-stix': readTable('sessions'),
   'search-investigations': [...readTable('sessions'), ...CURSOR_SECRET],
   'query-knowledge-graph': [...readTable('graph', true), ...CURSOR_SECRET],
   'list-incidents': [...readTable('incidents', true), ...CURSOR_SECRET],

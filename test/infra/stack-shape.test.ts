@@ -127,6 +127,7 @@ describe('tenant stack shape', () => {
     const functions = [...resourcesOfType(template, 'AWS::Lambda::Function').values()];
     const expectedNames = new Set([
       'authorizer',
+      'console-authorizer',
       ...ROUTES.map((r) => r.functionName),
       ...WORKFLOW_STEPS.map((s) => s.functionName),
       STATUS_CHANGE_FUNCTION,
@@ -221,19 +222,30 @@ describe('tenant stack shape', () => {
     }
   });
 
-  it('puts the authorizer on every non-public method and none on public ones', () => {
-    const authorizers = [...resourcesOfType(template, 'AWS::ApiGateway::Authorizer').keys()];
-    const hasProtectedRoute = ROUTES.some((r) => r.access.kind !== 'public');
-    expect(authorizers).toHaveLength(hasProtectedRoute ? 1 : 0);
+  it('puts the API-key authorizer on every key method, the console authorizer on console methods, none on public ones', () => {
+    const authorizers = [...resourcesOfType(template, 'AWS::ApiGateway::Authorizer').entries()];
+    const isConsole = ([, a]: (typeof authorizers)[number]) =>
+      JSON.stringify(a.Properties.AuthorizerUri).includes('ConsoleAuthorizerFunction');
+    const keyAuthorizers = authorizers.filter((a) => !isConsole(a)).map(([id]) => id);
+    const consoleAuthorizers = authorizers.filter(isConsole).map(([id]) => id);
+    expect(keyAuthorizers).toHaveLength(
+      ROUTES.some((r) => ['scope', 'admin'].includes(r.access.kind)) ? 1 : 0,
+    );
+    expect(consoleAuthorizers).toHaveLength(ROUTES.some((r) => r.access.kind === 'console') ? 1 : 0);
     const byKey = new Map(methods(template).map((m) => [`${m.httpMethod} ${m.path}`, m.properties]));
     for (const { route, key } of expectedMethods) {
       const method = byKey.get(key) ?? {};
       if (route.access.kind === 'public') {
         expect(method.AuthorizationType, key).toBe('NONE');
         expect(method.AuthorizerId, key).toBeUndefined();
+      } else if (route.access.kind === 'console') {
+        // Signed-in people, not keys: no usage plan key is required.
+        expect(method.AuthorizationType, key).toBe('CUSTOM');
+        expect(method.AuthorizerId, key).toEqual({ Ref: consoleAuthorizers[0] });
+        expect(method.ApiKeyRequired ?? false, key).toBe(false);
       } else {
         expect(method.AuthorizationType, key).toBe('CUSTOM');
-        expect(method.AuthorizerId, key).toEqual({ Ref: authorizers[0] });
+        expect(method.AuthorizerId, key).toEqual({ Ref: keyAuthorizers[0] });
         expect(method.ApiKeyRequired, key).toBe(true);
       }
     }
