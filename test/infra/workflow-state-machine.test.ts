@@ -115,6 +115,9 @@ describe('investigation state machine', () => {
     expect(Object.fromEntries(stateMachineActions)).toEqual({
       [physicalFunctionName('test', 'start-investigation')]: ['states:StartExecution'],
       [physicalFunctionName('test', 'cancel-investigation')]: ['states:StopExecution'],
+      // The console's twins of start and cancel (signed-in people instead of keys).
+      [physicalFunctionName('test', 'console-start-investigation')]: ['states:StartExecution'],
+      [physicalFunctionName('test', 'console-cancel-investigation')]: ['states:StopExecution'],
       [physicalFunctionName('test', STALE_SESSION_SWEEP_FUNCTION)]: ['states:DescribeExecution'],
     });
   });

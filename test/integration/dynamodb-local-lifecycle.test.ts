@@ -78,6 +78,7 @@ describe.concurrent('tables on the shared DynamoDB Local', () => {
       SIS_SESSIONS_TABLE: `${tables.prefix}-sessions`,
       SIS_GRAPH_TABLE: `${tables.prefix}-graph`,
       SIS_INCIDENTS_TABLE: `${tables.prefix}-incidents`,
+      SIS_INTEL_TABLE: `${tables.prefix}-intel`,
       SIS_DYNAMODB_ENDPOINT: dynamodbEndpoint(),
     });
     expect(tableNamesFor('sis-acme')).toEqual(
@@ -267,6 +268,7 @@ describe('tableEnvironment', () => {
       SIS_SESSIONS_TABLE: 'p-sessions',
       SIS_GRAPH_TABLE: 'p-graph',
       SIS_INCIDENTS_TABLE: 'p-incidents',
+      SIS_INTEL_TABLE: 'p-intel',
     });
   });
 });

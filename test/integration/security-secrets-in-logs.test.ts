@@ -99,6 +99,7 @@ describe('secrets never reach the logs', () => {
     remember(client);
     const keyId: string = created.json.key_id;
     expect((await send('GET', '/api/v1/admin/keys?search=secrets', { key: admin })).status).toBe(200);
+    expect((await send('GET', '/api/v1/admin/connectors', { key: admin })).status).toBe(200);
     const rotated = await send('POST', `/api/v1/admin/keys/${keyId}/rotate`, {
       key: admin,
       body: { grace_period_seconds: 600 },
@@ -153,6 +154,7 @@ describe('secrets never reach the logs', () => {
       (await send('GET', `/proxy/agent/api/v1/public/sessions/${sessionId}`, { key: fresh })).status,
     ).toBe(200);
     expect((await send('GET', `/api/v1/sessions/${sessionId}`, { key: fresh })).status).toBe(200);
+    expect((await send('GET', `/api/v1/sessions/${sessionId}/stix`, { key: fresh })).status).toBe(200);
     expect((await send('POST', `/api/v1/public/sessions/${sessionId}/cancel`, { key: fresh })).status).toBe(
       409,
     );
