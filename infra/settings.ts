@@ -92,6 +92,12 @@ export const tenantSettingsSchema = z
       .optional(),
     /** Alarm notifications go to an SNS topic; with an address, the topic gets an email subscription. */
     alarmEmail: z.email().optional(),
+    /**
+     * The tenant's CloudWatch dashboard. An account's first three dashboards are free, each further
+     * one $3/month: an account with many tenants can turn it off (`-c dashboard=false`) and keep one
+     * dashboard of its own across them. Alarms do not depend on it.
+     */
+    dashboard: contextBoolean.default(true),
     authorizerCacheTtlSeconds: z.coerce.number().int().min(0).max(3600).default(0),
     // API Gateway ends an integration after 29 s; the synchronous start must answer before that.
     syncWaitSeconds: z.coerce.number().int().min(1).max(27).default(25),

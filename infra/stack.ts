@@ -228,12 +228,15 @@ export class TenantStack extends Stack {
       stage: this.api.api.deploymentStage,
       accessLogs: this.api.accessLogs,
       authorizerFunction: this.authorizerFunction,
+      dashboard: settings.dashboard,
     });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.observability.topic.topicArn,
       description: 'Alarm notifications; subscribe an address or a chat integration',
     });
-    new CfnOutput(this, 'DashboardName', { value: this.observability.dashboard.dashboardName });
+    if (this.observability.dashboard) {
+      new CfnOutput(this, 'DashboardName', { value: this.observability.dashboard.dashboardName });
+    }
     new CfnOutput(this, 'StageName', {
       value: this.api.stageName,
       description: 'SIS_STAGE_NAME for the sis CLI (with RestApiId and UsagePlanId)',

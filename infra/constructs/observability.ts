@@ -28,14 +28,36 @@ const FIVE_MINUTES = Duration.minutes(5);
 
 /** Thresholds, named so docs/operations.md can quote them. */
 export const ALARM_THRESHOLDS = {
-  /** 5xx share of requests in 5 minutes, counted once at least `minRequests` arrived... */
-  api5xxRate: 0.05,
-  minRequests: 20,
-  /** ...or this many 5xx in 5 minutes whatever the traffic. */
-  api5xxCount: 5,
+  /** Failures (5xx answers, function crashes/timeouts/out-of-memory) in 5 minutes. */
+  failures: 1,
   /** 429 answers in 5 minutes (a client hitting its usage-plan limits). */
   throttled: 100,
 } as const;
+
+/**
+ * What counts as a failure, as CloudWatch Logs filter patterns (free; their metric bills only in
+ * hours it receives data, so nothing at idle):
+ * - a function invocation that did not succeed: Lambda's own JSON platform records (`runtimeDone`,
+ *   `report`) carry the invocation's status, the same events its `Errors` metric counts;
+ * - a 5xx answer in the stage's access log, which is also how a failing authorizer shows (API Gateway
+ *   answers AUTHORIZER_FAILURE and AUTHORIZER_CONFIGURATION_ERROR with a 5xx), without counting
+ *   the refused keys the authorizer reports as Lambda errors.
+ */
+export const FAILURE_PATTERNS = {
+  invocation: '{ $.record.status = "error" || $.record.status = "failure" || $.record.status = "timeout" }',
+  /**
+   * An authorizer answers every refused credential by throwing `Unauthorized` (status "error"), so
+   * its filter counts only runtime failures and timeouts; its other errors reach clients as 5xx.
+   */
+  authorizerInvocation: '{ $.record.status = "failure" || $.record.status = "timeout" }',
+  answer: '{ $.status = "5*" }',
+} as const;
+
+/** The tenant's failure count, fed by the metric filters (its own namespace: one tenant per metric). */
+export function failureMetricNamespace(tenant: string): string {
+  return `${METRICS_NAMESPACE}/${tenant}`;
+}
+export const FAILURE_METRIC = 'Failures';
 
 export interface ObservabilityProps {
   tenant: string;
@@ -44,6 +66,8 @@ export interface ObservabilityProps {
   stage: Stage;
   accessLogs: ILogGroup;
   authorizerFunction: ServiceFunction;
+  /** The tenant's CloudWatch dashboard ($3/month beyond an account's first three); default on. */
+  dashboard?: boolean;
 }
 
 /** What the construct found in the stack and watches; tests and the idle-cost script read it. */
@@ -57,21 +81,30 @@ export interface WatchedResources {
 }
 
 /**
- * Alarms, their SNS topic and one dashboard for a tenant. Alarms are derived from what the stack
- * holds when this construct is built (so it is built last): every ServiceFunction gets an errors
- * alarm, every state machine a failed/timed-out runs alarm, every queue without a consumer a
- * "not empty" alarm. A resource added later by anyone is therefore watched without touching this
- * file, and test/infra/observability.test.ts fails if something escapes.
+ * Alarms, their SNS topic and (optionally) one dashboard for a tenant. Alarms are derived from what
+ * the stack holds when this construct is built (so it is built last), and folded into a few
+ * tenant-level alarms, because CloudWatch bills every alarm metric every month whether it fires or
+ * not (one alarm per function was most of an idle tenant's bill):
  *
- * Route functions answer their own errors as 500s (the middy error mapper), so their Lambda `Errors`
- * are crashes, timeouts and out-of-memory only; the API 5xx alarm covers the answered ones. The
- * authorizer throws `Unauthorized` for every refused key, which Lambda counts as an error: its alarm
- * subtracts the refusals it reported itself (`ApiKeyDenied`).
+ * - `failures`: one metric fed by a metric filter on every ServiceFunction's log group (invocations
+ *   that crashed, timed out or ran out of memory) and one on the access log (every 5xx answer,
+ *   including the authorizer failing); the alarm's description says where to look;
+ * - `investigation-runs-failed`: failed or timed-out runs of every state machine;
+ * - `dlq-*`: every queue without a consumer, not empty;
+ * - `api-throttled`: 429 answers from the access log.
+ *
+ * A resource added later by anyone is therefore watched without touching this file, and
+ * test/infra/observability.test.ts fails if something escapes.
+ *
+ * An authorizer throws `Unauthorized` for every refused credential, which Lambda counts as an error,
+ * so its filter counts only crashes and timeouts: its other failures reach clients as 5xx answers
+ * (gateway responses AUTHORIZER_FAILURE / AUTHORIZER_CONFIGURATION_ERROR), which the access-log
+ * filter counts.
  */
 export class Observability extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
-  readonly dashboard: Dashboard;
+  readonly dashboard: Dashboard | undefined;
   readonly watched: WatchedResources;
   private readonly tenant: string;
 
@@ -125,21 +158,43 @@ export class Observability extends Construct {
         period: FIVE_MINUTES,
       });
 
-    // --- API ---
-    const requests = props.stage.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
-    const serverErrors = props.stage.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
-    this.addAlarm('Api5xxRate', 'api-5xx-rate', {
-      metric: new MathExpression({
-        expression: `IF(requests >= ${ALARM_THRESHOLDS.minRequests}, errors / requests, IF(errors >= ${ALARM_THRESHOLDS.api5xxCount}, 1, 0))`,
-        usingMetrics: { requests, errors: serverErrors },
-        period: FIVE_MINUTES,
-        label: '5xx share of requests',
-      }),
-      threshold: ALARM_THRESHOLDS.api5xxRate,
-      description: `More than ${ALARM_THRESHOLDS.api5xxRate * 100}% of API requests answered 5xx in 5 minutes (from ${ALARM_THRESHOLDS.minRequests} requests), or at least ${ALARM_THRESHOLDS.api5xxCount} 5xx answers. Look at the access logs' status/errorType and the functions' error logs.`,
+    // --- Failures: every function's failed invocations and every 5xx answer, one metric ---
+    const failureNamespace = failureMetricNamespace(props.tenant);
+    const failureFilter = (id: string, logGroup: ILogGroup, pattern: string) =>
+      new MetricFilter(this, id, {
+        logGroup,
+        filterPattern: FilterPattern.literal(pattern),
+        metricNamespace: failureNamespace,
+        metricName: FAILURE_METRIC,
+        metricValue: '1',
+      });
+    failureFilter('FailedAnswersFilter', props.accessLogs, FAILURE_PATTERNS.answer);
+    for (const fn of this.watched.functions) {
+      const name = shortName(fn.functionName, props.tenant);
+      failureFilter(
+        `${pascal(name)}FailuresFilter`,
+        fn.logGroup,
+        isAuthorizer(fn, name, props) ? FAILURE_PATTERNS.authorizerInvocation : FAILURE_PATTERNS.invocation,
+      );
+    }
+    const failures = new Metric({
+      namespace: failureNamespace,
+      metricName: FAILURE_METRIC,
+      statistic: 'Sum',
+      period: FIVE_MINUTES,
+      label: 'failures (5xx answers, failed invocations)',
+    });
+    this.addAlarm('Failures', 'failures', {
+      metric: failures,
+      threshold: ALARM_THRESHOLDS.failures,
+      description: `At least ${ALARM_THRESHOLDS.failures} failure in 5 minutes: an API answer with status 5xx (the access log's status/errorType/integrationError say which route, or that the authorizer failed), or a function invocation that crashed, timed out or ran out of memory (CloudWatch Logs Insights over /aws/lambda/sis-${props.tenant}-*: filter record.status in ["error","failure","timeout"]). Runbook: docs/operations.md.`,
       action,
+      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
 
+    // --- API: clients hitting their limits ---
+    const requests = props.stage.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
+    const serverErrors = props.stage.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
     const throttledFilter = new MetricFilter(this, 'ThrottledRequestsFilter', {
       logGroup: props.accessLogs,
       filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
@@ -160,39 +215,6 @@ export class Observability extends Construct {
       action,
       comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
-
-    // --- Authorizer: Lambda errors that are not refusals ---
-    const authorizerErrors = props.authorizerFunction.function.metricErrors({
-      period: FIVE_MINUTES,
-      statistic: 'Sum',
-    });
-    const denied = serviceMetric(METRIC.apiKeyDenied);
-    this.addAlarm('AuthorizerErrors', 'authorizer-errors', {
-      metric: new MathExpression({
-        expression: 'MAX([FILL(errors, 0) - FILL(denied, 0), 0])',
-        usingMetrics: { errors: authorizerErrors, denied },
-        period: FIVE_MINUTES,
-        label: 'authorizer failures (errors minus refusals)',
-      }),
-      threshold: 1,
-      description:
-        'The API key authorizer failed (not a refused key): API Gateway answers 500 to every protected call. Check the authorizer logs and the keys table.',
-      action,
-      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    });
-
-    // --- Functions ---
-    for (const fn of this.watched.functions) {
-      if (fn === props.authorizerFunction) continue;
-      const name = shortName(fn.functionName, props.tenant);
-      this.addAlarm(`${pascal(name)}Errors`, `errors-${name}`, {
-        metric: fn.function.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
-        threshold: 1,
-        description: `${fn.functionName} crashed, timed out or ran out of memory (answered errors are in the API 5xx alarm). Its log group is /aws/lambda/${fn.functionName}.`,
-        action,
-        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      });
-    }
 
     // --- Workflow ---
     const severalStateMachines = this.watched.stateMachines.length > 1;
@@ -246,7 +268,10 @@ export class Observability extends Construct {
       });
     }
 
-    this.dashboard = this.buildDashboard(props, { requests, serverErrors, throttled, serviceMetric });
+    this.dashboard =
+      props.dashboard === false
+        ? undefined
+        : this.buildDashboard(props, { requests, serverErrors, throttled, failures, serviceMetric });
   }
 
   private addAlarm(
@@ -282,6 +307,7 @@ export class Observability extends Construct {
       requests: IMetric;
       serverErrors: IMetric;
       throttled: IMetric;
+      failures: IMetric;
       serviceMetric: (name: string, statistic?: string, extra?: Record<string, string>) => Metric;
     },
   ): Dashboard {
@@ -324,7 +350,7 @@ export class Observability extends Construct {
           stage.metricClientError({ period: FIVE_MINUTES, statistic: 'Sum' }),
           metrics.serverErrors,
         ],
-        right: [metrics.throttled],
+        right: [metrics.throttled, metrics.failures],
         width: 8,
       }),
       new GraphWidget({
@@ -422,6 +448,15 @@ export function findWatchedResources(stack: Stack): WatchedResources {
       .filter((queue) => !consumedQueueArns.has(JSON.stringify(stack.resolve(queue.queueArn)))),
     adoptedAlarms: all.filter((c): c is Alarm => c instanceof Alarm),
   };
+}
+
+/** The API key authorizer, and any other REQUEST authorizer (by convention `functions/*authorizer`). */
+export function isAuthorizer(
+  fn: ServiceFunction,
+  name: string,
+  props: { authorizerFunction: ServiceFunction },
+) {
+  return fn === props.authorizerFunction || name.endsWith('authorizer');
 }
 
 function shortName(functionName: string, tenant: string): string {

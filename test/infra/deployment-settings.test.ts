@@ -27,6 +27,7 @@ describe('deployment settings from CDK context', () => {
       wafRateLimitPerIp: 2000,
       analyst: 'rules',
       intelConnectors: [],
+      dashboard: true,
     });
   });
 

@@ -1,7 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ALARM_THRESHOLDS } from '../../infra/constructs/observability';
+import {
+  FAILURE_METRIC,
+  FAILURE_PATTERNS,
+  failureMetricNamespace,
+} from '../../infra/constructs/observability';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
 import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
 import { metrics, recordKeyDenial } from '../../shared/observability';
@@ -17,7 +21,11 @@ let withEmail: TemplateJson;
 
 beforeAll(() => {
   template = synthTenantStack().template.toJSON() as TemplateJson;
-  withEmail = synthTenantStack({ alarmEmail: 'soc@example.com' }).template.toJSON() as TemplateJson;
+  // One more synth covers both settings: an alarm address, and no dashboard.
+  withEmail = synthTenantStack({
+    alarmEmail: 'soc@example.com',
+    dashboard: 'false',
+  }).template.toJSON() as TemplateJson;
 });
 
 type MetricStat = {
@@ -97,20 +105,76 @@ describe('alarms', () => {
     }
   });
 
-  it('watch every function for errors (the authorizer net of refused keys)', () => {
-    for (const [id, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
+  it('watch every function for failed invocations: a failure filter on its log group feeds the failures alarm', () => {
+    const failures = alarms(template).filter((a) =>
+      metricsOf(a).some((m) => m.namespace === failureMetricNamespace('test') && m.name === FAILURE_METRIC),
+    );
+    expect(failures.map((a) => a.AlarmName)).toEqual(['sis-test-failures']);
+    expect(failures[0]?.Threshold).toBe(1);
+    expect(failures[0]?.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold');
+    const filters = [...resourcesOfType(template, 'AWS::Logs::MetricFilter').values()];
+    const feeding = (logGroupId: string) =>
+      filters.filter(
+        (f) =>
+          JSON.stringify(f.Properties.LogGroupName) === JSON.stringify({ Ref: logGroupId }) &&
+          JSON.stringify(f.Properties.MetricTransformations) ===
+            JSON.stringify([
+              {
+                MetricName: FAILURE_METRIC,
+                MetricNamespace: failureMetricNamespace('test'),
+                MetricValue: '1',
+              },
+            ]),
+      );
+    for (const [, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
       const name = String(fn.Properties.FunctionName);
-      const errorAlarms = watches(template, 'AWS/Lambda', 'Errors', 'FunctionName', { Ref: id });
-      expect(errorAlarms, name).toHaveLength(1);
-      const [alarm] = errorAlarms as [AlarmProps];
-      if (name === 'sis-test-authorizer') {
-        expect(JSON.stringify(alarm.Metrics)).toContain(METRIC.apiKeyDenied);
-        expect(alarm.Metrics?.find((m) => m.Expression)?.Expression).toMatch(/errors.*-.*denied/);
-      } else {
-        expect(alarm.Threshold, name).toBe(1);
-        expect(alarm.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold');
-      }
+      const logGroupId = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+      const found = feeding(logGroupId);
+      expect(found, name).toHaveLength(1);
+      // Every refused key is a Lambda error of an authorizer: its filter counts crashes and timeouts,
+      // its other failures are 5xx answers (below).
+      expect(found[0]?.Properties.FilterPattern, name).toBe(
+        name.endsWith('authorizer') ? FAILURE_PATTERNS.authorizerInvocation : FAILURE_PATTERNS.invocation,
+      );
     }
+  });
+
+  it('count a failing authorizer, and every other 5xx answer, from the access log', () => {
+    const accessLogs = [...resourcesOfType(template, 'AWS::Logs::LogGroup').keys()].find((k) =>
+      k.startsWith('ApiAccessLogs'),
+    ) as string;
+    const filters = [...resourcesOfType(template, 'AWS::Logs::MetricFilter').values()].filter(
+      (f) =>
+        JSON.stringify(f.Properties.LogGroupName) === JSON.stringify({ Ref: accessLogs }) &&
+        JSON.stringify(f.Properties.MetricTransformations).includes(FAILURE_METRIC),
+    );
+    expect(filters.map((f) => f.Properties.FilterPattern)).toEqual([FAILURE_PATTERNS.answer]);
+    // The authorizer failing reaches the client (and the access log) as a 5xx gateway response.
+    const responses = [...resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse').values()];
+    for (const type of ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR']) {
+      const response = responses.find((r) => r.Properties.ResponseType === type);
+      const status = String(response?.Properties.StatusCode ?? '500');
+      expect(status, type).toMatch(/^5\d\d$/);
+    }
+  });
+
+  it('match failed invocations in Lambda JSON platform records and 5xx answers in access-log lines', () => {
+    // CloudWatch's JSON filter syntax, evaluated the way CloudWatch does for these simple patterns.
+    const matchesInvocation = (record: unknown) =>
+      ['error', 'failure', 'timeout'].includes(
+        String((record as { record?: { status?: string } }).record?.status),
+      );
+    expect(FAILURE_PATTERNS.invocation).toBe(
+      '{ $.record.status = "error" || $.record.status = "failure" || $.record.status = "timeout" }',
+    );
+    const timeout = { time: 't', type: 'platform.report', record: { requestId: 'r', status: 'timeout' } };
+    const crashed = {
+      type: 'platform.runtimeDone',
+      record: { status: 'error', errorType: 'Runtime.ExitError' },
+    };
+    const fine = { type: 'platform.report', record: { status: 'success' } };
+    expect([timeout, crashed, fine].map(matchesInvocation)).toEqual([true, true, false]);
+    expect(FAILURE_PATTERNS.answer).toBe('{ $.status = "5*" }');
   });
 
   it('watch every state machine for failed and timed-out runs', () => {
@@ -146,17 +210,13 @@ describe('alarms', () => {
     }
   });
 
-  it('watch the API: 5xx share of requests on the stage, and 429 answers counted from the access logs', () => {
+  it('watch the API: 429 answers counted from the access logs', () => {
     const [apiId] = [...resourcesOfType(template, 'AWS::ApiGateway::RestApi').keys()];
-    const fiveXx = alarms(template).find((a) => a.AlarmName === 'sis-test-api-5xx-rate');
-    const used = metricsOf(fiveXx as AlarmProps).map((m) => m.name);
-    expect(used.sort()).toEqual(['5XXError', 'Count']);
-    expect(fiveXx?.Threshold).toBe(ALARM_THRESHOLDS.api5xxRate);
-    expect(JSON.stringify(fiveXx?.Metrics)).toContain('"Stage"');
-
     const throttled = watches(template, METRICS_NAMESPACE, METRIC.throttledRequests, 'ApiId', { Ref: apiId });
     expect(throttled).toHaveLength(1);
-    const [filter] = [...resourcesOfType(template, 'AWS::Logs::MetricFilter').values()] as CfnResource[];
+    const filter = [...resourcesOfType(template, 'AWS::Logs::MetricFilter').values()].find((f) =>
+      JSON.stringify(f.Properties.MetricTransformations).includes(METRIC.throttledRequests),
+    );
     expect(filter?.Properties.FilterPattern).toBe('{ $.status = "429" }');
     const [stage] = [...resourcesOfType(template, 'AWS::ApiGateway::Stage').values()];
     const format = JSON.parse(
@@ -230,6 +290,22 @@ describe('dashboard', () => {
     ]) {
       expect(body, name).toContain(name);
     }
+  });
+});
+
+describe('without the dashboard (dashboard=false)', () => {
+  it('has no dashboard and no DashboardName output, and keeps every alarm', () => {
+    expect(resourcesOfType(withEmail, 'AWS::CloudWatch::Dashboard').size).toBe(0);
+    expect(JSON.stringify((withEmail as { Outputs?: unknown }).Outputs ?? {})).not.toContain('DashboardName');
+    expect(
+      alarms(withEmail)
+        .map((a) => a.AlarmName)
+        .sort(),
+    ).toEqual(
+      alarms(template)
+        .map((a) => a.AlarmName)
+        .sort(),
+    );
   });
 });
 
