@@ -39,7 +39,7 @@ export function tableEnvironment(
   >;
 }
 
-const WAIT_TIMEOUT_MS = 120_000;
+const WAIT_TIMEOUT_MS = 300_000;
 
 async function ensureTable(client: DynamoDBClient, table: TableDefinition, name: string): Promise<void> {
   try {

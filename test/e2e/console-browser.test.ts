@@ -178,7 +178,7 @@ describe('web console in Chromium', () => {
   it('signs an admin in through the issuer and follows a running investigation to its report', async () => {
     admin = await newPerson();
     await openSignedIn(admin, '/sessions', ADMIN);
-    expect(await heading(admin)).toBe('Investigations');
+    await expect.poll(() => heading(admin), SOON).toBe('Investigations');
     await expect.poll(() => admin.getByText('No investigations yet.').isVisible(), SOON).toBe(true);
     const nav = admin.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'API keys' }).waitFor();
@@ -403,7 +403,7 @@ describe('web console in Chromium', () => {
   it('shows an analyst no admin navigation and refuses the admin pages', async () => {
     const analyst = await newPerson();
     await openSignedIn(analyst, '/admin/keys', ANALYST);
-    expect(await heading(analyst)).toBe('Not allowed');
+    await expect.poll(() => heading(analyst), SOON).toBe('Not allowed');
     expect(await analyst.getByRole('alert').textContent()).toContain('for administrators');
     expect(await analyst.getByRole('link', { name: 'API keys' }).count()).toBe(0);
     expect(await analyst.getByRole('link', { name: 'Key audit' }).count()).toBe(0);

@@ -109,7 +109,11 @@ describe.concurrent('tables on the shared DynamoDB Local', () => {
     otherClient.destroy();
   });
 
-  it('adds an index declared after the table was first created (DynamoDB Local builds it within ~10 s)', async () => {
+  // DynamoDB Local builds indexes one at a time for all tables: during the whole suite (every file's tables) this
+  // takes minutes, alone about 10 s.
+  it('adds an index declared after the table was first created (DynamoDB Local builds it within ~10 s)', {
+    timeout: 330_000,
+  }, async () => {
     const names = tableNamesFor(`${tables.prefix}-old`);
     await tables.client.send(
       new CreateTableCommand({
