@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
@@ -14,15 +15,21 @@ import { tableName } from './tables';
  * The investigation search index: an inverted index in the sessions table.
  *
  * - posting   pk `TERM#<ownerKeyId>#<term>`, sk `<created_at>#<session_id>`: one item per term of a
- *             session, carrying the result fields and the session's whole term list, so a query for
+ *             session, carrying the result fields and the session's whole term set, so a query for
  *             several terms is ONE Query on one term's partition (newest first) with the other terms
- *             checked inside the items (`contains(terms, :t)`). The owner is part of the partition
+ *             checked inside the items (`contains(th, :h)`). The owner is part of the partition
  *             key: a key can only ever read postings of its own sessions.
+ *             The term set is stored as 48-bit hashes (`th`, a string set of 8 base64url characters
+ *             per term) and the session ID, creation time and owner are read back from the keys: a
+ *             posting is then under 1 KB (one write unit) for a session with its full 60 terms, where
+ *             the plain term list made it 1-2 KB. A hash can only add a match, never lose one; two
+ *             different terms share a hash with odds of about 1 in 10^12 per posting examined.
+ *             Postings written before carry the plain list (`terms`), which the filters still read.
  * - document  pk `SEARCHDOC#<session_id>`, sk `TERMS`: the term list last indexed, so re-indexing
  *             deletes postings of terms the session no longer has.
  * - tenant    pk `TENANT#SESSIONS`, sk `<created_at>#<session_id>`: one more posting per session,
  *             whatever its owner, for the web console (people see every session of the tenant).
- *             Listing is one Query newest first; a console search filters it with `contains(terms)`.
+ *             Listing is one Query newest first; a console search filters it with `contains(th)`.
  *             Chosen over a GSI (which would copy every posting) and over per-term tenant postings
  *             (which would double the index's writes): it costs one item write per re-index.
  *
@@ -82,20 +89,38 @@ const postingSk = (entry: Pick<SearchEntry, 'created_at' | 'session_id'>) =>
 
 type Item = Record<string, unknown>;
 
+const TERM_NAMES = { '#th': 'th', '#terms': 'terms' };
+
+/** A filter for postings having `term`: its hash, or the term itself on a posting of the older layout. */
+function hasTerm(values: Record<string, unknown>, term: string, i: number): string {
+  values[`:h${i}`] = termHash(term);
+  values[`:t${i}`] = term;
+  return `(contains(#th, :h${i}) OR contains(#terms, :t${i}))`;
+}
+
 function shorten(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
+/** The hash a term is stored and matched under (see the posting layout above). */
+export function termHash(term: string): string {
+  return createHash('sha256').update(term).digest('base64url').slice(0, 8);
+}
+
 function entryFromItem(item: Item): SearchEntry {
   const entity = item.entity as Entity;
+  const sk = String(item.sk);
+  const cut = sk.indexOf('#');
+  const pk = String(item.pk);
   return {
-    session_id: String(item.session_id),
-    owner_key_id: String(item.owner_key_id),
+    session_id: String(item.session_id ?? sk.slice(cut + 1)),
+    // TERM#<owner>#<term>; the tenant posting names its owner.
+    owner_key_id: String(item.owner_key_id ?? pk.slice('TERM#'.length, pk.indexOf('#', 'TERM#'.length))),
     status: String(item.status),
     entity: { type: entity.type, value: entity.value },
     persona: String(item.persona),
-    created_at: String(item.created_at),
+    created_at: String(item.created_at ?? sk.slice(0, cut)),
     risk_score: typeof item.risk_score === 'number' ? item.risk_score : null,
     verdict: typeof item.verdict === 'string' ? item.verdict : null,
     summary: typeof item.summary === 'string' ? item.summary : null,
@@ -111,8 +136,6 @@ const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 /** The postings of a session (also for bulk seeding by tooling and benchmarks). */
 export function postingItems(entry: SearchEntry, terms: readonly string[]): Item[] {
   const posting = {
-    session_id: entry.session_id,
-    owner_key_id: entry.owner_key_id,
     status: entry.status,
     entity: { type: entry.entity.type, value: entry.entity.value },
     persona: entry.persona,
@@ -120,11 +143,11 @@ export function postingItems(entry: SearchEntry, terms: readonly string[]): Item
     ...(typeof entry.risk_score === 'number' ? { risk_score: entry.risk_score } : {}),
     ...(entry.verdict ? { verdict: entry.verdict } : {}),
     ...(entry.summary ? { summary: shorten(entry.summary, POSTING_SUMMARY_LENGTH) } : {}),
-    terms: [...terms],
+    th: new Set(terms.map(termHash)),
   };
   return [
     ...terms.map((term) => ({ pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting })),
-    { pk: TENANT_PK, sk: postingSk(entry), ...posting },
+    { pk: TENANT_PK, sk: postingSk(entry), owner_key_id: entry.owner_key_id, ...posting },
   ];
 }
 
@@ -192,7 +215,8 @@ export class SearchIndexRepository {
     };
 
     const stale = previousTerms.filter((term) => !terms.includes(term));
-    await putDoc([...new Set([...previousTerms, ...terms])]);
+    const widened = [...new Set([...previousTerms, ...terms])];
+    if (current === undefined || widened.length > previousTerms.length) await putDoc(widened);
 
     const requests: Record<string, unknown>[] = [
       ...stale.map((term) => ({
@@ -201,7 +225,8 @@ export class SearchIndexRepository {
       ...postingItems(entry, terms).map((Item) => ({ PutRequest: { Item } })),
     ];
     await this.batchWrite(requests);
-    await putDoc(terms);
+    // Without stale terms the document already says exactly `terms`.
+    if (stale.length > 0) await putDoc(terms);
   }
 
   private async batchWrite(requests: Record<string, unknown>[]): Promise<void> {
@@ -297,10 +322,7 @@ export class SearchIndexRepository {
    */
   async listTenant(query: TenantListQuery): Promise<{ hits: SearchEntry[]; next?: string }> {
     const values: Record<string, unknown> = { ':pk': TENANT_PK };
-    const filters = query.terms.map((term, i) => {
-      values[`:t${i}`] = term;
-      return `contains(#terms, :t${i})`;
-    });
+    const filters = query.terms.map((term, i) => hasTerm(values, term, i));
     const hits: Item[] = [];
     let evaluated = 0;
     let startKey: Record<string, unknown> | undefined = query.after
@@ -312,7 +334,7 @@ export class SearchIndexRepository {
           TableName: this.table,
           KeyConditionExpression: 'pk = :pk',
           ...(filters.length
-            ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: { '#terms': 'terms' } }
+            ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: TERM_NAMES }
             : {}),
           ExpressionAttributeValues: values,
           ScanIndexForward: false,
@@ -347,9 +369,8 @@ export class SearchIndexRepository {
     query.terms
       .filter((term) => term !== driving)
       .forEach((term, i) => {
-        names['#terms'] = 'terms';
-        values[`:t${i}`] = term;
-        filters.push(`contains(#terms, :t${i})`);
+        Object.assign(names, TERM_NAMES);
+        filters.push(hasTerm(values, term, i));
       });
     const inList = (attribute: string, list: readonly string[] | undefined, tag: string) => {
       if (!list?.length) return;

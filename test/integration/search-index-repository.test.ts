@@ -1,7 +1,9 @@
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import {
+  postingItems,
   type SearchEntry,
   SearchIndexRepository,
   type SearchPosition,
@@ -9,13 +11,14 @@ import {
 import { createIsolatedTables } from '../support/dynamodb';
 
 let index: SearchIndexRepository;
+let doc: DynamoDBDocumentClient;
+let sessionsTable: string;
 
 beforeAll(async () => {
   const tables = await createIsolatedTables();
-  index = new SearchIndexRepository(
-    createDocumentClient(parseConfig({ ...tables.env })),
-    tables.names.sessions,
-  );
+  doc = createDocumentClient(parseConfig({ ...tables.env }));
+  sessionsTable = tables.names.sessions;
+  index = new SearchIndexRepository(doc, sessionsTable);
 });
 
 function entry(id: string, owner: string, at: string, extra: Partial<SearchEntry> = {}): SearchEntry {
@@ -123,5 +126,60 @@ describe('search index repository', () => {
     } while (after);
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
+  });
+
+  it('keeps postings under 1 KB with 60 terms, and still reads postings of the older layout', async () => {
+    const terms = Array.from({ length: 60 }, (_, i) => `w:investigationword${String(i).padStart(3, '0')}`);
+    const posting = postingItems(
+      entry('s_layout0001', 'ownere', '2026-11-05T00:00:00.000Z', { summary: 'x'.repeat(300) }),
+      terms,
+    )[0]!;
+    expect(posting).not.toHaveProperty('terms');
+    // DynamoDB's item size: attribute names plus values (a set counts its members).
+    const size = Object.entries(posting).reduce((sum, [name, value]) => {
+      const bytes =
+        value instanceof Set
+          ? [...value].reduce((s: number, v) => s + String(v).length, 0)
+          : JSON.stringify(value).length;
+      return sum + name.length + bytes;
+    }, 0);
+    expect(size).toBeLessThan(1024);
+
+    // A session indexed before the hashed layout: the whole term list and the IDs as attributes.
+    const old = entry('s_layout0002', 'ownere', '2026-11-06T00:00:00.000Z');
+    const oldTerms = ['v:203.0.113.66', 'w:legacy', 'w:layout'];
+    const { th: _th, ...fields } = postingItems(old, oldTerms)[0]!;
+    await doc.send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [sessionsTable]: oldTerms.map((term) => ({
+            PutRequest: {
+              Item: {
+                ...fields,
+                pk: `TERM#ownere#${term}`,
+                session_id: old.session_id,
+                owner_key_id: old.owner_key_id,
+                created_at: old.created_at,
+                terms: oldTerms,
+              },
+            },
+          })),
+        },
+      }),
+    );
+    await index.indexSession(entry('s_layout0003', 'ownere', '2026-11-07T00:00:00.000Z'), [
+      'v:203.0.113.66',
+      'w:legacy',
+    ]);
+    const found = await index.search({ ownerKeyId: 'ownere', terms: ['w:layout', 'w:legacy'], limit: 10 });
+    expect(found.hits.map((h) => [h.session_id, h.owner_key_id, h.created_at])).toEqual([
+      ['s_layout0002', 'ownere', '2026-11-06T00:00:00.000Z'],
+    ]);
+    const both = await index.search({
+      ownerKeyId: 'ownere',
+      terms: ['v:203.0.113.66', 'w:legacy'],
+      limit: 10,
+    });
+    expect(both.hits.map((h) => h.session_id)).toEqual(['s_layout0003', 's_layout0002']);
   });
 });
