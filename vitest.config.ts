@@ -34,6 +34,9 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
+          // Files of one worker share aws-cdk-lib and the synthesised stacks (test/support/synth.ts):
+          // importing the CDK and synthesising the default stack once per worker, not once per file.
+          isolate: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },

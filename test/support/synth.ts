@@ -22,12 +22,25 @@ export interface SynthResult {
  * esbuild (`aws:cdk:bundling-stacks: []`), so infra tests take seconds. Extra context overrides.
  */
 export function synthTenantStack(context: Record<string, unknown> = {}): SynthResult {
-  const { app, stack } = buildTenantApp({
-    context: { ...cdkJsonContext(), tenant: 'test', 'aws:cdk:bundling-stacks': [], ...context },
-  });
-  app.synth();
-  return { template: Template.fromStack(stack), stack };
+  const key = JSON.stringify(context);
+  let result = synthesised.get(key);
+  if (!result) {
+    const { app, stack } = buildTenantApp({
+      context: { ...cdkJsonContext(), tenant: 'test', 'aws:cdk:bundling-stacks': [], ...context },
+    });
+    app.synth();
+    result = { template: Template.fromStack(stack), stack };
+    synthesised.set(key, result);
+  }
+  return result;
 }
+
+/**
+ * One synthesis per context and test worker: the infra project shares modules between its files
+ * (vitest.config.ts), and most files read the default stack, which takes seconds to build with
+ * cdk-nag. Callers only read the result.
+ */
+const synthesised = new Map<string, SynthResult>();
 
 export interface CfnResource {
   Type: string;
