@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SERVICE_VERSION } from '../version';
 import type { RouteDefinition } from './route-types';
 import { isConsoleRoute } from './routes/console';

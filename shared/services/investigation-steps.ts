@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OfflineIntel } from '../domain/enrichment';
 import type { Entity } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity';

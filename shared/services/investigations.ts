@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Entity, type EntityInput, entityLabel, normaliseEntity } from '../domain/entity';
 import { ConflictError, ServiceUnavailableError, ValidationError } from '../domain/errors';
 import { resolvePersona, unfinishedMessage } from '../domain/investigation';

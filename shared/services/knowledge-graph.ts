@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Config, config } from '../config';
 import { type Entity, type EntityType, entityKey, entityLabel, normaliseEntity } from '../domain/entity';
 import { NotFoundError, ValidationError } from '../domain/errors';

@@ -1,7 +1,7 @@
 import { defineRoute } from '../route-types';
 import { ListConnectorsResponse } from '../schemas/connectors';
 
-export const listConnectors = defineRoute({
+export const listConnectors = /* @__PURE__ */ defineRoute({
   operationId: 'listConnectors',
   method: 'GET',
   path: '/api/v1/admin/connectors',

@@ -61,7 +61,7 @@ export const CONSOLE_PAGE_PATHS = [
   '/console',
 ] as const;
 
-export const getConsolePage = defineRoute({
+export const getConsolePage = /* @__PURE__ */ defineRoute({
   operationId: 'getConsolePage',
   method: 'GET',
   path: '/sessions',
@@ -75,7 +75,7 @@ export const getConsolePage = defineRoute({
   responses: { 200: { description: 'The HTML shell' } },
 });
 
-export const getConsoleAsset = defineRoute({
+export const getConsoleAsset = /* @__PURE__ */ defineRoute({
   operationId: 'getConsoleAsset',
   method: 'GET',
   path: '/console/assets/{file}',
@@ -88,7 +88,7 @@ export const getConsoleAsset = defineRoute({
   responses: { 200: { description: 'The asset' } },
 });
 
-export const getConsoleConfig = defineRoute({
+export const getConsoleConfig = /* @__PURE__ */ defineRoute({
   operationId: 'getConsoleConfig',
   method: 'GET',
   path: '/console/config.json',
@@ -101,7 +101,7 @@ export const getConsoleConfig = defineRoute({
   responses: { 200: { description: 'The settings', schema: ConsoleConfigResponse } },
 });
 
-export const getConsoleMe = defineRoute({
+export const getConsoleMe = /* @__PURE__ */ defineRoute({
   operationId: 'getConsoleMe',
   method: 'GET',
   path: '/api/v1/console/me',
@@ -114,7 +114,7 @@ export const getConsoleMe = defineRoute({
   responses: { 200: { description: 'The person', schema: ConsoleMeResponse } },
 });
 
-export const listConsoleSessions = defineRoute({
+export const listConsoleSessions = /* @__PURE__ */ defineRoute({
   operationId: 'listConsoleSessions',
   method: 'GET',
   path: '/api/v1/console/sessions',
@@ -127,7 +127,7 @@ export const listConsoleSessions = defineRoute({
   responses: { 200: { description: 'Sessions, newest first', schema: ConsoleSessionsResponse } },
 });
 
-export const startConsoleInvestigation = defineRoute({
+export const startConsoleInvestigation = /* @__PURE__ */ defineRoute({
   operationId: 'startConsoleInvestigation',
   method: 'POST',
   path: '/api/v1/console/investigations',
@@ -141,7 +141,7 @@ export const startConsoleInvestigation = defineRoute({
   errorStatuses: [409],
 });
 
-export const getConsoleSessionHistory = defineRoute({
+export const getConsoleSessionHistory = /* @__PURE__ */ defineRoute({
   operationId: 'getConsoleSessionHistory',
   method: 'GET',
   path: '/api/v1/console/sessions/{session_id}',
@@ -154,7 +154,7 @@ export const getConsoleSessionHistory = defineRoute({
   responses: { 200: { description: 'The session and its history', schema: SessionHistoryResponse } },
 });
 
-export const getConsoleReport = defineRoute({
+export const getConsoleReport = /* @__PURE__ */ defineRoute({
   operationId: 'getConsoleReport',
   method: 'GET',
   path: '/api/v1/console/sessions/{session_id}/report',
@@ -167,7 +167,7 @@ export const getConsoleReport = defineRoute({
   responses: { 200: { description: 'The session and its report', schema: InvestigationReportResponse } },
 });
 
-export const cancelConsoleInvestigation = defineRoute({
+export const cancelConsoleInvestigation = /* @__PURE__ */ defineRoute({
   operationId: 'cancelConsoleInvestigation',
   method: 'POST',
   path: '/api/v1/console/sessions/{session_id}/cancel',
@@ -181,7 +181,7 @@ export const cancelConsoleInvestigation = defineRoute({
   errorStatuses: [409],
 });
 
-export const listConsoleIncidents = defineRoute({
+export const listConsoleIncidents = /* @__PURE__ */ defineRoute({
   operationId: 'listConsoleIncidents',
   method: 'GET',
   path: '/api/v1/console/incidents',
@@ -194,7 +194,7 @@ export const listConsoleIncidents = defineRoute({
   responses: { 200: { description: 'Incidents, newest first', schema: ListIncidentsResponse } },
 });
 
-export const getConsoleIncident = defineRoute({
+export const getConsoleIncident = /* @__PURE__ */ defineRoute({
   operationId: 'getConsoleIncident',
   method: 'GET',
   path: '/api/v1/console/incidents/{incident_id}',
@@ -207,7 +207,7 @@ export const getConsoleIncident = defineRoute({
   responses: { 200: { description: 'The incident' } },
 });
 
-export const queryConsoleGraph = defineRoute({
+export const queryConsoleGraph = /* @__PURE__ */ defineRoute({
   operationId: 'queryConsoleGraph',
   method: 'GET',
   path: '/api/v1/console/graph/entity/{value}',
@@ -220,7 +220,7 @@ export const queryConsoleGraph = defineRoute({
   responses: { 200: { description: 'The entity and its neighbors', schema: GraphResponse } },
 });
 
-export const listConsoleKeys = defineRoute({
+export const listConsoleKeys = /* @__PURE__ */ defineRoute({
   operationId: 'listConsoleKeys',
   method: 'GET',
   path: '/api/v1/console/admin/keys',
@@ -233,7 +233,7 @@ export const listConsoleKeys = defineRoute({
   responses: { 200: { description: 'The matching keys', schema: ListApiKeysResponse } },
 });
 
-export const createConsoleKey = defineRoute({
+export const createConsoleKey = /* @__PURE__ */ defineRoute({
   operationId: 'createConsoleKey',
   method: 'POST',
   path: '/api/v1/console/admin/keys',
@@ -246,7 +246,7 @@ export const createConsoleKey = defineRoute({
   responses: { 201: { description: 'The key was created', schema: CreateApiKeyResponse } },
 });
 
-export const rotateConsoleKey = defineRoute({
+export const rotateConsoleKey = /* @__PURE__ */ defineRoute({
   operationId: 'rotateConsoleKey',
   method: 'POST',
   path: '/api/v1/console/admin/keys/{key_id}/rotate',
@@ -260,7 +260,7 @@ export const rotateConsoleKey = defineRoute({
   errorStatuses: [409],
 });
 
-export const disableConsoleKey = defineRoute({
+export const disableConsoleKey = /* @__PURE__ */ defineRoute({
   operationId: 'disableConsoleKey',
   method: 'POST',
   path: '/api/v1/console/admin/keys/{key_id}/disable',
@@ -273,7 +273,7 @@ export const disableConsoleKey = defineRoute({
   responses: { 200: { description: 'The key, now disabled', schema: ApiKeySummary } },
 });
 
-export const listConsoleAudit = defineRoute({
+export const listConsoleAudit = /* @__PURE__ */ defineRoute({
   operationId: 'listConsoleAudit',
   method: 'GET',
   path: '/api/v1/console/admin/audit',

@@ -11,7 +11,7 @@ import {
   StixBundle,
 } from '../schemas/investigations';
 
-export const startInvestigation = defineRoute({
+export const startInvestigation = /* @__PURE__ */ defineRoute({
   operationId: 'startInvestigation',
   method: 'POST',
   path: '/api/v1/investigations/start',
@@ -38,7 +38,7 @@ export const startInvestigation = defineRoute({
   timeoutSeconds: 30,
 });
 
-export const getSessionHistory = defineRoute({
+export const getSessionHistory = /* @__PURE__ */ defineRoute({
   operationId: 'getSessionHistory',
   method: 'GET',
   path: '/api/v1/public/sessions/{session_id}',
@@ -52,7 +52,7 @@ export const getSessionHistory = defineRoute({
   responses: { 200: { description: 'The session and its history', schema: SessionHistoryResponse } },
 });
 
-export const cancelInvestigation = defineRoute({
+export const cancelInvestigation = /* @__PURE__ */ defineRoute({
   operationId: 'cancelInvestigation',
   method: 'POST',
   path: '/api/v1/public/sessions/{session_id}/cancel',
@@ -67,7 +67,7 @@ export const cancelInvestigation = defineRoute({
   errorStatuses: [409],
 });
 
-export const getInvestigationReport = defineRoute({
+export const getInvestigationReport = /* @__PURE__ */ defineRoute({
   operationId: 'getInvestigationReport',
   method: 'GET',
   path: '/api/v1/sessions/{session_id}',
@@ -82,7 +82,7 @@ export const getInvestigationReport = defineRoute({
   responses: { 200: { description: 'The session and its report', schema: InvestigationReportResponse } },
 });
 
-export const getInvestigationStix = defineRoute({
+export const getInvestigationStix = /* @__PURE__ */ defineRoute({
   operationId: 'getInvestigationStix',
   method: 'GET',
   path: '/api/v1/sessions/{session_id}/stix',

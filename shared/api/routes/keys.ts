@@ -10,7 +10,7 @@ import {
   RotateApiKeyResponse,
 } from '../schemas/keys';
 
-export const createApiKey = defineRoute({
+export const createApiKey = /* @__PURE__ */ defineRoute({
   operationId: 'createApiKey',
   method: 'POST',
   path: '/api/v1/admin/keys',
@@ -23,7 +23,7 @@ export const createApiKey = defineRoute({
   responses: { 201: { description: 'The key was created', schema: CreateApiKeyResponse } },
 });
 
-export const listApiKeys = defineRoute({
+export const listApiKeys = /* @__PURE__ */ defineRoute({
   operationId: 'listApiKeys',
   method: 'GET',
   path: '/api/v1/admin/keys',
@@ -36,7 +36,7 @@ export const listApiKeys = defineRoute({
   responses: { 200: { description: 'The matching keys', schema: ListApiKeysResponse } },
 });
 
-export const rotateApiKey = defineRoute({
+export const rotateApiKey = /* @__PURE__ */ defineRoute({
   operationId: 'rotateApiKey',
   method: 'POST',
   path: '/api/v1/admin/keys/{key_id}/rotate',
@@ -50,7 +50,7 @@ export const rotateApiKey = defineRoute({
   errorStatuses: [409],
 });
 
-export const disableApiKey = defineRoute({
+export const disableApiKey = /* @__PURE__ */ defineRoute({
   operationId: 'disableApiKey',
   method: 'POST',
   path: '/api/v1/admin/keys/{key_id}/disable',

@@ -8,7 +8,7 @@ import {
 } from '../schemas/incidents';
 import { SearchQuery, SearchResponse } from '../schemas/search';
 
-export const queryKnowledgeGraph = defineRoute({
+export const queryKnowledgeGraph = /* @__PURE__ */ defineRoute({
   operationId: 'queryKnowledgeGraph',
   method: 'GET',
   path: '/api/v1/graph/entity/{value}',
@@ -23,7 +23,7 @@ export const queryKnowledgeGraph = defineRoute({
   errorStatuses: [404],
 });
 
-export const listIncidents = defineRoute({
+export const listIncidents = /* @__PURE__ */ defineRoute({
   operationId: 'listIncidents',
   method: 'GET',
   path: '/api/v1/incidents',
@@ -37,7 +37,7 @@ export const listIncidents = defineRoute({
   responses: { 200: { description: 'Incidents, newest first', schema: ListIncidentsResponse } },
 });
 
-export const ingestIncidents = defineRoute({
+export const ingestIncidents = /* @__PURE__ */ defineRoute({
   operationId: 'ingestIncidents',
   method: 'POST',
   path: '/api/v1/incidents/ingest',
@@ -51,7 +51,7 @@ export const ingestIncidents = defineRoute({
   timeoutSeconds: 29,
 });
 
-export const searchInvestigations = defineRoute({
+export const searchInvestigations = /* @__PURE__ */ defineRoute({
   operationId: 'searchInvestigations',
   method: 'GET',
   path: '/api/v1/search',

@@ -1,11 +1,13 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLUGIN_PATHS } from '../plugin-manifests';
 import { defineRoute } from '../route-types';
 import { HealthResponse } from '../schemas/meta';
 
-const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.0.1 document' });
+const OpenApiDocument = /* @__PURE__ */ z
+  .record(z.string(), z.unknown())
+  .meta({ description: 'An OpenAPI 3.0.1 document' });
 
-export const health = defineRoute({
+export const health = /* @__PURE__ */ defineRoute({
   operationId: 'getHealth',
   method: 'GET',
   path: '/health',
@@ -18,7 +20,7 @@ export const health = defineRoute({
   responses: { 200: { description: 'The service is up', schema: HealthResponse } },
 });
 
-export const openApiDocument = defineRoute({
+export const openApiDocument = /* @__PURE__ */ defineRoute({
   operationId: 'getOpenApiDocument',
   method: 'GET',
   path: PLUGIN_PATHS.openApi,
@@ -31,7 +33,7 @@ export const openApiDocument = defineRoute({
   responses: { 200: { description: 'The OpenAPI document', schema: OpenApiDocument } },
 });
 
-export const pluginOpenApiDocument = defineRoute({
+export const pluginOpenApiDocument = /* @__PURE__ */ defineRoute({
   operationId: 'getPluginOpenApiDocument',
   method: 'GET',
   path: PLUGIN_PATHS.pluginOpenApi,
@@ -44,7 +46,7 @@ export const pluginOpenApiDocument = defineRoute({
   responses: { 200: { description: 'The plugin OpenAPI document', schema: OpenApiDocument } },
 });
 
-export const aiPluginManifest = defineRoute({
+export const aiPluginManifest = /* @__PURE__ */ defineRoute({
   operationId: 'getAiPluginManifest',
   method: 'GET',
   path: PLUGIN_PATHS.aiPlugin,
@@ -57,7 +59,7 @@ export const aiPluginManifest = defineRoute({
   responses: { 200: { description: 'The manifest', schema: z.record(z.string(), z.unknown()) } },
 });
 
-export const securityCopilotManifest = defineRoute({
+export const securityCopilotManifest = /* @__PURE__ */ defineRoute({
   operationId: 'getSecurityCopilotManifest',
   method: 'GET',
   path: PLUGIN_PATHS.securityCopilot,
@@ -70,7 +72,7 @@ export const securityCopilotManifest = defineRoute({
   responses: { 200: { description: 'The manifest as YAML' } },
 });
 
-export const pluginLogo = defineRoute({
+export const pluginLogo = /* @__PURE__ */ defineRoute({
   operationId: 'getPluginLogo',
   method: 'GET',
   path: PLUGIN_PATHS.logo,
@@ -83,7 +85,7 @@ export const pluginLogo = defineRoute({
   responses: { 200: { description: 'An SVG image' } },
 });
 
-export const termsPage = defineRoute({
+export const termsPage = /* @__PURE__ */ defineRoute({
   operationId: 'getTermsPage',
   method: 'GET',
   path: PLUGIN_PATHS.legal,

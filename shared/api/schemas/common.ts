@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
-export const ErrorResponse = z
+export const ErrorResponse = /* @__PURE__ */ z
   .object({
     error: z.object({
       code: z.string().meta({ description: 'Stable machine-readable error code', example: 'not_found' }),
@@ -14,11 +14,11 @@ export const ErrorResponse = z
   })
   .meta({ id: 'ErrorResponse', description: 'The one error shape of every failed call' });
 
-export const EntityType = z
+export const EntityType = /* @__PURE__ */ z
   .enum(['ip', 'user', 'host', 'domain'])
   .meta({ id: 'EntityType', description: 'Kind of security entity' });
 
-export const Entity = z
+export const Entity = /* @__PURE__ */ z
   .object({
     type: EntityType,
     value: z
@@ -29,7 +29,7 @@ export const Entity = z
   })
   .meta({ id: 'Entity', description: 'A security entity: an IP address, user, host or domain' });
 
-export const Limit = z.coerce
+export const Limit = /* @__PURE__ */ z.coerce
   .number()
   .int()
   .min(1)
@@ -37,14 +37,16 @@ export const Limit = z.coerce
   .default(20)
   .meta({ description: 'Maximum number of items to return (1-100, default 20)' });
 
-export const Cursor = z.string().min(1).max(2048).meta({
+export const Cursor = /* @__PURE__ */ z.string().min(1).max(2048).meta({
   description:
     'Opaque cursor from a previous response (next_cursor) to fetch the next page. Cursors are signed for this query and API key: an edited, foreign or outdated cursor is refused with 400 invalid_cursor.',
 });
 
-export const IsoDateTime = z.iso.datetime({ offset: true }).meta({ example: '2026-11-01T12:00:00Z' });
+export const IsoDateTime = /* @__PURE__ */ z.iso
+  .datetime({ offset: true })
+  .meta({ example: '2026-11-01T12:00:00Z' });
 
-export const SessionId = z
+export const SessionId = /* @__PURE__ */ z
   .string()
   .regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be a session ID as returned by startInvestigation')
   .meta({
@@ -53,13 +55,13 @@ export const SessionId = z
   });
 
 /** Set by the plugin skills' size caps (shared/api/plugin-responses.ts, docs/plugin.md). */
-export const Truncated = z.boolean().optional().meta({
+export const Truncated = /* @__PURE__ */ z.boolean().optional().meta({
   description:
     'Present and true when this answer was shortened to the size limits for assistants: lists lose their least relevant end, long texts end with "…". Ask for a smaller page (limit) or read the full record (getInvestigationReport, getSessionHistory).',
   example: true,
 });
 
-export const NextCursor = z
+export const NextCursor = /* @__PURE__ */ z
   .string()
   .nullable()
   .meta({ description: 'Pass as cursor to get the next page; null when there are no more' });

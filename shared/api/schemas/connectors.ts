@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONNECTOR_NAMES } from '../../domain/intel/names';
 import { TLP_LEVELS } from '../../domain/tlp';
 
 /** The threat-intelligence connectors admin view (GET /api/v1/admin/connectors). Never a key. */
-export const ConnectorStatus = z
+export const ConnectorStatus = /* @__PURE__ */ z
   .object({
     name: z.enum(CONNECTOR_NAMES).meta({ description: 'Connector name', example: 'abuseipdb' }),
     title: z.string().meta({ description: 'Provider and product', example: 'AbuseIPDB v2' }),
@@ -55,6 +55,6 @@ export const ConnectorStatus = z
   })
   .meta({ id: 'ConnectorStatus' });
 
-export const ListConnectorsResponse = z
+export const ListConnectorsResponse = /* @__PURE__ */ z
   .object({ connectors: z.array(ConnectorStatus).meta({ description: 'Every connector the service knows' }) })
   .meta({ id: 'ListConnectorsResponse' });

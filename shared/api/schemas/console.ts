@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Cursor, Entity, Limit, NextCursor, SessionId } from './common';
 import { SessionStatus, Verdict } from './search';
 
@@ -6,24 +6,24 @@ import { SessionStatus, Verdict } from './search';
  * Request and response shapes of the console's own routes (`/api/v1/console/...`, `/console/...`):
  * the contract with the browser app, docs/console.md. They are not in the plugin's OpenAPI document.
  */
-export const ConsoleRole = z.enum(['analyst', 'admin']);
+export const ConsoleRole = /* @__PURE__ */ z.enum(['analyst', 'admin']);
 
-export const ConsoleMeResponse = z.object({
+export const ConsoleMeResponse = /* @__PURE__ */ z.object({
   username: z.string(),
   email: z.string().optional(),
   role: ConsoleRole,
   groups: z.array(z.string()),
 });
 
-export const ConsoleSessionsQuery = z.object({
+export const ConsoleSessionsQuery = /* @__PURE__ */ z.object({
   q: z.string().trim().min(1).max(256).optional(),
   limit: Limit,
   cursor: Cursor.optional(),
 });
 
-export const SessionOwner = z.object({ kind: z.enum(['key', 'user']), id: z.string() });
+export const SessionOwner = /* @__PURE__ */ z.object({ kind: z.enum(['key', 'user']), id: z.string() });
 
-export const ConsoleSessionItem = z.object({
+export const ConsoleSessionItem = /* @__PURE__ */ z.object({
   session_id: SessionId,
   status: SessionStatus,
   entity: Entity,
@@ -35,25 +35,25 @@ export const ConsoleSessionItem = z.object({
   owner: SessionOwner,
 });
 
-export const ConsoleSessionsResponse = z.object({
+export const ConsoleSessionsResponse = /* @__PURE__ */ z.object({
   results: z.array(ConsoleSessionItem),
   next_cursor: NextCursor,
 });
 
-export const ConsoleStartResponse = z.object({
+export const ConsoleStartResponse = /* @__PURE__ */ z.object({
   session_id: SessionId,
   run_id: z.string(),
   session_url: z.url(),
   status: SessionStatus,
 });
 
-export const IncidentParams = z.object({
+export const IncidentParams = /* @__PURE__ */ z.object({
   incident_id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be an incident ID'),
 });
 
-export const AuditQuery = z.object({ limit: Limit, cursor: Cursor.optional() });
+export const AuditQuery = /* @__PURE__ */ z.object({ limit: Limit, cursor: Cursor.optional() });
 
-export const AuditEntryView = z.object({
+export const AuditEntryView = /* @__PURE__ */ z.object({
   at: z.iso.datetime(),
   action: z.string(),
   key_id: z.string(),
@@ -61,9 +61,12 @@ export const AuditEntryView = z.object({
   details: z.record(z.string(), z.unknown()),
 });
 
-export const AuditResponse = z.object({ entries: z.array(AuditEntryView), next_cursor: NextCursor });
+export const AuditResponse = /* @__PURE__ */ z.object({
+  entries: z.array(AuditEntryView),
+  next_cursor: NextCursor,
+});
 
-export const ConsoleConfigResponse = z.object({
+export const ConsoleConfigResponse = /* @__PURE__ */ z.object({
   issuer: z.url(),
   authorization_endpoint: z.url(),
   token_endpoint: z.url(),
@@ -74,6 +77,6 @@ export const ConsoleConfigResponse = z.object({
   scopes: z.string(),
 });
 
-export const AssetParams = z.object({
+export const AssetParams = /* @__PURE__ */ z.object({
   file: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.(js|css|map|svg|json)$/, 'asset name'),
 });

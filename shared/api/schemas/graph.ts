@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RELATIONSHIPS } from '../../domain/graph';
 import { Cursor, Entity, EntityType, Limit, Truncated } from './common';
 
@@ -12,7 +12,7 @@ function decodeOnce(raw: string): string {
   }
 }
 
-export const GraphEntityParams = z
+export const GraphEntityParams = /* @__PURE__ */ z
   .object({
     value: z.string().transform(decodeOnce).pipe(z.string().trim().min(1).max(256)).meta({
       description:
@@ -22,7 +22,7 @@ export const GraphEntityParams = z
   })
   .meta({ id: 'GraphEntityParams' });
 
-export const GraphQuery = z
+export const GraphQuery = /* @__PURE__ */ z
   .object({
     type: EntityType.optional().meta({
       description:
@@ -41,16 +41,16 @@ export const GraphQuery = z
   })
   .meta({ id: 'GraphQuery' });
 
-export const Relationship = z.enum(RELATIONSHIPS).meta({
+export const Relationship = /* @__PURE__ */ z.enum(RELATIONSHIPS).meta({
   id: 'GraphRelationship',
   description:
     'co_occurs_in_incident: both in one SIEM incident; related_in_investigation: found while investigating one of them; resolves_to: domain/host → IP; logged_in_from: user → IP/host; connected_to: host → IP/domain',
   example: 'co_occurs_in_incident',
 });
 
-const Seen = z.iso.datetime();
+const Seen = /* @__PURE__ */ z.iso.datetime();
 
-export const GraphEntity = z
+export const GraphEntity = /* @__PURE__ */ z
   .object({
     type: EntityType,
     value: z
@@ -75,7 +75,7 @@ export const GraphEntity = z
   })
   .meta({ id: 'GraphEntity', description: 'The entity that was looked up' });
 
-export const GraphNeighbor = z
+export const GraphNeighbor = /* @__PURE__ */ z
   .object({
     type: EntityType,
     value: z.string().meta({ description: 'The connected entity', example: 'j.doe@contoso.example' }),
@@ -107,7 +107,7 @@ export const GraphNeighbor = z
   })
   .meta({ id: 'GraphNeighbor' });
 
-export const GraphResponse = z
+export const GraphResponse = /* @__PURE__ */ z
   .object({
     entity: GraphEntity,
     neighbors: GraphNeighbor.array().meta({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   INCIDENT_LIMITS,
   INCIDENT_STATUSES,
@@ -12,11 +12,11 @@ import {
 import { SIEM_FORMATS } from '../../domain/siem';
 import { Cursor, Entity, Limit, NextCursor, Truncated } from './common';
 
-export const IncidentSeverity = z
+export const IncidentSeverity = /* @__PURE__ */ z
   .enum(SEVERITIES)
   .meta({ id: 'IncidentSeverity', description: 'Incident severity, lowest to highest', example: 'high' });
 
-export const IncidentStatus = z.enum(INCIDENT_STATUSES).meta({
+export const IncidentStatus = /* @__PURE__ */ z.enum(INCIDENT_STATUSES).meta({
   id: 'IncidentStatus',
   description:
     'new: not yet triaged; active: being worked on; resolved: remediated; closed: done or dismissed',
@@ -40,7 +40,7 @@ const EXAMPLE_INCIDENT = {
 };
 
 /** One normalised incident as a SIEM or script pushes it. Documented here; validated per item by the domain. */
-export const IncidentInput = z
+export const IncidentInput = /* @__PURE__ */ z
   .object({
     source: z.string().min(1).max(INCIDENT_LIMITS.sourceLength).meta({
       description:
@@ -89,7 +89,7 @@ export const IncidentInput = z
     example: EXAMPLE_INCIDENT,
   });
 
-export const NativeSiemRecord = z.record(z.string(), z.unknown()).meta({
+export const NativeSiemRecord = /* @__PURE__ */ z.record(z.string(), z.unknown()).meta({
   id: 'NativeSiemRecord',
   description:
     'With format set: one record exactly as the SIEM returns it: a Sentinel incident resource (with relatedEntities), a Splunk ES notable event row, or an Elastic Security alert document or search hit.',
@@ -100,7 +100,7 @@ export const NativeSiemRecord = z.record(z.string(), z.unknown()).meta({
  * normalised on its own, so one bad record is reported by index in the 202 answer instead of
  * failing the whole batch.
  */
-export const IngestIncidentsRequest = z
+export const IngestIncidentsRequest = /* @__PURE__ */ z
   .object({
     format: z.enum(SIEM_FORMATS).optional().meta({
       description:
@@ -124,7 +124,7 @@ export const IngestIncidentsRequest = z
     example: { incidents: [EXAMPLE_INCIDENT] },
   });
 
-export const IngestIncidentsResponse = z
+export const IngestIncidentsResponse = /* @__PURE__ */ z
   .object({
     accepted: z
       .number()
@@ -178,7 +178,7 @@ function commaList<T extends string>(
     });
 }
 
-const QueryTime = z.string().transform((raw, ctx) => {
+const QueryTime = /* @__PURE__ */ z.string().transform((raw, ctx) => {
   // A bare date means the start of that day in UTC: what a person or an assistant usually sends.
   const iso = toIsoUtc(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw);
   if (!iso) {
@@ -191,7 +191,7 @@ const QueryTime = z.string().transform((raw, ctx) => {
   return iso;
 });
 
-export const ListIncidentsQuery = z
+export const ListIncidentsQuery = /* @__PURE__ */ z
   .object({
     severity: commaList<SeverityValue>('severity', SEVERITIES, normaliseSeverity).optional().meta({
       description: 'Comma-separated severities to include: informational, low, medium, high, critical',
@@ -220,7 +220,7 @@ export const ListIncidentsQuery = z
   })
   .meta({ id: 'ListIncidentsQuery' });
 
-export const IncidentSummary = z
+export const IncidentSummary = /* @__PURE__ */ z
   .object({
     incident_id: z
       .string()
@@ -240,7 +240,7 @@ export const IncidentSummary = z
   })
   .meta({ id: 'IncidentSummary', description: 'One incident in a list' });
 
-export const ListIncidentsResponse = z
+export const ListIncidentsResponse = /* @__PURE__ */ z
   .object({
     incidents: z.array(IncidentSummary).meta({ description: 'Newest first (by created_at)' }),
     next_cursor: NextCursor,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_ENTITY_VALUE_LENGTH, normaliseEntity } from '../../domain/entity';
 import { ValidationError } from '../../domain/errors';
 import { personaChoices, resolvePersona } from '../../domain/investigation/personas';
@@ -29,20 +29,20 @@ const EXAMPLE_SESSION_ID = 's_01JD6Z7QK3Q0V8Y5N2B4C6D8EF';
 const EXAMPLE_RUN_ID = 'r_01JD6Z7QK3Q0V8Y5N2B4C6D8EF';
 const EXAMPLE_SESSION_URL = `https://sis.example.com/sessions/${EXAMPLE_SESSION_ID}`;
 
-export const PersonaName = z.enum(PERSONA_NAMES).meta({
+export const PersonaName = /* @__PURE__ */ z.enum(PERSONA_NAMES).meta({
   id: 'PersonaName',
   description: 'Canonical persona name',
   example: 'SOC Analyst',
 });
 
-export const Tlp = z.enum(TLP_LEVELS).meta({
+export const Tlp = /* @__PURE__ */ z.enum(TLP_LEVELS).meta({
   id: 'Tlp',
   description:
     'Traffic Light Protocol 2.0 level: clear, green, amber, amber+strict or red (most restrictive)',
   example: 'amber',
 });
 
-export const EntityInput = z
+export const EntityInput = /* @__PURE__ */ z
   .union([
     z
       .string()
@@ -68,7 +68,7 @@ export const EntityInput = z
     example: { type: 'domain', value: 'paypa1-login.com' },
   });
 
-export const StartInvestigationRequest = z
+export const StartInvestigationRequest = /* @__PURE__ */ z
   .object({
     entity: EntityInput,
     persona: z
@@ -126,7 +126,7 @@ export const StartInvestigationRequest = z
     example: { entity: { type: 'ip', value: '203.0.113.7' }, persona: 'SOC Analyst', background: true },
   });
 
-export const AttackTechnique = z
+export const AttackTechnique = /* @__PURE__ */ z
   .object({
     id: z
       .string()
@@ -146,7 +146,7 @@ export const AttackTechnique = z
       'A MITRE ATT&CK® technique. © The MITRE Corporation; reproduced and distributed with the permission of The MITRE Corporation.',
   });
 
-export const Finding = z
+export const Finding = /* @__PURE__ */ z
   .object({
     finding_id: z
       .string()
@@ -197,7 +197,7 @@ export const Finding = z
     description: 'One observation about the entity, with its weight in the risk score',
   });
 
-export const EntityAttributes = z
+export const EntityAttributes = /* @__PURE__ */ z
   .object({
     asn: z.number().int().nullable().optional().meta({
       description: 'Public IP: the autonomous system announcing it (null when no AS announces it)',
@@ -251,7 +251,7 @@ export const EntityAttributes = z
     },
   });
 
-export const ReportEntity = Entity.extend({
+export const ReportEntity = /* @__PURE__ */ Entity.extend({
   role: z.enum(['investigated', 'related']).meta({
     description:
       'investigated: the entity the investigation was started on; related: one found connected to it',
@@ -269,7 +269,7 @@ export const ReportEntity = Entity.extend({
   attributes: EntityAttributes.optional(),
 }).meta({ id: 'ReportEntity', description: 'The investigated entity or one discovered to be related to it' });
 
-export const Coverage = z
+export const Coverage = /* @__PURE__ */ z
   .object({
     tools_run: z.number().int().min(0).meta({ description: 'Enrichment tools started', example: 5 }),
     tools_succeeded: z
@@ -309,7 +309,7 @@ export const Coverage = z
     description: 'Which enrichment tools completed; a verdict of unknown means too few did',
   });
 
-export const ScoreExplanation = z
+export const ScoreExplanation = /* @__PURE__ */ z
   .object({
     method: z
       .literal('noisy_or')
@@ -444,7 +444,7 @@ const EXAMPLE_REPORT = {
   },
 };
 
-export const AnalystReport = z
+export const AnalystReport = /* @__PURE__ */ z
   .object({
     mode: z.enum(['bedrock', 'rules']).meta({
       description: 'Who wrote the narrative: the model, or the rules engine after a fallback',
@@ -482,7 +482,7 @@ export const AnalystReport = z
       'Bedrock analyst mode only (docs/analyst.md). The risk score, verdict, findings and recommendations are computed from tool evidence in every mode.',
   });
 
-export const Report = z
+export const Report = /* @__PURE__ */ z
   .object({
     summary: z.string().meta({ description: 'Summary written for the persona; show it to the user as is' }),
     risk_score: z.number().int().min(0).max(100).meta({
@@ -503,7 +503,7 @@ export const Report = z
   })
   .meta({ id: 'Report', description: 'The investigation report', example: EXAMPLE_REPORT });
 
-export const RelatedEntity = z
+export const RelatedEntity = /* @__PURE__ */ z
   .object({
     entity: Entity,
     relationship: z.string().meta({
@@ -517,7 +517,7 @@ export const RelatedEntity = z
   })
   .meta({ id: 'RelatedEntity' });
 
-export const ToolOutput = z
+export const ToolOutput = /* @__PURE__ */ z
   .object({
     facts: z.record(z.string(), z.unknown()).meta({ description: "The tool's raw facts" }),
     findings: z.array(Finding).meta({ description: "The tool's findings" }),
@@ -528,7 +528,7 @@ export const ToolOutput = z
   })
   .meta({ id: 'ToolOutput' });
 
-export const ToolCall = z
+export const ToolCall = /* @__PURE__ */ z
   .object({
     tool_call_id: z.string().meta({
       description: 'Identifier of this step; events name it in detail.tool_call_id',
@@ -573,7 +573,7 @@ export const ToolCall = z
       'One enrichment step of the investigation; output is null unless status is succeeded (history may omit it)',
   });
 
-export const RawResult = z
+export const RawResult = /* @__PURE__ */ z
   .object({
     status: z.enum(TOOL_CALL_STATUSES),
     facts: z.record(z.string(), z.unknown()).nullable(),
@@ -581,7 +581,7 @@ export const RawResult = z
   })
   .meta({ id: 'RawResult' });
 
-export const StartInvestigationAcceptedResponse = z
+export const StartInvestigationAcceptedResponse = /* @__PURE__ */ z
   .object({
     session_id: SessionId,
     run_id: z.string().meta({ description: 'Identifier of the workflow run', example: EXAMPLE_RUN_ID }),
@@ -604,7 +604,7 @@ export const StartInvestigationAcceptedResponse = z
     },
   });
 
-export const StartInvestigationResultResponse = z
+export const StartInvestigationResultResponse = /* @__PURE__ */ z
   .object({
     session_id: SessionId,
     run_id: z.string().meta({ description: 'Identifier of the workflow run', example: EXAMPLE_RUN_ID }),
@@ -632,9 +632,11 @@ export const StartInvestigationResultResponse = z
     },
   });
 
-export const SessionParams = z.object({ session_id: SessionId }).meta({ id: 'SessionParams' });
+export const SessionParams = /* @__PURE__ */ z
+  .object({ session_id: SessionId })
+  .meta({ id: 'SessionParams' });
 
-export const SessionHistoryQuery = z
+export const SessionHistoryQuery = /* @__PURE__ */ z
   .object({
     after: Cursor.optional().meta({
       description: 'next_cursor of the previous poll: return only history recorded since then',
@@ -642,7 +644,7 @@ export const SessionHistoryQuery = z
   })
   .meta({ id: 'SessionHistoryQuery' });
 
-export const HistoryMessage = z
+export const HistoryMessage = /* @__PURE__ */ z
   .object({
     message_id: z
       .string()
@@ -657,7 +659,7 @@ export const HistoryMessage = z
   })
   .meta({ id: 'HistoryMessage', description: 'A message of the session conversation' });
 
-export const HistoryEvent = z
+export const HistoryEvent = /* @__PURE__ */ z
   .object({
     event_id: z.string().meta({ description: 'Position of the event in the history', example: 'e_000004' }),
     type: z.string().meta({
@@ -673,7 +675,7 @@ export const HistoryEvent = z
   })
   .meta({ id: 'HistoryEvent', description: 'A persisted event of the session' });
 
-export const SessionSummary = z
+export const SessionSummary = /* @__PURE__ */ z
   .object({
     session_id: SessionId,
     run_id: z
@@ -698,7 +700,7 @@ export const SessionSummary = z
   })
   .meta({ id: 'SessionSummary' });
 
-export const SessionHistoryResponse = z
+export const SessionHistoryResponse = /* @__PURE__ */ z
   .object({
     session: SessionSummary.meta({ description: 'The session: status first of all' }),
     messages: z.array(HistoryMessage).meta({ description: 'Messages, oldest first' }),
@@ -752,7 +754,7 @@ export const SessionHistoryResponse = z
     },
   });
 
-export const InvestigationReportResponse = z
+export const InvestigationReportResponse = /* @__PURE__ */ z
   .object({
     session_id: SessionId,
     status: SessionStatus,
@@ -788,7 +790,7 @@ export const InvestigationReportResponse = z
     },
   });
 
-export const CancelInvestigationResponse = z
+export const CancelInvestigationResponse = /* @__PURE__ */ z
   .object({
     session_id: SessionId,
     status: SessionStatus.meta({
@@ -800,7 +802,7 @@ export const CancelInvestigationResponse = z
     example: { session_id: EXAMPLE_SESSION_ID, status: 'canceled' },
   });
 
-const StixId = z
+const StixId = /* @__PURE__ */ z
   .string()
   .regex(/^[a-z][a-z0-9-]*--[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
   .meta({
@@ -808,7 +810,7 @@ const StixId = z
     example: 'ipv4-addr--28bb3599-77cd-5a82-a950-b5bc3caf07c4',
   });
 
-export const StixObject = z
+export const StixObject = /* @__PURE__ */ z
   .object({
     type: z.string().meta({ description: 'STIX object type', example: 'ipv4-addr' }),
     id: StixId,
@@ -821,7 +823,7 @@ export const StixObject = z
       'A STIX 2.1 object: marking-definition (TLP 2.0), identity (this service), report, ipv4-addr / ipv6-addr / domain-name / user-account observables (deterministic UUIDv5 IDs) or infrastructure (hosts), attack-pattern (MITRE ATT&CK), indicator (malicious verdicts), relationship',
   });
 
-export const StixBundle = z
+export const StixBundle = /* @__PURE__ */ z
   .object({
     type: z.literal('bundle').meta({ description: 'Always bundle' }),
     id: StixId,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   GRACE_PERIOD_SECONDS,
   KEY_DESCRIPTION_MAX,
@@ -14,43 +14,43 @@ const EXAMPLE_KEY_ID = 'k7q2m4x3c3v5b6n2';
 const EXAMPLE_API_KEY = 'sis_k7q2m4x3c3v5b6n2_RXhhbXBsZSBzZWNyZXQsIG5vdCBhIHJlYWwga2V5ISE07Mspv9E';
 const EXAMPLE_PREFIX = 'sis_k7q2m4x3c3v5b6n2_RXhh';
 
-export const ApiKeyScope = z.enum(SCOPES).meta({
+export const ApiKeyScope = /* @__PURE__ */ z.enum(SCOPES).meta({
   id: 'ApiKeyScope',
   description:
     'A permission a key may carry. investigations:read = poll and read own sessions; investigations:write = start and cancel investigations; incidents:read = list incidents; incidents:write = push incidents from a SIEM; search:read = search own investigations; graph:read = query the knowledge graph. Admin is a key role, not a scope.',
   example: 'investigations:read',
 });
 
-export const ApiKeyRole = z.enum(['admin', 'client']).meta({
+export const ApiKeyRole = /* @__PURE__ */ z.enum(['admin', 'client']).meta({
   id: 'ApiKeyRole',
   description:
     'client: an integration limited to its scopes; admin: may also create, list, rotate and disable keys',
 });
 
-export const ApiKeyStatus = z.enum(['active', 'disabled', 'expired']).meta({
+export const ApiKeyStatus = /* @__PURE__ */ z.enum(['active', 'disabled', 'expired']).meta({
   id: 'ApiKeyStatus',
   description:
     'active: accepted; disabled: revoked by an admin; expired: past expires_at. Only active keys are accepted.',
 });
 
-export const KeyId = z
+export const KeyId = /* @__PURE__ */ z
   .string()
   .regex(/^[a-z2-7]{16}$/, 'must be a key_id as returned by createApiKey (16 characters a-z, 2-7)')
   .meta({ description: 'Stable key identifier; unchanged by rotation', example: EXAMPLE_KEY_ID });
 
-export const KeyPrefix = z.string().meta({
+export const KeyPrefix = /* @__PURE__ */ z.string().meta({
   description:
     'Non-secret leading part of the key (product prefix, key_id and 4 characters of the secret), to recognise it',
   example: EXAMPLE_PREFIX,
 });
 
-const ApiKeySecret = z.string().meta({
+const ApiKeySecret = /* @__PURE__ */ z.string().meta({
   description:
     'The full API key. Shown only in this response: store it in a secrets manager and send it in the X-API-Key header.',
   example: EXAMPLE_API_KEY,
 });
 
-export const RateLimit = z
+export const RateLimit = /* @__PURE__ */ z
   .strictObject({
     rate_per_second: z.number().positive().max(RATE_LIMIT_BOUNDS.maxRatePerSecond).meta({
       description: 'Steady request rate allowed per second',
@@ -73,7 +73,7 @@ export const RateLimit = z
     description: `Per-key limits; exceeding them answers 429 with Retry-After. Omitted on create: the deployment's defaults (its default usage plan's; unless configured otherwise ${DEFAULT_RATE_LIMIT.rate_per_second}/s, burst ${DEFAULT_RATE_LIMIT.burst}, no daily quota).`,
   });
 
-export const CreateApiKeyRequest = z
+export const CreateApiKeyRequest = /* @__PURE__ */ z
   .strictObject({
     name: z.string().trim().min(1).max(KEY_NAME_MAX).meta({
       description: 'Descriptive name, after the integration that will use the key',
@@ -119,7 +119,7 @@ const KeyFields = {
   rate_limit: RateLimit,
 };
 
-export const ApiKeySummary = z
+export const ApiKeySummary = /* @__PURE__ */ z
   .object({
     ...KeyFields,
     created_by: z.string().meta({ description: 'key_id of the admin key (or cli:<user>) that created it' }),
@@ -136,24 +136,24 @@ export const ApiKeySummary = z
   })
   .meta({ id: 'ApiKeySummary', description: 'An API key as listed: never its secret' });
 
-export const CreateApiKeyResponse = z
+export const CreateApiKeyResponse = /* @__PURE__ */ z
   .object({ ...ApiKeySummary.shape, api_key: ApiKeySecret })
   .meta({ id: 'CreateApiKeyResponse', description: 'The new key, with its secret shown this once' });
 
-export const ListApiKeysQuery = z.object({
+export const ListApiKeysQuery = /* @__PURE__ */ z.object({
   search: z.string().trim().min(1).max(256).optional().meta({
     description: 'Case-insensitive text matched against name, description, key_id and key_prefix',
     example: 'copilot',
   }),
 });
 
-export const ListApiKeysResponse = z
+export const ListApiKeysResponse = /* @__PURE__ */ z
   .object({ keys: z.array(ApiKeySummary).meta({ description: 'All matching keys, oldest first' }) })
   .meta({ id: 'ListApiKeysResponse' });
 
-export const KeyIdParams = z.object({ key_id: KeyId });
+export const KeyIdParams = /* @__PURE__ */ z.object({ key_id: KeyId });
 
-export const RotateApiKeyRequest = z
+export const RotateApiKeyRequest = /* @__PURE__ */ z
   .strictObject({
     grace_period_seconds: z
       .number()
@@ -175,7 +175,7 @@ export const RotateApiKeyRequest = z
   })
   .meta({ id: 'RotateApiKeyRequest' });
 
-export const RotateApiKeyResponse = z
+export const RotateApiKeyResponse = /* @__PURE__ */ z
   .object({
     ...ApiKeySummary.shape,
     api_key: ApiKeySecret,

@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
-export const HealthResponse = z
+export const HealthResponse = /* @__PURE__ */ z
   .object({
     status: z.literal('ok'),
     service: z.string(),

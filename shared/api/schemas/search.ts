@@ -1,19 +1,19 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SESSION_STATUSES } from '../../domain/session-status';
 import { Cursor, Entity, Limit, NextCursor, SessionId, Truncated } from './common';
 
 /** The report's verdicts, as the plugin manifest promises them. */
 export const VERDICTS = ['benign', 'suspicious', 'malicious', 'unknown'] as const;
 
-export const SessionStatus = z
+export const SessionStatus = /* @__PURE__ */ z
   .enum(SESSION_STATUSES)
   .meta({ id: 'SessionStatus', description: 'Status of an investigation session', example: 'completed' });
 
-export const Verdict = z
+export const Verdict = /* @__PURE__ */ z
   .enum(VERDICTS)
   .meta({ id: 'Verdict', description: "The investigation's conclusion", example: 'malicious' });
 
-export const SearchQuery = z
+export const SearchQuery = /* @__PURE__ */ z
   .object({
     q: z.string().trim().min(1).max(256).meta({
       description:
@@ -27,7 +27,7 @@ export const SearchQuery = z
   })
   .meta({ id: 'SearchQuery' });
 
-export const SearchResult = z
+export const SearchResult = /* @__PURE__ */ z
   .object({
     session_id: SessionId,
     status: SessionStatus,
@@ -48,7 +48,7 @@ export const SearchResult = z
   })
   .meta({ id: 'SearchResult', description: 'One matching investigation session' });
 
-export const SearchResponse = z
+export const SearchResponse = /* @__PURE__ */ z
   .object({
     results: z.array(SearchResult).meta({ description: "The caller's matching sessions, newest first" }),
     next_cursor: NextCursor,

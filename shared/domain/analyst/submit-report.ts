@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The input of the `submit_report` tool, the only way the model ends an investigation. It carries
