@@ -1,7 +1,7 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
 import ipaddr from 'ipaddr.js';
-import { parse as parseHostname } from 'tldts';
 import { ValidationError } from './errors';
+import { parseHostname } from './public-suffix';
 
 /**
  * Security entities and their one canonical spelling. Every entity that enters the service (an

@@ -1,5 +1,5 @@
-import { parse as parseHostname } from 'tldts';
 import { canonicalIp } from '../entity';
+import { parseHostname } from '../public-suffix';
 
 /**
  * Grounding: every indicator the model names (IP, domain or host name, user, hash, URL) must occur
