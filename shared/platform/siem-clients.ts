@@ -1,4 +1,4 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
 import type { Config } from '../config';
 import {
@@ -298,6 +298,8 @@ let secrets: SecretsManagerClient | undefined;
 async function loadCredentials(settings: ConnectorSettings, cfg: Config): Promise<unknown> {
   let raw = settings.credentials;
   if (settings.secretArn) {
+    // Imported here so only a connector with a secret loads the Secrets Manager client.
+    const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
     secrets ??= new SecretsManagerClient({ region: cfg.AWS_REGION });
     const secret = await secrets.send(new GetSecretValueCommand({ SecretId: settings.secretArn }));
     raw = secret.SecretString;

@@ -1,4 +1,4 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Config } from '../config';
 import type { Entity } from '../domain/entity';
 import { SourceUnavailableError, ToolSkippedError } from '../domain/errors';
@@ -64,6 +64,8 @@ let secretsClient: SecretsManagerClient | undefined;
 /** The connectors' keys from the tenant's secret: JSON {"ABUSEIPDB": "<key>", ...} (case-insensitive names). */
 async function keysFromSecret(cfg: Config): Promise<Record<string, string>> {
   if (!cfg.SIS_INTEL_SECRET_ARN) return {};
+  // Imported here so only a call that reads the secret loads the Secrets Manager client.
+  const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
   secretsClient ??= new SecretsManagerClient({ region: cfg.AWS_REGION });
   const secret = await secretsClient.send(new GetSecretValueCommand({ SecretId: cfg.SIS_INTEL_SECRET_ARN }));
   try {

@@ -72,17 +72,23 @@ const parseRanges = (ranges: readonly [IpRange, string][]): ParsedRange[] =>
     const [address, bits] = ipaddr.parseCIDR(cidr);
     return [name, address, bits];
   });
-const PARSED_V4 = parseRanges(V4_RANGES);
-const PARSED_V6 = parseRanges(V6_RANGES);
+// Parsed on the first classification: most functions import this module but never classify an IP.
+let parsed: { v4: ParsedRange[]; v6: ParsedRange[] } | undefined;
+const parsedRanges = () => {
+  parsed ??= { v4: parseRanges(V4_RANGES), v6: parseRanges(V6_RANGES) };
+  return parsed;
+};
 
 /** First matching range wins, so more specific ranges are listed before the ones containing them. */
 export function classifyIp(value: string): { version: 4 | 6; range: IpRange } {
   const address = ipaddr.parse(value);
   if (address.kind() === 'ipv4') {
-    const match = PARSED_V4.find(([, net, bits]) => net.kind() === 'ipv4' && address.match(net, bits));
+    const match = parsedRanges().v4.find(
+      ([, net, bits]) => net.kind() === 'ipv4' && address.match(net, bits),
+    );
     return { version: 4, range: match?.[0] ?? 'public' };
   }
-  const match = PARSED_V6.find(([, net, bits]) => net.kind() === 'ipv6' && address.match(net, bits));
+  const match = parsedRanges().v6.find(([, net, bits]) => net.kind() === 'ipv6' && address.match(net, bits));
   // Outside 2000::/3 and the listed ranges is unallocated space: a bogon.
   return { version: 6, range: match?.[0] ?? 'reserved' };
 }
