@@ -20,7 +20,8 @@ import { GSI1 } from './tables';
  *   pk SESSION#<id>   sk D#TOOL#<tool>   persisted tool result (raw output), read by the Assess step
  *                     sk D#ATOOL#<tool use id>  result of a tool the analyst model requested (bedrock mode)
  *                     sk D#ANALYST       the analyst's conversation state between model turns (bedrock mode)
- *                     sk H#<seq 6 digits> history item: message | event | tool_call, in commit order
+ *                     sk H#<seq 6 digits> history: the entries (message | event | tool_call) one write
+ *                                         committed, in order; seq is the first entry's number
  *                     sk META            the session record; sorts after every history item
  *                     sk META#REPORT     the report of a completed session (sorts right after META)
  *   pk IDEMP#<keyId>#<key>  sk IDEMP     Idempotency-Key record of a start request (TTL 24 h)
@@ -40,9 +41,14 @@ import { GSI1 } from './tables';
  * a gap and the next poll continues from its last item.
  *
  * History sequence numbers are gap-free and become visible in order: a writer reads the last
- * sequence number (consistently) and claims the next ones with conditional puts, retrying when a
- * concurrent writer took them first. Slot n is only ever written after slot n-1 exists, so a client
- * that has seen slot n has seen everything before it and a cursor never skips a late write.
+ * sequence number (consistently) and claims the next ones with ONE conditional put of one item
+ * holding all its entries (`n` of them, numbered from the item's key on), retrying when a concurrent
+ * writer took that key first. DynamoDB bills a write per item (1 unit per KB), so a step's three or
+ * four entries in one item cost one unit where one item each cost three or four, and a poll reads
+ * fewer, fuller items. Item n is only ever written after the item ending at n-1 exists, so a client
+ * that has seen entry n has seen everything before it and a cursor never skips a late write. A poll
+ * returns whole items, so a cursor always ends on an item's last entry and the next page starts at
+ * an item's key. Items written before packing (one entry each: kind, at, body) read the same way.
  *
  * While a session is not terminal its META carries gsi1pk OPEN (a sparse index), removed by the
  * transition to a terminal status, so the local runtime finds sessions a restart interrupted with a
@@ -190,14 +196,30 @@ function toToolResult(item: Record<string, unknown>): ToolResultRecord {
   return { ...rest, call: unpacked(item, 'call') ?? {} } as ToolResultRecord;
 }
 
-function toHistory(item: Record<string, unknown>): HistoryItem {
-  return {
-    seq: Number(String(item.sk).slice(HISTORY.length)),
-    kind: item.kind as HistoryKind,
-    at: String(item.at),
-    body: unpacked(item, 'body') ?? {},
-  };
+/** The entries of one history item, each with its sequence number. */
+function toHistory(item: Record<string, unknown>): HistoryItem[] {
+  const first = Number(String(item.sk).slice(HISTORY.length));
+  const zipped = item.entries_z;
+  const entries = (
+    zipped instanceof Uint8Array ? JSON.parse(inflateRawSync(zipped).toString('utf8')) : item.entries
+  ) as HistoryEntry[] | undefined;
+  if (!entries) {
+    // One entry per item (the layout before packing).
+    return [
+      { seq: first, kind: item.kind as HistoryKind, at: String(item.at), body: unpacked(item, 'body') ?? {} },
+    ];
+  }
+  return entries.map((entry, i) => ({
+    seq: first + i,
+    kind: entry.kind,
+    at: entry.at,
+    body: entry.body ?? {},
+  }));
 }
+
+/** Sequence number of the last entry of a history item (read with only `sk` and `n`). */
+const lastSeqOf = (item: Record<string, unknown>) =>
+  Number(String(item.sk).slice(HISTORY.length)) + (typeof item.n === 'number' ? item.n : 1) - 1;
 
 function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException;
@@ -210,17 +232,17 @@ function cancellationCodes(error: unknown): string[] | undefined {
 }
 
 /**
- * Whether a write failed only because another writer claimed one of its history slots (the history
- * puts are the last `count` actions; a refused condition on one of the `leadingActions` before them,
- * such as a status update, is not a slot clash).
+ * Whether a write failed only because another writer claimed its history slot (the history put is
+ * the last action; a refused condition on one of the `leadingActions` before it, such as a status
+ * update, is not a slot clash).
  */
-function historySlotTaken(error: unknown, count: number, leadingActions: number): boolean {
+function historySlotTaken(error: unknown, leadingActions: number): boolean {
   const codes = cancellationCodes(error);
-  if (codes === undefined) return count === 1 && isConditionFailure(error);
+  if (codes === undefined) return isConditionFailure(error);
   if (codes.slice(0, leadingActions).includes('ConditionalCheckFailed')) return false;
   return codes.some(
     (code, i) =>
-      (code === 'ConditionalCheckFailed' && i >= codes.length - count) || code === 'TransactionConflict',
+      (code === 'ConditionalCheckFailed' && i === codes.length - 1) || code === 'TransactionConflict',
   );
 }
 
@@ -264,9 +286,9 @@ export class SessionsRepository {
           ]
         : []),
       { Put: { TableName: this.tableName, Item: meta, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ...history.map((entry, i) => ({
-        Put: { TableName: this.tableName, Item: this.historyItem(session.session_id, i + 1, entry) },
-      })),
+      ...(history.length > 0
+        ? [{ Put: { TableName: this.tableName, Item: this.historyItem(session.session_id, 1, history) } }]
+        : []),
     ];
     try {
       if (actions.length === 1) {
@@ -355,7 +377,11 @@ export class SessionsRepository {
     const items = page.Items ?? [];
     const last = items.at(-1);
     let session = last?.sk === META ? toSession(last) : undefined;
-    const history = items.filter((item) => item.sk !== META).map(toHistory);
+    const history = items
+      .filter((item) => item.sk !== META)
+      .flatMap(toHistory)
+      // A cursor always ends on an item's last entry; this only guards a cursor that does not.
+      .filter((entry) => afterSeq === undefined || entry.seq > afterSeq);
     const truncated = session === undefined && page.LastEvaluatedKey !== undefined;
     if (truncated) {
       const meta = await this.doc.send(
@@ -377,24 +403,13 @@ export class SessionsRepository {
   async append(sessionId: string, entries: HistoryEntry[]): Promise<number[]> {
     if (entries.length === 0) return [];
     return this.withNextSlots(sessionId, entries.length, async (first) => {
-      const items = entries.map((entry, i) => this.historyItem(sessionId, first + i, entry));
-      if (items.length === 1) {
-        await this.doc.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: items[0],
-            ConditionExpression: 'attribute_not_exists(sk)',
-          }),
-        );
-      } else {
-        await this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: items.map((Item) => ({
-              Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(sk)' },
-            })),
-          }),
-        );
-      }
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: this.historyItem(sessionId, first, entries),
+          ConditionExpression: 'attribute_not_exists(sk)',
+        }),
+      );
     });
   }
 
@@ -468,13 +483,13 @@ export class SessionsRepository {
               TransactItems: [
                 { Update: update },
                 ...reportPut,
-                ...history.map((entry, i) => ({
+                {
                   Put: {
                     TableName: this.tableName,
-                    Item: this.historyItem(sessionId, first + i, entry),
+                    Item: this.historyItem(sessionId, first, history),
                     ConditionExpression: 'attribute_not_exists(sk)',
                   },
-                })),
+                },
               ],
             }),
           );
@@ -608,13 +623,13 @@ export class SessionsRepository {
                     ConditionExpression: 'attribute_not_exists(sk)',
                   },
                 },
-                ...history.map((entry, i) => ({
+                {
                   Put: {
                     TableName: this.tableName,
-                    Item: this.historyItem(sessionId, first + i, entry),
+                    Item: this.historyItem(sessionId, first, history),
                     ConditionExpression: 'attribute_not_exists(sk)',
                   },
-                })),
+                },
               ],
             }),
           );
@@ -710,13 +725,13 @@ export class SessionsRepository {
             new TransactWriteCommand({
               TransactItems: [
                 { Put: put },
-                ...history.map((entry, i) => ({
+                {
                   Put: {
                     TableName: this.tableName,
-                    Item: this.historyItem(sessionId, first + i, entry),
+                    Item: this.historyItem(sessionId, first, history),
                     ConditionExpression: 'attribute_not_exists(sk)',
                   },
-                })),
+                },
               ],
             }),
           );
@@ -731,14 +746,16 @@ export class SessionsRepository {
     }
   }
 
-  private historyItem(sessionId: string, seq: number, entry: HistoryEntry) {
-    if (seq > MAX_SEQ) throw new Error(`Session ${sessionId} history is full`);
+  /** One history item holding `entries`, numbered from `first` on. */
+  private historyItem(sessionId: string, first: number, entries: HistoryEntry[]) {
+    if (first + entries.length - 1 > MAX_SEQ) throw new Error(`Session ${sessionId} history is full`);
+    const list = entries.map(({ kind, at, body }) => ({ kind, at, body }));
+    const json = JSON.stringify(list);
     return {
       pk: sessionKey(sessionId).pk,
-      sk: historySk(seq),
-      kind: entry.kind,
-      at: entry.at,
-      ...packed('body', entry.body),
+      sk: historySk(first),
+      n: entries.length,
+      ...(json.length < PACK_MIN_BYTES ? { entries: list } : { entries_z: deflateRawSync(json) }),
     };
   }
 
@@ -748,20 +765,21 @@ export class SessionsRepository {
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :history)',
         ExpressionAttributeValues: { ':pk': sessionKey(sessionId).pk, ':history': HISTORY },
-        ProjectionExpression: 'sk',
+        ProjectionExpression: 'sk, #n',
+        ExpressionAttributeNames: { '#n': 'n' },
         ScanIndexForward: false,
         Limit: 1,
         ConsistentRead: true,
       }),
     );
-    const sk = Items?.[0]?.sk;
-    return typeof sk === 'string' ? Number(sk.slice(HISTORY.length)) : 0;
+    const last = Items?.[0];
+    return last ? lastSeqOf(last) : 0;
   }
 
   /**
-   * Runs `write(firstSeq)` for the next `count` free history slots; when a concurrent writer claimed
-   * one of them first (a history put's condition failed), reads the last sequence number again and
-   * retries. A failure of anything else is rethrown unchanged.
+   * Runs `write(firstSeq)` for the next free history slot (its item holds `count` entries); when a
+   * concurrent writer claimed it first (the history put's condition failed), reads the last sequence
+   * number again and retries. A failure of anything else is rethrown unchanged.
    */
   private async withNextSlots(
     sessionId: string,
@@ -775,7 +793,7 @@ export class SessionsRepository {
         await write(first);
         return Array.from({ length: count }, (_, i) => first + i);
       } catch (error) {
-        const slotTaken = historySlotTaken(error, count, leadingActions);
+        const slotTaken = historySlotTaken(error, leadingActions);
         if (!slotTaken) throw error;
         await pause(Math.random() * 10 * attempt);
       }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type HistoryEntry,
@@ -10,6 +10,8 @@ import { createIsolatedTables } from '../support/dynamodb';
 
 /** The sessions store against DynamoDB Local: lifecycle conditions, history order, the poll's cost. */
 let repo: SessionsRepository;
+let raw: DynamoDBDocumentClient;
+let table: string;
 let requests: string[] = [];
 let consistent: boolean[] = [];
 
@@ -28,6 +30,9 @@ beforeAll(async () => {
     { step: 'initialize', name: 'countRequests' },
   );
   repo = new SessionsRepository(doc, tables.names.sessions);
+  // Same marshalling options: a document client sets them on the client it wraps.
+  raw = DynamoDBDocumentClient.from(tables.client, { marshallOptions: { removeUndefinedValues: true } });
+  table = tables.names.sessions;
 });
 
 function newSession(overrides: Partial<SessionRecord> = {}): SessionRecord {
@@ -110,13 +115,50 @@ describe('sessions repository', () => {
     expect(page.history[a + 1]?.body.type).toBe('w0b');
   });
 
+  it('packs one write into one item and reads items of the older one-entry layout alike', async () => {
+    const session = newSession();
+    await repo.create(session, [event('created'), event('initialized')]);
+    // Written before packing: one entry per item, no count.
+    await raw.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          pk: `SESSION#${session.session_id}`,
+          sk: 'H#000003',
+          kind: 'event',
+          at: 'x',
+          body: { type: 'old' },
+        },
+      }),
+    );
+    expect(await repo.append(session.session_id, [event('a'), event('b'), event('c')])).toEqual([4, 5, 6]);
+    const page = await repo.readPage(session.session_id, undefined, 50);
+    expect(page.history.map((h) => [h.seq, h.body.type])).toEqual([
+      [1, 'created'],
+      [2, 'initialized'],
+      [3, 'old'],
+      [4, 'a'],
+      [5, 'b'],
+      [6, 'c'],
+    ]);
+    // Three items of history: two writes and the older one.
+    const { Items } = await raw.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :h)',
+        ExpressionAttributeValues: { ':pk': `SESSION#${session.session_id}`, ':h': 'H#' },
+      }),
+    );
+    expect(Items?.map((item) => item.sk)).toEqual(['H#000001', 'H#000003', 'H#000004']);
+    expect((await repo.readPage(session.session_id, 3, 50)).history.map((h) => h.seq)).toEqual([4, 5, 6]);
+  });
+
   it('reads a poll page (new history + session) in ONE request, and two only when the page is cut', async () => {
     const session = newSession();
     await repo.create(session, []);
-    await repo.append(
-      session.session_id,
-      Array.from({ length: 8 }, (_, i) => event(`e${i}`)),
-    );
+    // Six writes: one entry each, then one of three entries (one item).
+    for (let i = 0; i < 5; i++) await repo.append(session.session_id, [event(`e${i}`)]);
+    await repo.append(session.session_id, [event('e5'), event('e6'), event('e7')]);
 
     requests = [];
     consistent = [];
@@ -129,9 +171,14 @@ describe('sessions repository', () => {
     expect(all.consumedReadUnits).toBeGreaterThan(0);
 
     requests = [];
-    const after = await repo.readPage(session.session_id, 6, 50);
+    const after = await repo.readPage(session.session_id, 4, 50);
     expect(requests).toEqual(['QueryCommand']);
-    expect(after.history.map((h) => h.seq)).toEqual([7, 8]);
+    expect(after.history.map((h) => [h.seq, h.body.type])).toEqual([
+      [5, 'e4'],
+      [6, 'e5'],
+      [7, 'e6'],
+      [8, 'e7'],
+    ]);
     expect(after.session?.status).toBe('initialized');
 
     requests = [];
@@ -144,7 +191,12 @@ describe('sessions repository', () => {
     const cut = await repo.readPage(session.session_id, undefined, 3);
     expect(requests).toEqual(['QueryCommand', 'GetItemCommand']);
     expect(cut).toMatchObject({ requests: 2, truncated: true, session: { session_id: session.session_id } });
+    // The limit counts stored items (4 read), each returned whole.
     expect(cut.history.map((h) => h.seq)).toEqual([1, 2, 3, 4]);
+    requests = [];
+    const rest = await repo.readPage(session.session_id, 4, 2);
+    expect(rest.history.map((h) => h.seq)).toEqual([5, 6, 7, 8]);
+    expect(rest.truncated).toBe(false);
 
     // No session on the replica asked: only a consistent read can tell an unknown session from one
     // created a moment ago.

@@ -102,7 +102,7 @@ export class ReliableClient {
 export interface SessionCensus {
   /** Every session META item, by session ID. */
   sessions: Map<string, { status: string; owner: string; runId: string }>;
-  /** History items per session. */
+  /** History entries per session (an item holds the entries one write committed). */
   historyItems: Map<string, number>;
 }
 
@@ -131,7 +131,8 @@ export async function sessionCensus(env: Record<string, string | undefined>): Pr
             runId: String(item.run_id),
           });
         } else if (String(item.sk).startsWith('H#')) {
-          census.historyItems.set(id, (census.historyItems.get(id) ?? 0) + 1);
+          const entries = typeof item.n === 'number' ? item.n : 1;
+          census.historyItems.set(id, (census.historyItems.get(id) ?? 0) + entries);
         }
       }
     }
