@@ -256,7 +256,7 @@ export class SessionsRepository {
 
   /**
    * Creates the session (status initialized) with its first history entries and, with an
-   * idempotency key, the key's record, in one transaction. Returns the existing idempotency record
+   * idempotency key, the key's record in one transaction with them. Returns the existing idempotency record
    * when the key was already used (and has not expired); nothing is written then.
    */
   async create(
@@ -271,6 +271,28 @@ export class SessionsRepository {
       gsi1sk: `${session.created_at}#${session.session_id}`,
     };
     const record = idempotency ? { ...idempotency, session_id: session.session_id } : undefined;
+    if (!record) {
+      // Two plain writes instead of a transaction (which bills twice per item): the history first, so
+      // whatever a crash in between leaves is history no META points to, never a session without it.
+      // Nothing reads a session before its META exists.
+      if (history.length > 0) {
+        await this.doc.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: this.historyItem(session.session_id, 1, history),
+            ConditionExpression: 'attribute_not_exists(sk)',
+          }),
+        );
+      }
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: meta,
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return { created: true };
+    }
     const actions = [
       ...(record
         ? [
@@ -291,14 +313,10 @@ export class SessionsRepository {
         : []),
     ];
     try {
-      if (actions.length === 1) {
-        await this.doc.send(new PutCommand(actions[0]!.Put));
-      } else {
-        await this.doc.send(new TransactWriteCommand({ TransactItems: actions }));
-      }
+      await this.doc.send(new TransactWriteCommand({ TransactItems: actions }));
       return { created: true };
     } catch (error) {
-      if (!record || cancellationCodes(error)?.[0] !== 'ConditionalCheckFailed') throw error;
+      if (cancellationCodes(error)?.[0] !== 'ConditionalCheckFailed') throw error;
       const existing = await this.getIdempotency(record.owner_key_id, record.idempotency_key);
       if (!existing) throw error;
       return { created: false, existing };
