@@ -10,6 +10,7 @@ import {
   buildProbes,
   constructBundling,
   functionNames,
+  OFFLINE_DATA_FUNCTION,
 } from '../scenarios/bundles';
 import {
   type ColdStartResult,
@@ -27,7 +28,7 @@ import { type CostMeasurements, runCostMeasurements } from '../scenarios/cost';
 import { type InvestigationsResult, runInvestigations } from '../scenarios/investigations';
 import { POLL_HISTORY_ITEMS, type PollingResult, runPolling, seedPolledSession } from '../scenarios/polling';
 import { runScale, type ScaleResult } from '../scenarios/scale';
-import { WHAT_IFS } from '../scenarios/what-if';
+import { WHAT_IFS, withoutOfflineReader } from '../scenarios/what-if';
 import { type CostLine, priceAll } from './cost-model';
 import type { handlerProbe } from './handler-timing';
 import { startBenchService } from './harness';
@@ -58,8 +59,12 @@ export const TARGETS = {
 /** Functions allowed above TARGETS.bundleBytes because of data they need themselves, and why. */
 export const BUNDLE_SIZE_EXCEPTIONS: Record<string, string> = {};
 
-/** Functions measured in a quick run: the request path of every plugin skill and the poll. */
+/**
+ * Functions measured in a quick run: the request path of every plugin skill and the poll, and the
+ * run-tool step (the one function carrying the offline enrichment data).
+ */
 const QUICK_FUNCTIONS = [
+  OFFLINE_DATA_FUNCTION,
   'authorizer',
   'health',
   'get-session-history',
@@ -194,6 +199,12 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
             });
           }
         }
+        const runToolBefore = bundles.some((b) => b.name === OFFLINE_DATA_FUNCTION)
+          ? await buildBundle(OFFLINE_DATA_FUNCTION, banner, {
+              plugins: [withoutOfflineReader],
+              variant: 'without-offline-data',
+            })
+          : undefined;
         ctx.say('cold starts in fresh Node processes');
         results.coldStart = await runColdStart(
           ctx,
@@ -209,6 +220,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
             disableKeyId: toDisable.summary.key_id,
           },
           variants,
+          runToolBefore,
         );
       }
       if (wants('polling')) {
@@ -300,6 +312,17 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       ...(excepted.length
         ? { note: excepted.map((name) => `${name}: ${BUNDLE_SIZE_EXCEPTIONS[name]}`).join('; ') }
         : {}),
+    });
+  }
+  const runTool = cold?.runTool;
+  if (runTool) {
+    const others = runTool.readerIn.filter((name) => name !== runTool.function);
+    targets.push({
+      id: 'offline-data-one-function',
+      description: `The offline enrichment data grows no cold start but \`${runTool.function}\`'s: no other bundle carries its reader`,
+      target: `${runTool.function} only`,
+      measured: `${others.length === 0 ? 'none' : others.join(', ')} of ${runTool.bundlesChecked - 1} other bundles; ${runTool.function}: import + first IP lookup ${fixed(runTool.coldRatio.median)}× (+${fixed(runTool.coldDeltaMs.median, 0)} ms) the same function without the data`,
+      met: others.length === 0 && runTool.readerIn.includes(runTool.function),
     });
   }
   const poll = results.polling;

@@ -181,6 +181,7 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
       );
     }
     out.push('');
+    if (cold.runTool) out.push(...runToolSection(cold.runTool));
   }
 
   const poll = results.polling;
@@ -416,6 +417,46 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
     out.push('');
   }
   return `${out.join('\n')}\n`;
+}
+
+function runToolSection(r: NonNullable<NonNullable<BenchResults['coldStart']>['runTool']>): string[] {
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const others = r.readerIn.filter((name) => name !== r.function);
+  return [
+    `### \`${r.function}\` before and after the offline enrichment data`,
+    '',
+    `The workflow step that runs one tool, in a fresh process per case, ${r.rounds} rounds in rotating order. The data (${mb(r.dataBytes)}: ASN table, country database, mail-provider lists) ships beside this function only and is read lazily, so its cost lands on the first IP lookup of a sandbox, not on the import. "Before" is this function built with the offline-data module stubbed out, called with the same event: the function as it was without the data.`,
+    '',
+    table(
+      [
+        'Case',
+        'Size',
+        'Import ms',
+        'Import CPU ms',
+        'First call ms',
+        'First call CPU ms',
+        'Import + first call ms',
+        'Answer',
+      ],
+      r.cases.map((c) => [
+        c.description,
+        kb(c.bytes),
+        fig(c.importMs),
+        fig(c.importCpuMs),
+        fig(c.callMs),
+        fig(c.callCpuMs),
+        fig(c.coldMs),
+        String(c.outcome ?? '—'),
+      ]),
+    ),
+    '',
+    `As shipped against before, paired per round: import CPU ${fig(r.importCpuRatio, x)}, first call ${fig(r.callRatio, x)} (+${ms(r.callDeltaMs.median)} ms wall, +${ms(r.callCpuDeltaMs.median)} ms CPU), import + first call ${fig(r.coldRatio, x)} (+${ms(r.coldDeltaMs.median)} ms). Later calls in the same sandbox search the data in memory.`,
+    '',
+    others.length === 0
+      ? `The other functions: none of the ${r.bundlesChecked - 1} other bundles built in this run carries the offline-data reader (maxmind, shared/platform/offline-intel.ts), and the data is in \`${r.function}\`'s asset only (ServiceFunction \`offlineData\`), so their size, import and first call are what they were without it.`
+      : `❌ The offline-data reader is also bundled in: ${others.map((n) => `\`${n}\``).join(', ')}.`,
+    '',
+  ];
 }
 
 export function renderCharts(results: BenchResults): Record<string, string> {

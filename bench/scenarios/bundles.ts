@@ -28,9 +28,18 @@ export interface BundleInfo {
   buildMs: number;
   /** Bytes in the output per package (node_modules) or project folder, largest first. */
   packages: Array<{ name: string; bytes: number }>;
+  /** Whether the bundle carries the offline-data reader (shared/platform/offline-intel.ts, maxmind). */
+  offlineReader: boolean;
 }
 
 export const FLOOR_NAME = 'floor';
+/** The function the stack ships the offline enrichment data with (ServiceFunction offlineData). */
+export const OFFLINE_DATA_FUNCTION = (() => {
+  const steps = WORKFLOW_STEPS.filter((step) => step.offlineData);
+  if (steps.length !== 1) throw new Error('the bench expects exactly one workflow step with offline data');
+  return steps[0]!.functionName;
+})();
+const OFFLINE_READER_INPUTS = /(?:^|\/)(?:shared\/platform\/offline-intel\.ts|node_modules\/maxmind\/)/;
 export const BUNDLE_DIR = join(PROJECT_ROOT, 'bench', 'results', 'tmp', 'bundles');
 const CONSTRUCT_FILE = join(PROJECT_ROOT, 'infra', 'constructs', 'service-function.ts');
 
@@ -148,6 +157,7 @@ export async function buildBundle(
     kind: options.kind ?? kindOf(name),
     ...(route?.pluginSkill ? { skill: route.pluginSkill } : {}),
     outfile,
+    offlineReader: Object.keys(output.inputs).some((path) => OFFLINE_READER_INPUTS.test(path)),
     bytes: code.length,
     gzipBytes: gzipSync(code).length,
     buildMs,

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
+import { localDataDir } from '../../shared/platform/offline-intel';
 import { authorizerEvent, httpEvent, type SampleData } from '../lib/events';
 import { packageOf, sourceLookup } from '../lib/sourcemap';
 import { type Figure, figure } from '../lib/stats';
-import { BUNDLE_DIR, type BundleInfo, FLOOR_NAME } from './bundles';
+import { BUNDLE_DIR, type BundleInfo, FLOOR_NAME, OFFLINE_DATA_FUNCTION } from './bundles';
 import type { ScenarioContext } from './context';
 
 /**
@@ -47,6 +48,48 @@ export interface ColdStartResult {
   entries: ColdStartEntry[];
   /** Variants of one function (deployed source maps, what-if builds) against its plain bundle. */
   variants: VariantResult[];
+  /** The run-tool function with and without the offline enrichment data. */
+  runTool?: RunToolColdStart;
+}
+
+/**
+ * The run-tool function's cold start before and after the offline enrichment data. "As shipped" is
+ * the function with SIS_OFFLINE_DATA_DIR pointing at the data, called for a public address, so its
+ * first call opens the data (the ASN table and the country database) as the first IP lookup of a
+ * Lambda sandbox does. "Before" is the same function built with the offline-data module stubbed out
+ * (no reader in the bundle, nothing read), called with the same event: the function as it was before
+ * the data existed. "No lookup" is the shipped function called for a private address, whose
+ * classification needs no data: what a cold start costs when the data is not touched.
+ */
+export interface RunToolCase {
+  id: 'as-shipped' | 'before' | 'no-lookup';
+  description: string;
+  bytes: number;
+  importMs: Figure;
+  importCpuMs: Figure;
+  callMs: Figure;
+  callCpuMs: Figure;
+  coldMs: Figure;
+  outcome: string | number | null;
+}
+
+export interface RunToolColdStart {
+  function: string;
+  rounds: number;
+  /** Bytes of the data directory the function ships (what the first IP lookup reads from). */
+  dataBytes: number;
+  cases: RunToolCase[];
+  /** As shipped ÷ before, paired per round. */
+  importCpuRatio: Figure;
+  callRatio: Figure;
+  coldRatio: Figure;
+  /** As shipped − before, paired per round. */
+  callDeltaMs: Figure;
+  callCpuDeltaMs: Figure;
+  coldDeltaMs: Figure;
+  /** The bundles built in this run that carry the offline-data reader (expected: the function only). */
+  readerIn: string[];
+  bundlesChecked: number;
 }
 
 export interface VariantInput {
@@ -124,9 +167,24 @@ function runChild(
   });
 }
 
+/** The Map iteration's input (infra/workflow/investigation.asl.json, RunTool's ItemSelector). */
+export function runToolEvent(address: string) {
+  return {
+    // No such session: the tool runs and its result is not recorded (the session is not active).
+    session_id: 's_bench_cold_start',
+    entity: { type: 'ip', value: address },
+    tool: 'ip_classification',
+    tlp: 'amber',
+    refresh_intel: false,
+  };
+}
+export const RUN_TOOL_ADDRESS = '8.8.8.8';
+const RUN_TOOL_PRIVATE_ADDRESS = '10.1.2.3';
+
 function eventFor(name: string, data: SampleData): unknown {
   if (name === FLOOR_NAME || name.startsWith(`${FLOOR_NAME}+`)) return {};
   if (name === 'authorizer') return authorizerEvent(data);
+  if (name === OFFLINE_DATA_FUNCTION) return runToolEvent(RUN_TOOL_ADDRESS);
   return httpEvent(name, data) ?? null;
 }
 
@@ -162,6 +220,8 @@ export async function runColdStart(
   serviceEnv: Record<string, string>,
   data: SampleData,
   variants: readonly VariantInput[],
+  /** The run-tool function built without the offline-data reader (bench/scenarios/what-if.ts). */
+  runToolBefore?: BundleInfo,
 ): Promise<ColdStartResult> {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 24)
@@ -176,7 +236,13 @@ export async function runColdStart(
     POWERTOOLS_SERVICE_NAME: 'security-investigation-service',
     POWERTOOLS_METRICS_NAMESPACE: 'SecurityInvestigationService',
   };
-  const envFor = (name: string) => ({ ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: name });
+  // As the stack sets it: only the function that ships the data knows where it is.
+  const offlineDir = bundles.some((b) => b.name === OFFLINE_DATA_FUNCTION) ? localDataDir() : undefined;
+  const envFor = (name: string) => ({
+    ...baseEnv,
+    AWS_LAMBDA_FUNCTION_NAME: name,
+    ...(name === OFFLINE_DATA_FUNCTION && offlineDir ? { SIS_OFFLINE_DATA_DIR: offlineDir } : {}),
+  });
   const samples = new Map<string, ChildResult[]>(bundles.map((b) => [b.name, []]));
   const order = [...bundles];
   for (let round = 0; round < rounds; round++) {
@@ -257,5 +323,104 @@ export async function runColdStart(
       wallRatio: figure(withVariant.map((r, i) => r.importMs / without[i]!.importMs)),
     });
   }
-  return { rounds, node: process.version, entries, variants: variantResults };
+  const runToolPlain = bundles.find((b) => b.name === OFFLINE_DATA_FUNCTION);
+  const runTool =
+    runToolPlain && runToolBefore && offlineDir
+      ? await runToolColdStart(
+          ctx,
+          rounds * 2,
+          { plain: runToolPlain, before: runToolBefore, offlineDir },
+          envFor,
+        )
+      : undefined;
+  if (runTool) {
+    const built = bundles.filter((b) => b.kind !== 'floor' && b.kind !== 'probe');
+    runTool.readerIn = built.filter((b) => b.offlineReader).map((b) => b.name);
+    runTool.bundlesChecked = built.length;
+  }
+  return {
+    rounds,
+    node: process.version,
+    entries,
+    variants: variantResults,
+    ...(runTool ? { runTool } : {}),
+  };
+}
+
+function directoryBytes(dir: string): number {
+  return readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+}
+
+async function runToolColdStart(
+  ctx: ScenarioContext,
+  rounds: number,
+  input: { plain: BundleInfo; before: BundleInfo; offlineDir: string },
+  envFor: (name: string) => Record<string, string>,
+): Promise<RunToolColdStart> {
+  const name = input.plain.name;
+  const cases = [
+    {
+      id: 'as-shipped',
+      description: `as shipped: ip_classification of ${RUN_TOOL_ADDRESS}, SIS_OFFLINE_DATA_DIR set; the first call reads the data`,
+      bundle: input.plain,
+      address: RUN_TOOL_ADDRESS,
+    },
+    {
+      id: 'before',
+      description: `before the offline data: the same function with the offline-data module stubbed out (no reader, nothing read), same event`,
+      bundle: input.before,
+      address: RUN_TOOL_ADDRESS,
+    },
+    {
+      id: 'no-lookup',
+      description: `as shipped, ip_classification of the private ${RUN_TOOL_PRIVATE_ADDRESS}: a call that needs no data`,
+      bundle: input.plain,
+      address: RUN_TOOL_PRIVATE_ADDRESS,
+    },
+  ] as const;
+  ctx.say(`  ${name} with and without the offline data (${rounds} rounds of ${cases.length})`);
+  const samples = new Map<string, ChildResult[]>(cases.map((c) => [c.id, []]));
+  for (let round = 0; round < rounds; round++) {
+    const rotated = [...cases.slice(round % cases.length), ...cases.slice(0, round % cases.length)];
+    for (const c of rotated) {
+      const result = await runChild(
+        c.bundle.outfile,
+        { functionName: name, event: runToolEvent(c.address) },
+        envFor(name),
+      );
+      samples.get(c.id)!.push(result);
+    }
+  }
+  const cold = (r: ChildResult) => r.importMs + (r.callMs ?? 0);
+  const shipped = samples.get('as-shipped')!;
+  const before = samples.get('before')!;
+  return {
+    function: name,
+    rounds,
+    dataBytes: directoryBytes(input.offlineDir),
+    cases: cases.map((c) => {
+      const runs = samples.get(c.id)!;
+      return {
+        id: c.id,
+        description: c.description,
+        bytes: c.bundle.bytes,
+        importMs: figure(runs.map((r) => r.importMs)),
+        importCpuMs: figure(runs.map((r) => r.importCpuMs)),
+        callMs: figure(runs.map((r) => r.callMs ?? Number.NaN)),
+        callCpuMs: figure(runs.map((r) => r.callCpuMs ?? Number.NaN)),
+        coldMs: figure(runs.map(cold)),
+        outcome: runs.at(-1)?.outcome ?? null,
+      };
+    }),
+    importCpuRatio: figure(shipped.map((r, i) => r.importCpuMs / before[i]!.importCpuMs)),
+    callRatio: figure(shipped.map((r, i) => (r.callMs ?? Number.NaN) / (before[i]!.callMs ?? Number.NaN))),
+    coldRatio: figure(shipped.map((r, i) => cold(r) / cold(before[i]!))),
+    callDeltaMs: figure(shipped.map((r, i) => (r.callMs ?? Number.NaN) - (before[i]!.callMs ?? Number.NaN))),
+    callCpuDeltaMs: figure(
+      shipped.map((r, i) => (r.callCpuMs ?? Number.NaN) - (before[i]!.callCpuMs ?? Number.NaN)),
+    ),
+    coldDeltaMs: figure(shipped.map((r, i) => cold(r) - cold(before[i]!))),
+    readerIn: [],
+    bundlesChecked: 0,
+  };
 }

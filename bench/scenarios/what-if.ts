@@ -50,3 +50,22 @@ export const WHAT_IFS: readonly WhatIf[] = [
   { id: 'no-tldts', description: 'without tldts', plugins: [withoutTldts] },
   { id: 'both', description: 'both: English-only zod and no tldts', plugins: [zodEnglishOnly, withoutTldts] },
 ];
+
+/**
+ * The run-tool function as it was before the offline enrichment data: the offline-data module
+ * replaced by one that has no data, so the bundle carries no reader (maxmind) and no call reads a
+ * file. The handler then runs its tools without offline data, as it did before.
+ */
+export const withoutOfflineReader: Plugin = {
+  name: 'without-offline-reader',
+  setup(build) {
+    build.onResolve({ filter: /\/platform\/offline-intel$/ }, () => ({
+      path: 'offline-intel',
+      namespace: NAMESPACE,
+    }));
+    build.onLoad({ filter: /^offline-intel$/, namespace: NAMESPACE }, () => ({
+      contents: 'export function offlineIntel() { return undefined; }',
+      loader: 'js',
+    }));
+  },
+};

@@ -67,7 +67,7 @@ export class InvestigationWorkflow extends Construct {
         name: step.functionName,
         timeoutSeconds: step.timeoutSeconds,
         // The enrichment tools read the offline IP and mail data; no other step carries it.
-        offlineData: step.functionName === 'step-run-tool',
+        offlineData: step.offlineData === true,
         // The analyst mode decides the plan (MarkActive), the turns and the report's analyst section.
         ...(props.analyst && ANALYST_STEPS.has(step.functionName)
           ? { environment: props.analyst.environment }

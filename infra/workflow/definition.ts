@@ -21,6 +21,11 @@ export interface WorkflowStep {
   description: string;
   /** Lambda timeout; the Task state's TimeoutSeconds in the ASL is set above it. */
   timeoutSeconds: number;
+  /**
+   * Ships the offline enrichment data (ServiceFunction `offlineData`): only the step whose tools read
+   * it, so no other function's asset or cold start grows (the bench checks the bundles).
+   */
+  offlineData?: true;
 }
 
 export const WORKFLOW_STEPS: readonly WorkflowStep[] = [
@@ -35,6 +40,7 @@ export const WORKFLOW_STEPS: readonly WorkflowStep[] = [
     functionName: 'step-run-tool',
     description: 'Investigation step: runs one enrichment tool and records the tool call',
     timeoutSeconds: 120,
+    offlineData: true,
   },
   {
     substitution: 'AssessFunctionArn',
