@@ -25,7 +25,11 @@ import {
 } from '../scenarios/console';
 import type { ScenarioContext } from '../scenarios/context';
 import { type CostMeasurements, runCostMeasurements } from '../scenarios/cost';
-import { type InvestigationsResult, runInvestigations } from '../scenarios/investigations';
+import {
+  type InvestigationsResult,
+  runIntelInvestigations,
+  runInvestigations,
+} from '../scenarios/investigations';
 import { POLL_HISTORY_ITEMS, type PollingResult, runPolling, seedPolledSession } from '../scenarios/polling';
 import { runScale, type ScaleResult } from '../scenarios/scale';
 import { WHAT_IFS, withoutOfflineReader } from '../scenarios/what-if';
@@ -230,6 +234,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       if (wants('investigations')) {
         ctx.say('investigations');
         results.investigations = await runInvestigations(ctx, bench);
+        ctx.say('investigations with threat-intelligence connectors (local fake providers)');
+        results.investigations.intel = await runIntelInvestigations(ctx, bench);
       }
     } finally {
       await bench.stop();

@@ -267,6 +267,7 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
       `Completed run ÷ step handler busy time (the run's floor): p50 ${x(b.overheadRatio.p50)}. Synchronous start (${inv.synchronous.runs} runs): p50 ${ms(inv.synchronous.latencyMs.p50)} ms, p99 ${ms(inv.synchronous.latencyMs.p99)} ms, ${ms(inv.synchronous.waitExtraMs)} ms above the background run at the median (the handler re-reads the session every 250 ms). ${inv.concurrent.investigations} investigations started at once (${inv.concurrent.rounds} round${inv.concurrent.rounds > 1 ? 's' : ''}): ${fig(inv.concurrent.perSecond, (v) => v.toFixed(1))} completed per second, all done in ${fig(inv.concurrent.wallMs)} ms, each p50 ${fig(inv.concurrent.totalP50Ms)} ms / p99 ${fig(inv.concurrent.totalP99Ms)} ms${inv.concurrent.failed ? `, ${inv.concurrent.failed} failed` : ''}.`,
     );
     out.push('');
+    if (inv.intel) out.push(...intelSection(inv.intel));
   }
 
   const scale = results.scale;
@@ -417,6 +418,49 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
     out.push('');
   }
   return `${out.join('\n')}\n`;
+}
+
+function intelSection(intel: NonNullable<NonNullable<BenchResults['investigations']>['intel']>): string[] {
+  const names = intel.connectors.join(' and ');
+  const mode = {
+    off: 'without connectors',
+    cold: `${names}, cache cold (\`refresh_intel: true\`)`,
+    warm: `${names}, cache warm`,
+  } as const;
+  return [
+    '### With threat-intelligence connectors',
+    '',
+    `Background investigations of a public IP with ${names} pointed at the local fake provider server (test/support/intel-fake-server.ts: the providers' paths, auth headers and documented answers, on loopback, answering at once), against the same investigation without connectors, ${intel.rounds} rounds of the three in rotating order in the same runtime. Connectors are switched on and off through the configuration before every run, in every mode alike. Each run is checked: cold runs asked every source, warm runs were served from the cache and asked none, runs without connectors planned none.`,
+    '',
+    table(
+      [
+        '',
+        'Tools',
+        'Provider requests',
+        'p50 ms',
+        'p90 ms',
+        'Step handlers busy p50 ms',
+        'Billed step ms p50',
+        'p50 vs without (paired)',
+      ],
+      (['off', 'cold', 'warm'] as const).map((m) => {
+        const v = intel.modes[m];
+        return [
+          mode[m],
+          String(v.toolInvocations),
+          String(v.providerRequests),
+          ms(v.totalMs.p50),
+          ms(v.totalMs.p90),
+          ms(v.stepBusyMs.p50),
+          ms(v.stepBilledMs.p50),
+          m === 'off' ? '1' : fig(m === 'cold' ? intel.coldRatio : intel.warmRatio, x),
+        ];
+      }),
+    ),
+    '',
+    `Billed step time (all step handlers' durations summed) against the run without connectors: cache cold ${fig(intel.coldBilledRatio, x)}, cache warm ${fig(intel.warmBilledRatio, x)}. The connectors are further iterations of the workflow's tool map (at most four tools at a time); the fake answers at once, so these figures are the service's own cost of asking (HTTP client, cache, quota and circuit records, the extra tool steps), and a real provider's response time comes on top of a cold run.`,
+    '',
+  ];
 }
 
 function runToolSection(r: NonNullable<NonNullable<BenchResults['coldStart']>['runTool']>): string[] {

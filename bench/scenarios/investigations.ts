@@ -1,7 +1,10 @@
-import { config } from '../../shared/config';
+import { config, resetConfigForTests } from '../../shared/config';
+import type { ConnectorName } from '../../shared/domain/intel/connectors';
+import { intelEnvPrefix } from '../../shared/domain/intel/names';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import { SessionsRepository } from '../../shared/store/sessions-repository';
 import { tableName } from '../../shared/store/tables';
+import { type IntelFakeServer, startIntelFakeServer } from '../../test/support/intel-fake-server';
 import { handlerProbe, type Invocation } from '../lib/handler-timing';
 import type { BenchService } from '../lib/harness';
 import { type Distribution, distribution, type Figure, figure } from '../lib/stats';
@@ -71,6 +74,32 @@ export interface InvestigationsResult {
     totalP99Ms: Figure;
     failed: number;
   };
+  intel?: IntelInvestigationsResult;
+}
+
+/** Investigations of one public IP without connectors, with a cold cache and with a warm one. */
+export type IntelMode = 'off' | 'cold' | 'warm';
+
+export interface IntelInvestigationsResult {
+  connectors: ConnectorName[];
+  rounds: number;
+  modes: Record<
+    IntelMode,
+    {
+      totalMs: Distribution;
+      stepBusyMs: Distribution;
+      stepBilledMs: Distribution;
+      toolInvocations: number;
+      /** Requests the fake provider server received per run (all connectors). */
+      providerRequests: number;
+    }
+  >;
+  /** Start → completed of the mode ÷ that of the run without connectors in the same round. */
+  coldRatio: Figure;
+  warmRatio: Figure;
+  /** Billed step time (sum of step handler durations) of the mode ÷ without connectors, per round. */
+  coldBilledRatio: Figure;
+  warmBilledRatio: Figure;
 }
 
 function union(intervals: Array<[number, number]>): number {
@@ -119,12 +148,16 @@ function timingOf(
   };
 }
 
-async function startBackground(bench: BenchService, index: number) {
-  const entity = ENTITIES[index % ENTITIES.length]!;
+async function startBackground(
+  bench: BenchService,
+  index: number,
+  options: { entity?: { type: string; value: string }; refreshIntel?: boolean } = {},
+) {
+  const entity = options.entity ?? ENTITIES[index % ENTITIES.length]!;
   const sentAt = performance.now();
   const answer = await bench.http.expect(202, 'POST', '/api/v1/investigations/start', {
     key: bench.apiKey,
-    body: { entity, background: true },
+    body: { entity, background: true, ...(options.refreshIntel ? { refresh_intel: true } : {}) },
   });
   return { sessionId: (answer.body as { session_id: string }).session_id, sentAt, startRequestMs: answer.ms };
 }
@@ -227,5 +260,124 @@ export async function runInvestigations(
       totalP99Ms: figure(concurrent.p99),
       failed,
     },
+  };
+}
+
+// ---- Investigations with threat-intelligence connectors ----
+
+/** Two keyed sources that answer about IPs, as in the issue's acceptance scenario. */
+const INTEL_CONNECTORS: ConnectorName[] = ['abuseipdb', 'crowdsec'];
+/** Public addresses (never sent anywhere but the local fake server). */
+const INTEL_IPS = ['185.220.101.1', '45.155.205.23', '194.26.29.102', '89.248.165.4'] as const;
+
+function connectorEnv(fake: IntelFakeServer): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of INTEL_CONNECTORS) {
+    const prefix = intelEnvPrefix(name);
+    env[`${prefix}_API_KEY`] = `bench-${name}-key`;
+    env[`${prefix}_URL`] = fake.urlFor(name);
+    // Far above what the bench sends: no run is skipped or paced by a provider's daily quota.
+    env[`${prefix}_DAILY_QUOTA`] = '1000000';
+  }
+  return env;
+}
+
+/**
+ * The handlers read the connectors from the process's configuration, parsed once and cached, and
+ * every service keeps its clients per configuration object; switching sets or clears the
+ * connectors' variables and drops the parsed configuration. It is switched before every run, in
+ * every mode, so each run pays the same rebuild (the configuration, the SDK clients, the
+ * authorizer's key cache) and the ratios compare like with like.
+ */
+function switchConnectors(env: Record<string, string>, on: boolean): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (on) process.env[name] = value;
+    else delete process.env[name];
+  }
+  resetConfigForTests();
+}
+
+interface IntelSources {
+  answered: string[];
+  cached: string[];
+}
+
+export async function runIntelInvestigations(
+  ctx: ScenarioContext,
+  bench: BenchService,
+): Promise<IntelInvestigationsResult> {
+  const probe = handlerProbe();
+  const rounds = ctx.quick ? 6 : 15;
+  const fake = await startIntelFakeServer(
+    Object.fromEntries(INTEL_CONNECTORS.map((name) => [name, `bench-${name}-key`])),
+  );
+  const env = connectorEnv(fake);
+  const sessionsOf = () => {
+    const cfg = config();
+    return new SessionsRepository(createDocumentClient(cfg), tableName(cfg, 'sessions'));
+  };
+  const run = async (mode: IntelMode, value: string): Promise<RunTiming & { requests: number }> => {
+    switchConnectors(env, mode !== 'off');
+    const before = fake.requests.length;
+    const started = await startBackground(bench, 0, {
+      entity: { type: 'ip', value },
+      refreshIntel: mode === 'cold',
+    });
+    await bench.service.stepFunctions.idle();
+    const session = await sessionsOf().get(started.sessionId);
+    if (session?.status !== 'completed') throw new Error(`investigation ended ${session?.status}`);
+    // The run measured what its mode says: every source asked afresh, every answer cached, or none.
+    const sources = (session.report as { coverage?: { intel_sources?: IntelSources } } | undefined)?.coverage
+      ?.intel_sources;
+    const requests = fake.requests.length - before;
+    const expected = {
+      off: sources === undefined && requests === 0,
+      cold: sources?.answered.length === INTEL_CONNECTORS.length && requests === INTEL_CONNECTORS.length,
+      warm: sources?.cached.length === INTEL_CONNECTORS.length && requests === 0,
+    }[mode];
+    if (!expected)
+      throw new Error(
+        `${mode} investigation of ${value}: sources ${JSON.stringify(sources)}, ${requests} requests`,
+      );
+    return {
+      ...timingOf(started.sessionId, started.sentAt, started.startRequestMs, probe.invocations),
+      requests,
+    };
+  };
+
+  const samples: Record<IntelMode, Array<RunTiming & { requests: number }>> = { off: [], cold: [], warm: [] };
+  try {
+    // Warm-up: each address asked once, so the warm mode finds it in the cache.
+    for (const value of INTEL_IPS) await run('cold', value);
+    await run('off', INTEL_IPS[0]);
+    ctx.say(`  ${rounds} rounds of one IP investigation without connectors, cache cold and cache warm`);
+    const modes: IntelMode[] = ['off', 'cold', 'warm'];
+    for (let round = 0; round < rounds; round++) {
+      const value = INTEL_IPS[round % INTEL_IPS.length]!;
+      // Rotate so no mode always runs first (or right after a cache write).
+      const order = [...modes.slice(round % 3), ...modes.slice(0, round % 3)];
+      for (const mode of order) samples[mode].push(await run(mode, value));
+    }
+  } finally {
+    switchConnectors(env, false);
+    await fake.close();
+  }
+  const summary = (runs: Array<RunTiming & { requests: number }>) => ({
+    totalMs: distribution(runs.map((r) => r.totalMs)),
+    stepBusyMs: distribution(runs.map((r) => r.stepBusyMs)),
+    stepBilledMs: distribution(runs.map((r) => r.stepBilledMs)),
+    toolInvocations: distribution(runs.map((r) => r.toolInvocations)).p50,
+    providerRequests: distribution(runs.map((r) => r.requests)).p50,
+  });
+  const ratio = (mode: IntelMode, field: 'totalMs' | 'stepBilledMs') =>
+    figure(samples[mode].map((r, i) => r[field] / samples.off[i]![field]));
+  return {
+    connectors: INTEL_CONNECTORS,
+    rounds,
+    modes: { off: summary(samples.off), cold: summary(samples.cold), warm: summary(samples.warm) },
+    coldRatio: ratio('cold', 'totalMs'),
+    warmRatio: ratio('warm', 'totalMs'),
+    coldBilledRatio: ratio('cold', 'stepBilledMs'),
+    warmBilledRatio: ratio('warm', 'stepBilledMs'),
   };
 }
