@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../shared/domain/entity';
 import { CONNECTOR_NAMES, CONNECTORS, refusalReason } from '../../shared/domain/intel/connectors';
+import { threatfoxIocMatches } from '../../shared/domain/intel/mappers';
 import { TOOL_NAMES } from '../../shared/domain/investigation/types';
 import { intelFixture } from '../support/intel-fake-server';
 
@@ -38,6 +39,8 @@ describe('intelligence connector mappers', () => {
     const notFound = map('greynoise', 'greynoise-not-found.json', 404);
     expect(notFound.verdict).toBe('unknown');
     expect(notFound.findings[0]?.score).toBe(0);
+    const suspicious = { ip: '192.0.2.9', noise: true, riot: false, classification: 'suspicious' };
+    expect(CONNECTORS.greynoise.map(ip, { status: 200, body: suspicious }).verdict).toBe('suspicious');
   });
 
   it('InternetDB: a tor tag is suspicious and known CVEs are an exposure finding; 404 is no data', () => {
@@ -56,11 +59,25 @@ describe('intelligence connector mappers', () => {
   });
 
   it('ThreatFox: a botnet C2 at confidence 75 is malicious with Application Layer Protocol', () => {
-    const result = map('threatfox', 'threatfox-search-ioc.json');
+    // The documented search for 139.180.203.104 answers its ip:port IOC 139.180.203.104:443.
+    const c2 = { type: 'ip' as const, value: '139.180.203.104' };
+    const result = map('threatfox', 'threatfox-search-ioc.json', 200, c2);
     expect(result.verdict).toBe('malicious');
-    expect(result.facts).toMatchObject({ malware: ['Cobalt Strike'], max_confidence: 75 });
+    expect(result.facts).toMatchObject({ malware: ['Cobalt Strike'], max_confidence: 75, iocs: 1 });
     expect(attackIds(result)).toEqual(['T1071']);
-    expect(map('threatfox', 'threatfox-no-result.json').verdict).toBe('unknown');
+    expect(map('threatfox', 'threatfox-no-result.json', 200, c2).verdict).toBe('unknown');
+  });
+
+  it('ThreatFox: asks with the documented search (no exact_match) and keeps only this indicator', () => {
+    expect(CONNECTORS.threatfox.request(ip).json).toEqual({ query: 'search_ioc', search_term: ip.value });
+    // A substring hit on another address is not about this one.
+    const prefix = { type: 'ip' as const, value: '139.180.203.10' };
+    expect(map('threatfox', 'threatfox-search-ioc.json', 200, prefix).verdict).toBe('unknown');
+    expect(threatfoxIocMatches(prefix, '139.180.203.10:8080')).toBe(true);
+    expect(threatfoxIocMatches(domain, 'vektorex.com')).toBe(true);
+    expect(threatfoxIocMatches(domain, 'http://vektorex.com/gate.php')).toBe(true);
+    expect(threatfoxIocMatches(domain, 'vektorex.com.evil.example')).toBe(false);
+    expect(threatfoxIocMatches({ type: 'ip', value: '2001:db8::1' }, '[2001:db8::1]:443')).toBe(true);
   });
 
   it("OTX: pulses make it suspicious and carry the pulses' attack_ids", () => {
@@ -78,6 +95,21 @@ describe('intelligence connector mappers', () => {
       { id: 'T1595', name: 'Active Scanning' },
     ]);
     expect(map('crowdsec', 'crowdsec-not-found.json', 404).verdict).toBe('unknown');
+  });
+
+  it('CrowdSec: an IP with false_positives tags is not malicious, whatever its reputation', () => {
+    const smoke = intelFixture('crowdsec-smoke.json') as Record<string, unknown>;
+    const publicDns = {
+      ...smoke,
+      classifications: {
+        false_positives: [{ name: 'public_dns', label: 'Public DNS', description: 'IP is a public DNS.' }],
+        classifications: [],
+      },
+    };
+    const result = CONNECTORS.crowdsec.map(ip, { status: 200, body: publicDns });
+    expect(result.verdict).toBe('benign');
+    expect(result.findings[0]?.attack).toBeUndefined();
+    expect(result.facts).toMatchObject({ false_positives: ['Public DNS'] });
   });
 
   it('VirusTotal: 9 engines saying malicious is malicious; NotFoundError is unknown', () => {

@@ -151,7 +151,8 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
     request: (entity) => ({
       method: 'POST',
       path: '/api/v1/',
-      json: { query: 'search_ioc', search_term: entity.value, exact_match: true },
+      // The documented search: a substring match, narrowed to this indicator by the mapper.
+      json: { query: 'search_ioc', search_term: entity.value },
     }),
     map: MAPPERS.threatfox,
   },
@@ -182,7 +183,8 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
     maxTlp: 'amber',
     tenantOwned: false,
     cacheTtlSeconds: 24 * HOUR,
-    dailyQuota: 30,
+    // The free community key's quota (50 lookups a day); an extended key raises it by setting.
+    dailyQuota: 50,
     minIntervalMs: 0,
     defaultBaseUrl: 'https://cti.api.crowdsec.net',
     answerStatuses: [404],

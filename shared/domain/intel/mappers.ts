@@ -156,11 +156,13 @@ function greynoise(entity: Entity, answer: { status: number; body: unknown }): I
       ? 'unknown'
       : classification === 'malicious'
         ? 'malicious'
-        : riot || classification === 'benign'
-          ? 'benign'
-          : noise
-            ? 'suspicious'
-            : 'unknown';
+        : classification === 'suspicious'
+          ? 'suspicious'
+          : riot || classification === 'benign'
+            ? 'benign'
+            : noise
+              ? 'suspicious'
+              : 'unknown';
   const detail =
     answer.status === 404
       ? 'not observed scanning the internet'
@@ -294,10 +296,33 @@ const THREATFOX_ATTACK: Record<string, AttackTechniqueId[]> = {
   payload_delivery: ['T1105'],
 };
 
+/**
+ * ThreatFox's search_ioc matches by substring (an IP is stored as `ip:port`, so "1.2.3.4" must find
+ * "1.2.3.4:443"), which also finds "1.2.3.40:80" or "evil-1.2.3.4.example"; keep only the IOCs
+ * that are the indicator itself, the indicator with a port, or a URL on that host.
+ */
+export function threatfoxIocMatches(entity: Entity, ioc: string): boolean {
+  const value = entity.value.toLowerCase();
+  const candidate = ioc.toLowerCase();
+  if (candidate === value || candidate.startsWith(`${value}:`) || candidate.startsWith(`[${value}]:`))
+    return true;
+  try {
+    const host = new URL(candidate).hostname.replace(/^\[|\]$/g, '');
+    return host === value;
+  } catch {
+    return false;
+  }
+}
+
 function threatfox(entity: Entity, answer: { body: unknown }): IntelResult {
   const body = obj(answer.body);
   const status = str(body.query_status);
-  const iocs = status === 'ok' ? arr(body.data).map(obj) : [];
+  const iocs =
+    status === 'ok'
+      ? arr(body.data)
+          .map(obj)
+          .filter((i) => threatfoxIocMatches(entity, str(i.ioc)))
+      : [];
   const confidence = iocs.reduce((max, i) => Math.max(max, num(i.confidence_level)), 0);
   const verdict: Verdict = iocs.length === 0 ? 'unknown' : confidence >= 75 ? 'malicious' : 'suspicious';
   const malware = [...new Set(iocs.map((i) => str(i.malware_printable)).filter(Boolean))];
@@ -388,16 +413,22 @@ function otx(entity: Entity, answer: { status: number; body: unknown }): IntelRe
 function crowdsec(entity: Entity, answer: { status: number; body: unknown }): IntelResult {
   const body = answer.status === 404 ? {} : obj(answer.body);
   const reputation = str(body.reputation);
+  const falsePositives = arr(obj(body.classifications).false_positives).map(
+    (c) => str(obj(c).label) || str(obj(c).name),
+  );
+  // CrowdSec: "Any IP with false_positives tags shouldn't be considered as malicious" (CTI format).
   const verdict: Verdict =
     answer.status === 404
       ? 'unknown'
-      : reputation === 'malicious'
-        ? 'malicious'
-        : reputation === 'suspicious' || reputation === 'known'
-          ? 'suspicious'
-          : reputation === 'benign' || reputation === 'safe'
-            ? 'benign'
-            : 'unknown';
+      : falsePositives.length > 0
+        ? 'benign'
+        : reputation === 'malicious'
+          ? 'malicious'
+          : reputation === 'suspicious' || reputation === 'known'
+            ? 'suspicious'
+            : reputation === 'benign' || reputation === 'safe'
+              ? 'benign'
+              : 'unknown';
   const behaviors = arr(body.behaviors).map((b) => str(obj(b).label) || str(obj(b).name));
   const attack = normaliseAttack(
     arr(body.mitre_techniques).map((m) => ({ id: obj(m).name, name: obj(m).label })),
@@ -412,6 +443,7 @@ function crowdsec(entity: Entity, answer: { status: number; body: unknown }): In
       background_noise_score: num(body.background_noise_score),
       behaviors: behaviors.slice(0, 10),
       classifications: classifications.slice(0, 10),
+      false_positives: falsePositives.slice(0, 10),
       cves: strings(body.cves),
       total_score: num(obj(obj(body.scores).overall).total),
       attack_ids: attack.map((a) => a.id),
@@ -423,9 +455,12 @@ function crowdsec(entity: Entity, answer: { status: number; body: unknown }): In
       verdict,
       answer.status === 404
         ? 'not found'
-        : `reputation ${reputation}${behaviors.length ? `, ${behaviors.slice(0, 3).join(', ')}` : ''}`,
+        : falsePositives.length > 0
+          ? `known false positive: ${falsePositives.slice(0, 3).join(', ')}`
+          : `reputation ${reputation}${behaviors.length ? `, ${behaviors.slice(0, 3).join(', ')}` : ''}`,
       [
         reputation ? `reputation: ${reputation}` : '',
+        falsePositives.length ? `false_positives: ${falsePositives.slice(0, 5).join(', ')}` : '',
         behaviors.length ? `behaviors: ${behaviors.slice(0, 5).join(', ')}` : '',
         classifications.length ? `classifications: ${classifications.slice(0, 5).join(', ')}` : '',
       ],
