@@ -441,7 +441,9 @@ function intelSection(intel: NonNullable<NonNullable<BenchResults['investigation
         'p90 ms',
         'Step handlers busy p50 ms',
         'Billed step ms p50',
-        'p50 vs without (paired)',
+        'Service CPU ms p50',
+        'Wall vs without (paired)',
+        'CPU vs without (paired)',
       ],
       (['off', 'cold', 'warm'] as const).map((m) => {
         const v = intel.modes[m];
@@ -453,12 +455,14 @@ function intelSection(intel: NonNullable<NonNullable<BenchResults['investigation
           ms(v.totalMs.p90),
           ms(v.stepBusyMs.p50),
           ms(v.stepBilledMs.p50),
+          ms(v.cpuMs.p50),
           m === 'off' ? '1' : fig(m === 'cold' ? intel.coldRatio : intel.warmRatio, x),
+          m === 'off' ? '1' : fig(m === 'cold' ? intel.coldCpuRatio : intel.warmCpuRatio, x),
         ];
       }),
     ),
     '',
-    `Billed step time (all step handlers' durations summed) against the run without connectors: cache cold ${fig(intel.coldBilledRatio, x)}, cache warm ${fig(intel.warmBilledRatio, x)}. The connectors are further iterations of the workflow's tool map (at most four tools at a time); the fake answers at once, so these figures are the service's own cost of asking (HTTP client, cache, quota and circuit records, the extra tool steps), and a real provider's response time comes on top of a cold run.`,
+    `Service CPU is this process's CPU time over the run (local runtime, handlers and the fake providers; DynamoDB Local runs in its own JVM and is not counted): the work itself, insensitive to waiting for a core, so it is the ratio to read on a loaded machine. Billed step time (all step handlers' durations summed) against the run without connectors: cache cold ${fig(intel.coldBilledRatio, x)}, cache warm ${fig(intel.warmBilledRatio, x)}. The connectors are further iterations of the workflow's tool map (at most four tools at a time); the fake answers at once, so these figures are the service's own cost of asking (HTTP client, cache, quota and circuit records, the extra tool steps), and a real provider's response time comes on top of a cold run.`,
     '',
   ];
 }

@@ -92,6 +92,11 @@ export interface IntelInvestigationsResult {
       toolInvocations: number;
       /** Requests the fake provider server received per run (all connectors). */
       providerRequests: number;
+      /**
+       * CPU time of this process (runtime, handlers, fake providers; not DynamoDB Local) from the
+       * start request to the run's end: the service's own work, insensitive to waiting for a core.
+       */
+      cpuMs: Distribution;
     }
   >;
   /** Start → completed of the mode ÷ that of the run without connectors in the same round. */
@@ -100,6 +105,9 @@ export interface IntelInvestigationsResult {
   /** Billed step time (sum of step handler durations) of the mode ÷ without connectors, per round. */
   coldBilledRatio: Figure;
   warmBilledRatio: Figure;
+  /** Process CPU time of the mode ÷ without connectors, per round. */
+  coldCpuRatio: Figure;
+  warmCpuRatio: Figure;
 }
 
 function union(intervals: Array<[number, number]>): number {
@@ -316,14 +324,17 @@ export async function runIntelInvestigations(
     const cfg = config();
     return new SessionsRepository(createDocumentClient(cfg), tableName(cfg, 'sessions'));
   };
-  const run = async (mode: IntelMode, value: string): Promise<RunTiming & { requests: number }> => {
+  type IntelRun = RunTiming & { requests: number; cpuMs: number };
+  const run = async (mode: IntelMode, value: string): Promise<IntelRun> => {
     switchConnectors(env, mode !== 'off');
     const before = fake.requests.length;
+    const cpuStart = process.cpuUsage();
     const started = await startBackground(bench, 0, {
       entity: { type: 'ip', value },
       refreshIntel: mode === 'cold',
     });
     await bench.service.stepFunctions.idle();
+    const cpu = process.cpuUsage(cpuStart);
     const session = await sessionsOf().get(started.sessionId);
     if (session?.status !== 'completed') throw new Error(`investigation ended ${session?.status}`);
     // The run measured what its mode says: every source asked afresh, every answer cached, or none.
@@ -342,10 +353,11 @@ export async function runIntelInvestigations(
     return {
       ...timingOf(started.sessionId, started.sentAt, started.startRequestMs, probe.invocations),
       requests,
+      cpuMs: (cpu.user + cpu.system) / 1000,
     };
   };
 
-  const samples: Record<IntelMode, Array<RunTiming & { requests: number }>> = { off: [], cold: [], warm: [] };
+  const samples: Record<IntelMode, IntelRun[]> = { off: [], cold: [], warm: [] };
   try {
     // Warm-up: each address asked once, so the warm mode finds it in the cache.
     for (const value of INTEL_IPS) await run('cold', value);
@@ -362,14 +374,15 @@ export async function runIntelInvestigations(
     switchConnectors(env, false);
     await fake.close();
   }
-  const summary = (runs: Array<RunTiming & { requests: number }>) => ({
+  const summary = (runs: IntelRun[]) => ({
     totalMs: distribution(runs.map((r) => r.totalMs)),
     stepBusyMs: distribution(runs.map((r) => r.stepBusyMs)),
     stepBilledMs: distribution(runs.map((r) => r.stepBilledMs)),
     toolInvocations: distribution(runs.map((r) => r.toolInvocations)).p50,
     providerRequests: distribution(runs.map((r) => r.requests)).p50,
+    cpuMs: distribution(runs.map((r) => r.cpuMs)),
   });
-  const ratio = (mode: IntelMode, field: 'totalMs' | 'stepBilledMs') =>
+  const ratio = (mode: IntelMode, field: 'totalMs' | 'stepBilledMs' | 'cpuMs') =>
     figure(samples[mode].map((r, i) => r[field] / samples.off[i]![field]));
   return {
     connectors: INTEL_CONNECTORS,
@@ -379,5 +392,7 @@ export async function runIntelInvestigations(
     warmRatio: ratio('warm', 'totalMs'),
     coldBilledRatio: ratio('cold', 'stepBilledMs'),
     warmBilledRatio: ratio('warm', 'stepBilledMs'),
+    coldCpuRatio: ratio('cold', 'cpuMs'),
+    warmCpuRatio: ratio('warm', 'cpuMs'),
   };
 }
