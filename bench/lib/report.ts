@@ -6,6 +6,7 @@ import { barChart } from './svg';
 const ms = (value: number | undefined) =>
   value === undefined || !Number.isFinite(value) ? 'n/a' : value >= 100 ? value.toFixed(0) : value.toFixed(1);
 const x = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a');
+const signed = (value: number) => (value >= 0 ? `+${ms(value)}` : `−${ms(-value)}`);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 const usd = (value: number) =>
   value >= 100 ? `$${value.toFixed(0)}` : value >= 1 ? `$${value.toFixed(2)}` : `$${value.toFixed(3)}`;
@@ -498,7 +499,7 @@ function runToolSection(r: NonNullable<NonNullable<BenchResults['coldStart']>['r
       ]),
     ),
     '',
-    `As shipped against before, paired per round: import CPU ${fig(r.importCpuRatio, x)}, first call ${fig(r.callRatio, x)} (+${ms(r.callDeltaMs.median)} ms wall, +${ms(r.callCpuDeltaMs.median)} ms CPU), import + first call ${fig(r.coldRatio, x)} (+${ms(r.coldDeltaMs.median)} ms). Later calls in the same sandbox search the data in memory.`,
+    `As shipped against before, paired per round: import CPU ${fig(r.importCpuRatio, x)}; first call CPU ${signed(r.callCpuDeltaMs.median)} ms (wall ${fig(r.callRatio, x)}); import + first call CPU ${fig(r.coldCpuRatio, x)} (${signed(r.coldCpuDeltaMs.median)} ms), wall ${fig(r.coldRatio, x)} (${signed(r.coldDeltaMs.median)} ms). CPU time is the figure to read: on a shared machine wall time also counts waiting for a core. Later calls in the same sandbox search the data in memory.`,
     '',
     others.length === 0
       ? `The other functions: none of the ${r.bundlesChecked - 1} other bundles built in this run carries the offline-data reader (maxmind, shared/platform/offline-intel.ts), and the data is in \`${r.function}\`'s asset only (ServiceFunction \`offlineData\`), so their size, import and first call are what they were without it.`

@@ -86,6 +86,9 @@ export interface RunToolColdStart {
   /** As shipped − before, paired per round. */
   callDeltaMs: Figure;
   callCpuDeltaMs: Figure;
+  /** Import + first call in CPU time (insensitive to waiting for a core): ratio and difference. */
+  coldCpuRatio: Figure;
+  coldCpuDeltaMs: Figure;
   coldDeltaMs: Figure;
   /** The bundles built in this run that carry the offline-data reader (expected: the function only). */
   readerIn: string[];
@@ -392,6 +395,7 @@ async function runToolColdStart(
     }
   }
   const cold = (r: ChildResult) => r.importMs + (r.callMs ?? 0);
+  const coldCpu = (r: ChildResult) => r.importCpuMs + (r.callCpuMs ?? 0);
   const shipped = samples.get('as-shipped')!;
   const before = samples.get('before')!;
   return {
@@ -420,6 +424,8 @@ async function runToolColdStart(
       shipped.map((r, i) => (r.callCpuMs ?? Number.NaN) - (before[i]!.callCpuMs ?? Number.NaN)),
     ),
     coldDeltaMs: figure(shipped.map((r, i) => cold(r) - cold(before[i]!))),
+    coldCpuRatio: figure(shipped.map((r, i) => coldCpu(r) / coldCpu(before[i]!))),
+    coldCpuDeltaMs: figure(shipped.map((r, i) => coldCpu(r) - coldCpu(before[i]!))),
     readerIn: [],
     bundlesChecked: 0,
   };
