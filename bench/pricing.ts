@@ -1,4 +1,13 @@
+import { ACCESS_LOG_FIELDS } from '../infra/constructs/service-api';
+import { parseTenantSettings } from '../infra/settings';
+import { MINIMUM_COMPRESSION_SIZE_BYTES, telemetryProfile } from '../infra/telemetry';
 import { AWS_PRICES, HOURS_PER_MONTH, PRICE_REGION, PRICES_AS_OF } from '../scripts/aws-prices';
+import {
+  accessLogLineBytes,
+  executionLogBytesPerSuccessEvent,
+  platformLogBytesPerInvocation,
+  tracedShare,
+} from '../scripts/telemetry-volume';
 
 /**
  * Prices for the bench's cost model. The AWS service prices are the deployment tooling's published
@@ -25,24 +34,37 @@ export const PRICES = {
   ebsGp3PerGbMonth: 0.08,
 } as const;
 
-/** What the cost model assumes where this machine cannot measure it; each is stated in the report. */
+/** What a tenant deployed with default settings logs and traces (infra/telemetry.ts). */
+const DEPLOYED_TELEMETRY = telemetryProfile(parseTenantSettings({ tenant: 'cost-model' }));
+
+/**
+ * What the cost model assumes where this machine cannot measure it; each is stated in the report.
+ * The log and trace volumes follow the telemetry profile and access-log format a default deployment
+ * gets (scripts/telemetry-volume.ts), not numbers of their own.
+ */
 export const ASSUMPTIONS = {
-  /** Lambda's JSON platform records per invocation (platform.start, platform.report with X-Ray fields). */
-  lambdaPlatformLogBytesPerInvocation: 600,
-  /** One line of the stage's JSON access log (infra/constructs/service-api.ts, 23 fields filled in). */
-  accessLogBytesPerRequest: 650,
+  telemetry: DEPLOYED_TELEMETRY,
+  /** Lambda's JSON platform records per successful invocation (none at system log level WARN). */
+  lambdaPlatformLogBytesPerInvocation: platformLogBytesPerInvocation(DEPLOYED_TELEMETRY),
+  /** One line of the stage's JSON access log (infra/constructs/service-api.ts ACCESS_LOG_FIELDS, filled in). */
+  accessLogBytesPerRequest: accessLogLineBytes(JSON.stringify(ACCESS_LOG_FIELDS)),
   /**
-   * The state machine logs every execution event with its data (LogLevel.ALL, includeExecutionData):
-   * events per successful run ≈ 2 per state entered plus execution start/end, at the size
-   * scripts/idle-cost.ts assumes per event.
+   * Bytes per execution history event along a successful run's path (events ≈ 2 per state entered
+   * plus execution start/end): none at the state machine's default level ERROR.
    */
-  executionLogBytesPerEvent: 1500,
+  executionLogBytesPerEvent: executionLogBytesPerSuccessEvent(DEPLOYED_TELEMETRY),
   /**
-   * X-Ray records the first request each second and 5% of the rest under the default sampling rule;
-   * at the volumes this model prices (millions of calls) that approaches 5% (scripts/idle-cost.ts
-   * prices a quiet tenant, where nearly every request is traced).
+   * X-Ray records this share of requests (the tenant's sampling rule: fixed rate, no reservoir), one
+   * trace per request; a workflow run follows the request that started it and is counted as a trace
+   * of its own (an upper bound).
    */
-  xraySampledShare: 0.05,
+  xraySampledShare: tracedShare(DEPLOYED_TELEMETRY),
+  /**
+   * API Gateway gzips answers of at least this many bytes; the model assumes the client asks for it
+   * (`Accept-Encoding: gzip`, as common HTTP clients do) and bills the gzip size measured with zlib's
+   * default level.
+   */
+  minimumCompressionSizeBytes: MINIMUM_COMPRESSION_SIZE_BYTES,
   /** A self-hosted alternative: one always-on t4g.small with a 20 GB gp3 volume. */
   anchorEbsGb: 20,
   hoursPerMonth: HOURS_PER_MONTH,

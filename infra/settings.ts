@@ -2,6 +2,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
 import { CONNECTOR_NAMES, KEYLESS_CONNECTORS } from '../shared/domain/intel/names';
+import { TELEMETRY_DEFAULTS } from './telemetry';
 
 /**
  * The per-tenant deployment settings, read from CDK context (`-c tenant=acme` or cdk.json). A wrong
@@ -98,6 +99,13 @@ export const tenantSettingsSchema = z
      * dashboard of its own across them. Alarms do not depend on it.
      */
     dashboard: contextBoolean.default(true),
+    /**
+     * Log every invocation's Lambda platform records and DEBUG lines, and every execution event of
+     * every run (infra/telemetry.ts). Off: routine success logs almost nothing, failures stay in full.
+     */
+    debugLogging: contextBoolean.default(TELEMETRY_DEFAULTS.debugLogging),
+    /** Share of API requests X-Ray traces, by the tenant's sampling rule; 0 turns tracing off. */
+    traceSampleRate: z.coerce.number().min(0).max(1).default(TELEMETRY_DEFAULTS.traceSampleRate),
     authorizerCacheTtlSeconds: z.coerce.number().int().min(0).max(3600).default(0),
     // API Gateway ends an integration after 29 s; the synchronous start must answer before that.
     syncWaitSeconds: z.coerce.number().int().min(1).max(27).default(25),

@@ -21,6 +21,7 @@ import { ServiceTables } from './constructs/service-tables';
 import { ApiWebAcl } from './constructs/waf';
 import { FUNCTION_GRANTS, type FunctionGrants, grantsFor } from './function-grants';
 import type { TenantSettings } from './settings';
+import { telemetryProfile } from './telemetry';
 
 export const AUTHORIZER_FUNCTION = 'authorizer';
 export const CONSOLE_AUTHORIZER_FUNCTION = 'console-authorizer';
@@ -100,11 +101,13 @@ export class TenantStack extends Stack {
     for (const tableId of TABLE_IDS) {
       commonEnvironment[TABLES[tableId].configKey] = this.tables.tables[tableId].tableName;
     }
+    const telemetry = telemetryProfile(settings);
     const defaults: ServiceFunctionDefaults = {
       tenant: settings.tenant,
       environment: commonEnvironment,
       logRetention: settings.logRetentionDays,
       removalPolicy,
+      telemetry,
     };
 
     this.api = new ServiceApi(this, 'Api', {
@@ -112,6 +115,7 @@ export class TenantStack extends Stack {
       authorizerCacheTtlSeconds: settings.authorizerCacheTtlSeconds,
       logRetention: settings.logRetentionDays,
       removalPolicy,
+      telemetry,
       defaultLimits: {
         rateLimit: settings.rateLimitPerSecond,
         burstLimit: settings.burstLimit,

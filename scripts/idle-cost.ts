@@ -7,6 +7,11 @@ import { readWorkflowDefinitionText } from '../infra/workflow/definition';
 import type { EntityType } from '../shared/domain/entity';
 import { toolsFor } from '../shared/domain/investigation';
 import { MINUTES_PER_MONTH, AWS_PRICES as P, PRICE_REGION, PRICES_AS_OF } from './aws-prices';
+import {
+  accessLogLineBytes,
+  EXECUTION_EVENT_BYTES_AT_ALL,
+  PLATFORM_RECORDS_BYTES_AT_INFO,
+} from './telemetry-volume';
 
 /**
  * What one tenant costs: every resource of the synthesised template that bills while nobody calls the
@@ -237,6 +242,10 @@ const RULES: Record<string, Rule> = {
         throw new CostClassificationError(`${id}: log group without retention`);
     },
   },
+  'AWS::XRay::SamplingRule': {
+    kind: 'free',
+    note: 'sampling rules have no charge; recorded traces are usage',
+  },
   'AWS::Logs::MetricFilter': {
     kind: 'usage',
     note: 'a custom metric, billed only in hours it receives data',
@@ -349,12 +358,6 @@ export const ASSUMPTIONS = {
   } as Record<string, { ms: number; rru: number; wru: number }>,
   /** Polls and the report read a background investigation's client makes. */
   readsPerInvestigation: 4,
-  lambdaPlatformLogBytes: 600,
-  accessLogBytes: 650,
-  /** Step Functions logging ALL with execution data: average bytes per history event. */
-  executionLogEventBytes: 1500,
-  /** Conservative: the default X-Ray rule keeps 1 request per second, so a quiet tenant is fully traced. */
-  xraySampledShare: 1,
   /** Lambda's 1 ms billing granularity and the sample entities used to count a run's tools. */
   sampleEntities: [
     { type: 'ip', value: '203.0.113.7' },
@@ -446,6 +449,53 @@ function dynamoLine(item: string, rru: number, wru: number): CostLine {
   };
 }
 
+/**
+ * What the template logs and traces per successful call (infra/telemetry.ts as deployed): Lambda's
+ * system log level, the stage's access-log format, the state machine's log level, and the tenant's
+ * X-Ray sampling rule. Sizes of what they write: scripts/telemetry-volume.ts.
+ */
+export interface TemplateTelemetry {
+  platformLogBytes: number;
+  systemLogLevel: string;
+  accessLogBytes: number;
+  executionLogEventBytes: number;
+  executionLogLevel: string;
+  /** Share of requests X-Ray records; 0 when nothing is traced. */
+  tracedShare: number;
+}
+
+export function templateTelemetry(template: CostTemplate): TemplateTelemetry {
+  const ofType = (type: string) => Object.values(template.Resources).filter((r) => r.Type === type);
+  const functions = ofType('AWS::Lambda::Function');
+  const levels = new Set(
+    functions.map(
+      (f) =>
+        (f.Properties?.LoggingConfig as { SystemLogLevel?: string } | undefined)?.SystemLogLevel ?? 'INFO',
+    ),
+  );
+  // One level for all functions (ServiceFunction owns it); a mix is priced at its most verbose.
+  const systemLogLevel = levels.has('DEBUG') ? 'DEBUG' : levels.has('INFO') ? 'INFO' : 'WARN';
+  const stage = ofType('AWS::ApiGateway::Stage')[0];
+  const format = (stage?.Properties?.AccessLogSetting as { Format?: string } | undefined)?.Format;
+  const machine = ofType('AWS::StepFunctions::StateMachine')[0];
+  const executionLogLevel =
+    (machine?.Properties?.LoggingConfiguration as { Level?: string } | undefined)?.Level ?? 'OFF';
+  const rule = ofType('AWS::XRay::SamplingRule')[0]?.Properties?.SamplingRule as
+    | { FixedRate?: number; ReservoirSize?: number }
+    | undefined;
+  const traced = stage?.Properties?.TracingEnabled === true;
+  return {
+    platformLogBytes: systemLogLevel === 'WARN' ? 0 : PLATFORM_RECORDS_BYTES_AT_INFO,
+    systemLogLevel,
+    accessLogBytes: format ? accessLogLineBytes(format) : 0,
+    executionLogEventBytes: executionLogLevel === 'ALL' ? EXECUTION_EVENT_BYTES_AT_ALL : 0,
+    executionLogLevel,
+    // Without a rule of its own the stage falls under X-Ray's default rule (1 request a second, then
+    // 5%), which traces nearly every call of a quiet tenant.
+    tracedShare: !traced ? 0 : rule ? Number(rule.FixedRate ?? 0) : 1,
+  };
+}
+
 /** One authenticated API call: API Gateway, the uncached authorizer, the route function, logs, X-Ray. */
 function apiCallLines(
   template: CostTemplate,
@@ -453,7 +503,8 @@ function apiCallLines(
   route: { fn: string; ms: number; rru: number; wru: number },
 ) {
   const a = ASSUMPTIONS;
-  const logBytes = a.accessLogBytes + 2 * a.lambdaPlatformLogBytes;
+  const t = templateTelemetry(template);
+  const logBytes = t.accessLogBytes + 2 * t.platformLogBytes;
   return [
     { item: 'API Gateway REST request', usd: P.apiGatewayRestPerMillionRequests / 1e6, basis: '1 request' },
     ...lambdaLines(template, tenant, 'authorizer', a.authorizer.ms),
@@ -466,12 +517,12 @@ function apiCallLines(
     {
       item: 'CloudWatch Logs ingestion',
       usd: (logBytes / 1e9) * P.cloudWatchLogsPerGbIngested,
-      basis: `${logBytes} bytes (access log + two functions' platform lines)`,
+      basis: `${logBytes} bytes (access-log line ${t.accessLogBytes} B + two functions' platform records ${t.platformLogBytes} B each at ${t.systemLogLevel})`,
     },
     {
       item: 'X-Ray traces',
-      usd: (a.xraySampledShare * P.xrayPerMillionTracesRecorded) / 1e6,
-      basis: `${a.xraySampledShare * 100}% of requests traced`,
+      usd: (t.tracedShare * P.xrayPerMillionTracesRecorded) / 1e6,
+      basis: `${round(t.tracedShare * 100, 2)}% of requests traced (sampling rule)`,
     },
   ];
 }
@@ -487,6 +538,7 @@ export interface UsageModel {
 
 export function usageCostModel(template: CostTemplate, tenant: string): UsageModel {
   const a = ASSUMPTIONS;
+  const t = templateTelemetry(template);
   const call = apiCallLines(template, tenant, a.pluginCall);
   const perThousandCalls = call.map((line) => ({
     ...line,
@@ -516,13 +568,17 @@ export function usageCostModel(template: CostTemplate, tenant: string): UsageMod
     ...steps.flatMap(([name, s]) => lambdaLines(template, tenant, name, s.ms, stepInvocations(name))),
     dynamoLine('DynamoDB (workflow steps)', stepRru, stepWru),
     {
-      item: 'CloudWatch Logs ingestion (execution log ALL + step functions)',
+      item: `CloudWatch Logs ingestion (execution log ${t.executionLogLevel} + step functions)`,
       usd:
-        ((path.events * a.executionLogEventBytes + lambdaInvocations * a.lambdaPlatformLogBytes) / 1e9) *
+        ((path.events * t.executionLogEventBytes + lambdaInvocations * t.platformLogBytes) / 1e9) *
         P.cloudWatchLogsPerGbIngested,
-      basis: `${path.events} history events × ${a.executionLogEventBytes} B + ${lambdaInvocations} invocations × ${a.lambdaPlatformLogBytes} B`,
+      basis: `${path.events} history events × ${t.executionLogEventBytes} B + ${lambdaInvocations} invocations × ${t.platformLogBytes} B`,
     },
-    { item: 'X-Ray trace of the run', usd: P.xrayPerMillionTracesRecorded / 1e6, basis: '1 trace' },
+    {
+      item: 'X-Ray trace of the run',
+      usd: (t.tracedShare * P.xrayPerMillionTracesRecorded) / 1e6,
+      basis: `follows the start request's sampling: ${round(t.tracedShare, 4)} traces`,
+    },
     ...apiCallLines(template, tenant, a.pluginCall).map((line) => ({
       ...line,
       item: `polls and report read: ${line.item}`,

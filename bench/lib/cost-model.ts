@@ -34,11 +34,11 @@ export interface CostLine {
     stateTransitions: number;
     logBytes: number;
     responseBytes: number;
+    transferBytes: number;
   };
 }
 
 const GIB = 1024 ** 3;
-const STEP_FUNCTIONS = (name: string) => name.startsWith('step-') || name === 'workflow-status-change';
 
 export function priceOperation(op: OperationUse): CostLine {
   const invocations = op.lambdas.reduce((sum, l) => sum + l.invocations, 0);
@@ -47,9 +47,6 @@ export function priceOperation(op: OperationUse): CostLine {
     (sum, l) => sum + l.invocations * (Math.ceil(l.meanMs) / 1000) * (l.memoryMb / 1024),
     0,
   );
-  const stepInvocations = op.lambdas
-    .filter((l) => STEP_FUNCTIONS(l.functionName))
-    .reduce((s, l) => s + l.invocations, 0);
   const logBytes =
     op.logBytes +
     invocations * ASSUMPTIONS.lambdaPlatformLogBytesPerInvocation +
@@ -66,12 +63,13 @@ export function priceOperation(op: OperationUse): CostLine {
       million,
     stepFunctions: (op.stateTransitions * PRICES.stepFunctionsPerThousandTransitions) / 1000,
     logs: (logBytes / GIB) * PRICES.cloudWatchLogsPerGbIngested,
+    // One trace per request; the steps of a run share its trace (X-Ray bills traces, not segments).
     xray:
-      ((op.httpRequests + stepInvocations) *
+      ((op.httpRequests + op.workflowRuns) *
         ASSUMPTIONS.xraySampledShare *
         PRICES.xrayPerMillionTracesRecorded) /
       million,
-    dataTransfer: (op.responseBytes / GIB) * PRICES.dataTransferOutPerGb,
+    dataTransfer: (op.transferBytes / GIB) * PRICES.dataTransferOutPerGb,
   };
   const total = Object.values(perOp).reduce((a, b) => a + b, 0);
   const perMillion = Object.fromEntries(
@@ -93,6 +91,7 @@ export function priceOperation(op: OperationUse): CostLine {
       stateTransitions: op.stateTransitions,
       logBytes,
       responseBytes: op.responseBytes,
+      transferBytes: op.transferBytes,
     },
   };
 }
@@ -116,6 +115,7 @@ export function combine(id: string, title: string, parts: Array<[OperationUse, n
     repetitions: Math.min(...parts.map(([op]) => op.repetitions)),
     httpRequests: sum((op) => op.httpRequests),
     responseBytes: sum((op) => op.responseBytes),
+    transferBytes: sum((op) => op.transferBytes),
     lambdas: [...lambdas].map(([functionName, l]) => ({
       functionName,
       invocations: l.invocations,
@@ -129,6 +129,7 @@ export function combine(id: string, title: string, parts: Array<[OperationUse, n
       byOperation: {},
     },
     stateTransitions: sum((op) => op.stateTransitions),
+    workflowRuns: sum((op) => op.workflowRuns),
     executionLogEvents: sum((op) => op.executionLogEvents),
     logBytes: sum((op) => op.logBytes),
   };

@@ -4,8 +4,10 @@ import { Agent, request } from 'undici';
 export interface HttpAnswer {
   status: number;
   body: unknown;
-  /** Response body size: what data transfer out bills. */
+  /** Response body size, uncompressed. */
   bytes: number;
+  /** The body as received (the cost model measures its gzip size). */
+  text: string;
   ms: number;
 }
 
@@ -46,7 +48,7 @@ export class HttpClient {
     } catch {
       // not JSON
     }
-    return { status: answer.statusCode, body: parsed, bytes: Buffer.byteLength(text), ms };
+    return { status: answer.statusCode, body: parsed, bytes: Buffer.byteLength(text), text, ms };
   }
 
   /** Like call, but an unexpected status is an error (a benchmark of failures measures nothing). */

@@ -360,6 +360,7 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
           'Transitions',
           'Log bytes',
           'Response bytes',
+          'Sent (gzip)',
         ],
         cost.lines.map((l) => [
           l.title,
@@ -372,6 +373,7 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
           l.use.stateTransitions.toFixed(0),
           l.use.logBytes.toFixed(0),
           l.use.responseBytes.toFixed(0),
+          l.use.transferBytes.toFixed(0),
         ]),
       ),
     );
@@ -393,7 +395,7 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
       out.push('');
     }
     out.push(
-      `Log bytes are what the handlers wrote (EMF metrics included) plus assumptions: ${cost.assumptions.lambdaPlatformLogBytesPerInvocation} bytes of Lambda platform log per invocation, ${cost.assumptions.accessLogBytesPerRequest} bytes of access log per request, ${cost.assumptions.executionLogBytesPerEvent} bytes per execution history event in the state machine's log (level ALL; events counted along the ASL's success path), X-Ray recording ${(cost.assumptions.xraySampledShare * 100).toFixed(0)}% of requests (default sampling at volume), no free tiers, first price tiers. Lambda durations are this machine's; Lambda at 256 MB gets a fraction of a vCPU, so CPU-bound steps take longer there (Lambda stays a small share of every total above).`,
+      `Log bytes are what the handlers wrote (EMF metrics included) plus what the default deployment's telemetry profile (infra/telemetry.ts) adds: ${cost.assumptions.lambdaPlatformLogBytesPerInvocation} bytes of Lambda platform log per successful invocation (system log level ${cost.assumptions.telemetry.lambdaSystemLogLevel}), ${cost.assumptions.accessLogBytesPerRequest} bytes of access log per request (the deployed format with representative values), ${cost.assumptions.executionLogBytesPerEvent} bytes per execution history event of a successful run in the state machine's log (level ${cost.assumptions.telemetry.executionLogLevel}); X-Ray records ${(cost.assumptions.xraySampledShare * 100).toFixed(1)}% of requests (the tenant's sampling rule, no reservoir), one trace per request and per workflow run. Transfer bills the gzip size (zlib default level) of answers of at least ${cost.assumptions.minimumCompressionSizeBytes} bytes, assuming the client sends \`Accept-Encoding: gzip\`. No free tiers, first price tiers. Lambda durations are this machine's; Lambda at 256 MB gets a fraction of a vCPU, so CPU-bound steps take longer there (Lambda stays a small share of every total above).`,
     );
     out.push('');
   }

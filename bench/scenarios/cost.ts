@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { DEFAULT_MEMORY_MB } from '../../infra/constructs/service-function';
 import { readWorkflowDefinitionText } from '../../infra/workflow/definition';
 import { countSuccessPath } from '../../scripts/idle-cost';
@@ -6,6 +7,7 @@ import { type DynamoMeter, meterTotals, type OperationUnits, startDynamoMeter } 
 import { handlerProbe } from '../lib/handler-timing';
 import { type BenchService, startBenchService } from '../lib/harness';
 import { logBytesByLabel } from '../lib/output';
+import { ASSUMPTIONS } from '../pricing';
 import type { ScenarioContext } from './context';
 import { ENTITIES } from './investigations';
 import { POLL_HISTORY_ITEMS, seedPolledSession } from './polling';
@@ -32,7 +34,10 @@ export interface OperationUse {
   skill?: string;
   repetitions: number;
   httpRequests: number;
+  /** Response body bytes, uncompressed. */
   responseBytes: number;
+  /** Bytes sent: the gzip size of bodies API Gateway compresses (ASSUMPTIONS.minimumCompressionSizeBytes). */
+  transferBytes: number;
   lambdas: LambdaUse[];
   dynamo: {
     requests: number;
@@ -41,7 +46,9 @@ export interface OperationUse {
     byOperation: Record<string, OperationUnits>;
   };
   stateTransitions: number;
-  /** Execution history events the state machine's log (level ALL) receives. */
+  /** Workflow runs per operation. */
+  workflowRuns: number;
+  /** Execution history events along the runs' success path (what a log at level ALL receives). */
   executionLogEvents: number;
   logBytes: number;
 }
@@ -56,6 +63,19 @@ function successRun(tools: number) {
   return countSuccessPath(JSON.parse(readWorkflowDefinitionText()), tools);
 }
 
+/** Body bytes on the wire when API Gateway compresses answers and the client accepts gzip. */
+export function transferBytes(text: string): number {
+  const bytes = Buffer.byteLength(text);
+  return bytes >= ASSUMPTIONS.minimumCompressionSizeBytes ? gzipSync(text).length : bytes;
+}
+
+/** What one HTTP answer adds to an operation's use. */
+const answered = (answer: { bytes: number; text: string }) => ({
+  httpRequests: 1,
+  responseBytes: answer.bytes,
+  transferBytes: transferBytes(answer.text),
+});
+
 const memoryOf = (functionName: string) =>
   ROUTES.find((r) => r.functionName === functionName)?.memoryMb ?? DEFAULT_MEMORY_MB;
 
@@ -64,12 +84,13 @@ async function measure(
   tablePrefix: string,
   id: string,
   repetitions: number,
-  run: (rep: number) => Promise<{ httpRequests: number; responseBytes: number }>,
+  run: (rep: number) => Promise<ReturnType<typeof answered>>,
 ): Promise<Omit<OperationUse, 'title' | 'skill'>> {
   const probe = handlerProbe();
   const label = `cost:${id}`;
   let httpRequests = 0;
   let responseBytes = 0;
+  let sentBytes = 0;
   meter.calls.length = 0;
   probe.invocations.length = 0;
   logBytesByLabel.delete(label);
@@ -79,6 +100,7 @@ async function measure(
     const done = await run(rep);
     httpRequests += done.httpRequests;
     responseBytes += done.responseBytes;
+    sentBytes += done.transferBytes;
   }
   meter.label = undefined;
   probe.label = undefined;
@@ -97,6 +119,7 @@ async function measure(
     repetitions,
     httpRequests: httpRequests / repetitions,
     responseBytes: responseBytes / repetitions,
+    transferBytes: sentBytes / repetitions,
     lambdas: [...byFunction].map(([functionName, durations]) => ({
       functionName,
       invocations: durations.length / repetitions,
@@ -119,6 +142,7 @@ async function measure(
       ),
     },
     stateTransitions: runs > 0 ? runs * successRun(tools / runs).transitions : 0,
+    workflowRuns: runs,
     executionLogEvents: runs > 0 ? runs * successRun(tools / runs).events : 0,
     logBytes: (logBytesByLabel.get(label) ?? 0) / repetitions,
   };
@@ -167,8 +191,7 @@ export async function runCostMeasurements(ctx: ScenarioContext): Promise<CostMea
       await bench.service.stepFunctions.idle();
     }
     const get = async (path: string) => {
-      const answer = await bench.http.expect(200, 'GET', path, { key });
-      return { httpRequests: 1, responseBytes: answer.bytes };
+      return answered(await bench.http.expect(200, 'GET', path, { key }));
     };
     const pollPath = `/api/v1/public/sessions/${target.sessionId}`;
     const operations: OperationUse[] = [];
@@ -176,7 +199,7 @@ export async function runCostMeasurements(ctx: ScenarioContext): Promise<CostMea
       id: string,
       title: string,
       skill: string | undefined,
-      run: (rep: number) => Promise<{ httpRequests: number; responseBytes: number }>,
+      run: (rep: number) => Promise<ReturnType<typeof answered>>,
     ) => {
       ctx.say(`  metering ${title}`);
       operations.push({
@@ -197,7 +220,7 @@ export async function runCostMeasurements(ctx: ScenarioContext): Promise<CostMea
           body: { entity: ENTITIES[rep % ENTITIES.length], background: false },
         });
         await bench.service.stepFunctions.idle();
-        return { httpRequests: 1, responseBytes: answer.bytes };
+        return answered(answer);
       },
     );
     await add(
@@ -210,7 +233,7 @@ export async function runCostMeasurements(ctx: ScenarioContext): Promise<CostMea
           body: { entity: ENTITIES[rep % ENTITIES.length], background: true },
         });
         await bench.service.stepFunctions.idle();
-        return { httpRequests: 1, responseBytes: answer.bytes };
+        return answered(answer);
       },
     );
     await add('poll-full', `Poll a session (all ${POLL_HISTORY_ITEMS} history items)`, undefined, () =>

@@ -6,6 +6,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { telemetryProfile } from '../telemetry';
 import {
   STALE_SESSION_SWEEP_FUNCTION,
   STALE_SESSION_SWEEP_MINUTES,
@@ -33,7 +34,8 @@ export interface InvestigationWorkflowProps {
 /**
  * The investigation workflow on AWS: the Standard state machine built from the same ASL file the
  * local runtime runs (infra/workflow/investigation.asl.json, `${...}` placeholders filled by
- * definitionSubstitutions), one ServiceFunction per step, execution logging (ALL) and X-Ray tracing,
+ * definitionSubstitutions), one ServiceFunction per step, execution logging (failure events by default,
+ * infra/telemetry.ts) and X-Ray tracing,
  * and an EventBridge rule that sends this state machine's FAILED, TIMED_OUT and ABORTED executions to
  * the status-change function, so a session never stays active after its execution ended (a step that
  * could not even record the failure, a timeout, a stop from the console). A scheduled sweeper is the
@@ -90,6 +92,7 @@ export class InvestigationWorkflow extends Construct {
       substitutions[step.substitution] = fn.function.functionArn;
     }
 
+    const telemetry = defaults.telemetry ?? telemetryProfile();
     this.logGroup = new LogGroup(this, 'ExecutionLogs', {
       // The /aws/vendedlogs/ prefix keeps the log group's resource policy within its size limit.
       logGroupName: `/aws/vendedlogs/states/sis-${tenant}-investigation`,
@@ -102,8 +105,14 @@ export class InvestigationWorkflow extends Construct {
       stateMachineType: StateMachineType.STANDARD,
       definitionBody: DefinitionBody.fromFile(WORKFLOW_DEFINITION_PATH),
       definitionSubstitutions: substitutions,
-      logs: { destination: this.logGroup, level: LogLevel.ALL, includeExecutionData: true },
-      tracingEnabled: true,
+      // ERROR logs every failure event of a run with its data and nothing of a successful one (ALL
+      // wrote ~1.5 KB per history event, ~85 KB per investigation); debugLogging turns ALL back on.
+      logs: {
+        destination: this.logGroup,
+        level: LogLevel[telemetry.executionLogLevel],
+        includeExecutionData: true,
+      },
+      tracingEnabled: telemetry.traced,
       removalPolicy: props.removalPolicy,
     });
     // A definition from a file names its functions only through substitutions, so CDK cannot
@@ -115,6 +124,13 @@ export class InvestigationWorkflow extends Construct {
         resources: [...this.stepFunctions.values()].map((fn) => fn.function.functionArn),
       }),
     );
+    if (telemetry.executionLogLevel !== 'ALL') {
+      Validations.of(this.stateMachine).acknowledge({
+        id: 'AwsSolutions-SF1',
+        reason:
+          'Level ERROR logs every failure event of a run with its input and error (what debugging a failed run needs); ALL would add ~85 KB of logs to every successful investigation. The deployment setting debugLogging=true turns ALL on.',
+      });
+    }
     Validations.of(this.stateMachine.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:

@@ -3,11 +3,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { type IGrantable, type PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUNDLED_DIST_DIR, BUNDLED_SHELL_TEMPLATE } from '../../shared/platform/console-files';
+import { type TelemetryProfile, telemetryProfile } from '../telemetry';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -30,6 +38,8 @@ export interface ServiceFunctionDefaults {
   environment: Record<string, string>;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
+  /** Log levels and tracing (infra/telemetry.ts); the defaults' profile when omitted. */
+  telemetry?: TelemetryProfile;
 }
 
 export interface ServiceFunctionProps {
@@ -80,8 +90,9 @@ export function physicalFunctionName(tenant: string, name: string): string {
 /**
  * The one place that decides how a Lambda function of this service is built and run: Node.js 24 on
  * ARM64, an esbuild ESM bundle that includes the AWS SDK (the function runs the SDK version it was
- * tested with, not the runtime's), source maps, X-Ray, a log group with a retention, and a role that
- * starts with nothing but its own log group and X-Ray. Grants are added by the stack.
+ * tested with, not the runtime's), source maps, X-Ray and log levels from the tenant's telemetry
+ * profile (infra/telemetry.ts), a log group with a retention, and a role that starts with nothing but
+ * its own log group and X-Ray. Grants are added by the stack.
  *
  * The physical name is fixed (`sis-<tenant>-<name>`) so API Gateway can reach the function by ARN
  * without a reference to it; see TenantStack for why that matters.
@@ -100,6 +111,7 @@ export class ServiceFunction extends Construct {
       throw new Error(`Function '${name}' has no handler: expected ${path.relative(PROJECT_ROOT, entry)}`);
     }
     this.functionName = physicalFunctionName(defaults.tenant, name);
+    const telemetry = defaults.telemetry ?? telemetryProfile();
 
     this.logGroup = new LogGroup(this, 'Logs', {
       logGroupName: `/aws/lambda/${this.functionName}`,
@@ -125,10 +137,14 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
       timeout: Duration.seconds(props.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
-      tracing: Tracing.ACTIVE,
+      // Invoked by API Gateway or Step Functions, a function follows the caller's sampling decision
+      // (the tenant's sampling rule); untraced, it records nothing.
+      tracing: telemetry.traced ? Tracing.ACTIVE : Tracing.DISABLED,
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
+      systemLogLevelV2: SystemLogLevel[telemetry.lambdaSystemLogLevel],
+      applicationLogLevelV2: ApplicationLogLevel[telemetry.lambdaApplicationLogLevel],
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,

@@ -8,7 +8,7 @@ import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson 
  * fails here: tables restorable (PITR), undeletable (deletion protection + Retain) unless the tenant
  * is a test tenant (`removalPolicy=destroy`), encrypted (AWS owned key by default, the operator's
  * key on request), expiring what should expire (TTL); queues TLS-only with dead letters; the
- * workflow logged (ALL) and traced, and its ended runs written back by an EventBridge rule.
+ * workflow logged (failure events with their data) and traced, and its ended runs written back by an EventBridge rule.
  */
 const KMS_KEY = 'arn:aws:kms:eu-west-1:111111111111:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 
@@ -162,7 +162,7 @@ describe('queues', () => {
 });
 
 describe('workflow', () => {
-  it('logs every execution event (ALL, with data) to its own log group and traces with X-Ray', () => {
+  it('logs every failure event (ERROR, with data) to its own log group and traces with X-Ray', () => {
     const machines = [...resourcesOfType(retained, 'AWS::StepFunctions::StateMachine').values()];
     expect(machines).toHaveLength(1);
     for (const machine of machines) {
@@ -173,7 +173,7 @@ describe('workflow', () => {
         IncludeExecutionData: boolean;
         Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': string[] } } }[];
       };
-      expect(logging.Level).toBe('ALL');
+      expect(logging.Level).toBe('ERROR');
       expect(logging.IncludeExecutionData).toBe(true);
       const groupId = logging.Destinations[0]?.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0] as string;
       expect(retained.Resources[groupId]?.Type).toBe('AWS::Logs::LogGroup');

@@ -28,6 +28,8 @@ describe('deployment settings from CDK context', () => {
       analyst: 'rules',
       intelConnectors: [],
       dashboard: true,
+      debugLogging: false,
+      traceSampleRate: 0.01,
     });
   });
 
@@ -98,6 +100,8 @@ describe('settings applied to the stack', () => {
     publicUrl: 'https://sis.example.com',
     authorizerCacheTtlSeconds: 300,
     syncWaitSeconds: 20,
+    debugLogging: 'true',
+    traceSampleRate: '0',
     removalPolicy: 'destroy',
     logRetentionDays: 7,
   });
@@ -141,6 +145,31 @@ describe('settings applied to the stack', () => {
     expect(() => parseTenantSettings({ tenant: 'acme', legalUrl: 'http://contoso.example/terms' })).toThrow(
       /legalUrl/,
     );
+  });
+
+  it('with debugLogging, logs every platform record, DEBUG line and execution event; traceSampleRate 0 traces nothing', () => {
+    for (const fn of resourcesOfType(t, 'AWS::Lambda::Function').values()) {
+      expect(fn.Properties.LoggingConfig, String(fn.Properties.FunctionName)).toMatchObject({
+        LogFormat: 'JSON',
+        SystemLogLevel: 'INFO',
+        ApplicationLogLevel: 'DEBUG',
+      });
+      expect((fn.Properties.TracingConfig as { Mode?: string } | undefined)?.Mode ?? 'Disabled').toBe(
+        'Disabled',
+      );
+    }
+    const [machine] = resourcesOfType(t, 'AWS::StepFunctions::StateMachine').values();
+    expect(machine?.Properties.LoggingConfiguration).toMatchObject({
+      Level: 'ALL',
+      IncludeExecutionData: true,
+    });
+    expect(
+      (machine?.Properties.TracingConfiguration as { Enabled?: boolean } | undefined)?.Enabled ?? false,
+    ).toBe(false);
+    const [stage] = resourcesOfType(t, 'AWS::ApiGateway::Stage').values();
+    expect(stage?.Properties.TracingEnabled ?? false).toBe(false);
+    expect(resourcesOfType(t, 'AWS::XRay::SamplingRule').size).toBe(0);
+    expect(() => parseTenantSettings({ tenant: 'acme', traceSampleRate: '1.5' })).toThrow(/traceSampleRate/);
   });
 
   it('keeps logs for the configured days', () => {

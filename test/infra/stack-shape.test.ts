@@ -145,6 +145,13 @@ describe('tenant stack shape', () => {
       expect(p.TracingConfig).toEqual({ Mode: 'Active' });
       expect(p.MemorySize).toBeGreaterThanOrEqual(256);
       expect((p.LoggingConfig as Record<string, unknown>).LogGroup).toBeDefined();
+      // Successful invocations write no platform records; failed ones do (WARN), and so do handlers'
+      // INFO lines and EMF metrics (which carry no level: INFO to Lambda).
+      expect(p.LoggingConfig).toMatchObject({
+        LogFormat: 'JSON',
+        SystemLogLevel: 'WARN',
+        ApplicationLogLevel: 'INFO',
+      });
       const env = (p.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(env.NODE_OPTIONS).toBe('--enable-source-maps');
       expect(env.SIS_TENANT).toBe('test');
@@ -329,14 +336,30 @@ describe('tenant stack shape', () => {
     expect(stages.map((s) => s.Stage)).toEqual([{ Ref: stageId }]);
   });
 
-  it('writes JSON access logs without the key itself, and traces the stage', () => {
+  it('writes JSON access logs without the key itself, and traces a fixed share of the stage', () => {
     const [stage] = resourcesOfType(template, 'AWS::ApiGateway::Stage').values();
     expect(stage?.Properties.TracingEnabled).toBe(true);
     const format = (stage?.Properties.AccessLogSetting as { Format: string } | undefined)?.Format ?? '';
     const fields = JSON.parse(format) as Record<string, string>;
     expect(fields.requestId).toBe('$context.requestId');
     expect(fields.status).toBe('$context.status');
+    expect(fields.keyId).toBe('$context.authorizer.keyId');
+    expect(fields.errorType).toBe('$context.error.responseType');
     expect(format).not.toContain('$context.identity.apiKey"');
+    const rules = [...resourcesOfType(template, 'AWS::XRay::SamplingRule').values()];
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.Properties.SamplingRule).toMatchObject({
+      RuleName: 'sis-test',
+      ServiceName: 'sis-test/prod',
+      ServiceType: 'AWS::ApiGateway::Stage',
+      FixedRate: 0.01,
+      ReservoirSize: 0,
+    });
+  });
+
+  it('gzips answers of 1 KB and more for clients that accept it', () => {
+    const [api] = resourcesOfType(template, 'AWS::ApiGateway::RestApi').values();
+    expect(api?.Properties.MinimumCompressionSize).toBe(1024);
   });
 
   it('outputs the URLs a plugin platform needs and the table names', () => {

@@ -49,11 +49,15 @@ describe('investigation state machine', () => {
     [machineId, machine] = machines[0]!;
   });
 
-  it('is a Standard workflow from the ASL file, logging ALL events and traced', () => {
+  it('is a Standard workflow from the ASL file, logging failure events with their data and traced', () => {
     expect(machine.Properties).toMatchObject({
       StateMachineName: 'sis-test-investigation',
       StateMachineType: 'STANDARD',
-      LoggingConfiguration: { Level: 'ALL', Destinations: [expect.any(Object)] },
+      LoggingConfiguration: {
+        Level: 'ERROR',
+        IncludeExecutionData: true,
+        Destinations: [expect.any(Object)],
+      },
       TracingConfiguration: { Enabled: true },
       DefinitionS3Location: expect.any(Object),
     });
