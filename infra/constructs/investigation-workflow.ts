@@ -131,6 +131,13 @@ export class InvestigationWorkflow extends Construct {
           'Level ERROR logs every failure event of a run with its input and error (what debugging a failed run needs); ALL would add ~85 KB of logs to every successful investigation. The deployment setting debugLogging=true turns ALL on.',
       });
     }
+    if (!telemetry.traced) {
+      Validations.of(this.stateMachine).acknowledge({
+        id: 'AwsSolutions-SF2',
+        reason:
+          'The tenant turned tracing off (traceSampleRate=0); failures are still logged with their data and alarmed.',
+      });
+    }
     Validations.of(this.stateMachine.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
