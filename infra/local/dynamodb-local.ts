@@ -23,7 +23,8 @@ export const DYNAMODB_LOCAL_INTEGRITY =
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MARKER_FILE = '.installed';
 const JAR = 'DynamoDBLocal.jar';
-const READY_TIMEOUT_MS = 30_000;
+/** A cold JVM on a busy 2-core machine (the whole test suite running) can take well over 30 s. */
+const READY_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 5_000;
 /** The jar answers browsers from any origin by default; an unresolvable origin switches that off. */
 const NO_BROWSER_ORIGIN = 'http://cors-disabled.invalid';

@@ -195,7 +195,9 @@ describe.concurrent('DynamoDB Local processes', () => {
     for (const dir of scratch) await rm(dir, { recursive: true, force: true });
   });
 
-  it('keeps data across a stop and a start with a data folder, and stop leaves no java process', async () => {
+  it('keeps data across a stop and a start with a data folder, and stop leaves no java process', {
+    timeout: 240_000,
+  }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sis-ddb-data-'));
     scratch.push(dataDir);
     const names = tableNamesFor('sis-persist');
@@ -240,7 +242,9 @@ describe.concurrent('DynamoDB Local processes', () => {
     client.destroy();
   });
 
-  it('does not outlive a parent that exits without stopping it or is killed outright', async () => {
+  it('does not outlive a parent that exits without stopping it or is killed outright', {
+    timeout: 240_000,
+  }, async () => {
     const snippet = `
       const { startDynamoDbLocal } = await import('./infra/local/dynamodb-local.ts');
       const dynamodb = await startDynamoDbLocal({});
@@ -252,7 +256,7 @@ describe.concurrent('DynamoDB Local processes', () => {
     const killed = runModuleSnippet(snippet, { HOW: 'kill' });
     const [exitingJava, killedJava] = await Promise.all(
       [exiting, killed].map(
-        async (parent) => (JSON.parse(await parent.nextLine(60_000)) as { pid: number }).pid,
+        async (parent) => (JSON.parse(await parent.nextLine(120_000)) as { pid: number }).pid,
       ),
     );
     expect(isProcessRunning(killedJava!)).toBe(true);

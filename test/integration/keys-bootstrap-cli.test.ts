@@ -116,5 +116,5 @@ describe('sis admin bootstrap with nothing running (local runtime data directory
     const second = await sis(['admin', 'bootstrap', '--json'], env);
     expect(second.code).not.toBe(0);
     expect(second.stderr).toMatch(/active admin API key already exists/);
-  }, 120_000);
+  }, 240_000);
 });
