@@ -2,7 +2,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
-import { type IGrantable, type PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  type AddToPrincipalPolicyResult,
+  type IGrantable,
+  PolicyDocument,
+  type PolicyStatement,
+  Role,
+  type RoleProps,
+  ServicePrincipal,
+} from 'aws-cdk-lib/aws-iam';
 import {
   ApplicationLogLevel,
   Architecture,
@@ -88,6 +96,27 @@ export function physicalFunctionName(tenant: string, name: string): string {
 }
 
 /**
+ * A role whose grants live in the role itself (one inline policy) instead of a separate
+ * AWS::IAM::Policy per role, as `Role` does once anything is granted. The permissions are the same;
+ * the template has one resource less per function, and a tenant stack lives within CloudFormation's
+ * 500 resources per stack.
+ */
+class InlinePolicyRole extends Role {
+  private readonly inline: PolicyDocument;
+
+  constructor(scope: Construct, id: string, props: RoleProps) {
+    const inline = new PolicyDocument();
+    super(scope, id, { ...props, inlinePolicies: { ...props.inlinePolicies, grants: inline } });
+    this.inline = inline;
+  }
+
+  override addToPrincipalPolicy(statement: PolicyStatement): AddToPrincipalPolicyResult {
+    this.inline.addStatements(statement);
+    return { statementAdded: true, policyDependable: this };
+  }
+}
+
+/**
  * The one place that decides how a Lambda function of this service is built and run: Node.js 24 on
  * ARM64, an esbuild ESM bundle that includes the AWS SDK (the function runs the SDK version it was
  * tested with, not the runtime's), source maps, X-Ray and log levels from the tenant's telemetry
@@ -121,7 +150,7 @@ export class ServiceFunction extends Construct {
 
     // An own role instead of the AWSLambdaBasicExecutionRole managed policy, whose log permissions
     // cover every log group in the account.
-    this.role = new Role(this, 'Role', {
+    this.role = new InlinePolicyRole(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Runs ${this.functionName}`,
     });

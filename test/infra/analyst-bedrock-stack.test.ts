@@ -2,7 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { physicalFunctionName } from '../../infra/constructs/service-function';
 import { parseTenantSettings } from '../../infra/settings';
 import { readWorkflowDefinitionText } from '../../infra/workflow/definition';
-import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
+import {
+  type CfnResource,
+  resourcesOfType,
+  rolePolicies,
+  synthTenantStack,
+  type TemplateJson,
+} from '../support/synth';
 
 /**
  * The tenant stack with analyst=bedrock (synthesised with cdk-nag: a finding would fail the synth):
@@ -32,10 +38,10 @@ function functionNamed(name: string): [string, CfnResource] {
 
 type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
 function bedrockStatements(): { role: string; statement: Statement }[] {
-  return [...resourcesOfType(template, 'AWS::IAM::Policy').values()].flatMap((policy) =>
-    (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement.filter((s) =>
-      [s.Action].flat().some((a) => a.startsWith('bedrock:')),
-    ).map((statement) => ({ role: JSON.stringify(policy.Properties.Roles), statement })),
+  return rolePolicies(template).flatMap((policy) =>
+    (policy.statements as Statement[])
+      .filter((s) => [s.Action].flat().some((a) => a.startsWith('bedrock:')))
+      .map((statement) => ({ role: JSON.stringify(policy.roles), statement })),
   );
 }
 
@@ -43,7 +49,7 @@ describe('analyst=bedrock in the tenant stack', () => {
   it('lets only the analyst step invoke exactly the configured profile and guardrail', () => {
     const [, analyst] = functionNamed('step-analyst-turn');
     const analystRole = JSON.stringify([
-      { Ref: (analyst.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] },
+      (analyst.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0],
     ]);
     const grants = bedrockStatements();
     expect(grants.every((g) => g.role === analystRole)).toBe(true);

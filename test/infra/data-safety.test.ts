@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WRITE_BACK_STATUSES } from '../../infra/workflow/definition';
 import { physicalTableName, TABLE_IDS, TABLES } from '../../shared/store/tables';
-import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
+import {
+  type CfnResource,
+  resourcesOfType,
+  rolePolicies,
+  synthTenantStack,
+  type TemplateJson,
+} from '../support/synth';
 
 /**
  * What keeps a tenant's data safe, asserted on the synthesised template so that removing any of it
@@ -36,9 +42,7 @@ function tables(t: TemplateJson): [string, CfnResource][] {
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
 function policyStatements(t: TemplateJson): Statement[] {
-  return [...resourcesOfType(t, 'AWS::IAM::Policy').values()].flatMap(
-    (p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement,
-  );
+  return rolePolicies(t).flatMap((p) => p.statements as Statement[]);
 }
 
 describe('tables', () => {
@@ -99,9 +103,9 @@ describe('tables', () => {
     }
     const usesTable = new Set<string>();
     const usesKey = new Set<string>();
-    for (const policy of resourcesOfType(destroyable, 'AWS::IAM::Policy').values()) {
-      const roles = JSON.stringify(policy.Properties.Roles);
-      const doc = JSON.stringify(policy.Properties.PolicyDocument);
+    for (const policy of rolePolicies(destroyable)) {
+      const roles = JSON.stringify(policy.roles);
+      const doc = JSON.stringify(policy.statements);
       if (doc.includes('"dynamodb:')) usesTable.add(roles);
       if (doc.includes('"kms:Decrypt"')) usesKey.add(roles);
     }

@@ -16,7 +16,13 @@ import { TenantStack } from '../../infra/stack';
 import { ROUTES } from '../../shared/api/routes';
 import { health } from '../../shared/api/routes/meta';
 import { physicalTableName, TABLE_IDS, type TableId } from '../../shared/store/tables';
-import { cdkJsonContext, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
+import {
+  cdkJsonContext,
+  resourcesOfType,
+  rolePolicies,
+  synthTenantStack,
+  type TemplateJson,
+} from '../support/synth';
 
 interface Statement {
   Action: string | string[];
@@ -32,12 +38,11 @@ function statementsByFunction(t: TemplateJson, tenant = 'test'): Map<string, Sta
     roleOfFunction.set(roleId, String(fn.Properties.FunctionName).replace(`sis-${tenant}-`, ''));
   }
   const result = new Map<string, Statement[]>([...roleOfFunction.values()].map((name) => [name, []]));
-  for (const policy of resourcesOfType(t, 'AWS::IAM::Policy').values()) {
-    for (const role of policy.Properties.Roles as { Ref: string }[]) {
-      const name = roleOfFunction.get(role.Ref);
+  for (const policy of rolePolicies(t)) {
+    for (const role of policy.roles) {
+      const name = roleOfFunction.get(role);
       if (!name) continue;
-      const statements = (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
-      result.get(name)?.push(...statements);
+      result.get(name)?.push(...(policy.statements as Statement[]));
     }
   }
   return result;
@@ -217,14 +222,18 @@ describe('grants that need the workflow and the incident queue', () => {
 
   it('grants execution start/stop and queue send with the variables naming them', () => {
     const template = Template.fromStack(build(true));
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Action: 'states:StartExecution', Resource: stateMachineArn }),
-          Match.objectLike({ Action: 'states:StopExecution' }),
-          Match.objectLike({ Action: Match.arrayWith(['sqs:SendMessage']), Resource: queueArn }),
-        ]),
-      },
+    template.hasResourceProperties('AWS::IAM::Role', {
+      Policies: [
+        Match.objectLike({
+          PolicyDocument: {
+            Statement: Match.arrayWith([
+              Match.objectLike({ Action: 'states:StartExecution', Resource: stateMachineArn }),
+              Match.objectLike({ Action: 'states:StopExecution' }),
+              Match.objectLike({ Action: Match.arrayWith(['sqs:SendMessage']), Resource: queueArn }),
+            ]),
+          },
+        }),
+      ],
     });
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: physicalFunctionName('grants', 'health'),
@@ -240,7 +249,7 @@ describe('grants that need the workflow and the incident queue', () => {
   it("grants queue send on the stack's own incident queue when none is passed in", () => {
     const stack = build(false);
     const template = Template.fromStack(stack);
-    const healthPolicies = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([id]) =>
+    const healthPolicies = Object.entries(template.findResources('AWS::IAM::Role')).filter(([id]) =>
       id.startsWith('HealthFunctionRole'),
     );
     expect(JSON.stringify(healthPolicies)).toMatch(/sqs:SendMessage/);

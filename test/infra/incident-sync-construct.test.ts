@@ -76,16 +76,20 @@ describe('IncidentSync construct', () => {
       Target: expect.objectContaining({ Input: '{"connector":"splunk"}' }),
     });
     expect(byName['sis-acme-siem-pull-sentinel']?.State).toBe('DISABLED');
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Action: 'secretsmanager:GetSecretValue',
-            Effect: 'Allow',
-            Resource: SPLUNK_SECRET,
-          }),
-        ]),
-      },
+    template.hasResourceProperties('AWS::IAM::Role', {
+      Policies: [
+        Match.objectLike({
+          PolicyDocument: {
+            Statement: Match.arrayWith([
+              Match.objectLike({
+                Action: 'secretsmanager:GetSecretValue',
+                Effect: 'Allow',
+                Resource: SPLUNK_SECRET,
+              }),
+            ]),
+          },
+        }),
+      ],
     });
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: 'sis-acme-siem-pull',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTenantSettings } from '../../infra/settings';
-import { resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
+import { resourcesOfType, rolePolicies, synthTenantStack, type TemplateJson } from '../support/synth';
 
 /**
  * The intelligence connectors on AWS: the keys live in the tenant's Secrets Manager secret named in
@@ -26,21 +26,17 @@ describe('intelligence connectors on AWS', () => {
   const json = template.toJSON() as TemplateJson;
 
   it('grants GetSecretValue on the named secret to the run-tool step and to nothing else', () => {
-    const readers = [...resourcesOfType(json, 'AWS::IAM::Policy').values()].filter((policy) =>
-      JSON.stringify(policy.Properties.PolicyDocument).includes(SECRET),
-    );
+    const readers = rolePolicies(json).filter((policy) => JSON.stringify(policy.statements).includes(SECRET));
     expect(readers).toHaveLength(1);
     const [reader] = readers;
-    const statements = (
-      reader!.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }
-    ).Statement;
+    const statements = reader!.statements;
     expect(statements).toContainEqual(
       expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: SECRET }),
     );
     const [runToolId] = functionNamed(json, 'step-run-tool');
     const roleOf = (id: string) =>
       JSON.stringify((json.Resources[id]!.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]);
-    expect(JSON.stringify(reader?.Properties.Roles)).toContain(JSON.parse(roleOf(runToolId)));
+    expect(reader?.roles).toContain(JSON.parse(roleOf(runToolId)));
   });
 
   it('tells the run-tool step and the admin route which connectors are enabled, never a key', () => {

@@ -7,7 +7,13 @@ import {
   WRITE_BACK_STATUSES,
   workflowTimeoutSeconds,
 } from '../../infra/workflow/definition';
-import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
+import {
+  type CfnResource,
+  resourcesOfType,
+  rolePolicies,
+  synthTenantStack,
+  type TemplateJson,
+} from '../support/synth';
 
 /** The investigation workflow as the tenant stack deploys it (synthesised with cdk-nag, no bundling). */
 let template: TemplateJson;
@@ -26,9 +32,9 @@ function logicalIdOfFunction(name: string): string {
 
 type Statement = { Action: string | string[]; Resource: unknown };
 function statementsOfRole(roleLogicalId: string): Statement[] {
-  return [...resourcesOfType(template, 'AWS::IAM::Policy').values()]
-    .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleLogicalId }]))
-    .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  return rolePolicies(template)
+    .filter((policy) => JSON.stringify(policy.roles) === JSON.stringify([roleLogicalId]))
+    .flatMap((policy) => policy.statements as Statement[]);
 }
 const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 /** The logical ID of a function's Role or a state machine's RoleArn. */

@@ -58,6 +58,51 @@ export function resourcesOfType(template: TemplateJson, type: string): Map<strin
   return new Map(Object.entries(template.Resources).filter(([, resource]) => resource.Type === type));
 }
 
+export interface PolicyStatementJson {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+/** One IAM policy document of the template and the logical IDs of the roles it applies to. */
+export interface RolePolicy {
+  id: string;
+  roles: string[];
+  statements: PolicyStatementJson[];
+}
+
+/**
+ * Every policy that grants a role something: AWS::IAM::Policy resources and the inline policies
+ * of roles alike (service functions keep their grants inline in their role; CDK's own roles, such
+ * as the state machine's, get a separate policy).
+ */
+export function rolePolicies(template: TemplateJson): RolePolicy[] {
+  const found: RolePolicy[] = [];
+  for (const [id, resource] of Object.entries(template.Resources)) {
+    const p = resource.Properties ?? {};
+    if (resource.Type === 'AWS::IAM::Policy') {
+      found.push({
+        id,
+        roles: ((p.Roles as { Ref: string }[] | undefined) ?? []).map((role) => role.Ref),
+        statements: (p.PolicyDocument as { Statement: PolicyStatementJson[] }).Statement,
+      });
+    }
+    if (resource.Type === 'AWS::IAM::Role') {
+      for (const inline of (p.Policies as
+        | { PolicyName: string; PolicyDocument: { Statement: PolicyStatementJson[] } }[]
+        | undefined) ?? []) {
+        found.push({
+          id: `${id}/${inline.PolicyName}`,
+          roles: [id],
+          statements: inline.PolicyDocument.Statement,
+        });
+      }
+    }
+  }
+  return found;
+}
+
 /** Logical IDs a resource depends on: Ref, Fn::GetAtt, ${...} in Fn::Sub, and DependsOn. */
 export function dependenciesOf(resource: CfnResource, logicalIds: ReadonlySet<string>): Set<string> {
   const found = new Set<string>();
