@@ -23,7 +23,7 @@ export interface TelemetrySettings {
   traceSampleRate: number;
 }
 
-export const TELEMETRY_DEFAULTS: TelemetrySettings = { debugLogging: false, traceSampleRate: 0.01 };
+export const TELEMETRY_DEFAULTS: TelemetrySettings = { debugLogging: false, traceSampleRate: 0.005 };
 
 export interface TelemetryProfile {
   /**

@@ -29,7 +29,7 @@ describe('deployment settings from CDK context', () => {
       intelConnectors: [],
       dashboard: true,
       debugLogging: false,
-      traceSampleRate: 0.01,
+      traceSampleRate: 0.005,
     });
   });
 

@@ -352,7 +352,7 @@ describe('tenant stack shape', () => {
       RuleName: 'sis-test',
       ServiceName: 'sis-test/prod',
       ServiceType: 'AWS::ApiGateway::Stage',
-      FixedRate: 0.01,
+      FixedRate: 0.005,
       ReservoirSize: 0,
     });
   });

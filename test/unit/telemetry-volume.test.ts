@@ -19,11 +19,11 @@ describe('telemetry profile and what it writes per call', () => {
       lambdaApplicationLogLevel: 'INFO',
       executionLogLevel: 'ERROR',
       traced: true,
-      traceSampleRate: 0.01,
+      traceSampleRate: 0.005,
     });
     expect(platformLogBytesPerInvocation(profile)).toBe(0);
     expect(executionLogBytesPerSuccessEvent(profile)).toBe(0);
-    expect(tracedShare(profile)).toBe(0.01);
+    expect(tracedShare(profile)).toBe(0.005);
   });
 
   it('prices everything again with debugLogging, and nothing traced at rate 0', () => {
