@@ -2,6 +2,8 @@ import { userInfo } from 'node:os';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { type Command, run, UsageError } from '../packages/cli/src/program';
 import { KEY_EXPIRY_DAYS } from '../shared/domain/key-lifecycle';
+import { rotateCursorSecrets } from '../shared/services/cursor-secrets';
+import { cursorSecretRepositoryFromConfig } from '../shared/store/cursor-secret-repository';
 import { SERVICE_VERSION } from '../shared/version';
 import { bootstrapAdminKey, parseExpiryDays, parseScopeList } from './cli/bootstrap';
 import { withApiGateway } from './cli/discover-api';
@@ -10,7 +12,8 @@ import { type CliTarget, CliUsageError, describeTarget, openTarget, resolveTarge
 /**
  * The project's `sis`: every command of the CLI package (packages/cli: investigations, sessions, keys,
  * incidents, graph, search, profiles) plus `sis admin bootstrap`, which writes the first admin key
- * straight into the key table and so needs the project's runtime code. Results go to stdout (with
+ * straight into the key table, and `sis admin rotate-cursor-secret`, which rotates the key that signs
+ * pagination cursors in the same table; both need the project's runtime code. Results go to stdout (with
  * --json, exactly one JSON document); progress and errors go to stderr. A secret is printed to stdout
  * once and never logged.
  */
@@ -96,6 +99,41 @@ async function bootstrap(flags: BootstrapFlags): Promise<number> {
   }
 }
 
+interface RotateCursorSecretFlags {
+  json?: boolean;
+  discardPrevious?: boolean;
+  aws?: boolean;
+  tenant?: string;
+}
+
+/** The secret itself is never printed: nobody but the functions that page needs it. */
+async function rotateCursorSecret(flags: RotateCursorSecretFlags): Promise<number> {
+  const target = resolveTarget(process.env, { aws: flags.aws, tenant: flags.tenant });
+  const opened = await openTarget(target, status);
+  try {
+    const rotation = await rotateCursorSecrets(cursorSecretRepositoryFromConfig(target.config), {
+      discardPrevious: Boolean(flags.discardPrevious),
+    });
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify({ rotated: true, previous_kept: rotation.previousKept })}\n`);
+    } else {
+      process.stdout.write(
+        [
+          `Cursor secret rotated in ${describeTarget(target)}.`,
+          rotation.previousKept
+            ? '  Cursors issued before stay valid (the old secret is kept as previous until the next rotation).'
+            : '  Cursors issued before are refused from now on (400 invalid_cursor): clients start their listings again.',
+          '  Functions sign with the new secret from their next cold start.',
+          '',
+        ].join('\n'),
+      );
+    }
+    return 0;
+  } finally {
+    await opened.close();
+  }
+}
+
 /** Option parsing errors become the CLI's usage errors (one line, exit 2). */
 function asUsageError<T>(parse: (value: string) => T): (value: string) => T {
   return (value) => {
@@ -133,6 +171,33 @@ function addAdminCommands(program: Command): void {
     .action(async (flags: Omit<BootstrapFlags, 'json'>, command: Command) => {
       try {
         process.exitCode = await bootstrap({
+          ...flags,
+          json: command.optsWithGlobals<{ json?: boolean }>().json,
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        status(error instanceof CliUsageError ? `Error: ${message}` : `Failed: ${message}`);
+        process.exitCode = 1;
+      }
+    });
+  admin
+    .command('rotate-cursor-secret')
+    .description(
+      'Rotate the key that signs pagination cursors (an item of the key table): the current key becomes the previous one, so cursors in flight stay valid.',
+    )
+    .option(
+      '--discard-previous',
+      'do not keep the old key (it leaked): every cursor issued before is refused from now on',
+    )
+    .option('--aws', 'rotate in the deployed stack on AWS (same as SIS_TARGET=aws)')
+    .option('--tenant <tenant>', 'tenant whose key table (sis-<tenant>-keys) to use')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ npx sis admin rotate-cursor-secret\n  $ npx sis admin rotate-cursor-secret --aws --tenant acme\n',
+    )
+    .action(async (flags: Omit<RotateCursorSecretFlags, 'json'>, command: Command) => {
+      try {
+        process.exitCode = await rotateCursorSecret({
           ...flags,
           json: command.optsWithGlobals<{ json?: boolean }>().json,
         });

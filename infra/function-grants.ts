@@ -39,8 +39,9 @@ export interface FunctionGrants {
    */
   apiKeyAdmin?: boolean;
   /**
-   * Issues or verifies pagination cursors: may read (GetSecretValue only) the stack's cursor secret,
-   * whose ARN it receives as SIS_CURSOR_SECRET_ARN. Read lazily, once per cold start.
+   * Issues or verifies pagination cursors: may read, and create when absent, the one cursor-secret
+   * item of the keys table (GetItem and PutItem restricted to its partition key by
+   * `dynamodb:LeadingKeys`; shared/store/cursor-secret-repository.ts). Read lazily, once per cold start.
    */
   cursorSecret?: boolean;
 }

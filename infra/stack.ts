@@ -1,7 +1,6 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -67,8 +66,6 @@ export class TenantStack extends Stack {
   readonly routeFunctions = new Map<string, ServiceFunction>();
   /** Alarms, their SNS topic and the dashboard. */
   readonly observability: Observability;
-  /** The HMAC key of pagination cursors, read by the functions that page. */
-  readonly cursorSecret: Secret;
   /** Present when the deployment enables WAF. */
   webAcl: ApiWebAcl | undefined;
 
@@ -179,26 +176,7 @@ export class TenantStack extends Stack {
       this.api.addRoute(route, fn);
     }
 
-    // Signs pagination cursors (HMAC), so a client cannot page from a position it edited. Rotation:
-    // docs/api-keys.md ("Cursor secret"), keeping the previous value while pages are in flight.
-    this.cursorSecret = new Secret(this, 'CursorSecret', {
-      description: `Signs the pagination cursors of tenant ${settings.tenant} (current and previous secret)`,
-      generateSecretString: {
-        secretStringTemplate: '{}',
-        generateStringKey: 'current',
-        passwordLength: 64,
-        excludePunctuation: true,
-      },
-      removalPolicy,
-    });
-    Validations.of(this.cursorSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'A random HMAC key for pagination cursors, not a credential of another system; the operator rotates it by writing {"current": new, "previous": old} (docs/api-keys.md), which keeps pages in flight valid.',
-    });
-
     const targets: GrantTargets = {
-      cursorSecret: this.cursorSecret,
       tables: this.tables.tables,
       ...(tableKey ? { tableKey } : {}),
       stateMachine: props.stateMachine ?? this.workflow.stateMachine,

@@ -178,11 +178,10 @@ export const configSchema = z.object({
   SIS_CONSOLE_ANALYST_PASSWORD: z.optional(z.string().check(z.minLength(8), z.maxLength(128))),
   /**
    * Pagination cursors are signed (HMAC-SHA256) with a per-deployment secret (docs/api-keys.md,
-   * "Cursor secret"). On AWS the stack generates it in Secrets Manager and gives its ARN only to the
-   * functions that page; locally the runtime generates SIS_CURSOR_SECRET once per data directory.
-   * SIS_CURSOR_SECRET_PREVIOUS keeps cursors signed with the secret before a rotation valid.
+   * "Cursor secret"), kept in the keys table and created there by the first function that pages.
+   * SIS_CURSOR_SECRET overrides it (an operator's own local key), SIS_CURSOR_SECRET_PREVIOUS keeps
+   * cursors signed with the key before a rotation valid.
    */
-  SIS_CURSOR_SECRET_ARN: z.optional(z.string()),
   SIS_CURSOR_SECRET: z.optional(z.string().check(z.minLength(32), z.maxLength(512))),
   SIS_CURSOR_SECRET_PREVIOUS: z.optional(z.string().check(z.minLength(32), z.maxLength(512))),
   /**

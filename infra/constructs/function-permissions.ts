@@ -2,10 +2,10 @@ import { ArnFormat, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { TENANT_TAG } from '../../shared/platform/api-gateway-names';
+import { CURSOR_SECRET_PK } from '../../shared/store/cursor-secret-repository';
 import type { TableId } from '../../shared/store/tables';
 import {
   type FunctionGrants,
@@ -33,9 +33,10 @@ export interface GrantTargets {
   stateMachine?: IStateMachine;
   incidentQueue?: IQueue;
   apiAdmin?: ApiAdminTarget;
-  /** The secret that signs pagination cursors. */
-  cursorSecret?: ISecret;
 }
+
+/** The actions on the cursor-secret item: read it, and create it the first time (conditional put). */
+export const CURSOR_SECRET_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
 
 export const MISSING_GRANT_TARGET = 'sis:missing-grant-target';
 
@@ -77,9 +78,10 @@ export function applyFunctionGrants(
   const tableGrants = Object.values(grants.tables ?? {}).filter((grant): grant is TableGrant =>
     Boolean(grant),
   );
-  if (targets.tableKey && tableGrants.length) {
-    // DynamoDB uses the key on the caller's behalf: reads need Decrypt, writes also GenerateDataKey.
-    const writes = tableGrants.some((grant) => grant.access !== 'read');
+  if (targets.tableKey && (tableGrants.length || grants.cursorSecret)) {
+    // DynamoDB uses the key on the caller's behalf: reads need Decrypt, writes also GenerateDataKey
+    // (creating the cursor secret is a write).
+    const writes = Boolean(grants.cursorSecret) || tableGrants.some((grant) => grant.access !== 'read');
     fn.addToPolicy(
       new PolicyStatement({
         actions: [
@@ -117,15 +119,14 @@ export function applyFunctionGrants(
   }
 
   if (grants.cursorSecret) {
-    const secret = targets.cursorSecret;
-    if (!secret) warnMissing(fn, 'the cursor secret');
-    else {
-      // GetSecretValue only (no DescribeSecret or listing), on this one secret.
-      fn.addToPolicy(
-        new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
-      );
-      fn.addEnvironment('SIS_CURSOR_SECRET_ARN', secret.secretArn);
-    }
+    // Only the item whose partition key is the cursor secret's: not the key hashes beside it.
+    fn.addToPolicy(
+      new PolicyStatement({
+        actions: [...CURSOR_SECRET_ACTIONS],
+        resources: [targets.tables.keys.tableArn],
+        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [CURSOR_SECRET_PK] } },
+      }),
+    );
   }
 
   if (grants.apiKeyAdmin) {

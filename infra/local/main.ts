@@ -22,7 +22,6 @@ async function main(): Promise<void> {
   const service = await startLocalService({
     port: env.PORT,
     dynamodb: { dataDir: resolve(dataDir, 'dynamodb'), port: env.SIS_DYNAMODB_PORT },
-    secretsDir: dataDir,
     publicUrl: env.SIS_PUBLIC_URL,
   });
 

@@ -19,7 +19,6 @@ import {
   ISSUER_MOUNT_PATH,
   type LocalConsoleUser,
 } from './console-issuer';
-import { localCursorSecret } from './cursor-secret';
 import { loadDemoData } from './demo-data';
 import { createLocalDynamoDbClient, startDynamoDbLocal } from './dynamodb-local';
 import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
@@ -38,11 +37,6 @@ export interface LocalServiceOptions {
   /** Physical table names are `<tablePrefix>-<table>`. */
   tablePrefix?: string;
   publicUrl?: string;
-  /**
-   * Where the runtime keeps its own secrets (the cursor secret), so a restart keeps handed-out cursors
-   * valid; `npm start` passes SIS_DATA_DIR. Unset (tests): a cursor secret for this process only.
-   */
-  secretsDir?: string;
   /** Further environment for the handlers (e.g. small rate limits in tests). */
   env?: Record<string, string>;
   /** Local incident queue settings (tests shorten the visibility timeout). */
@@ -134,8 +128,6 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       SIS_STATE_MACHINE_ARN: stepFunctions.stateMachineArn,
       SIS_WORKFLOW_TIMEOUT_SECONDS: String(workflowTimeoutSeconds()),
       ...tableEnvironment(tableNames),
-      // An operator's own SIS_CURSOR_SECRET wins; else the one kept in the data directory.
-      SIS_CURSOR_SECRET: process.env.SIS_CURSOR_SECRET ?? localCursorSecret(options.secretsDir),
       ...options.env,
     };
     Object.assign(process.env, env);

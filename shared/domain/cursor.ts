@@ -112,22 +112,3 @@ export function cursorCodec(secrets: CursorSecrets): CursorCodec {
     decode: (cursor, binding, positionSchema) => decodeCursor(cursor, binding, positionSchema, secrets),
   };
 }
-
-/** Reads the stored form of the secrets: a JSON object `{current, previous?}` or a bare secret. */
-export function parseCursorSecrets(stored: string): CursorSecrets {
-  const text = stored.trim();
-  if (text.startsWith('{')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new CursorSecretError('The cursor secret is not valid JSON.');
-    }
-    const { current, previous } = (parsed ?? {}) as { current?: unknown; previous?: unknown };
-    if (typeof current !== 'string' || (previous !== undefined && typeof previous !== 'string')) {
-      throw new CursorSecretError('The cursor secret must be {"current": "...", "previous": "..."}.');
-    }
-    return assertCursorSecrets({ current, ...(previous ? { previous } : {}) });
-  }
-  return assertCursorSecrets({ current: text });
-}

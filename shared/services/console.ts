@@ -5,10 +5,10 @@ import { incidentLink } from '../domain/incident';
 import { ownerOf } from '../domain/ownership';
 import type { Caller, ConsoleUser } from '../domain/scopes';
 import { termsForQuery } from '../domain/search-terms';
-import { deploymentCursorCodec } from '../platform/cursor-secrets';
 import type { IncidentsRepository } from '../store/incidents-repository';
 import { type KeysRepository, keysRepositoryFromConfig } from '../store/keys-repository';
 import { isPostingSortKey, type SearchIndexRepository } from '../store/search-index-repository';
+import { deploymentCursorCodec } from './cursor-secrets';
 
 /**
  * What the web console reads beyond the plugin's services: the signed-in person, every session of

@@ -7,12 +7,12 @@ import {
   type Severity,
   toIncidentView,
 } from '../domain/incident';
-import { deploymentCursorCodec } from '../platform/cursor-secrets';
 import {
   type IncidentsRepository,
   incidentsRepositoryFromConfig,
   isIncidentListPosition,
 } from '../store/incidents-repository';
+import { deploymentCursorCodec } from './cursor-secrets';
 
 /**
  * List Recent Incidents: newest first by the SIEM's created_at, filtered by severity (all by

@@ -12,8 +12,8 @@ import { reportToStix } from '../domain/stix';
 import { DEFAULT_TLP, type Tlp, tlpOf } from '../domain/tlp';
 import { METRIC } from '../metric-names';
 import { countMetric, logger } from '../observability';
-import { deploymentCursorCodec } from '../platform/cursor-secrets';
 import type { HistoryItem, SessionRecord } from '../store/sessions-repository';
+import { deploymentCursorCodec } from './cursor-secrets';
 import {
   event,
   type InvestigationContext,

@@ -3,13 +3,13 @@ import { type Config, config } from '../config';
 import { type Entity, type EntityType, entityKey, entityLabel, normaliseEntity } from '../domain/entity';
 import { NotFoundError, ValidationError } from '../domain/errors';
 import { assembleNeighborhood, compareNeighbors, type EdgeSide, type Neighbor } from '../domain/graph';
-import { deploymentCursorCodec } from '../platform/cursor-secrets';
 import {
   type GraphRepository,
   graphRepositoryFromConfig,
   isEdgeSortKey,
   type StoredNode,
 } from '../store/graph-repository';
+import { deploymentCursorCodec } from './cursor-secrets';
 
 /**
  * Query Knowledge Graph: an entity and its neighbourhood.

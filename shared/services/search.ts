@@ -4,13 +4,13 @@ import type { Entity } from '../domain/entity';
 import { InvalidCursorError } from '../domain/errors';
 import type { Caller } from '../domain/scopes';
 import { termsForQuery } from '../domain/search-terms';
-import { deploymentCursorCodec } from '../platform/cursor-secrets';
 import {
   isPostingSortKey,
   type SearchEntry,
   type SearchIndexRepository,
   searchIndexRepositoryFromConfig,
 } from '../store/search-index-repository';
+import { deploymentCursorCodec } from './cursor-secrets';
 
 /**
  * Search Investigations: the caller's own sessions that match every term of `q` (domain

@@ -7,7 +7,8 @@ import type { Config } from '../config';
  * Tables are split by who may read them, so that grants stay least-privilege: only the authorizer
  * and key admin read `keys` (secret hashes live there), the graph function reads only `graph`.
  *
- * - keys:      API keys (pk KEY#<keyId>), admin audit records (pk AUDIT).
+ * - keys:      API keys (pk KEY#<keyId>), admin audit records (pk AUDIT), the pagination-cursor
+ *              secret (pk SETTING#cursor-secret: the functions that page may reach only that item).
  *              gsi1: all keys by creation time (gsi1pk KEYS).
  * - sessions:  session metadata and history (pk SESSION#<id>), idempotency records, search index
  *              terms (pk TERM#<ownerKeyId>#<term>).

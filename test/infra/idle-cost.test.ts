@@ -97,8 +97,8 @@ describe('the idle list', () => {
     expect(count('AWS::CloudWatch::Dashboard')).toBe(1);
     expect(count('AWS::WAFv2::WebACL')).toBe(0);
     expect(count('AWS::KMS::Key')).toBe(0);
-    // The cursor secret (pagination cursors are signed); connector secrets come with their options.
-    expect(count('AWS::SecretsManager::Secret')).toBe(1);
+    // No secret by default: the cursor secret is an item of the keys table (docs/api-keys.md).
+    expect(count('AWS::SecretsManager::Secret')).toBe(0);
     expect(count('AWS::Lambda::EventSourceMapping')).toBe(
       ofType(template, 'AWS::Lambda::EventSourceMapping').length,
     );
@@ -120,6 +120,14 @@ describe('the idle list', () => {
       .reduce((sum, line) => sum + line.monthlyUsd, 0);
     expect(alarmCost).toBeCloseTo(alarmMetrics * 0.1, 6);
     expect(report.totalMonthlyUsd).toBeLessThan(10);
+  });
+
+  it('bills at most $1.00 a month with default settings, not counting the dashboard', () => {
+    const report = idleCostReport(template);
+    const dashboard = report.lines
+      .filter((line) => line.type === 'AWS::CloudWatch::Dashboard')
+      .reduce((sum, line) => sum + line.monthlyUsd, 0);
+    expect(report.totalMonthlyUsd - dashboard).toBeLessThanOrEqual(1);
   });
 
   it('prices the options: WAF adds a web ACL and its rules, a SIEM connector an enabled schedule', () => {

@@ -43,10 +43,15 @@ const writeTable = (id: string, withIndex = false): Allowed[] => [
   ...(withIndex ? [{ actions: ['dynamodb:Query'], resources: [index(id)] }] : []),
 ];
 
+/**
+ * The cursor secret is one item of the keys table: its readers may get it and create it when absent,
+ * and IAM holds them to that item's partition key, never the key hashes beside it.
+ */
 const CURSOR_SECRET: Allowed[] = [
   {
-    actions: ['secretsmanager:GetSecretValue'],
-    resources: ['{AWS::SecretsManager::Secret/CursorSecretABAE1358}'],
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+    resources: [table('keys')],
+    condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['SETTING#cursor-secret'] } },
   },
 ];
 
@@ -117,7 +122,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
     ...writeTable('sessions'),
     { actions: ['states:StopExecution'], resources: [EXECUTIONS] },
   ],
-  // The functions that issue or verify pagination cursors read the cursor secret, and nothing else does.
+  // The functions that issue or verify pagination cursors read the cursor secret's item, and nothing else does.
   'get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
   'get-investigation-report': readTable('sessions'),
   'get-investigation-stix': readTable('sessions'),
@@ -490,8 +495,14 @@ describe('least privilege of every IAM principal in the template', () => {
       'disable-api-key',
       'rotate-api-key',
     ]);
+    // The whole keys table (key hashes); the functions that page reach only the cursor secret's item.
+    const onlyCursorSecret = (g: Grant) => JSON.stringify(g.condition ?? {}).includes('dynamodb:LeadingKeys');
     const keysTable = [
-      ...new Set(grants.filter((g) => g.resource.startsWith('{table/keys}')).map((g) => g.principal)),
+      ...new Set(
+        grants
+          .filter((g) => g.resource.startsWith('{table/keys}') && !onlyCursorSecret(g))
+          .map((g) => g.principal),
+      ),
     ];
     expect(keysTable.sort()).toEqual([
       'authorizer',
@@ -509,6 +520,12 @@ describe('least privilege of every IAM principal in the template', () => {
 
   it('detects a violation when one is there (the check itself can fail)', () => {
     const base = { principal: 'query-knowledge-graph', source: 'x', condition: undefined };
+    // The cursor secret's item only: the same action on the keys table without the condition is refused.
+    const cursorItem = CURSOR_SECRET[0]?.condition;
+    expect(
+      violation({ ...base, action: 'dynamodb:GetItem', resource: '{table/keys}', condition: cursorItem }),
+    ).toBeUndefined();
+    expect(violation({ ...base, action: 'dynamodb:GetItem', resource: '{table/keys}' })).toMatch(/condition/);
     expect(violation({ ...base, action: 'dynamodb:Query', resource: '{table/graph}' })).toBeUndefined();
     expect(violation({ ...base, action: 'dynamodb:*', resource: '{table/graph}' })).toMatch(/wildcard/);
     expect(violation({ ...base, action: 'dynamodb:Scan', resource: '{table/graph}' })).toMatch(/Scan/);

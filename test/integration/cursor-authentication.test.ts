@@ -1,26 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURSOR_SECRET_FILE } from '../../infra/local/cursor-secret';
+import { config } from '../../shared/config';
+import { cursorSecretRepositoryFromConfig } from '../../shared/store/cursor-secret-repository';
 import { cursorEnvelope, forgeCursor } from '../support/cursors';
+import { dynamodbEndpoint } from '../support/dynamodb';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
+import { sis } from '../support/sis-cli';
 
 /**
  * Cursors are signed with the deployment's secret: a client that re-encodes a cursor with another
  * position, even one that is a real position of the same query, gets 400 on search, incidents and
- * the poll, instead of a page served from the forged position. The local runtime keeps its secret in
- * the data directory, so cursors survive a restart.
+ * the poll, instead of a page served from the forged position. The secret is an item of the keys
+ * table (created by the first call that pages), so cursors survive a restart, and a rotation keeps
+ * the cursors issued before it valid.
  */
 const tablePrefix = `sis-t${randomBytes(5).toString('hex')}`;
-const dataDir = mkdtempSync(join(tmpdir(), 'sis-cursor-'));
 let service: TestService;
 let key: string;
 let sessionId: string;
 
 beforeAll(async () => {
-  service = await startTestService({ tablePrefix, secretsDir: dataDir });
+  service = await startTestService({ tablePrefix });
   key = (await service.createKey({ name: 'pager' })).apiKey;
   const ingest = await service.call('POST', '/api/v1/incidents/ingest', {
     key,
@@ -47,7 +47,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const get = (path: string) => service.call('GET', path, { key });
@@ -91,16 +90,49 @@ describe('signed cursors over HTTP', () => {
     expect(rewound.body).toMatchObject(errorShape('invalid_cursor'));
   });
 
-  it('keeps cursors valid across a restart of the local runtime (secret kept in the data directory, owner-only)', async () => {
+  it('keeps cursors valid across a restart of the local runtime (secret kept in the keys table)', async () => {
     const page = await get('/api/v1/incidents?severity=high&limit=1');
     const cursor: string = page.body.next_cursor;
-    expect(statSync(join(dataDir, CURSOR_SECRET_FILE)).mode & 0o777).toBe(0o600);
+    const stored = await cursorSecretRepositoryFromConfig(config()).get();
+    expect(stored?.current).toEqual(expect.any(String));
     await service.stop();
-    // Nothing carried over in this process: the secret must come back from the data directory.
-    delete process.env.SIS_CURSOR_SECRET;
-    service = await startTestService({ tablePrefix, secretsDir: dataDir });
+    // Nothing carried over in this process but the tables: the secret must come back from there.
+    service = await startTestService({ tablePrefix });
     const next = await get(`/api/v1/incidents?severity=high&limit=1&cursor=${cursor}`);
     expect(next.status).toBe(200);
     expect(next.body.incidents).toHaveLength(1);
+  });
+
+  it('sis admin rotate-cursor-secret: cursors issued before stay valid after the next cold start, new ones are signed anew', async () => {
+    const path = '/api/v1/incidents?severity=high&limit=1';
+    const before: string = (await get(path)).body.next_cursor;
+    const env = {
+      SIS_DYNAMODB_ENDPOINT: dynamodbEndpoint(),
+      SIS_KEYS_TABLE: config().SIS_KEYS_TABLE,
+    };
+    const rotated = await sis(['admin', 'rotate-cursor-secret', '--json'], env);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(JSON.parse(rotated.stdout)).toEqual({ rotated: true, previous_kept: true });
+    const stored = await cursorSecretRepositoryFromConfig(config()).get();
+    // The secret itself is never printed.
+    expect(`${rotated.stdout}${rotated.stderr}`).not.toContain(stored?.current);
+    expect(`${rotated.stdout}${rotated.stderr}`).not.toContain(stored?.previous);
+
+    await service.stop();
+    service = await startTestService({ tablePrefix });
+    const after = await get(`${path}&cursor=${before}`);
+    expect(after.status).toBe(200);
+    const reissued: string = (await get(path)).body.next_cursor;
+    expect(cursorEnvelope(reissued)).toEqual(cursorEnvelope(before));
+    expect(reissued).not.toBe(before);
+
+    // Dropping the previous secret (a leaked one) invalidates what was issued under it.
+    const discarded = await sis(['admin', 'rotate-cursor-secret', '--discard-previous'], env);
+    expect(discarded.code, discarded.stderr).toBe(0);
+    await service.stop();
+    service = await startTestService({ tablePrefix });
+    const refused = await get(`${path}&cursor=${before}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject(errorShape('invalid_cursor'));
   });
 });

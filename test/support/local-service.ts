@@ -39,14 +39,12 @@ export async function startTestService(
     staleSessionSweep?: LocalServiceOptions['staleSessionSweep'];
     /** Reuse tables (a restart); default: fresh ones. */
     tablePrefix?: string;
-    secretsDir?: string;
   } = {},
 ): Promise<TestService> {
   const service = await startLocalService({
     port: 0,
     dynamodb: { endpoint: dynamodbEndpoint() },
     tablePrefix: options.tablePrefix ?? `sis-t${randomBytes(5).toString('hex')}`,
-    ...(options.secretsDir ? { secretsDir: options.secretsDir } : {}),
     env: { SIS_DEMO_DATA: '0', ...options.env },
     ...(options.staleSessionSweep !== undefined ? { staleSessionSweep: options.staleSessionSweep } : {}),
   });

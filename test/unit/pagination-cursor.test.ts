@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  assertCursorSecrets,
   CursorSecretError,
   cursorCodec,
   decodeCursor,
   encodeCursor,
-  parseCursorSecrets,
 } from '../../shared/domain/cursor';
 import { InvalidCursorError } from '../../shared/domain/errors';
 
@@ -71,13 +71,11 @@ describe('pagination cursor', () => {
     expect(() => decodeCursor(cursor, binding, position, secrets)).toThrow(InvalidCursorError);
   });
 
-  it('reads the stored secret forms and refuses short secrets', () => {
-    expect(parseCursorSecrets('s'.repeat(32))).toEqual({ current: 's'.repeat(32) });
-    expect(parseCursorSecrets(JSON.stringify({ current: 'a'.repeat(32), previous: 'b'.repeat(32) }))).toEqual(
-      { current: 'a'.repeat(32), previous: 'b'.repeat(32) },
-    );
-    expect(() => parseCursorSecrets('short')).toThrow(CursorSecretError);
-    expect(() => parseCursorSecrets('{"previous":"x"}')).toThrow(CursorSecretError);
+  it('refuses short secrets, current or previous', () => {
+    const both = { current: 'a'.repeat(32), previous: 'b'.repeat(32) };
+    expect(assertCursorSecrets(both)).toEqual(both);
+    expect(() => assertCursorSecrets({ current: 'short' })).toThrow(CursorSecretError);
+    expect(() => assertCursorSecrets({ current: 'a'.repeat(32), previous: 'x' })).toThrow(CursorSecretError);
     expect(() => cursorCodec({ current: 'x'.repeat(31) })).toThrow(CursorSecretError);
   });
 });
