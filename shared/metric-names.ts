@@ -26,6 +26,14 @@ export const METRIC = {
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 
+/**
+ * A failure the code handles itself (no invocation fails, no 5xx is answered) that must still page
+ * someone, such as an investigation run that failed or timed out: logged at ERROR with this field and
+ * value, which the metric filter on every function's log group counts into the tenant's one failures
+ * alarm (infra/constructs/observability.ts), so it needs no alarm of its own.
+ */
+export const ALARMED_FAILURE = { field: 'alarm', value: 'failure' } as const;
+
 /** The dimensions every service metric of one tenant is published with. */
 export function tenantDimensions(tenant: string): { service: string; tenant: string } {
   return { service: METRICS_SERVICE, tenant };

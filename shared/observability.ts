@@ -1,6 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from './metric-names';
+import { ALARMED_FAILURE, METRIC, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from './metric-names';
 
 /**
  * One logger and one metrics instance per process (per Lambda cold start). Handlers
@@ -42,6 +42,14 @@ export function recordKeyDenial(reason: string): void {
   const byReason = metrics.singleMetric();
   byReason.addDimension('reason', reason);
   byReason.addMetric(METRIC.apiKeyDenied, MetricUnit.Count, 1);
+}
+
+/**
+ * Logs a handled failure that the tenant's failures alarm counts (ERROR level, so no log-level
+ * setting filters it out; the marker field is ALARMED_FAILURE).
+ */
+export function logAlarmedFailure(message: string, attributes: Record<string, unknown>): void {
+  logger.error(message, { ...attributes, [ALARMED_FAILURE.field]: ALARMED_FAILURE.value });
 }
 
 /** Writes the metrics recorded during this invocation; silent when there are none. */

@@ -21,7 +21,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { METRIC, METRICS_NAMESPACE, tenantDimensions } from '../../shared/metric-names';
+import { ALARMED_FAILURE, METRIC, METRICS_NAMESPACE, tenantDimensions } from '../../shared/metric-names';
 import { ServiceFunction } from './service-function';
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -39,17 +39,21 @@ export const ALARM_THRESHOLDS = {
  * hours it receives data, so nothing at idle):
  * - a function invocation that did not succeed: Lambda's own JSON platform records (`runtimeDone`,
  *   `report`) carry the invocation's status, the same events its `Errors` metric counts;
+ * - a failure the code handled but must still report (ALARMED_FAILURE, shared/metric-names.ts): an
+ *   investigation run that failed or timed out, logged by the step that recorded it, the
+ *   status-change function and the stale-session sweeper;
  * - a 5xx answer in the stage's access log, which is also how a failing authorizer shows (API Gateway
  *   answers AUTHORIZER_FAILURE and AUTHORIZER_CONFIGURATION_ERROR with a 5xx), without counting
  *   the refused keys the authorizer reports as Lambda errors.
  */
+const ALARMED = `$.${ALARMED_FAILURE.field} = "${ALARMED_FAILURE.value}"`;
 export const FAILURE_PATTERNS = {
-  invocation: '{ $.record.status = "error" || $.record.status = "failure" || $.record.status = "timeout" }',
+  invocation: `{ $.record.status = "error" || $.record.status = "failure" || $.record.status = "timeout" || ${ALARMED} }`,
   /**
    * An authorizer answers every refused credential by throwing `Unauthorized` (status "error"), so
    * its filter counts only runtime failures and timeouts; its other errors reach clients as 5xx.
    */
-  authorizerInvocation: '{ $.record.status = "failure" || $.record.status = "timeout" }',
+  authorizerInvocation: `{ $.record.status = "failure" || $.record.status = "timeout" || ${ALARMED} }`,
   answer: '{ $.status = "5*" }',
 } as const;
 
@@ -87,9 +91,15 @@ export interface WatchedResources {
  * not (one alarm per function was most of an idle tenant's bill):
  *
  * - `failures`: one metric fed by a metric filter on every ServiceFunction's log group (invocations
- *   that crashed, timed out or ran out of memory) and one on the access log (every 5xx answer,
- *   including the authorizer failing); the alarm's description says where to look;
- * - `investigation-runs-failed`: failed or timed-out runs of every state machine;
+ *   that crashed, timed out or ran out of memory, and handled failures logged with ALARMED_FAILURE)
+ *   and one on the access log (every 5xx answer, including the authorizer failing); the alarm's
+ *   description says where to look. Failed and timed-out investigation runs are counted there too:
+ *   the step that records a caught failure logs it, and every FAILED or TIMED_OUT execution reaches
+ *   the status-change function through an EventBridge rule (retries, then a dead-letter queue that
+ *   is alarmed below), which logs it before anything else; a status change that never arrives
+ *   leaves the session open, and the stale-session sweeper logs the failed run when it ends it.
+ *   (A metric-math alarm on the state machines' ExecutionsFailed + ExecutionsTimedOut cost $0.20 a
+ *   month per tenant for the same signal.)
  * - `dlq-*`: every queue without a consumer, not empty;
  * - `api-throttled`: 429 answers from the access log.
  *
@@ -187,7 +197,7 @@ export class Observability extends Construct {
     this.addAlarm('Failures', 'failures', {
       metric: failures,
       threshold: ALARM_THRESHOLDS.failures,
-      description: `At least ${ALARM_THRESHOLDS.failures} failure in 5 minutes: an API answer with status 5xx (the access log's status/errorType/integrationError say which route, or that the authorizer failed), or a function invocation that crashed, timed out or ran out of memory (CloudWatch Logs Insights over /aws/lambda/sis-${props.tenant}-*: filter record.status in ["error","failure","timeout"]). Runbook: docs/operations.md.`,
+      description: `At least ${ALARM_THRESHOLDS.failures} failure in 5 minutes: an API answer with status 5xx (the access log's status/errorType/integrationError say which route, or that the authorizer failed), a function invocation that crashed, timed out or ran out of memory, or an investigation run that failed or timed out (CloudWatch Logs Insights over /aws/lambda/sis-${props.tenant}-*: filter record.status in ["error","failure","timeout"] or ${ALARMED_FAILURE.field} = "${ALARMED_FAILURE.value}"). Runbook: docs/operations.md.`,
       action,
       comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
@@ -215,29 +225,6 @@ export class Observability extends Construct {
       action,
       comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
-
-    // --- Workflow ---
-    const severalStateMachines = this.watched.stateMachines.length > 1;
-    for (const stateMachine of this.watched.stateMachines) {
-      const where = pathInStack(stateMachine);
-      const suffix = severalStateMachines ? `runs-failed-${kebab(where)}` : 'investigation-runs-failed';
-      this.addAlarm(`${pascal(where)}RunsFailed`, suffix, {
-        metric: new MathExpression({
-          expression: 'FILL(failed, 0) + FILL(timedOut, 0)',
-          usingMetrics: {
-            failed: stateMachine.metricFailed({ period: FIVE_MINUTES, statistic: 'Sum' }),
-            timedOut: stateMachine.metricTimedOut({ period: FIVE_MINUTES, statistic: 'Sum' }),
-          },
-          period: FIVE_MINUTES,
-          label: 'failed + timed-out runs',
-        }),
-        threshold: 1,
-        description:
-          'An investigation run failed or timed out (its session was written back as failed). Step Functions console: the execution history names the state; the execution log group has the details.',
-        action,
-        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      });
-    }
 
     // --- Alarms other constructs brought: notify through the same topic ---
     for (const alarm of this.watched.adoptedAlarms) {

@@ -20,7 +20,7 @@ import type { SessionStatus } from '../domain/session-status';
 import { isTerminal } from '../domain/session-status';
 import { DEFAULT_TLP, TLP_LEVELS, type Tlp, tlpOf } from '../domain/tlp';
 import { METRIC } from '../metric-names';
-import { countMetric, durationMetric, flushMetrics, logger } from '../observability';
+import { countMetric, durationMetric, flushMetrics, logAlarmedFailure, logger } from '../observability';
 import type { HistoryEntry, SessionRecord } from '../store/sessions-repository';
 import { withAnalyst } from './analyst-steps';
 import {
@@ -426,7 +426,9 @@ export async function markFailed(
   rawInput: unknown,
 ): Promise<{ recorded: boolean }> {
   const input = MarkFailedInput.parse(rawInput);
-  logger.error('investigation run failed', {
+  // Counted by the failures alarm here and again when the run's FAILED status reaches the
+  // status-change function: either one alone keeps the failure alarmed.
+  logAlarmedFailure('investigation run failed', {
     session_id: input.session_id,
     error_name: input.error?.Error,
     cause: input.error?.Cause?.slice(0, 2000),
@@ -462,14 +464,23 @@ export async function onExecutionStatusChange(
   try {
     sessionId = SessionInput.parse(JSON.parse(detail.input ?? '')).session_id;
   } catch {
+    sessionId = undefined;
+  }
+  const ended = {
+    session_id: sessionId,
+    execution_arn: detail.executionArn,
+    execution_status: detail.status,
+    error_name: detail.error ?? undefined,
+  };
+  // A failed or timed-out run is what the failures alarm counts (it has no alarm of its own), before
+  // anything here can fail; a crash of this function is counted as a failed invocation anyway.
+  if (detail.status === 'FAILED' || detail.status === 'TIMED_OUT') {
+    logAlarmedFailure('investigation run ended unsuccessfully', ended);
+  } else logger.info('investigation run ended', ended);
+  if (sessionId === undefined) {
     logger.error('status change without a session input', { execution_arn: detail.executionArn });
     return { recorded: false };
   }
-  logger.info('investigation run ended', {
-    session_id: sessionId,
-    execution_status: detail.status,
-    error_name: detail.error ?? undefined,
-  });
   switch (detail.status) {
     case 'FAILED':
       return { session_id: sessionId, recorded: await endSession(ctx, sessionId, 'failed', REASONS.engine) };

@@ -7,7 +7,7 @@ import {
   staleSessionLimits,
   sweepDecision,
 } from '../domain/stale-sessions';
-import { logger } from '../observability';
+import { logAlarmedFailure, logger } from '../observability';
 import type { SessionRecord } from '../store/sessions-repository';
 import type { InvestigationContext } from './investigation-context';
 import { endSession, REASONS } from './investigation-steps';
@@ -125,11 +125,16 @@ async function sweepOne(
   const recorded = await endSession(ctx, session.session_id, decision.outcome, REASON_OF[decision.cause]);
   if (!recorded) return; // ended meanwhile by its run, a cancel or another sweep
   result.ended.push({ session_id: session.session_id, status: decision.outcome, cause: decision.cause });
-  logger.warn('stale session ended', {
+  const ended = {
     session_id: session.session_id,
     previous_status: session.status,
     run_status: run?.status ?? 'missing',
     outcome: decision.outcome,
     cause: decision.cause,
-  });
+  };
+  // A failed or timed-out run whose status change never reached the status-change function: the
+  // failures alarm counts it here, late, instead of never.
+  if (decision.cause === 'run_failed' || decision.cause === 'run_timed_out') {
+    logAlarmedFailure('stale session ended: its run failed', ended);
+  } else logger.warn('stale session ended', ended);
 }

@@ -7,8 +7,10 @@ import {
   failureMetricNamespace,
 } from '../../infra/constructs/observability';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
-import { METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
-import { metrics, recordKeyDenial } from '../../shared/observability';
+import { ALARMED_FAILURE, METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
+import { logAlarmedFailure, logger, metrics, recordKeyDenial } from '../../shared/observability';
+import type { InvestigationContext } from '../../shared/services/investigation-context';
+import { onExecutionStatusChange } from '../../shared/services/investigation-steps';
 import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
 
 /**
@@ -158,36 +160,113 @@ describe('alarms', () => {
     }
   });
 
-  it('match failed invocations in Lambda JSON platform records and 5xx answers in access-log lines', () => {
-    // CloudWatch's JSON filter syntax, evaluated the way CloudWatch does for these simple patterns.
-    const matchesInvocation = (record: unknown) =>
-      ['error', 'failure', 'timeout'].includes(
-        String((record as { record?: { status?: string } }).record?.status),
-      );
-    expect(FAILURE_PATTERNS.invocation).toBe(
-      '{ $.record.status = "error" || $.record.status = "failure" || $.record.status = "timeout" }',
-    );
+  it('match failed invocations in Lambda JSON platform records, alarmed failure lines and 5xx answers', async () => {
     const timeout = { time: 't', type: 'platform.report', record: { requestId: 'r', status: 'timeout' } };
     const crashed = {
       type: 'platform.runtimeDone',
       record: { status: 'error', errorType: 'Runtime.ExitError' },
     };
     const fine = { type: 'platform.report', record: { status: 'success' } };
-    expect([timeout, crashed, fine].map(matchesInvocation)).toEqual([true, true, false]);
-    expect(FAILURE_PATTERNS.answer).toBe('{ $.status = "5*" }');
+    const [alarmed] = await printedLines(() => logAlarmedFailure('run failed', { session_id: 's1' }));
+    const [plainError] = await printedLines(() => logger.error('handled, not alarmed', { session_id: 's1' }));
+    expect(alarmed).toMatchObject({ level: 'ERROR', [ALARMED_FAILURE.field]: ALARMED_FAILURE.value });
+    const lines = [timeout, crashed, fine, alarmed, plainError];
+    expect(lines.map((l) => matchesPattern(FAILURE_PATTERNS.invocation, l))).toEqual([
+      true,
+      true,
+      false,
+      true,
+      false,
+    ]);
+    // An authorizer's refusals are runtime "error"s: not counted; its crashes, timeouts and alarmed lines are.
+    expect(lines.map((l) => matchesPattern(FAILURE_PATTERNS.authorizerInvocation, l))).toEqual([
+      true,
+      false,
+      false,
+      true,
+      false,
+    ]);
+    expect(matchesPattern(FAILURE_PATTERNS.answer, { status: '502' })).toBe(true);
+    expect(matchesPattern(FAILURE_PATTERNS.answer, { status: '429' })).toBe(false);
   });
 
-  it('watch every state machine for failed and timed-out runs', () => {
+  it('count failed and timed-out runs of every state machine in the failures alarm, with no alarm of their own', () => {
     const machines = [...resourcesOfType(template, 'AWS::StepFunctions::StateMachine').keys()];
     expect(machines.length).toBeGreaterThan(0);
+    const filters = [...resourcesOfType(template, 'AWS::Logs::MetricFilter').values()];
+    const functions = resourcesOfType(template, 'AWS::Lambda::Function');
     for (const id of machines) {
-      for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut']) {
-        expect(
-          watches(template, 'AWS/States', metric, 'StateMachineArn', { Ref: id }),
-          `${id} ${metric}`,
-        ).toHaveLength(1);
-      }
+      // Every FAILED and TIMED_OUT execution is delivered to a function...
+      const rules = [...resourcesOfType(template, 'AWS::Events::Rule').values()].filter((r) => {
+        const detail = (r.Properties.EventPattern as { detail?: Record<string, unknown> } | undefined)
+          ?.detail;
+        return (
+          JSON.stringify(detail?.stateMachineArn) === JSON.stringify([{ Ref: id }]) &&
+          ['FAILED', 'TIMED_OUT'].every((status) =>
+            (detail?.status as string[] | undefined)?.includes(status),
+          )
+        );
+      });
+      expect(rules, id).toHaveLength(1);
+      const [target] = (rules[0]?.Properties.Targets ?? []) as {
+        Arn: { 'Fn::GetAtt': [string, string] };
+        DeadLetterConfig?: { Arn: { 'Fn::GetAtt': [string, string] } };
+        RetryPolicy?: { MaximumRetryAttempts: number };
+      }[];
+      const fn = functions.get(target?.Arn['Fn::GetAtt'][0] ?? '');
+      expect(fn, id).toBeDefined();
+      // ...whose log group feeds the failures metric with the pattern that counts its alarmed lines...
+      const logGroup = (fn?.Properties.LoggingConfig as { LogGroup: { Ref: string } } | undefined)?.LogGroup
+        .Ref;
+      const feeding = filters.filter(
+        (f) =>
+          JSON.stringify(f.Properties.LogGroupName) === JSON.stringify({ Ref: logGroup }) &&
+          JSON.stringify(f.Properties.MetricTransformations).includes(FAILURE_METRIC),
+      );
+      expect(feeding.map((f) => f.Properties.FilterPattern)).toEqual([FAILURE_PATTERNS.invocation]);
+      // ...with retries, and a dead-letter queue that is itself alarmed when delivery gives up.
+      expect(target?.RetryPolicy?.MaximumRetryAttempts, id).toBeGreaterThan(0);
+      const dlq = target?.DeadLetterConfig?.Arn['Fn::GetAtt'][0];
+      expect(dlq, id).toBeDefined();
+      expect(
+        watches(template, 'AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'QueueName', {
+          'Fn::GetAtt': [dlq, 'QueueName'],
+        }),
+      ).toHaveLength(1);
     }
+    // The state machines' own metrics would be a second, billed, alarm for the same runs.
+    expect(
+      alarms(template)
+        .flatMap(metricsOf)
+        .filter((m) => m.namespace === 'AWS/States'),
+    ).toEqual([]);
+  });
+
+  it('the status-change function logs an alarmed line for FAILED and TIMED_OUT runs before anything can fail', async () => {
+    const failingStore = {
+      sessions: {
+        get: async () => {
+          throw new Error('DynamoDB unavailable');
+        },
+      },
+    } as unknown as InvestigationContext;
+    const event = (status: string, input: string | null) => ({
+      'detail-type': 'Step Functions Execution Status Change',
+      detail: { executionArn: 'arn:x', name: 'run', status, input },
+    });
+    const alarmedLines = async (status: string, input: string | null) =>
+      (
+        await printedLines(() =>
+          onExecutionStatusChange(failingStore, event(status, input)).catch(() => undefined),
+        )
+      ).filter((l) => matchesPattern(FAILURE_PATTERNS.invocation, l));
+    const input = JSON.stringify({ session_id: 's1' });
+    expect(await alarmedLines('FAILED', input)).toHaveLength(1);
+    expect(await alarmedLines('TIMED_OUT', input)).toHaveLength(1);
+    // A run's input it cannot read is still a failed run.
+    expect(await alarmedLines('FAILED', null)).toHaveLength(1);
+    // A stop from the console or the API is not a failure.
+    expect(await alarmedLines('ABORTED', input)).toHaveLength(0);
   });
 
   it('watch every queue no function consumes (dead letters) for any visible message', () => {
@@ -338,6 +417,43 @@ describe('emitted metrics', () => {
     metrics.clearMetrics();
   });
 });
+
+/** What a logging call prints, as parsed JSON lines (Powertools writes to stdout or stderr). */
+async function printedLines(log: () => unknown): Promise<Record<string, unknown>[]> {
+  const lines: Record<string, unknown>[] = [];
+  const write = (chunk: unknown) => {
+    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    return true;
+  };
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(write);
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(write);
+  try {
+    await log();
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+  return lines;
+}
+
+/**
+ * CloudWatch Logs' JSON filter syntax for the patterns used here: `{ $.a.b = "v" || ... }`, where a
+ * string value may end in `*` (prefix match).
+ */
+function matchesPattern(pattern: string, event: unknown): boolean {
+  const body = /^\{ (.*) \}$/.exec(pattern)?.[1];
+  if (!body) throw new Error(`Not a JSON filter pattern: ${pattern}`);
+  return body.split(' || ').some((clause) => {
+    const match = /^\$\.([\w.]+) = "([^"]*)"$/.exec(clause);
+    if (!match) throw new Error(`Unsupported clause: ${clause}`);
+    const [, path = '', expected = ''] = match;
+    const value = path
+      .split('.')
+      .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], event);
+    if (typeof value !== 'string') return false;
+    return expected.endsWith('*') ? value.startsWith(expected.slice(0, -1)) : value === expected;
+  });
+}
 
 function sourceText(folders: string[]): string {
   const texts: string[] = [];
