@@ -38,7 +38,9 @@ export const ALARM_THRESHOLDS = {
  * What counts as a failure, as CloudWatch Logs filter patterns (free; their metric bills only in
  * hours it receives data, so nothing at idle):
  * - a function invocation that did not succeed: Lambda's own JSON platform records (`runtimeDone`,
- *   `report`) carry the invocation's status, the same events its `Errors` metric counts;
+ *   `report`) carry the invocation's status, the same events its `Errors` metric counts (Lambda
+ *   gives them level WARN when the status is not success, so the functions' system log level WARN,
+ *   infra/telemetry.ts, drops only successful invocations' records);
  * - a failure the code handled but must still report (ALARMED_FAILURE, shared/metric-names.ts): an
  *   investigation run that failed or timed out, logged by the step that recorded it, the
  *   status-change function and the stale-session sweeper;
