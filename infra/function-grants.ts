@@ -88,6 +88,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'console-start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
   'console-get-session-history': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
   'console-get-report': { tables: { sessions: { access: 'read' } } },
+  'console-get-stix': { tables: { sessions: { access: 'read' } } },
   'console-cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },
   'console-list-incidents': {
     tables: { incidents: { access: 'read', indexes: ['gsi1'] } },

@@ -231,6 +231,14 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
     },
   },
   {
+    method: 'GET',
+    paths: ['/api/v1/console/sessions/{session_id}/stix'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
     method: 'POST',
     paths: ['/api/v1/console/sessions/{session_id}/cancel'],
     access: {

@@ -223,7 +223,18 @@ describe('web console in Chromium', () => {
     expect(await attack.first().getAttribute('href')).toMatch(
       /^https:\/\/attack\.mitre\.org\/techniques\/T\d{4}/,
     );
-    await main.getByRole('button', { name: 'Download STIX 2.1 bundle' }).waitFor();
+    // The STIX export arrives as a file: the console route's bundle for this session.
+    const sessionId = sessionPath.split('/').at(-1) ?? '';
+    const [download] = await Promise.all([
+      admin.waitForEvent('download'),
+      main.getByRole('button', { name: 'Download STIX 2.1 bundle' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${sessionId}.stix.json`);
+    const bundle = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    expect(bundle.type).toBe('bundle');
+    const stixReport = bundle.objects.find((o: { type: string }) => o.type === 'report');
+    expect(stixReport.external_references[0].external_id).toBe(sessionId);
+    expect(await main.getByText('No STIX export is available').count()).toBe(0);
     await main
       .getByRole('link', { name: /domain paypal\.com/i })
       .first()

@@ -166,6 +166,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   ],
   'console-get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
   'console-get-report': readTable('sessions'),
+  'console-get-stix': readTable('sessions'),
   'console-cancel-investigation': [
     ...writeTable('sessions'),
     { actions: ['states:StopExecution'], resources: [EXECUTIONS] },

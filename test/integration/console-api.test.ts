@@ -9,6 +9,8 @@ import { errorShape, startTestService, type TestService } from '../support/local
  * browser app calls them. One local service for the file.
  */
 const PASSWORDS = { admin: 'admin-test-password', analyst: 'analyst-test-password' };
+/** Its tool step waits 3 s, so the session is still running when the STIX export is asked for. */
+const SLOW = 'slow-console-stix.example.com';
 
 let service: TestService;
 let adminToken: string;
@@ -42,6 +44,7 @@ beforeAll(async () => {
     env: {
       SIS_CONSOLE_ADMIN_PASSWORD: PASSWORDS.admin,
       SIS_CONSOLE_ANALYST_PASSWORD: PASSWORDS.analyst,
+      SIS_FAULT_INJECTION: `step-run-tool@${SLOW}=delay:3000`,
     },
   });
   const admin = await signInToConsole(service.baseUrl, { username: 'admin', password: PASSWORDS.admin });
@@ -211,6 +214,72 @@ describe('investigations in the console', () => {
       key: (await service.createKey()).apiKey,
     });
     expect(asKey.status).toBe(403);
+  });
+});
+
+describe('the STIX export in the console', () => {
+  it("answers the bundle of any completed session of the tenant, a key's included", async () => {
+    const owner = (await service.createKey()).apiKey;
+    const byKey = await service.call('POST', '/api/v1/investigations/start', {
+      key: owner,
+      body: { entity: { type: 'domain', value: 'paypa1-login.com' }, tlp: 'green' },
+    });
+    expect(byKey.status).toBe(200);
+    const sessionId = byKey.body.session_id as string;
+
+    const bundle = await consoleCall('GET', `/api/v1/console/sessions/${sessionId}/stix`, analystToken);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers['cache-control']).toBe('no-store');
+    expect(bundle.body.type).toBe('bundle');
+    const report = bundle.body.objects.find((o: { type: string }) => o.type === 'report');
+    expect(report.external_references[0].external_id).toBe(sessionId);
+    // The same export the owning key gets from the plugin route.
+    const asPlugin = await service.call('GET', `/api/v1/sessions/${sessionId}/stix`, { key: owner });
+    expect(asPlugin.status).toBe(200);
+    expect(bundle.body.objects.map((o: { id: string }) => o.id).sort()).toEqual(
+      asPlugin.body.objects.map((o: { id: string }) => o.id).sort(),
+    );
+
+    // API keys are refused on the console route, the owner's included.
+    expect((await consoleCall('GET', `/api/v1/console/sessions/${sessionId}/stix`)).status).toBe(401);
+    const byKeyHeader = await request(`${service.baseUrl}/api/v1/console/sessions/${sessionId}/stix`, {
+      headers: { 'x-api-key': service.adminKey },
+    });
+    expect(byKeyHeader.statusCode).toBe(401);
+    await byKeyHeader.body.dump();
+    expect(
+      (await consoleCall('GET', `/api/v1/console/sessions/${sessionId}/stix`, service.adminKey)).status,
+    ).toBe(401);
+
+    const unknown = await consoleCall(
+      'GET',
+      '/api/v1/console/sessions/s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF/stix',
+      adminToken,
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject(errorShape('not_found'));
+  });
+
+  it('is a 409 while the session has no report yet', async () => {
+    const started = await consoleCall('POST', '/api/v1/console/investigations', analystToken, {
+      entity: { type: 'domain', value: SLOW },
+    });
+    expect(started.status).toBe(202);
+    const early = await consoleCall(
+      'GET',
+      `/api/v1/console/sessions/${started.body.session_id}/stix`,
+      analystToken,
+    );
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject(errorShape('conflict'));
+    await service.stepFunctions.idle();
+    const done = await consoleCall(
+      'GET',
+      `/api/v1/console/sessions/${started.body.session_id}/stix`,
+      analystToken,
+    );
+    expect(done.status).toBe(200);
+    expect(done.body.type).toBe('bundle');
   });
 });
 

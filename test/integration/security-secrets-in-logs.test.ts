@@ -182,6 +182,7 @@ describe('secrets never reach the logs', () => {
       '/api/v1/console/sessions?q=203.0.113.66',
       `/api/v1/console/sessions/${sessionId}`,
       `/api/v1/console/sessions/${sessionId}/report`,
+      `/api/v1/console/sessions/${sessionId}/stix`,
       `/api/v1/console/incidents/${incidentId}`,
       '/api/v1/console/graph/entity/203.0.113.66',
       '/api/v1/console/admin/keys',

@@ -20,6 +20,7 @@ import {
   SessionHistoryResponse,
   SessionParams,
   StartInvestigationRequest,
+  StixBundle,
 } from '../schemas/investigations';
 import {
   ApiKeySummary,
@@ -167,6 +168,21 @@ export const getConsoleReport = /* @__PURE__ */ defineRoute({
   responses: { 200: { description: 'The session and its report', schema: InvestigationReportResponse } },
 });
 
+export const getConsoleStix = /* @__PURE__ */ defineRoute({
+  operationId: 'getConsoleStix',
+  method: 'GET',
+  path: '/api/v1/console/sessions/{session_id}/stix',
+  access: analyst,
+  functionName: 'console-get-stix',
+  summary: "The STIX 2.1 export of any of the tenant's sessions",
+  description:
+    'The same bundle as getInvestigationStix, for any session of the tenant (409 until completed).',
+  tags,
+  request: { params: SessionParams },
+  responses: { 200: { description: 'The STIX 2.1 bundle', schema: StixBundle } },
+  errorStatuses: [409],
+});
+
 export const cancelConsoleInvestigation = /* @__PURE__ */ defineRoute({
   operationId: 'cancelConsoleInvestigation',
   method: 'POST',
@@ -295,6 +311,7 @@ export const consoleRoutes = [
   startConsoleInvestigation,
   getConsoleSessionHistory,
   getConsoleReport,
+  getConsoleStix,
   cancelConsoleInvestigation,
   listConsoleIncidents,
   getConsoleIncident,
