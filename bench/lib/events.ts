@@ -18,6 +18,8 @@ export interface SampleData {
   /** Keys the bench may rotate, and disable (two, so a disabled key is never the one rotated). */
   rotateKeyId: string;
   disableKeyId: string;
+  /** An analyst's ID token from the bench service's local issuer (the console authorizer's call). */
+  consoleIdToken?: string;
 }
 
 interface SampleRequest {
@@ -75,6 +77,30 @@ function sampleRequest(operationId: string, data: SampleData): SampleRequest {
     default:
       return {};
   }
+}
+
+/**
+ * The console authorizer's event for a console poll, as API Gateway sends it: the Bearer ID token in
+ * Authorization. Its first call verifies the token, which fetches the issuer's JWKS once.
+ */
+export function consoleAuthorizerEvent(data: SampleData & { consoleIdToken: string }) {
+  const route = ROUTES.find((r) => r.operationId === 'getConsoleSessionHistory')!;
+  const path = route.path.replace('{session_id}', data.sessionId);
+  const authorization = `Bearer ${data.consoleIdToken}`;
+  return {
+    type: 'REQUEST',
+    methodArn: methodArn(ARN_BASE, route.method, path),
+    resource: route.path,
+    path,
+    httpMethod: route.method,
+    headers: { authorization },
+    multiValueHeaders: { authorization: [authorization] },
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: { session_id: data.sessionId },
+    stageVariables: null,
+    requestContext: { requestId: 'bench-console-authorizer' },
+  } as unknown as APIGatewayRequestAuthorizerEvent;
 }
 
 /** The event of one ordinary request to the route served by `functionName` (undefined: not HTTP). */

@@ -33,6 +33,8 @@ export interface BundleInfo {
 }
 
 export const FLOOR_NAME = 'floor';
+/** The console's REQUEST authorizer (functions/console-authorizer): measured as an authorizer. */
+export const CONSOLE_AUTHORIZER = 'console-authorizer';
 /** The function the stack ships the offline enrichment data with (ServiceFunction offlineData). */
 export const OFFLINE_DATA_FUNCTION = (() => {
   const steps = WORKFLOW_STEPS.filter((step) => step.offlineData);
@@ -82,7 +84,7 @@ export function functionNames(): string[] {
 
 export function kindOf(name: string): FunctionKind {
   if (name === FLOOR_NAME) return 'floor';
-  if (name === 'authorizer') return 'authorizer';
+  if (name === 'authorizer' || name === CONSOLE_AUTHORIZER) return 'authorizer';
   if (ROUTES.some((route) => route.functionName === name)) return 'http';
   if (name === STATUS_CHANGE_FUNCTION || WORKFLOW_STEPS.some((step) => step.functionName === name))
     return 'workflow';

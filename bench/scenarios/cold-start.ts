@@ -3,10 +3,16 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
 import { localDataDir } from '../../shared/platform/offline-intel';
-import { authorizerEvent, httpEvent, type SampleData } from '../lib/events';
+import { authorizerEvent, consoleAuthorizerEvent, httpEvent, type SampleData } from '../lib/events';
 import { packageOf, sourceLookup } from '../lib/sourcemap';
 import { type Figure, figure } from '../lib/stats';
-import { BUNDLE_DIR, type BundleInfo, FLOOR_NAME, OFFLINE_DATA_FUNCTION } from './bundles';
+import {
+  BUNDLE_DIR,
+  type BundleInfo,
+  CONSOLE_AUTHORIZER,
+  FLOOR_NAME,
+  OFFLINE_DATA_FUNCTION,
+} from './bundles';
 import type { ScenarioContext } from './context';
 
 /**
@@ -187,6 +193,10 @@ const RUN_TOOL_PRIVATE_ADDRESS = '10.1.2.3';
 function eventFor(name: string, data: SampleData): unknown {
   if (name === FLOOR_NAME || name.startsWith(`${FLOOR_NAME}+`)) return {};
   if (name === 'authorizer') return authorizerEvent(data);
+  if (name === CONSOLE_AUTHORIZER) {
+    const { consoleIdToken } = data;
+    return consoleIdToken ? consoleAuthorizerEvent({ ...data, consoleIdToken }) : null;
+  }
   if (name === OFFLINE_DATA_FUNCTION) return runToolEvent(RUN_TOOL_ADDRESS);
   return httpEvent(name, data) ?? null;
 }
