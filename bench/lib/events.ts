@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { ROUTES } from '../../shared/api/routes';
 import { type ApiArnBase, methodArn } from '../../shared/domain/policy';
-import { SCOPES } from '../../shared/domain/scopes';
+import { type ConsoleUser, SCOPES } from '../../shared/domain/scopes';
+import { consoleAuthorizerContext } from '../../shared/services/console-authorizer';
 
 /**
  * API Gateway events for calling a handler directly (the cold-start children): the event API
@@ -35,6 +36,14 @@ const ARN_BASE: ApiArnBase = {
   stage: 'bench',
 };
 
+/** The person the console routes' events come from, as the console authorizer describes them. */
+const BENCH_PERSON: ConsoleUser = {
+  sub: 'bench-person',
+  username: 'bench',
+  role: 'admin',
+  groups: ['admins', 'analysts'],
+};
+
 function sampleRequest(operationId: string, data: SampleData): SampleRequest {
   const session = { session_id: data.sessionId };
   switch (operationId) {
@@ -42,6 +51,9 @@ function sampleRequest(operationId: string, data: SampleData): SampleRequest {
       return { body: { entity: { type: 'domain', value: 'login.example.com' }, background: true } };
     case 'getSessionHistory':
     case 'getInvestigationReport':
+    case 'getConsoleSessionHistory':
+    case 'getConsoleReport':
+    case 'getConsoleStix':
     case 'cancelInvestigation':
       return { params: session };
     case 'queryKnowledgeGraph':
@@ -118,12 +130,14 @@ export function httpEvent(functionName: string, data: SampleData): APIGatewayPro
   const authorizer =
     route.access.kind === 'public'
       ? null
-      : {
-          principalId: admin ? data.adminKeyId : data.clientKeyId,
-          keyId: admin ? data.adminKeyId : data.clientKeyId,
-          role: admin ? 'admin' : 'client',
-          scopes: admin ? '' : SCOPES.join(','),
-        };
+      : route.access.kind === 'console'
+        ? consoleAuthorizerContext(BENCH_PERSON)
+        : {
+            principalId: admin ? data.adminKeyId : data.clientKeyId,
+            keyId: admin ? data.adminKeyId : data.clientKeyId,
+            role: admin ? 'admin' : 'client',
+            scopes: admin ? '' : SCOPES.join(','),
+          };
   return {
     resource: route.path,
     path,
