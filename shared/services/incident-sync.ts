@@ -23,7 +23,7 @@ import {
   type ConnectorStateRepository,
   connectorStateRepositoryFromConfig,
 } from '../store/connector-state-repository';
-import { createDocumentClient } from '../store/dynamo-client';
+import { documentClientFor } from '../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../store/graph-repository';
 import {
   type IncidentsRepository,
@@ -221,7 +221,7 @@ let shared:
 function current() {
   const cfg = config();
   if (shared?.cfg !== cfg) {
-    const doc = createDocumentClient(cfg);
+    const doc = documentClientFor(cfg);
     shared = {
       cfg,
       stores: {

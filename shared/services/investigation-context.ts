@@ -4,7 +4,7 @@ import type { IntelPort, InvestigationData, Report, ToolCall } from '../domain/i
 import { termsForSession } from '../domain/search-terms';
 import { logger } from '../observability';
 import { stepFunctionsEngine, type WorkflowEngine } from '../platform/workflow-engine';
-import { createDocumentClient } from '../store/dynamo-client';
+import { documentClientFor } from '../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../store/graph-repository';
 import { incidentsRepositoryFromConfig } from '../store/incidents-repository';
 import { investigationData } from '../store/investigation-data';
@@ -39,7 +39,7 @@ let shared: InvestigationContext | undefined;
 export function investigationContext(): InvestigationContext {
   const cfg = config();
   if (shared?.cfg !== cfg) {
-    const doc = createDocumentClient(cfg);
+    const doc = documentClientFor(cfg);
     const sessions = new SessionsRepository(doc, tableName(cfg, 'sessions'));
     const graph = graphRepositoryFromConfig(cfg, doc);
     shared = {

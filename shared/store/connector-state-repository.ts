@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import { ConflictError } from '../domain/errors';
-import { createDocumentClient } from './dynamo-client';
+import { documentClientFor } from './dynamo-client';
 import { tableName } from './tables';
 
 /**
@@ -87,7 +87,7 @@ export class ConnectorStateRepository {
 
 export function connectorStateRepositoryFromConfig(
   cfg: Config,
-  doc: DynamoDBDocumentClient = createDocumentClient(cfg),
+  doc: DynamoDBDocumentClient = documentClientFor(cfg),
 ) {
   return new ConnectorStateRepository(doc, tableName(cfg, 'incidents'));
 }

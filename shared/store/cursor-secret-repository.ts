@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
-import { createDocumentClient } from './dynamo-client';
+import { documentClientFor } from './dynamo-client';
 import { tableName } from './tables';
 
 /**
@@ -98,7 +98,7 @@ export class CursorSecretRepository {
 
 export function cursorSecretRepositoryFromConfig(
   cfg: Config,
-  doc: DynamoDBDocumentClient = createDocumentClient(cfg),
+  doc: DynamoDBDocumentClient = documentClientFor(cfg),
 ): CursorSecretRepository {
   return new CursorSecretRepository(doc, tableName(cfg, 'keys'));
 }

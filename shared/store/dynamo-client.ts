@@ -22,6 +22,23 @@ export function createDocumentClient(cfg: Config): DynamoDBDocumentClient {
   });
 }
 
+const processClients = new WeakMap<Config, DynamoDBDocumentClient>();
+
+/**
+ * The process's document client for this configuration: every repository of a function shares it,
+ * so a cold start resolves credentials and opens connections once (a poll also reads the cursor key,
+ * a start also writes the graph and the search index). createDocumentClient stays for callers that
+ * need a client of their own (tests that instrument or destroy it).
+ */
+export function documentClientFor(cfg: Config): DynamoDBDocumentClient {
+  let doc = processClients.get(cfg);
+  if (!doc) {
+    doc = createDocumentClient(cfg);
+    processClients.set(cfg, doc);
+  }
+  return doc;
+}
+
 /** Counts of the TEST-ONLY throttling seam, read by the reliability tests (same process). */
 export const injectedThrottling = { attempts: 0, throttled: 0 };
 

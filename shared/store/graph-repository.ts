@@ -18,7 +18,7 @@ import {
   type NodeObservation,
   type Relationship,
 } from '../domain/graph';
-import { createDocumentClient } from './dynamo-client';
+import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
 
 /**
@@ -443,9 +443,6 @@ export function isEdgeSortKey(value: string): boolean {
   return value.startsWith(EDGE_PREFIX) && value.length <= 400;
 }
 
-export function graphRepositoryFromConfig(
-  cfg: Config,
-  doc: DynamoDBDocumentClient = createDocumentClient(cfg),
-) {
+export function graphRepositoryFromConfig(cfg: Config, doc: DynamoDBDocumentClient = documentClientFor(cfg)) {
   return new GraphRepository(doc, tableName(cfg, 'graph'));
 }

@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } fro
 import type { Config } from '../config';
 import type { Entity } from '../domain/entity';
 import { type IncidentStatus, type NormalisedIncident, SEVERITIES, type Severity } from '../domain/incident';
-import { createDocumentClient } from './dynamo-client';
+import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
 
 /**
@@ -250,7 +250,7 @@ export class IncidentsRepository {
 
 export function incidentsRepositoryFromConfig(
   cfg: Config,
-  doc: DynamoDBDocumentClient = createDocumentClient(cfg),
+  doc: DynamoDBDocumentClient = documentClientFor(cfg),
 ) {
   return new IncidentsRepository(doc, tableName(cfg, 'incidents'));
 }

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import type { CircuitState } from '../domain/intel/circuit';
-import { createDocumentClient } from './dynamo-client';
+import { documentClientFor } from './dynamo-client';
 import { tableName } from './tables';
 
 /**
@@ -191,6 +191,6 @@ export class IntelRepository {
   }
 }
 
-export function intelRepositoryFromConfig(cfg: Config, doc = createDocumentClient(cfg)): IntelRepository {
+export function intelRepositoryFromConfig(cfg: Config, doc = documentClientFor(cfg)): IntelRepository {
   return new IntelRepository(doc, tableName(cfg, 'intel'));
 }

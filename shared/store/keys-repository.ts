@@ -15,7 +15,7 @@ import type {
   KeyRecordWithoutSecrets,
   RotationChange,
 } from '../domain/key-lifecycle';
-import { createDocumentClient } from './dynamo-client';
+import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
 
 /**
@@ -289,9 +289,6 @@ export class KeysRepository {
   }
 }
 
-export function keysRepositoryFromConfig(
-  cfg: Config,
-  doc: DynamoDBDocumentClient = createDocumentClient(cfg),
-) {
+export function keysRepositoryFromConfig(cfg: Config, doc: DynamoDBDocumentClient = documentClientFor(cfg)) {
   return new KeysRepository(doc, tableName(cfg, 'keys'));
 }

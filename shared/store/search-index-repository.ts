@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import type { Entity } from '../domain/entity';
-import { createDocumentClient } from './dynamo-client';
+import { documentClientFor } from './dynamo-client';
 import { tableName } from './tables';
 
 /**
@@ -410,7 +410,7 @@ export function isPostingSortKey(value: string): boolean {
 
 export function searchIndexRepositoryFromConfig(
   cfg: Config,
-  doc: DynamoDBDocumentClient = createDocumentClient(cfg),
+  doc: DynamoDBDocumentClient = documentClientFor(cfg),
 ) {
   return new SearchIndexRepository(doc, tableName(cfg, 'sessions'));
 }
