@@ -168,18 +168,7 @@ function addAdminCommands(program: Command): void {
       'after',
       '\nExamples:\n  $ npx sis admin bootstrap --json\n  $ npx sis admin bootstrap --aws --tenant acme\n',
     )
-    .action(async (flags: Omit<BootstrapFlags, 'json'>, command: Command) => {
-      try {
-        process.exitCode = await bootstrap({
-          ...flags,
-          json: command.optsWithGlobals<{ json?: boolean }>().json,
-        });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        status(error instanceof CliUsageError ? `Error: ${message}` : `Failed: ${message}`);
-        process.exitCode = 1;
-      }
-    });
+    .action(adminAction(bootstrap));
   admin
     .command('rotate-cursor-secret')
     .description(
@@ -195,18 +184,28 @@ function addAdminCommands(program: Command): void {
       'after',
       '\nExamples:\n  $ npx sis admin rotate-cursor-secret\n  $ npx sis admin rotate-cursor-secret --aws --tenant acme\n',
     )
-    .action(async (flags: Omit<RotateCursorSecretFlags, 'json'>, command: Command) => {
-      try {
-        process.exitCode = await rotateCursorSecret({
-          ...flags,
-          json: command.optsWithGlobals<{ json?: boolean }>().json,
-        });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        status(error instanceof CliUsageError ? `Error: ${message}` : `Failed: ${message}`);
-        process.exitCode = 1;
-      }
-    });
+    .action(adminAction(rotateCursorSecret));
 }
 
 process.exitCode = await run(process.argv, { extend: addAdminCommands, version: SERVICE_VERSION });
+
+/**
+ * A `sis admin` command's action: the global --json joins its flags, and a failure becomes a message
+ * and exit code 1 (usage errors say "Error:", anything else "Failed:").
+ */
+function adminAction<Flags extends { json?: boolean | undefined }>(
+  run: (flags: Flags) => Promise<number>,
+): (flags: Omit<Flags, 'json'>, command: Command) => Promise<void> {
+  return async (flags, command) => {
+    try {
+      process.exitCode = await run({
+        ...flags,
+        json: command.optsWithGlobals<{ json?: boolean }>().json,
+      } as Flags);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      status(error instanceof CliUsageError ? `Error: ${message}` : `Failed: ${message}`);
+      process.exitCode = 1;
+    }
+  };
+}

@@ -96,23 +96,9 @@ function sampleRequest(operationId: string, data: SampleData): SampleRequest {
  * Authorization. Its first call verifies the token, which fetches the issuer's JWKS once.
  */
 export function consoleAuthorizerEvent(data: SampleData & { consoleIdToken: string }) {
-  const route = ROUTES.find((r) => r.operationId === 'getConsoleSessionHistory')!;
-  const path = route.path.replace('{session_id}', data.sessionId);
-  const authorization = `Bearer ${data.consoleIdToken}`;
-  return {
-    type: 'REQUEST',
-    methodArn: methodArn(ARN_BASE, route.method, path),
-    resource: route.path,
-    path,
-    httpMethod: route.method,
-    headers: { authorization },
-    multiValueHeaders: { authorization: [authorization] },
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: { session_id: data.sessionId },
-    stageVariables: null,
-    requestContext: { requestId: 'bench-console-authorizer' },
-  } as unknown as APIGatewayRequestAuthorizerEvent;
+  return pollAuthorizerEvent('getConsoleSessionHistory', data.sessionId, 'bench-console-authorizer', {
+    authorization: `Bearer ${data.consoleIdToken}`,
+  });
 }
 
 /** The event of one ordinary request to the route served by `functionName` (undefined: not HTTP). */
@@ -171,9 +157,20 @@ export function httpEvent(functionName: string, data: SampleData): APIGatewayPro
 
 /** The authorizer's REQUEST event for a poll by the client key. */
 export function authorizerEvent(data: SampleData): APIGatewayRequestAuthorizerEvent {
-  const route = ROUTES.find((r) => r.operationId === 'getSessionHistory')!;
-  const path = route.path.replace('{session_id}', data.sessionId);
-  const headers = { 'x-api-key': data.clientApiKey };
+  return pollAuthorizerEvent('getSessionHistory', data.sessionId, 'bench-authorizer', {
+    'x-api-key': data.clientApiKey,
+  });
+}
+
+/** A REQUEST authorizer event for polling one session through `operationId`, as API Gateway sends it. */
+function pollAuthorizerEvent(
+  operationId: string,
+  sessionId: string,
+  requestId: string,
+  headers: Record<string, string>,
+): APIGatewayRequestAuthorizerEvent {
+  const route = ROUTES.find((r) => r.operationId === operationId)!;
+  const path = route.path.replace('{session_id}', sessionId);
   return {
     type: 'REQUEST',
     methodArn: methodArn(ARN_BASE, route.method, path),
@@ -181,11 +178,11 @@ export function authorizerEvent(data: SampleData): APIGatewayRequestAuthorizerEv
     path,
     httpMethod: route.method,
     headers,
-    multiValueHeaders: { 'x-api-key': [data.clientApiKey] },
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
     queryStringParameters: null,
     multiValueQueryStringParameters: null,
-    pathParameters: { session_id: data.sessionId },
+    pathParameters: { session_id: sessionId },
     stageVariables: null,
-    requestContext: { requestId: 'bench-authorizer' },
+    requestContext: { requestId },
   } as unknown as APIGatewayRequestAuthorizerEvent;
 }
