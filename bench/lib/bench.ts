@@ -81,7 +81,7 @@ const QUICK_FUNCTIONS = [
   'list-incidents',
   'search-investigations',
 ];
-/** The hot path measured again in the deployed configuration (source map + --enable-source-maps). */
+/** The hot path measured again as debugLogging deploys it (linked source map + --enable-source-maps). */
 const SOURCE_MAP_FUNCTIONS = ['authorizer', 'get-session-history'];
 /** The function the what-if builds (bench/scenarios/what-if.ts) are made of: the poll. */
 const WHAT_IF_FUNCTION = 'get-session-history';
@@ -195,8 +195,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
         if (!options.quick) {
           for (const name of SOURCE_MAP_FUNCTIONS) {
             variants.push({
-              id: 'deployed-source-maps',
-              description: 'as deployed: linked source map, NODE_OPTIONS=--enable-source-maps',
+              id: 'debug-source-maps',
+              description: 'with debugLogging: linked source map, NODE_OPTIONS=--enable-source-maps',
               base: name,
               bundle: await buildBundle(name, banner, { linkedSourceMap: true }),
               nodeOptions: ['--enable-source-maps'],

@@ -92,8 +92,9 @@ export function kindOf(name: string): FunctionKind {
 }
 
 /**
- * `linkedSourceMap` builds the deployed variant: the construct ships a source map next to the bundle
- * and sets NODE_OPTIONS=--enable-source-maps, which makes Node read the map at import.
+ * `linkedSourceMap` builds the debugLogging variant: the construct then links the source map it ships
+ * next to every bundle and sets NODE_OPTIONS=--enable-source-maps, which makes Node read the map at
+ * import. By default the map ships unlinked and the bundle is the plain one measured here.
  */
 export async function buildBundle(
   name: string,

@@ -175,7 +175,7 @@ export class ServiceFunction extends Construct {
       systemLogLevelV2: SystemLogLevel[telemetry.lambdaSystemLogLevel],
       applicationLogLevelV2: ApplicationLogLevel[telemetry.lambdaApplicationLogLevel],
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        ...(telemetry.sourceMappedStacks ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         ...defaults.environment,
@@ -190,7 +190,8 @@ export class ServiceFunction extends Construct {
         banner: ESM_REQUIRE_BANNER,
         minify: true,
         sourceMap: true,
-        sourceMapMode: SourceMapMode.DEFAULT,
+        // Unlinked unless stacks are mapped at run time: Node reads a linked map at every cold start.
+        sourceMapMode: telemetry.sourceMappedStacks ? SourceMapMode.DEFAULT : SourceMapMode.EXTERNAL,
         sourcesContent: false,
         bundleAwsSDK: true,
         externalModules: [],

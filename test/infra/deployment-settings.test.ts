@@ -157,6 +157,8 @@ describe('settings applied to the stack', () => {
       expect((fn.Properties.TracingConfig as { Mode?: string } | undefined)?.Mode ?? 'Disabled').toBe(
         'Disabled',
       );
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(env.NODE_OPTIONS, 'stack traces mapped through the source map').toBe('--enable-source-maps');
     }
     const [machine] = resourcesOfType(t, 'AWS::StepFunctions::StateMachine').values();
     expect(machine?.Properties.LoggingConfiguration).toMatchObject({
