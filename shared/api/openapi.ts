@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { SERVICE_VERSION } from '../version';
+import { RESPONSE_SCHEMAS, type ResponseSchemas } from './response-schemas';
 import type { RouteDefinition } from './route-types';
 import { isConsoleRoute } from './routes/console';
 import { ErrorResponse } from './schemas/common';
@@ -20,6 +21,11 @@ export const OPENAPI_VERSION = '3.0.1';
 export interface OpenApiOptions {
   serverUrl: string;
   view: OpenApiView;
+  /**
+   * What the route rows' response schema names resolve to; RESPONSE_SCHEMAS unless a test swaps one
+   * to prove that a changed schema is caught.
+   */
+  responseSchemas?: ResponseSchemas;
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -76,6 +82,7 @@ function accessNote(route: RouteDefinition): string {
 
 function register(
   registry: OpenAPIRegistry,
+  schemas: ResponseSchemas,
   route: RouteDefinition,
   path: string,
   operationId: string,
@@ -85,7 +92,9 @@ function register(
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
       description: response.description,
-      ...(response.schema ? { content: { 'application/json': { schema: response.schema as never } } } : {}),
+      ...(response.schema
+        ? { content: { 'application/json': { schema: schemas[response.schema] as never } } }
+        : {}),
     };
   }
   for (const status of errorStatusesFor(route)) {
@@ -125,17 +134,18 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
   // Console routes belong to the browser app (docs/console.md), never to an assistant platform.
   const apiRoutes = routes.filter((r) => !isConsoleRoute(r));
   const selected = options.view === 'plugin' ? apiRoutes.filter((r) => r.pluginSkill) : apiRoutes;
+  const schemas = options.responseSchemas ?? RESPONSE_SCHEMAS;
   for (const route of selected) {
-    register(registry, route, route.path, route.operationId, false);
+    register(registry, schemas, route, route.path, route.operationId, false);
     if (options.view === 'full') {
       (route.aliases ?? []).forEach((alias, i) => {
-        register(registry, route, alias, `${route.operationId}Alias${i + 1}`, true);
+        register(registry, schemas, route, alias, `${route.operationId}Alias${i + 1}`, true);
       });
     }
   }
   // Named schemas go first so each component is generated from its plain (non-nullable) form.
   const generator = new OpenApiGeneratorV3([
-    ...namedSchemas(selected).map((schema) => ({ type: 'schema' as const, schema })),
+    ...namedSchemas(selected, schemas).map((schema) => ({ type: 'schema' as const, schema })),
     ...registry.definitions,
   ]);
   const document = generator.generateDocument({
@@ -164,7 +174,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
 type Json = Record<string, unknown>;
 
 /** Request-body and response schemas (and everything inside them) that carry a component id. */
-function namedSchemas(routes: readonly RouteDefinition[]): z.ZodType[] {
+function namedSchemas(routes: readonly RouteDefinition[], schemas: ResponseSchemas): z.ZodType[] {
   const found = new Map<string, z.ZodType>();
   const seen = new Set<unknown>();
   const visit = (schema: unknown) => {
@@ -181,7 +191,9 @@ function namedSchemas(routes: readonly RouteDefinition[]): z.ZodType[] {
   };
   for (const route of routes) {
     visit(route.request.body);
-    for (const response of Object.values(route.responses)) visit(response.schema);
+    for (const response of Object.values(route.responses)) {
+      if (response.schema) visit(schemas[response.schema]);
+    }
   }
   return [...found.values()];
 }

@@ -1,11 +1,16 @@
 import type { z } from 'zod';
 import type { Access } from '../domain/scopes';
+import type { ResponseSchemaName } from './response-schemas';
 
 export type HttpMethod = 'GET' | 'POST';
 
 export interface ResponseDefinition {
   description: string;
-  schema?: z.ZodType;
+  /**
+   * The body's schema, by its name in RESPONSE_SCHEMAS (shared/api/response-schemas.ts): a name, not
+   * the schema, so a handler importing its route row does not build response schemas at cold start.
+   */
+  schema?: ResponseSchemaName;
 }
 
 /**

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { buildOpenApiDocument } from '../../shared/api/openapi';
 import { PLUGIN_LIMITS } from '../../shared/api/plugin-responses';
-import type { RouteDefinition } from '../../shared/api/route-types';
+import { RESPONSE_SCHEMAS } from '../../shared/api/response-schemas';
 import { ROUTES } from '../../shared/api/routes';
 import type { IncidentInput } from '../../shared/domain/incident';
 import { PLUGIN_SCOPES } from '../../shared/domain/scopes';
@@ -272,13 +272,14 @@ describe('an assistant platform adding the service as a plugin', () => {
   it("fails the moment a skill's zod response schema changes while its handler does not", () => {
     expect([...captured.keys()].sort()).toEqual(Object.values(SKILLS).sort());
     for (const [operationId, observed] of captured) {
-      const drifted = ROUTES.map((route): RouteDefinition => {
-        const response = route.responses[200];
-        if (route.operationId !== operationId || !response?.schema) return route;
-        const schema = (response.schema as z.ZodObject).extend({ confidence: z.number() });
-        return { ...route, responses: { ...route.responses, 200: { ...response, schema } } };
+      const name = ROUTES.find((route) => route.operationId === operationId)?.responses[200]?.schema;
+      if (!name) throw new Error(`${operationId} has no 200 schema`);
+      const schema = (RESPONSE_SCHEMAS[name] as z.ZodObject).extend({ confidence: z.number() });
+      const document = buildOpenApiDocument(ROUTES, {
+        serverUrl: service.baseUrl,
+        view: 'plugin',
+        responseSchemas: { ...RESPONSE_SCHEMAS, [name]: schema },
       });
-      const document = buildOpenApiDocument(drifted, { serverUrl: service.baseUrl, view: 'plugin' });
       const result = new OpenApiResponseValidator(document as never).check(observed);
       expect(result, operationId).toMatchObject({
         ok: false,

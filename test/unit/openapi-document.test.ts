@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildOpenApiDocument, errorStatusesFor } from '../../shared/api/openapi';
 import { aiPluginManifest, securityCopilotManifest } from '../../shared/api/plugin-manifests';
+import { RESPONSE_SCHEMAS } from '../../shared/api/response-schemas';
 import { ROUTES } from '../../shared/api/routes';
 import { isConsoleRoute } from '../../shared/api/routes/console';
 
@@ -39,6 +40,13 @@ describe('the OpenAPI document generated from the route table', () => {
       }
       expect(operation?.security).toEqual(route.access.kind === 'public' ? [] : [{ ApiKeyAuth: [] }]);
     }
+  });
+
+  it('resolves every response schema name of the route table, and registers no schema that no route names', () => {
+    const named = new Set(
+      ROUTES.flatMap((route) => Object.values(route.responses).flatMap((response) => response.schema ?? [])),
+    );
+    expect([...named].sort()).toEqual(Object.keys(RESPONSE_SCHEMAS).sort());
   });
 
   it('admits null exactly where the schema is nullable, never by making a shared component nullable', () => {

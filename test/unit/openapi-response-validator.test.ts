@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { handler as getReport } from '../../functions/get-investigation-report/handler';
 import { handler as health } from '../../functions/health/handler';
 import { buildOpenApiDocument } from '../../shared/api/openapi';
-import type { RouteDefinition } from '../../shared/api/route-types';
+import { RESPONSE_SCHEMAS } from '../../shared/api/response-schemas';
 import { ROUTES } from '../../shared/api/routes';
 import { HealthResponse } from '../../shared/api/schemas/meta';
 import { OpenApiResponseValidator, publishedDocumentValidator } from '../support/openapi-response-validator';
@@ -44,15 +44,15 @@ async function invoke(
   };
 }
 
-/** The route table with one route's success schema replaced: a zod change the handler never saw. */
+/** The document with one route's success schema replaced: a zod change the handler never saw. */
 function withResponseSchema(operationId: string, status: number, schema: z.ZodType) {
-  const routes = ROUTES.map((route): RouteDefinition => {
-    if (route.operationId !== operationId) return route;
-    const response = route.responses[status];
-    if (!response) throw new Error(`${operationId} has no ${status}`);
-    return { ...route, responses: { ...route.responses, [status]: { ...response, schema } } };
+  const name = ROUTES.find((route) => route.operationId === operationId)?.responses[status]?.schema;
+  if (!name) throw new Error(`${operationId} has no ${status} schema`);
+  const document = buildOpenApiDocument(ROUTES, {
+    serverUrl: 'http://127.0.0.1',
+    view: 'full',
+    responseSchemas: { ...RESPONSE_SCHEMAS, [name]: schema },
   });
-  const document = buildOpenApiDocument(routes, { serverUrl: 'http://127.0.0.1', view: 'full' });
   return new OpenApiResponseValidator(document as never);
 }
 

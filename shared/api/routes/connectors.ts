@@ -1,5 +1,4 @@
 import { defineRoute } from '../route-types';
-import { ListConnectorsResponse } from '../schemas/connectors';
 
 export const listConnectors = /* @__PURE__ */ defineRoute({
   operationId: 'listConnectors',
@@ -11,7 +10,7 @@ export const listConnectors = /* @__PURE__ */ defineRoute({
   description: `Lists every threat-intelligence connector (AbuseIPDB, GreyNoise, Shodan InternetDB, URLhaus, ThreatFox, OTX, CrowdSec, VirusTotal, MISP): whether this deployment enabled it, the entity types it looks up, its maximum TLP, cache TTL, today's quota use and limit, circuit-breaker state and last error time. Keys are never shown. See docs/intel.md.`,
   tags: ['admin'],
   request: {},
-  responses: { 200: { description: 'The connectors', schema: ListConnectorsResponse } },
+  responses: { 200: { description: 'The connectors', schema: 'ListConnectorsResponse' } },
 });
 
 export const connectorRoutes = [listConnectors] as const;

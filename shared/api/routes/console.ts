@@ -1,37 +1,10 @@
 import type { ConsoleRole } from '../../domain/scopes';
 import { defineRoute, type RouteDefinition } from '../route-types';
-import {
-  AssetParams,
-  AuditQuery,
-  AuditResponse,
-  ConsoleConfigResponse,
-  ConsoleMeResponse,
-  ConsoleSessionsQuery,
-  ConsoleSessionsResponse,
-  ConsoleStartResponse,
-  IncidentParams,
-} from '../schemas/console';
-import { GraphEntityParams, GraphQuery, GraphResponse } from '../schemas/graph';
-import { ListIncidentsQuery, ListIncidentsResponse } from '../schemas/incidents';
-import {
-  CancelInvestigationResponse,
-  InvestigationReportResponse,
-  SessionHistoryQuery,
-  SessionHistoryResponse,
-  SessionParams,
-  StartInvestigationRequest,
-  StixBundle,
-} from '../schemas/investigations';
-import {
-  ApiKeySummary,
-  CreateApiKeyRequest,
-  CreateApiKeyResponse,
-  KeyIdParams,
-  ListApiKeysQuery,
-  ListApiKeysResponse,
-  RotateApiKeyRequest,
-  RotateApiKeyResponse,
-} from '../schemas/keys';
+import { AssetParams, AuditQuery, ConsoleSessionsQuery, IncidentParams } from '../schemas/console';
+import { GraphEntityParams, GraphQuery } from '../schemas/graph';
+import { ListIncidentsQuery } from '../schemas/incidents';
+import { SessionHistoryQuery, SessionParams, StartInvestigationRequest } from '../schemas/investigations';
+import { CreateApiKeyRequest, KeyIdParams, ListApiKeysQuery, RotateApiKeyRequest } from '../schemas/keys';
 
 /**
  * The web console (docs/console.md): the HTML shell at the page paths, its hashed assets and sign-in
@@ -99,7 +72,7 @@ export const getConsoleConfig = /* @__PURE__ */ defineRoute({
   description: 'The OpenID Connect issuer, endpoints, public client ID and redirect URI of the console.',
   tags,
   request: {},
-  responses: { 200: { description: 'The settings', schema: ConsoleConfigResponse } },
+  responses: { 200: { description: 'The settings', schema: 'ConsoleConfigResponse' } },
 });
 
 export const getConsoleMe = /* @__PURE__ */ defineRoute({
@@ -112,7 +85,7 @@ export const getConsoleMe = /* @__PURE__ */ defineRoute({
   description: 'Username, e-mail, role and groups of the signed-in person.',
   tags,
   request: {},
-  responses: { 200: { description: 'The person', schema: ConsoleMeResponse } },
+  responses: { 200: { description: 'The person', schema: 'ConsoleMeResponse' } },
 });
 
 export const listConsoleSessions = /* @__PURE__ */ defineRoute({
@@ -125,7 +98,7 @@ export const listConsoleSessions = /* @__PURE__ */ defineRoute({
   description: 'Every session of the tenant (started by any key or person), newest first; q searches them.',
   tags,
   request: { query: ConsoleSessionsQuery },
-  responses: { 200: { description: 'Sessions, newest first', schema: ConsoleSessionsResponse } },
+  responses: { 200: { description: 'Sessions, newest first', schema: 'ConsoleSessionsResponse' } },
 });
 
 export const startConsoleInvestigation = /* @__PURE__ */ defineRoute({
@@ -138,7 +111,7 @@ export const startConsoleInvestigation = /* @__PURE__ */ defineRoute({
   description: 'Starts a background investigation owned by the signed-in person (user:<sub>).',
   tags,
   request: { body: StartInvestigationRequest },
-  responses: { 202: { description: 'Running in the background', schema: ConsoleStartResponse } },
+  responses: { 202: { description: 'Running in the background', schema: 'ConsoleStartResponse' } },
   errorStatuses: [409],
 });
 
@@ -152,7 +125,7 @@ export const getConsoleSessionHistory = /* @__PURE__ */ defineRoute({
   description: 'The same body as getSessionHistory, for any session of the tenant.',
   tags,
   request: { params: SessionParams, query: SessionHistoryQuery },
-  responses: { 200: { description: 'The session and its history', schema: SessionHistoryResponse } },
+  responses: { 200: { description: 'The session and its history', schema: 'SessionHistoryResponse' } },
 });
 
 export const getConsoleReport = /* @__PURE__ */ defineRoute({
@@ -165,7 +138,7 @@ export const getConsoleReport = /* @__PURE__ */ defineRoute({
   description: 'The same body as getInvestigationReport, for any session of the tenant.',
   tags,
   request: { params: SessionParams },
-  responses: { 200: { description: 'The session and its report', schema: InvestigationReportResponse } },
+  responses: { 200: { description: 'The session and its report', schema: 'InvestigationReportResponse' } },
 });
 
 export const getConsoleStix = /* @__PURE__ */ defineRoute({
@@ -179,7 +152,7 @@ export const getConsoleStix = /* @__PURE__ */ defineRoute({
     'The same bundle as getInvestigationStix, for any session of the tenant (409 until completed).',
   tags,
   request: { params: SessionParams },
-  responses: { 200: { description: 'The STIX 2.1 bundle', schema: StixBundle } },
+  responses: { 200: { description: 'The STIX 2.1 bundle', schema: 'StixBundle' } },
   errorStatuses: [409],
 });
 
@@ -193,7 +166,7 @@ export const cancelConsoleInvestigation = /* @__PURE__ */ defineRoute({
   description: 'The same as cancelInvestigation, for any session of the tenant (409 once ended).',
   tags,
   request: { params: SessionParams },
-  responses: { 200: { description: 'The session is canceled', schema: CancelInvestigationResponse } },
+  responses: { 200: { description: 'The session is canceled', schema: 'CancelInvestigationResponse' } },
   errorStatuses: [409],
 });
 
@@ -207,7 +180,7 @@ export const listConsoleIncidents = /* @__PURE__ */ defineRoute({
   description: 'The same as listIncidents, without the plugin size caps.',
   tags,
   request: { query: ListIncidentsQuery },
-  responses: { 200: { description: 'Incidents, newest first', schema: ListIncidentsResponse } },
+  responses: { 200: { description: 'Incidents, newest first', schema: 'ListIncidentsResponse' } },
 });
 
 export const getConsoleIncident = /* @__PURE__ */ defineRoute({
@@ -233,7 +206,7 @@ export const queryConsoleGraph = /* @__PURE__ */ defineRoute({
   description: 'The same as queryKnowledgeGraph, without the plugin size caps.',
   tags,
   request: { params: GraphEntityParams, query: GraphQuery },
-  responses: { 200: { description: 'The entity and its neighbors', schema: GraphResponse } },
+  responses: { 200: { description: 'The entity and its neighbors', schema: 'GraphResponse' } },
 });
 
 export const listConsoleKeys = /* @__PURE__ */ defineRoute({
@@ -246,7 +219,7 @@ export const listConsoleKeys = /* @__PURE__ */ defineRoute({
   description: 'The same as listApiKeys.',
   tags,
   request: { query: ListApiKeysQuery },
-  responses: { 200: { description: 'The matching keys', schema: ListApiKeysResponse } },
+  responses: { 200: { description: 'The matching keys', schema: 'ListApiKeysResponse' } },
 });
 
 export const createConsoleKey = /* @__PURE__ */ defineRoute({
@@ -259,7 +232,7 @@ export const createConsoleKey = /* @__PURE__ */ defineRoute({
   description: 'The same as createApiKey; the audit trail names the signed-in person as the actor.',
   tags,
   request: { body: CreateApiKeyRequest },
-  responses: { 201: { description: 'The key was created', schema: CreateApiKeyResponse } },
+  responses: { 201: { description: 'The key was created', schema: 'CreateApiKeyResponse' } },
 });
 
 export const rotateConsoleKey = /* @__PURE__ */ defineRoute({
@@ -272,7 +245,7 @@ export const rotateConsoleKey = /* @__PURE__ */ defineRoute({
   description: 'The same as rotateApiKey.',
   tags,
   request: { params: KeyIdParams, body: RotateApiKeyRequest },
-  responses: { 200: { description: 'The new secret', schema: RotateApiKeyResponse } },
+  responses: { 200: { description: 'The new secret', schema: 'RotateApiKeyResponse' } },
   errorStatuses: [409],
 });
 
@@ -286,7 +259,7 @@ export const disableConsoleKey = /* @__PURE__ */ defineRoute({
   description: 'The same as disableApiKey.',
   tags,
   request: { params: KeyIdParams },
-  responses: { 200: { description: 'The key, now disabled', schema: ApiKeySummary } },
+  responses: { 200: { description: 'The key, now disabled', schema: 'ApiKeySummary' } },
 });
 
 export const listConsoleAudit = /* @__PURE__ */ defineRoute({
@@ -299,7 +272,7 @@ export const listConsoleAudit = /* @__PURE__ */ defineRoute({
   description: 'Every key administration operation, newest first.',
   tags,
   request: { query: AuditQuery },
-  responses: { 200: { description: 'Audit entries, newest first', schema: AuditResponse } },
+  responses: { 200: { description: 'Audit entries, newest first', schema: 'AuditResponse' } },
 });
 
 export const consoleRoutes = [

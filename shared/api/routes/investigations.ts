@@ -1,15 +1,5 @@
 import { defineRoute } from '../route-types';
-import {
-  CancelInvestigationResponse,
-  InvestigationReportResponse,
-  SessionHistoryQuery,
-  SessionHistoryResponse,
-  SessionParams,
-  StartInvestigationAcceptedResponse,
-  StartInvestigationRequest,
-  StartInvestigationResultResponse,
-  StixBundle,
-} from '../schemas/investigations';
+import { SessionHistoryQuery, SessionParams, StartInvestigationRequest } from '../schemas/investigations';
 
 export const startInvestigation = /* @__PURE__ */ defineRoute({
   operationId: 'startInvestigation',
@@ -26,11 +16,11 @@ export const startInvestigation = /* @__PURE__ */ defineRoute({
   responses: {
     200: {
       description: 'The finished investigation (synchronous start)',
-      schema: StartInvestigationResultResponse,
+      schema: 'StartInvestigationResultResponse',
     },
     202: {
       description: 'Running in the background (background=true, or the synchronous wait bound passed)',
-      schema: StartInvestigationAcceptedResponse,
+      schema: 'StartInvestigationAcceptedResponse',
     },
   },
   errorStatuses: [409],
@@ -49,7 +39,7 @@ export const getSessionHistory = /* @__PURE__ */ defineRoute({
   description: `Returns the persisted state of a session: session.status, messages, events and tool_calls. Keep polling every few seconds while session.status is initialized or active; stop when it is completed, failed or canceled (answered 200 even when failed). Pass next_cursor as ?after= to receive only history recorded since the previous poll. Only the API key that started the session may read it (403 otherwise). Polling never restarts an investigation.`,
   tags: ['investigations'],
   request: { params: SessionParams, query: SessionHistoryQuery },
-  responses: { 200: { description: 'The session and its history', schema: SessionHistoryResponse } },
+  responses: { 200: { description: 'The session and its history', schema: 'SessionHistoryResponse' } },
 });
 
 export const cancelInvestigation = /* @__PURE__ */ defineRoute({
@@ -63,7 +53,7 @@ export const cancelInvestigation = /* @__PURE__ */ defineRoute({
   description: `Stops a running investigation: the session ends with status canceled and no report. A session that has already ended (completed, failed or canceled) cannot be canceled (409). Only the API key that started the session may cancel it.`,
   tags: ['investigations'],
   request: { params: SessionParams },
-  responses: { 200: { description: 'The session is canceled', schema: CancelInvestigationResponse } },
+  responses: { 200: { description: 'The session is canceled', schema: 'CancelInvestigationResponse' } },
   errorStatuses: [409],
 });
 
@@ -79,7 +69,7 @@ export const getInvestigationReport = /* @__PURE__ */ defineRoute({
   tags: ['investigations'],
   pluginSkill: 'Get Investigation Report',
   request: { params: SessionParams },
-  responses: { 200: { description: 'The session and its report', schema: InvestigationReportResponse } },
+  responses: { 200: { description: 'The session and its report', schema: 'InvestigationReportResponse' } },
 });
 
 export const getInvestigationStix = /* @__PURE__ */ defineRoute({
@@ -93,7 +83,7 @@ export const getInvestigationStix = /* @__PURE__ */ defineRoute({
   description: `Returns the report of a completed investigation as a STIX 2.1 bundle for a threat-intelligence platform (MISP, OpenCTI...): a report object (verdict, summary, risk as confidence), an identity for this service, the investigated and related entities as observables with the STIX deterministic IDs (ipv4-addr, ipv6-addr, domain-name, user-account; hosts as infrastructure), an indicator with a STIX pattern when the verdict is malicious, attack-patterns for the MITRE ATT&CK techniques of the findings, and the session's TLP 2.0 marking-definition on every object. 409 while the session is not completed (or when it failed or was canceled: there is no report). Only the API key that started the session may read it.`,
   tags: ['investigations'],
   request: { params: SessionParams },
-  responses: { 200: { description: 'The STIX 2.1 bundle', schema: StixBundle } },
+  responses: { 200: { description: 'The STIX 2.1 bundle', schema: 'StixBundle' } },
   errorStatuses: [409],
 });
 

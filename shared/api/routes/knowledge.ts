@@ -1,12 +1,7 @@
 import { defineRoute } from '../route-types';
-import { GraphEntityParams, GraphQuery, GraphResponse } from '../schemas/graph';
-import {
-  IngestIncidentsRequest,
-  IngestIncidentsResponse,
-  ListIncidentsQuery,
-  ListIncidentsResponse,
-} from '../schemas/incidents';
-import { SearchQuery, SearchResponse } from '../schemas/search';
+import { GraphEntityParams, GraphQuery } from '../schemas/graph';
+import { IngestIncidentsRequest, ListIncidentsQuery } from '../schemas/incidents';
+import { SearchQuery } from '../schemas/search';
 
 export const queryKnowledgeGraph = /* @__PURE__ */ defineRoute({
   operationId: 'queryKnowledgeGraph',
@@ -19,7 +14,7 @@ export const queryKnowledgeGraph = /* @__PURE__ */ defineRoute({
   tags: ['knowledge'],
   pluginSkill: 'Query Knowledge Graph',
   request: { params: GraphEntityParams, query: GraphQuery },
-  responses: { 200: { description: 'The entity and its neighbors', schema: GraphResponse } },
+  responses: { 200: { description: 'The entity and its neighbors', schema: 'GraphResponse' } },
   errorStatuses: [404],
 });
 
@@ -34,7 +29,7 @@ export const listIncidents = /* @__PURE__ */ defineRoute({
   tags: ['incidents'],
   pluginSkill: 'List Recent Incidents',
   request: { query: ListIncidentsQuery },
-  responses: { 200: { description: 'Incidents, newest first', schema: ListIncidentsResponse } },
+  responses: { 200: { description: 'Incidents, newest first', schema: 'ListIncidentsResponse' } },
 });
 
 export const ingestIncidents = /* @__PURE__ */ defineRoute({
@@ -47,7 +42,7 @@ export const ingestIncidents = /* @__PURE__ */ defineRoute({
   description: `Accepts 1-500 incidents, either normalised (IncidentInput) or, with format, a SIEM's native records (Sentinel incidents, Splunk ES notable events, Elastic Security alerts). Each record is validated on its own: valid ones are queued for storage and answered as accepted, invalid ones are listed by index in errors. Storage is asynchronous and idempotent: the same source + source_id is one incident, and an older copy never overwrites a newer one.`,
   tags: ['incidents'],
   request: { body: IngestIncidentsRequest },
-  responses: { 202: { description: 'The valid incidents were queued', schema: IngestIncidentsResponse } },
+  responses: { 202: { description: 'The valid incidents were queued', schema: 'IngestIncidentsResponse' } },
   timeoutSeconds: 29,
 });
 
@@ -62,7 +57,7 @@ export const searchInvestigations = /* @__PURE__ */ defineRoute({
   tags: ['investigations'],
   pluginSkill: 'Search Investigations',
   request: { query: SearchQuery },
-  responses: { 200: { description: 'Matching sessions, newest first', schema: SearchResponse } },
+  responses: { 200: { description: 'Matching sessions, newest first', schema: 'SearchResponse' } },
 });
 
 export const knowledgeRoutes = [

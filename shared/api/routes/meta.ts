@@ -1,11 +1,5 @@
-import * as z from 'zod';
 import { PLUGIN_PATHS } from '../plugin-manifests';
 import { defineRoute } from '../route-types';
-import { HealthResponse } from '../schemas/meta';
-
-const OpenApiDocument = /* @__PURE__ */ z
-  .record(z.string(), z.unknown())
-  .meta({ description: 'An OpenAPI 3.0.1 document' });
 
 export const health = /* @__PURE__ */ defineRoute({
   operationId: 'getHealth',
@@ -17,7 +11,7 @@ export const health = /* @__PURE__ */ defineRoute({
   description: 'Liveness check. Needs no API key and reads no data.',
   tags: ['meta'],
   request: {},
-  responses: { 200: { description: 'The service is up', schema: HealthResponse } },
+  responses: { 200: { description: 'The service is up', schema: 'HealthResponse' } },
 });
 
 export const openApiDocument = /* @__PURE__ */ defineRoute({
@@ -30,7 +24,7 @@ export const openApiDocument = /* @__PURE__ */ defineRoute({
   description: 'The OpenAPI 3.0.1 description of every route, generated from the route table.',
   tags: ['meta'],
   request: {},
-  responses: { 200: { description: 'The OpenAPI document', schema: OpenApiDocument } },
+  responses: { 200: { description: 'The OpenAPI document', schema: 'OpenApiDocument' } },
 });
 
 export const pluginOpenApiDocument = /* @__PURE__ */ defineRoute({
@@ -43,7 +37,7 @@ export const pluginOpenApiDocument = /* @__PURE__ */ defineRoute({
   description: 'The OpenAPI 3.0.1 view an assistant platform loads: only the five plugin skills.',
   tags: ['meta'],
   request: {},
-  responses: { 200: { description: 'The plugin OpenAPI document', schema: OpenApiDocument } },
+  responses: { 200: { description: 'The plugin OpenAPI document', schema: 'OpenApiDocument' } },
 });
 
 export const aiPluginManifest = /* @__PURE__ */ defineRoute({
@@ -56,7 +50,7 @@ export const aiPluginManifest = /* @__PURE__ */ defineRoute({
   description: 'The ai-plugin.json manifest that assistant platforms load to add this service as a plugin.',
   tags: ['meta'],
   request: {},
-  responses: { 200: { description: 'The manifest', schema: z.record(z.string(), z.unknown()) } },
+  responses: { 200: { description: 'The manifest', schema: 'AiPluginManifest' } },
 });
 
 export const securityCopilotManifest = /* @__PURE__ */ defineRoute({

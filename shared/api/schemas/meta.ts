@@ -9,3 +9,11 @@ export const HealthResponse = /* @__PURE__ */ z
     time: z.iso.datetime(),
   })
   .meta({ id: 'HealthResponse' });
+
+/** The body of both OpenAPI document routes (no component id: each use is inlined). */
+export const OpenApiDocument = /* @__PURE__ */ z
+  .record(z.string(), z.unknown())
+  .meta({ description: 'An OpenAPI 3.0.1 document' });
+
+/** The ai-plugin.json manifest, documented as a free-form object. */
+export const AiPluginManifest = /* @__PURE__ */ z.record(z.string(), z.unknown());

@@ -1,0 +1,65 @@
+import type * as z from 'zod';
+import { ListConnectorsResponse } from './schemas/connectors';
+import {
+  AuditResponse,
+  ConsoleConfigResponse,
+  ConsoleMeResponse,
+  ConsoleSessionsResponse,
+  ConsoleStartResponse,
+} from './schemas/console';
+import { GraphResponse } from './schemas/graph';
+import { IngestIncidentsResponse, ListIncidentsResponse } from './schemas/incidents';
+import {
+  CancelInvestigationResponse,
+  InvestigationReportResponse,
+  SessionHistoryResponse,
+  StartInvestigationAcceptedResponse,
+  StartInvestigationResultResponse,
+  StixBundle,
+} from './schemas/investigations';
+import {
+  ApiKeySummary,
+  CreateApiKeyResponse,
+  ListApiKeysResponse,
+  RotateApiKeyResponse,
+} from './schemas/keys';
+import { AiPluginManifest, HealthResponse, OpenApiDocument } from './schemas/meta';
+import { SearchResponse } from './schemas/search';
+
+/**
+ * Every success-response schema, by the name a route row gives it (`schema: 'SessionHistoryResponse'`).
+ * Route rows name their response schema instead of importing it: every handler imports its route row,
+ * and a referenced zod classic schema is built at the function's cold start although only the OpenAPI
+ * documents (openapi.ts) and tests read it. Route rows see this module through a type-only import, so
+ * only the code that resolves a name loads the schemas.
+ */
+export const RESPONSE_SCHEMAS = {
+  HealthResponse,
+  OpenApiDocument,
+  AiPluginManifest,
+  StartInvestigationResultResponse,
+  StartInvestigationAcceptedResponse,
+  SessionHistoryResponse,
+  CancelInvestigationResponse,
+  InvestigationReportResponse,
+  StixBundle,
+  GraphResponse,
+  ListIncidentsResponse,
+  IngestIncidentsResponse,
+  SearchResponse,
+  CreateApiKeyResponse,
+  ListApiKeysResponse,
+  RotateApiKeyResponse,
+  ApiKeySummary,
+  ListConnectorsResponse,
+  ConsoleConfigResponse,
+  ConsoleMeResponse,
+  ConsoleSessionsResponse,
+  ConsoleStartResponse,
+  AuditResponse,
+} satisfies Record<string, z.ZodType>;
+
+export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;
+
+/** What each response schema name resolves to. */
+export type ResponseSchemas = Readonly<Record<ResponseSchemaName, z.ZodType>>;
