@@ -1,6 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { securityCopilotManifest as manifest, manifestOptions } from '../../shared/api/plugin-manifests';
+import { manifestOptions } from '../../shared/api/plugin-manifests';
 import { securityCopilotManifest } from '../../shared/api/routes/meta';
+import { securityCopilotManifest as manifest } from '../../shared/api/security-copilot-manifest';
 
 export const handler = httpHandler(securityCopilotManifest, async () => ({
   statusCode: 200,

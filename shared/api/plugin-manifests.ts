@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import { config } from '../config';
 
 /**
@@ -87,9 +86,13 @@ export function legalUrl(options: ManifestOptions): string {
   return options.legalUrl ?? `${base(options.publicUrl)}${PLUGIN_PATHS.legal}`;
 }
 
-export function securityCopilotManifest(options: ManifestOptions): string {
+/**
+ * What the Security Copilot manifest says; security-copilot-manifest.ts renders it as the YAML the
+ * route serves, so only that function's bundle carries a YAML writer.
+ */
+export function securityCopilotManifestContent(options: ManifestOptions) {
   const url = base(options.publicUrl);
-  return stringify({
+  return {
     Descriptor: {
       Name: PLUGIN_NAME_FOR_MODEL,
       DisplayName: PLUGIN_DISPLAY_NAME,
@@ -119,7 +122,7 @@ export function securityCopilotManifest(options: ManifestOptions): string {
         },
       },
     ],
-  });
+  };
 }
 
 export const PLUGIN_LOGO_SVG =

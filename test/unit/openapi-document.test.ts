@@ -2,10 +2,11 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildOpenApiDocument, errorStatusesFor } from '../../shared/api/openapi';
-import { aiPluginManifest, securityCopilotManifest } from '../../shared/api/plugin-manifests';
+import { aiPluginManifest } from '../../shared/api/plugin-manifests';
 import { RESPONSE_SCHEMAS } from '../../shared/api/response-schemas';
 import { ROUTES } from '../../shared/api/routes';
 import { isConsoleRoute } from '../../shared/api/routes/console';
+import { securityCopilotManifest } from '../../shared/api/security-copilot-manifest';
 
 const serverUrl = 'https://api.example.test/prod';
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { aiPluginManifest, securityCopilotManifest } from '../../shared/api/plugin-manifests';
+import { aiPluginManifest } from '../../shared/api/plugin-manifests';
+import { securityCopilotManifest } from '../../shared/api/security-copilot-manifest';
 
 /**
  * Holds the Security Copilot manifest against the field set of Microsoft's documented API-key plugin
