@@ -106,22 +106,18 @@ export const CreateApiKeyRequest = /* @__PURE__ */ z
   })
   .meta({ id: 'CreateApiKeyRequest' });
 
-const KeyFields = {
-  key_id: KeyId,
-  key_prefix: KeyPrefix,
-  name: z.string().meta({ example: 'Security Copilot plugin' }),
-  description: z.string(),
-  scopes: z.array(ApiKeyScope),
-  role: ApiKeyRole,
-  status: ApiKeyStatus,
-  expires_at: IsoDateTime.meta({ description: 'When the key stops being accepted' }),
-  created_at: IsoDateTime,
-  rate_limit: RateLimit,
-};
-
 export const ApiKeySummary = /* @__PURE__ */ z
   .object({
-    ...KeyFields,
+    key_id: KeyId,
+    key_prefix: KeyPrefix,
+    name: z.string().meta({ example: 'Security Copilot plugin' }),
+    description: z.string(),
+    scopes: z.array(ApiKeyScope),
+    role: ApiKeyRole,
+    status: ApiKeyStatus,
+    expires_at: IsoDateTime.meta({ description: 'When the key stops being accepted' }),
+    created_at: IsoDateTime,
+    rate_limit: RateLimit,
     created_by: z.string().meta({ description: 'key_id of the admin key (or cli:<user>) that created it' }),
     updated_at: IsoDateTime,
     last_used_at: IsoDateTime.nullable().meta({
