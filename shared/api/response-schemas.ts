@@ -6,7 +6,7 @@ import {
   ConsoleMeResponse,
   ConsoleSessionsResponse,
   ConsoleStartResponse,
-} from './schemas/console';
+} from './schemas/console-responses';
 import { GraphResponse } from './schemas/graph';
 import { IngestIncidentsResponse, ListIncidentsResponse } from './schemas/incidents';
 import {
