@@ -83,8 +83,6 @@ const QUICK_FUNCTIONS = [
 ];
 /** The hot path measured again as debugLogging deploys it (linked source map + --enable-source-maps). */
 const SOURCE_MAP_FUNCTIONS = ['authorizer', 'get-session-history'];
-/** The function the what-if builds (bench/scenarios/what-if.ts) are made of: the poll. */
-const WHAT_IF_FUNCTION = 'get-session-history';
 
 export interface TargetResult {
   id: string;
@@ -206,8 +204,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
             variants.push({
               id: whatIf.id,
               description: `what if: ${whatIf.description}`,
-              base: WHAT_IF_FUNCTION,
-              bundle: await buildBundle(WHAT_IF_FUNCTION, banner, {
+              base: whatIf.base,
+              bundle: await buildBundle(whatIf.base, banner, {
                 plugins: whatIf.plugins,
                 variant: whatIf.id,
               }),
