@@ -1,9 +1,9 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { openApiDocumentFor } from '../../shared/api/openapi-cache';
+import { publishedFullOpenApiDocument } from '../../shared/api/published-openapi';
 import { openApiDocument } from '../../shared/api/routes/meta';
 
 export const handler = httpHandler(openApiDocument, async () => ({
   statusCode: 200,
-  body: openApiDocumentFor('full'),
+  body: publishedFullOpenApiDocument(),
   headers: { 'cache-control': 'public, max-age=300' },
 }));

@@ -1,9 +1,9 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { openApiDocumentFor } from '../../shared/api/openapi-cache';
+import { publishedPluginOpenApiDocument } from '../../shared/api/published-openapi';
 import { pluginOpenApiDocument } from '../../shared/api/routes/meta';
 
 export const handler = httpHandler(pluginOpenApiDocument, async () => ({
   statusCode: 200,
-  body: openApiDocumentFor('plugin'),
+  body: publishedPluginOpenApiDocument(),
   headers: { 'cache-control': 'public, max-age=300' },
 }));
