@@ -3,7 +3,8 @@ import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dyn
 import { createLocalDynamoDbClient, startDynamoDbLocal } from '../infra/local/dynamodb-local';
 import { parseConfig } from '../shared/config';
 import type { Entity } from '../shared/domain/entity';
-import { assertIncident, type NormalisedIncident, SEVERITIES } from '../shared/domain/incident';
+import { type NormalisedIncident, SEVERITIES } from '../shared/domain/incident';
+import { assertIncident } from '../shared/domain/incident-input';
 import type { Caller } from '../shared/domain/scopes';
 import { termsForSession } from '../shared/domain/search-terms';
 import { listIncidents } from '../shared/services/incidents';

@@ -1,4 +1,5 @@
-import { canonicalIp, type Entity, type EntityInput, isEntityType, normaliseEntity } from './entity';
+import { type Entity, type EntityInput, isEntityType } from './entity';
+import { canonicalIp, normaliseEntity } from './entity-normalisation';
 import { ValidationError } from './errors';
 
 /**

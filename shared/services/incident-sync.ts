@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { type Config, config } from '../config';
 import { ConflictError, DomainError, ValidationError } from '../domain/errors';
 import { edgesFromIncident } from '../domain/graph';
-import { assertIncident, type NormalisedIncident } from '../domain/incident';
+import type { NormalisedIncident } from '../domain/incident';
+import { assertIncident } from '../domain/incident-input';
 import {
   mapSiemRecord,
   normaliseIngestBatch,

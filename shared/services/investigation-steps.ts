@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { OfflineIntel } from '../domain/enrichment';
 import type { Entity } from '../domain/entity';
-import { normaliseEntity } from '../domain/entity';
+import { normaliseEntity } from '../domain/entity-normalisation';
 import { NotFoundError } from '../domain/errors';
 import { edgesFromInvestigation } from '../domain/graph';
 import {

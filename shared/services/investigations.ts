@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
-import { type Entity, type EntityInput, entityLabel, normaliseEntity } from '../domain/entity';
+import { type Entity, type EntityInput, entityLabel } from '../domain/entity';
+import { normaliseEntity } from '../domain/entity-normalisation';
 import { ConflictError, ServiceUnavailableError, ValidationError } from '../domain/errors';
 import { resolvePersona, unfinishedMessage } from '../domain/investigation';
 import { rawResultsFrom } from '../domain/investigation/report';

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { type Config, config } from '../config';
-import { type Entity, type EntityType, entityKey, entityLabel, normaliseEntity } from '../domain/entity';
+import { type Entity, type EntityType, entityKey, entityLabel } from '../domain/entity';
+import { normaliseEntity } from '../domain/entity-normalisation';
 import { NotFoundError, ValidationError } from '../domain/errors';
 import { assembleNeighborhood, compareNeighbors, type EdgeSide, type Neighbor } from '../domain/graph';
 import {

@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from '../../shared/api/openapi';
 import { PLUGIN_LIMITS } from '../../shared/api/plugin-responses';
 import { RESPONSE_SCHEMAS } from '../../shared/api/response-schemas';
 import { ROUTES } from '../../shared/api/routes';
-import type { IncidentInput } from '../../shared/domain/incident';
+import type { IncidentInput } from '../../shared/domain/incident-input';
 import { PLUGIN_SCOPES } from '../../shared/domain/scopes';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 import { type ObservedResponse, OpenApiResponseValidator } from '../support/openapi-response-validator';

@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
 import {
-  assertIncident,
   INCIDENT_STATUSES,
   type IncidentStatus,
   type NormalisedIncident,
   SEVERITIES,
   type Severity,
 } from '../../shared/domain/incident';
+import { assertIncident } from '../../shared/domain/incident-input';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import {
   type IncidentListQuery,

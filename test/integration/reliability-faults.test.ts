@@ -1,7 +1,8 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import { assertIncident, type NormalisedIncident } from '../../shared/domain/incident';
+import type { NormalisedIncident } from '../../shared/domain/incident';
+import { assertIncident } from '../../shared/domain/incident-input';
 import { createSqsClient, encodeIncidentMessage } from '../../shared/platform/incident-queue';
 import {
   type ReliabilityService,

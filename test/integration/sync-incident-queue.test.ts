@@ -4,7 +4,8 @@ import { handler as consume } from '../../functions/incident-sync-consumer/handl
 import { type LocalQueue, startLocalQueue } from '../../infra/local/sqs';
 import { parseConfig, resetConfigForTests } from '../../shared/config';
 import { demoIncidents } from '../../shared/domain/data/demo-tenant';
-import { assertIncident, type NormalisedIncident } from '../../shared/domain/incident';
+import type { NormalisedIncident } from '../../shared/domain/incident';
+import { assertIncident } from '../../shared/domain/incident-input';
 import {
   createSqsClient,
   encodeIncidentMessage,

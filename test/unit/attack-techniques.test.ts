@@ -5,7 +5,8 @@ import {
   attackTechniqueUrl,
   normaliseAttack,
 } from '../../shared/domain/attack';
-import { type Entity, normaliseEntity } from '../../shared/domain/entity';
+import type { Entity } from '../../shared/domain/entity';
+import { normaliseEntity } from '../../shared/domain/entity-normalisation';
 import { type Finding, runTool, runToolByName, type Tool } from '../../shared/domain/investigation';
 import { context } from './investigation-test-data';
 

@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalIp,
-  describeEntity,
-  type Entity,
-  entityLabel,
-  normaliseEntity,
-  parseUser,
-} from '../../shared/domain/entity';
+import { type Entity, entityLabel, parseUser } from '../../shared/domain/entity';
+import { canonicalIp, describeEntity, normaliseEntity } from '../../shared/domain/entity-normalisation';
 import { ValidationError } from '../../shared/domain/errors';
 
 function validationDetail(fn: () => unknown): { path: string; message: string } {

@@ -10,12 +10,8 @@ import {
   edgesFromIncident,
   mergeEdge,
 } from '../../shared/domain/graph';
-import {
-  INCIDENT_STATUSES,
-  KNOWN_SOURCES,
-  normaliseIncident,
-  SEVERITIES,
-} from '../../shared/domain/incident';
+import { INCIDENT_STATUSES, KNOWN_SOURCES, SEVERITIES } from '../../shared/domain/incident';
+import { normaliseIncident } from '../../shared/domain/incident-input';
 
 const now = new Date('2026-11-01T12:00:00.000Z');
 const incidents = demoIncidents(now);

@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../shared/domain/errors';
 import {
-  assertIncident,
   INCIDENT_ID_PATTERN,
   incidentId,
   incidentLink,
-  normaliseIncident,
   normaliseSeverity,
   normaliseStatus,
   shouldReplace,
   toIncidentView,
   toIsoUtc,
 } from '../../shared/domain/incident';
+import { assertIncident, normaliseIncident } from '../../shared/domain/incident-input';
 
 const valid = {
   source: 'splunk',

@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import * as S from '../../shared/api/schemas/investigations';
-import { normaliseEntity } from '../../shared/domain/entity';
+import { normaliseEntity } from '../../shared/domain/entity-normalisation';
 import {
   buildReport,
   type Report,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BRANDS } from '../../shared/domain/data/brands';
-import { normaliseEntity } from '../../shared/domain/entity';
+import { normaliseEntity } from '../../shared/domain/entity-normalisation';
 import { brandMatches, runToolByName, type ToolOutput } from '../../shared/domain/investigation';
 import {
   editDistance,

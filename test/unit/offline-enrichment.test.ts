@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mailDomainOf, NETWORK_PROVIDERS, type OfflineIntel } from '../../shared/domain/enrichment';
-import { normaliseEntity } from '../../shared/domain/entity';
+import { normaliseEntity } from '../../shared/domain/entity-normalisation';
 import { buildReport, runToolByName, runTools } from '../../shared/domain/investigation';
 import {
   asnOf,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Entity, normaliseEntity } from '../../shared/domain/entity';
+import type { Entity } from '../../shared/domain/entity';
+import { normaliseEntity } from '../../shared/domain/entity-normalisation';
 import { buildReport, runTools } from '../../shared/domain/investigation';
 import {
   reportToStix,

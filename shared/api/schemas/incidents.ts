@@ -9,7 +9,7 @@ import {
   type Severity as SeverityValue,
   toIsoUtc,
 } from '../../domain/incident';
-import { SIEM_FORMATS } from '../../domain/siem';
+import { SIEM_FORMATS } from '../../domain/siem/formats';
 import { Cursor, Entity, Limit, NextCursor, Truncated } from './common';
 
 export const IncidentSeverity = /* @__PURE__ */ z

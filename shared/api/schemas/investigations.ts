@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { MAX_ENTITY_VALUE_LENGTH, normaliseEntity } from '../../domain/entity';
+import { MAX_ENTITY_VALUE_LENGTH } from '../../domain/entity';
+import { normaliseEntity } from '../../domain/entity-normalisation';
 import { ValidationError } from '../../domain/errors';
 import { personaChoices, resolvePersona } from '../../domain/investigation/personas';
 import {

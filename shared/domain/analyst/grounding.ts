@@ -1,4 +1,4 @@
-import { canonicalIp } from '../entity';
+import { canonicalIp } from '../entity-normalisation';
 import { parseHostname } from '../public-suffix';
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { assertIncident, type IncidentInput, type NormalisedIncident, type Severity } from '../incident';
+import type { NormalisedIncident, Severity } from '../incident';
+import { assertIncident, type IncidentInput } from '../incident-input';
 
 /**
  * A small, realistic demo tenant: 36 incidents over the last 30 days from Sentinel, Splunk,

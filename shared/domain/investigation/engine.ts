@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { normaliseAttack } from '../attack';
-import { type Entity, entityKey, normaliseEntity } from '../entity';
+import { type Entity, entityKey } from '../entity';
+import { normaliseEntity } from '../entity-normalisation';
 import { DomainError, ToolSkippedError, ValidationError } from '../errors';
 import { clampScore, severityForScore } from './scoring';
 import { getTool, toolsFor } from './tools';

@@ -1,4 +1,5 @@
-import { describeEntity, type Entity, entityLabel, parseUser } from '../entity';
+import { type Entity, entityLabel, parseUser } from '../entity';
+import { describeEntity } from '../entity-normalisation';
 import { ValidationError } from '../errors';
 import { riskLevel } from './scoring';
 import {
@@ -398,11 +399,18 @@ const canonical = (text: string) =>
     .toLowerCase()
     .replace(/[\s_-]+/g, ' ');
 
-const BY_ALIAS = new Map<string, Persona>(
-  Object.values(PERSONAS).flatMap((p) =>
-    [p.name, ...p.aliases].map((alias) => [canonical(alias), p] as const),
-  ),
-);
+// Built on the first lookup: a table built at import would keep every persona's wording (and what
+// it reads, such as the Public Suffix List) in each bundle that imports this module for the request
+// schema alone, although only starting an investigation or writing a report looks a persona up.
+let byAlias: Map<string, Persona> | undefined;
+const personaByAlias = () => {
+  byAlias ??= new Map(
+    Object.values(PERSONAS).flatMap((p) =>
+      [p.name, ...p.aliases].map((alias) => [canonical(alias), p] as const),
+    ),
+  );
+  return byAlias;
+};
 
 /** `SOC Analyst (default), CISO, Threat Hunter` */
 export function personaChoices(): string {
@@ -416,7 +424,7 @@ export function personaChoices(): string {
  */
 export function resolvePersona(name?: string | null): Persona {
   if (name === undefined || name === null || name.trim() === '') return PERSONAS[DEFAULT_PERSONA];
-  const persona = BY_ALIAS.get(canonical(name));
+  const persona = personaByAlias().get(canonical(name));
   if (persona) return persona;
   const message = `unknown persona "${name.slice(0, 64)}"; valid personas: ${personaChoices()}`;
   throw new ValidationError(`Invalid persona: ${message}.`, [{ path: 'persona', message }]);

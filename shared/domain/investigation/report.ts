@@ -1,4 +1,5 @@
-import { type Entity, entityKey, normaliseEntity, sameEntity } from '../entity';
+import { type Entity, entityKey, sameEntity } from '../entity';
+import { normaliseEntity } from '../entity-normalisation';
 import { type Persona, resolvePersona } from './personas';
 import { coverageOf, explainScore, riskScore, sortFindings, verdictFor } from './scoring';
 import type {

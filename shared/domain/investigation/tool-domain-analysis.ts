@@ -1,7 +1,8 @@
 import { domainToUnicode } from 'node:url';
 import type { AttackTechniqueId } from '../attack';
 import { BRANDS, type Brand, brandOwning, TYPOSQUAT_EXEMPT_WORDS } from '../data/brands';
-import { describeEntity, type Entity } from '../entity';
+import type { Entity } from '../entity';
+import { describeEntity } from '../entity-normalisation';
 import { editDistance, scriptsOf, shannonEntropy, skeleton } from './lookalike';
 import { mailProviderAnswer } from './mail-provider';
 import { makeFinding } from './scoring';

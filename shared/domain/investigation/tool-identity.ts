@@ -1,5 +1,6 @@
 import type { AttackTechniqueId } from '../attack';
-import { describeEntity, type Entity, entityLabel } from '../entity';
+import { type Entity, entityLabel } from '../entity';
+import { describeEntity } from '../entity-normalisation';
 import { mailProviderAnswer } from './mail-provider';
 import { makeFinding } from './scoring';
 import { coOccurringEntities, digestIncidents, incidentFinding } from './tool-history';

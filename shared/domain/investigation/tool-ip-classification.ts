@@ -1,7 +1,8 @@
-import ipaddr from 'ipaddr.js';
+import type * as IpAddr from 'ipaddr.js';
 import type { AttackTechniqueId } from '../attack';
 import { type IpIntel, type NetworkProvider, networkProviderOf, type OfflineIntel } from '../enrichment';
 import type { Entity } from '../entity';
+import { ipaddr } from '../ip-address';
 import { makeFinding } from './scoring';
 import type { Facts, Finding, FindingCategory, Tool, ToolOutput, ToolRunContext } from './types';
 
@@ -66,10 +67,10 @@ const V6_RANGES: readonly [IpRange, string][] = [
   ['public', '2000::/3'],
 ];
 
-type ParsedRange = [IpRange, ipaddr.IPv4 | ipaddr.IPv6, number];
+type ParsedRange = [IpRange, IpAddr.IPv4 | IpAddr.IPv6, number];
 const parseRanges = (ranges: readonly [IpRange, string][]): ParsedRange[] =>
   ranges.map(([name, cidr]) => {
-    const [address, bits] = ipaddr.parseCIDR(cidr);
+    const [address, bits] = ipaddr().parseCIDR(cidr);
     return [name, address, bits];
   });
 // Parsed on the first classification: most functions import this module but never classify an IP.
@@ -81,7 +82,7 @@ const parsedRanges = () => {
 
 /** First matching range wins, so more specific ranges are listed before the ones containing them. */
 export function classifyIp(value: string): { version: 4 | 6; range: IpRange } {
-  const address = ipaddr.parse(value);
+  const address = ipaddr().parse(value);
   if (address.kind() === 'ipv4') {
     const match = parsedRanges().v4.find(
       ([, net, bits]) => net.kind() === 'ipv4' && address.match(net, bits),
@@ -102,7 +103,7 @@ const INTERNAL: ReadonlySet<IpRange> = new Set([
 ]);
 
 export function reversePointer(value: string): string {
-  const address = ipaddr.parse(value);
+  const address = ipaddr().parse(value);
   if (address.kind() === 'ipv4') return `${[...address.toByteArray()].reverse().join('.')}.in-addr.arpa`;
   const hex = address
     .toByteArray()

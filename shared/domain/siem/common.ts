@@ -1,16 +1,16 @@
 import type { z } from 'zod';
-import { entityKey, normaliseEntity } from '../entity';
+import { entityKey } from '../entity';
+import { normaliseEntity } from '../entity-normalisation';
 import { ValidationError } from '../errors';
 import {
-  assertIncident,
   cleanLine,
   cleanMultiline,
   INCIDENT_LIMITS,
   type IncidentEntity,
-  type IncidentInput,
   type NormalisedIncident,
   truncate,
 } from '../incident';
+import { assertIncident, type IncidentInput } from '../incident-input';
 
 export type EntityCandidate = { type?: IncidentEntity['type']; value: string };
 

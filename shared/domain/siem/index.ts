@@ -1,15 +1,15 @@
 import { DomainError, type ErrorDetail, ValidationError } from '../errors';
-import { INCIDENT_LIMITS, type NormalisedIncident, normaliseIncident } from '../incident';
+import { INCIDENT_LIMITS, type NormalisedIncident } from '../incident';
+import { normaliseIncident } from '../incident-input';
 import { mapElasticAlert } from './elastic';
+import type { SiemFormat } from './formats';
 import { mapSentinelIncident } from './sentinel';
 import { mapSplunkNotable, type SplunkMappingOptions } from './splunk';
 
 export { elasticAlertQuery, mapElasticAlert, severityFromRiskScore } from './elastic';
+export { SIEM_FORMATS, type SiemFormat } from './formats';
 export { mapSentinelIncident, SENTINEL_API_VERSION, sentinelListParams } from './sentinel';
 export { mapSplunkNotable, splunkIncidentReviewUrl, splunkNotableSearch, splunkStatus } from './splunk';
-
-export const SIEM_FORMATS = ['sentinel', 'splunk', 'elastic'] as const;
-export type SiemFormat = (typeof SIEM_FORMATS)[number];
 
 export interface SiemMappingOptions {
   splunk?: SplunkMappingOptions;
