@@ -1,11 +1,11 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getConsoleStix } from '../../shared/api/routes/console';
-import { investigationContext } from '../../shared/services/investigation-context';
-import { getInvestigationStix } from '../../shared/services/investigations';
+import { getInvestigationStix } from '../../shared/services/investigation-reads';
+import { sessionContext } from '../../shared/services/session-context';
 
 /** GET /api/v1/console/sessions/{session_id}/stix: the STIX 2.1 bundle of any completed session of the tenant. */
 export const handler = httpHandler(getConsoleStix, async ({ params, caller }) => ({
   statusCode: 200,
-  body: await getInvestigationStix(investigationContext(), caller, params.session_id),
+  body: await getInvestigationStix(sessionContext(), caller, params.session_id),
   headers: { 'cache-control': 'no-store' },
 }));

@@ -1,12 +1,12 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { startConsoleInvestigation } from '../../shared/api/routes/console';
-import { investigationContext } from '../../shared/services/investigation-context';
 import { startInvestigation } from '../../shared/services/investigations';
+import { lifecycleContext } from '../../shared/services/lifecycle-context';
 
 /** POST /api/v1/console/investigations: always in the background, owned by the signed-in person. */
 export const handler = httpHandler(startConsoleInvestigation, async ({ body, caller, headers }) => {
   const outcome = await startInvestigation(
-    investigationContext(),
+    lifecycleContext(),
     caller,
     { ...body, background: true },
     { idempotencyKey: headers['idempotency-key'] },

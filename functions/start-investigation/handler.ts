@@ -1,8 +1,8 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactInvestigationResult } from '../../shared/api/plugin-responses';
 import { startInvestigation } from '../../shared/api/routes/investigations';
-import { investigationContext } from '../../shared/services/investigation-context';
 import { startInvestigation as start } from '../../shared/services/investigations';
+import { lifecycleContext } from '../../shared/services/lifecycle-context';
 
 /**
  * POST /api/v1/investigations/start (also under /api/v1/public/): creates the session and starts its
@@ -10,7 +10,7 @@ import { startInvestigation as start } from '../../shared/services/investigation
  * to poll when the wait bound (SIS_SYNC_WAIT_SECONDS and this Lambda's remaining time) passes first.
  */
 export const handler = httpHandler(startInvestigation, async ({ body, caller, headers, context }) => {
-  const outcome = await start(investigationContext(), caller, body, {
+  const outcome = await start(lifecycleContext(), caller, body, {
     idempotencyKey: headers['idempotency-key'],
     remainingTimeMs: context?.getRemainingTimeInMillis?.(),
   });

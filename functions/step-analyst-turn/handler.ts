@@ -1,10 +1,10 @@
 import { analystDeps, analystTurn } from '../../shared/services/analyst-steps';
-import { investigationContext } from '../../shared/services/investigation-context';
 import { asStep } from '../../shared/services/investigation-steps';
+import { sessionContext } from '../../shared/services/session-context';
 
 /** Workflow step AnalystTurn (bedrock mode): one Converse turn of the analyst model. */
 export const handler = (event: unknown) =>
   asStep('step-analyst-turn', () => {
-    const ctx = investigationContext();
+    const ctx = sessionContext();
     return analystTurn(ctx, analystDeps(ctx), event);
   });

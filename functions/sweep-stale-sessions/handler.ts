@@ -1,5 +1,5 @@
 import { flushMetrics } from '../../shared/observability';
-import { investigationContext } from '../../shared/services/investigation-context';
+import { lifecycleContext } from '../../shared/services/lifecycle-context';
 import { sweepStaleSessions } from '../../shared/services/stale-session-sweeper';
 
 /**
@@ -10,7 +10,7 @@ import { sweepStaleSessions } from '../../shared/services/stale-session-sweeper'
  */
 export const handler = async (_event?: unknown) => {
   try {
-    return await sweepStaleSessions(investigationContext());
+    return await sweepStaleSessions(lifecycleContext());
   } finally {
     // Sessions it ends count as failed investigations (EMF).
     flushMetrics();

@@ -1,5 +1,5 @@
-import { investigationContext } from '../../shared/services/investigation-context';
 import { asStep, onExecutionStatusChange } from '../../shared/services/investigation-steps';
+import { stepContext } from '../../shared/services/step-context';
 
 /**
  * EventBridge target for "Step Functions Execution Status Change" events of the investigation state
@@ -7,4 +7,4 @@ import { asStep, onExecutionStatusChange } from '../../shared/services/investiga
  * so no session stays active after its run. An error makes EventBridge/Lambda retry the delivery.
  */
 export const handler = (event: unknown) =>
-  asStep('workflow-status-change', () => onExecutionStatusChange(investigationContext(), event));
+  asStep('workflow-status-change', () => onExecutionStatusChange(stepContext(), event));

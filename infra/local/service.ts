@@ -7,9 +7,9 @@ import { config, resetConfigForTests } from '../../shared/config';
 import { RateLimiter, rateLimitFromContext } from '../../shared/domain/rate-limit';
 import { logger } from '../../shared/observability';
 import { incidentQueueFromConfig } from '../../shared/platform/incident-queue';
-import { investigationContext } from '../../shared/services/investigation-context';
 import { failInterruptedSessions } from '../../shared/services/investigation-steps';
 import type { SweepResult } from '../../shared/services/stale-session-sweeper';
+import { stepContext } from '../../shared/services/step-context';
 import { ensureTables, tableEnvironment, tableNamesFor } from '../../shared/store/create-tables';
 import { incidentsRepositoryFromConfig } from '../../shared/store/incidents-repository';
 import { workflowTimeoutSeconds } from '../workflow/definition';
@@ -136,7 +136,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     await ensureTables(createLocalDynamoDbClient(endpoint, env.AWS_REGION), tableNames);
     // Before the gateway accepts a request: runs of a previous process are gone, so their open
     // sessions end failed (never re-run).
-    const interrupted = await failInterruptedSessions(investigationContext());
+    const interrupted = await failInterruptedSessions(stepContext());
     if (interrupted.length)
       logger.info('sessions interrupted by a restart marked failed', { count: interrupted.length });
 

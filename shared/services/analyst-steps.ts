@@ -27,7 +27,7 @@ import { logger } from '../observability';
 import { type AnalystModel, bedrockAnalystModel, ModelCallError } from '../platform/bedrock-analyst';
 import type { HistoryEntry } from '../store/sessions-repository';
 import { readPromptFile } from './analyst-prompts';
-import { event, type InvestigationContext, message, subjectOf } from './investigation-context';
+import { event, message, type SessionContext, subjectOf } from './session-context';
 
 /**
  * The AnalystTurn state of the workflow (SIS_ANALYST=bedrock; docs/analyst.md): one model turn per
@@ -42,7 +42,7 @@ export interface AnalystDeps {
 }
 
 let deps: AnalystDeps | undefined;
-export function analystDeps(ctx: InvestigationContext): AnalystDeps {
+export function analystDeps(ctx: SessionContext): AnalystDeps {
   deps ??= { model: bedrockAnalystModel(ctx.cfg), prompts: readPromptFile };
   return deps;
 }
@@ -65,7 +65,7 @@ export interface AnalystTurnOutput {
   requests: RequestedToolRun[];
 }
 
-function budgetOf(ctx: InvestigationContext): AnalystBudget {
+function budgetOf(ctx: SessionContext): AnalystBudget {
   return {
     maxTurns: ctx.cfg.SIS_ANALYST_MAX_TURNS,
     maxToolCalls: ctx.cfg.SIS_ANALYST_MAX_TOOL_CALLS,
@@ -75,7 +75,7 @@ function budgetOf(ctx: InvestigationContext): AnalystBudget {
   };
 }
 
-function guardrailOf(ctx: InvestigationContext) {
+function guardrailOf(ctx: SessionContext) {
   const { SIS_BEDROCK_GUARDRAIL_ID: id, SIS_BEDROCK_GUARDRAIL_VERSION: version } = ctx.cfg;
   return id && version ? { id, version } : undefined;
 }
@@ -126,7 +126,7 @@ function historyOf(at: Date, record: TurnRecord): HistoryEntry[] {
 }
 
 export async function analystTurn(
-  ctx: InvestigationContext,
+  ctx: SessionContext,
   deps: AnalystDeps,
   rawInput: unknown,
 ): Promise<AnalystTurnOutput> {
@@ -236,11 +236,7 @@ export async function analystTurn(
  * findings and recommendations stay the rules engine's. A fallback decided here (the conversation
  * never finished, or its narrative contradicts the verdict) is recorded as an event.
  */
-export async function withAnalyst(
-  ctx: InvestigationContext,
-  sessionId: string,
-  report: Report,
-): Promise<Report> {
+export async function withAnalyst(ctx: SessionContext, sessionId: string, report: Report): Promise<Report> {
   const stored = await ctx.sessions.getAnalystState(sessionId);
   const conversation = stored ? (JSON.parse(stored.state) as Conversation) : undefined;
   const { section, fallback: fellBack } = analystSection(

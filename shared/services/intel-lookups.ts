@@ -284,6 +284,15 @@ export async function listConnectors(
   );
 }
 
+/**
+ * Which connectors this deployment configured, without their runtime: planning a run (which tools
+ * to run) reads the settings only, never a key, the cache or a quota.
+ */
+export function configuredConnectors(cfg: Config): Pick<IntelPort, 'enabled'> {
+  const settings = connectorSettings(cfg);
+  return { enabled: (connector) => isConnectorName(connector) && settings[connector].enabled };
+}
+
 export function intelLookupsFromConfig(
   cfg: Config,
   doc?: Parameters<typeof intelRepositoryFromConfig>[1],

@@ -4,17 +4,15 @@ import type { Entity } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity-normalisation';
 import { NotFoundError } from '../domain/errors';
 import { edgesFromInvestigation } from '../domain/graph';
+import { newToolCallId, runToolByName } from '../domain/investigation/engine';
 import {
   buildReport,
   closingMessage,
-  newToolCallId,
   openingMessage,
   relationshipsFrom,
-  runToolByName,
-  toolOrder,
-  toolsFor,
   unfinishedMessage,
-} from '../domain/investigation';
+} from '../domain/investigation/report';
+import { toolOrder, toolsFor } from '../domain/investigation/tools';
 import { type Report, TOOL_NAMES, type ToolCall, type ToolName } from '../domain/investigation/types';
 import type { SessionStatus } from '../domain/session-status';
 import { isTerminal } from '../domain/session-status';
@@ -23,15 +21,10 @@ import { METRIC } from '../metric-names';
 import { countMetric, durationMetric, flushMetrics, logAlarmedFailure, logger } from '../observability';
 import type { HistoryEntry, SessionRecord } from '../store/sessions-repository';
 import { withAnalyst } from './analyst-steps';
-import {
-  event,
-  type InvestigationContext,
-  indexForSearch,
-  indexForSearchQuietly,
-  message,
-  subjectOf,
-  toolCallEntry,
-} from './investigation-context';
+import type { InvestigationContext, PlanningContext } from './investigation-context';
+import { indexForSearch, indexForSearchQuietly, type SearchIndexing } from './search-indexing';
+import { event, message, type SessionContext, subjectOf, toolCallEntry } from './session-context';
+import type { StepContext } from './step-context';
 import { dataWithFaults, injectFault } from './workflow-faults';
 
 /**
@@ -108,7 +101,7 @@ const EntityShape = z.object({
   value: z.string().min(1).max(256),
 });
 
-async function loadSession(ctx: InvestigationContext, sessionId: string): Promise<SessionRecord> {
+async function loadSession(ctx: SessionContext, sessionId: string): Promise<SessionRecord> {
   const session = await ctx.sessions.get(sessionId);
   if (!session) throw new NotFoundError(`No session ${sessionId}`);
   return session;
@@ -127,7 +120,7 @@ export interface Plan {
   analyst: 'rules' | 'bedrock';
 }
 
-export async function markActive(ctx: InvestigationContext, rawInput: unknown): Promise<Plan> {
+export async function markActive(ctx: PlanningContext, rawInput: unknown): Promise<Plan> {
   const { session_id } = SessionInput.parse(rawInput);
   const session = await loadSession(ctx, session_id);
   const entity = normaliseEntity(subjectOf(session));
@@ -270,7 +263,7 @@ function unrecordedFailure(tool: ToolName, entity: Entity, at: Date): ToolCall {
   };
 }
 
-export async function recordedToolCalls(ctx: InvestigationContext, sessionId: string): Promise<ToolCall[]> {
+export async function recordedToolCalls(ctx: SessionContext, sessionId: string): Promise<ToolCall[]> {
   const results = await ctx.sessions.listToolResults(sessionId);
   return results.map((r) => r.call as unknown as ToolCall);
 }
@@ -279,10 +272,7 @@ function inToolOrder(calls: ToolCall[]): ToolCall[] {
   return [...calls].sort((a, b) => toolOrder(a.name) - toolOrder(b.name));
 }
 
-export async function assess(
-  ctx: InvestigationContext,
-  rawInput: unknown,
-): Promise<{ report: Report | null }> {
+export async function assess(ctx: SessionContext, rawInput: unknown): Promise<{ report: Report | null }> {
   const input = AssessInput.parse(rawInput);
   const session = await loadSession(ctx, input.session_id);
   const entity = subjectOf(session);
@@ -325,7 +315,7 @@ const PersistInput = SessionInput.extend({ report: z.record(z.string(), z.unknow
  * idempotent, so a client that sees `completed` can already find the session and its edges.
  */
 export async function persist(
-  ctx: InvestigationContext,
+  ctx: StepContext,
   rawInput: unknown,
 ): Promise<{ session_id: string; status: SessionStatus }> {
   const input = PersistInput.parse(rawInput);
@@ -393,7 +383,7 @@ export const REASONS = {
  * recorded it. The reason is safe to show: internal error names and causes go to the logs only.
  */
 export async function endSession(
-  ctx: InvestigationContext,
+  ctx: SessionContext & SearchIndexing,
   sessionId: string,
   outcome: 'failed' | 'canceled',
   reason: string,
@@ -422,7 +412,7 @@ const MarkFailedInput = SessionInput.extend({
 });
 
 export async function markFailed(
-  ctx: InvestigationContext,
+  ctx: SessionContext & SearchIndexing,
   rawInput: unknown,
 ): Promise<{ recorded: boolean }> {
   const input = MarkFailedInput.parse(rawInput);
@@ -456,7 +446,7 @@ const StatusChangeEvent = z.object({
  * a step or the cancel route already ended it.
  */
 export async function onExecutionStatusChange(
-  ctx: InvestigationContext,
+  ctx: SessionContext & SearchIndexing,
   rawEvent: unknown,
 ): Promise<{ session_id?: string; recorded: boolean }> {
   const { detail } = StatusChangeEvent.parse(rawEvent);
@@ -504,7 +494,7 @@ export async function onExecutionStatusChange(
  * (their executions lived in that process), so they end failed. They are never re-run: polling
  * reads persisted state only (spec 3, rule 4).
  */
-export async function failInterruptedSessions(ctx: InvestigationContext): Promise<string[]> {
+export async function failInterruptedSessions(ctx: SessionContext & SearchIndexing): Promise<string[]> {
   const ended: string[] = [];
   for (;;) {
     const open = await ctx.sessions.listOpen(100);

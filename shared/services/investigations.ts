@@ -1,35 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
-import * as z from 'zod';
 import { type Entity, type EntityInput, entityLabel } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity-normalisation';
 import { ConflictError, ServiceUnavailableError, ValidationError } from '../domain/errors';
-import { resolvePersona, unfinishedMessage } from '../domain/investigation';
-import { rawResultsFrom } from '../domain/investigation/report';
-import type { Report, ToolCall } from '../domain/investigation/types';
+import { resolvePersona } from '../domain/investigation/personas';
+import { rawResultsFrom, unfinishedMessage } from '../domain/investigation/report';
+import type { ToolCall } from '../domain/investigation/types';
 import { assertOwner } from '../domain/ownership';
 import type { Caller } from '../domain/scopes';
 import { isTerminal } from '../domain/session-status';
-import { reportToStix } from '../domain/stix';
-import { DEFAULT_TLP, type Tlp, tlpOf } from '../domain/tlp';
+import { DEFAULT_TLP, type Tlp } from '../domain/tlp';
 import { METRIC } from '../metric-names';
 import { countMetric, logger } from '../observability';
-import type { HistoryItem, SessionRecord } from '../store/sessions-repository';
-import { deploymentCursorCodec } from './cursor-secrets';
-import {
-  event,
-  type InvestigationContext,
-  indexForSearchQuietly,
-  message,
-  reportOf,
-  sessionUrl,
-  subjectOf,
-} from './investigation-context';
+import type { SessionRecord } from '../store/sessions-repository';
+import type { LifecycleContext } from './lifecycle-context';
+import { indexForSearchQuietly } from './search-indexing';
+import { event, message, reportOf, sessionUrl, subjectOf } from './session-context';
 
 /**
- * The investigation application service behind the four HTTP routes: start (background or
- * synchronous), poll, report and cancel. Every investigation runs as a workflow execution of the one
- * ASL definition; this module creates the session, starts the run and reads what the steps persisted.
- * Workflow step logic is in investigation-steps.ts.
+ * The investigation application service behind the start and cancel routes (public and console):
+ * start (background or synchronous) creates the session and starts its run, cancel ends it and
+ * stops the run. Every investigation runs as a workflow execution of the one ASL definition; the
+ * reads of what the steps persisted (poll, report, STIX) are investigation-reads.ts, the workflow
+ * step logic is investigation-steps.ts.
  */
 
 export interface StartInvestigationInput {
@@ -61,8 +53,6 @@ const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 export const SYNC_POLL_INTERVAL_MS = 250;
 /** Time kept back from the Lambda's remaining time to answer after the wait. */
 export const SYNC_SAFETY_MARGIN_MS = 3_000;
-/** History items one poll returns at most; a longer history continues with next_cursor. */
-export const POLL_PAGE_SIZE = 500;
 
 /** ULID-style ID: 48-bit millisecond time + 80 random bits in Crockford base32, time-ordered. */
 export function newId(prefix: 's' | 'r', now: Date = new Date()): string {
@@ -109,7 +99,7 @@ function requestHash(entity: Entity, persona: string, input: StartInvestigationI
   return createHash('sha256').update(canonical).digest('base64url');
 }
 
-function acceptedBody(ctx: InvestigationContext, session: SessionRecord) {
+function acceptedBody(ctx: LifecycleContext, session: SessionRecord) {
   return {
     session_id: session.session_id,
     run_id: session.run_id,
@@ -125,7 +115,7 @@ function acceptedBody(ctx: InvestigationContext, session: SessionRecord) {
  * request's session instead of a new investigation.
  */
 export async function startInvestigation(
-  ctx: InvestigationContext,
+  ctx: LifecycleContext,
   caller: Caller,
   input: StartInvestigationInput,
   options: StartOptions = {},
@@ -206,11 +196,7 @@ export async function startInvestigation(
 }
 
 /** Starts the run; if that fails the session is marked failed at once, so it never stays initialized. */
-async function launch(
-  ctx: InvestigationContext,
-  session: SessionRecord,
-  idempotencyKey?: string,
-): Promise<void> {
+async function launch(ctx: LifecycleContext, session: SessionRecord, idempotencyKey?: string): Promise<void> {
   try {
     await ctx.workflow.start(session.run_id, { session_id: session.session_id });
     countMetric(METRIC.investigationsStarted);
@@ -239,7 +225,7 @@ async function launch(
 }
 
 async function waitForTerminal(
-  ctx: InvestigationContext,
+  ctx: LifecycleContext,
   session: SessionRecord,
   deadline: number,
 ): Promise<SessionRecord | undefined> {
@@ -253,14 +239,14 @@ async function waitForTerminal(
   return current;
 }
 
-async function toolCallsOf(ctx: InvestigationContext, sessionId: string): Promise<ToolCall[]> {
+async function toolCallsOf(ctx: LifecycleContext, sessionId: string): Promise<ToolCall[]> {
   const results = await ctx.sessions.listToolResults(sessionId);
   return results
     .map((r) => r.call as unknown as ToolCall)
     .sort((a, b) => a.started_at.localeCompare(b.started_at));
 }
 
-async function resultBody(ctx: InvestigationContext, session: SessionRecord, input: StartInvestigationInput) {
+async function resultBody(ctx: LifecycleContext, session: SessionRecord, input: StartInvestigationInput) {
   const wantsCalls = input.include_tool_calls || input.include_raw_results;
   const calls = wantsCalls ? await toolCallsOf(ctx, session.session_id) : [];
   return {
@@ -272,123 +258,6 @@ async function resultBody(ctx: InvestigationContext, session: SessionRecord, inp
   };
 }
 
-// ---- Poll ----
-
-const HistoryPosition = z.object({ seq: z.number().int().min(0) });
-
-function sessionSummary(session: SessionRecord) {
-  // The poll reads META only: the verdict and risk score are on it, the report is not.
-  const report = session.report_summary ?? reportOf(session);
-  return {
-    session_id: session.session_id,
-    run_id: session.run_id,
-    status: session.status,
-    entity: session.entity,
-    persona: session.persona,
-    tlp: tlpOf(session.tlp),
-    created_at: session.created_at,
-    updated_at: session.updated_at,
-    ...(session.completed_at ? { completed_at: session.completed_at } : {}),
-    ...(session.failure_reason ? { failure_reason: session.failure_reason } : {}),
-    ...(report ? { risk_score: report.risk_score, verdict: report.verdict } : {}),
-  };
-}
-
-const seqId = (prefix: string, seq: number) => `${prefix}_${String(seq).padStart(6, '0')}`;
-
-function historyView(items: HistoryItem[]) {
-  const messages: unknown[] = [];
-  const events: unknown[] = [];
-  const toolCalls: unknown[] = [];
-  for (const item of items) {
-    if (item.kind === 'message') {
-      messages.push({ message_id: seqId('m', item.seq), ...item.body, created_at: item.at });
-    } else if (item.kind === 'event') {
-      events.push({
-        event_id: seqId('e', item.seq),
-        type: item.body.type,
-        detail: item.body.detail ?? {},
-        created_at: item.at,
-      });
-    } else {
-      toolCalls.push(item.body);
-    }
-  }
-  return { messages, events, tool_calls: toolCalls };
-}
-
-/**
- * The public poll: persisted state only (it never starts or resumes anything), one DynamoDB Query
- * per call. `after` is the opaque next_cursor of a previous poll, bound to this session and key.
- */
-export async function getSessionHistory(
-  ctx: InvestigationContext,
-  caller: Caller,
-  sessionId: string,
-  after?: string,
-) {
-  const binding = { sessionId, keyId: caller.keyId };
-  const cursors = await deploymentCursorCodec();
-  const afterSeq = after ? cursors.decode(after, binding, HistoryPosition).seq : undefined;
-  const page = await ctx.sessions.readPage(sessionId, afterSeq, POLL_PAGE_SIZE);
-  const session = assertOwner(page.session, caller);
-  logger.debug('poll read', {
-    session_id: sessionId,
-    requests: page.requests,
-    consumed_read_units: page.consumedReadUnits,
-  });
-  const lastSeq = page.history.at(-1)?.seq ?? afterSeq;
-  return {
-    session: sessionSummary(session),
-    ...historyView(page.history),
-    next_cursor: lastSeq === undefined ? null : cursors.encode({ seq: lastSeq }, binding),
-    has_more: page.truncated,
-  };
-}
-
-// ---- Report ----
-
-export async function getInvestigationReport(ctx: InvestigationContext, caller: Caller, sessionId: string) {
-  const session = assertOwner(await ctx.sessions.get(sessionId), caller);
-  const report: Report | undefined = session.status === 'completed' ? reportOf(session) : undefined;
-  return {
-    session_id: session.session_id,
-    status: session.status,
-    entity: session.entity,
-    persona: session.persona,
-    tlp: tlpOf(session.tlp),
-    report: report ?? null,
-    created_at: session.created_at,
-    ...(session.completed_at ? { completed_at: session.completed_at } : {}),
-    ...(session.failure_reason ? { failure_reason: session.failure_reason } : {}),
-  };
-}
-
-// ---- STIX export ----
-
-/**
- * The report of the caller's own completed session as a STIX 2.1 bundle. A session without a report
- * (still running, failed or canceled) is a 409: there is nothing to export yet, or ever.
- */
-export async function getInvestigationStix(ctx: InvestigationContext, caller: Caller, sessionId: string) {
-  const session = assertOwner(await ctx.sessions.get(sessionId), caller);
-  const report = session.status === 'completed' ? reportOf(session) : undefined;
-  if (!report) {
-    throw new ConflictError(
-      `The investigation has no report to export (status ${session.status}); a STIX bundle exists once it is completed.`,
-    );
-  }
-  return reportToStix({
-    session_id: session.session_id,
-    entity: subjectOf(session),
-    report,
-    tlp: tlpOf(session.tlp),
-    created_at: session.created_at,
-    completed_at: session.completed_at ?? session.updated_at ?? session.created_at,
-    session_url: sessionUrl(ctx.cfg, session.session_id),
-  });
-}
-
 // ---- Cancel ----
 
 export const CANCEL_REASON = 'Canceled by the caller.';
@@ -398,7 +267,7 @@ export const CANCEL_REASON = 'Canceled by the caller.';
  * certain), then the run is stopped; any step still finishing finds the session ended and writes
  * nothing. A session that already ended is a 409.
  */
-export async function cancelInvestigation(ctx: InvestigationContext, caller: Caller, sessionId: string) {
+export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller, sessionId: string) {
   const session = assertOwner(await ctx.sessions.get(sessionId), caller);
   const alreadyEnded = () =>
     new ConflictError(`The investigation has already ended (status ${session.status}); nothing to cancel.`);

@@ -9,8 +9,8 @@ import {
 } from '../domain/stale-sessions';
 import { logAlarmedFailure, logger } from '../observability';
 import type { SessionRecord } from '../store/sessions-repository';
-import type { InvestigationContext } from './investigation-context';
 import { endSession, REASONS } from './investigation-steps';
+import type { LifecycleContext } from './lifecycle-context';
 
 /**
  * The scheduled backstop for sessions the normal paths left open: a start that crashed between
@@ -54,7 +54,7 @@ const REASON_OF: Record<StaleCause, string> = {
   run_aborted: REASONS.aborted,
 };
 
-export function limitsFromConfig(ctx: InvestigationContext): StaleSessionLimits {
+export function limitsFromConfig(ctx: LifecycleContext): StaleSessionLimits {
   const timeout = ctx.cfg.SIS_WORKFLOW_TIMEOUT_SECONDS;
   if (timeout === undefined) {
     throw new StaleSweepError(
@@ -65,7 +65,7 @@ export function limitsFromConfig(ctx: InvestigationContext): StaleSessionLimits 
 }
 
 export async function sweepStaleSessions(
-  ctx: InvestigationContext,
+  ctx: LifecycleContext,
   options: SweepOptions = {},
 ): Promise<SweepResult> {
   const limits = options.limits ?? limitsFromConfig(ctx);
@@ -107,7 +107,7 @@ export async function sweepStaleSessions(
 }
 
 async function sweepOne(
-  ctx: InvestigationContext,
+  ctx: LifecycleContext,
   listed: SessionRecord,
   now: Date,
   limits: StaleSessionLimits,

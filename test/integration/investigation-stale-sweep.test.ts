@@ -12,9 +12,9 @@ import { config } from '../../shared/config';
 import { resolvePersona } from '../../shared/domain/investigation';
 import { STALE_REASONS } from '../../shared/domain/stale-sessions';
 import { executionArnFor, stepFunctionsEngine } from '../../shared/platform/workflow-engine';
-import { type InvestigationContext, investigationContext } from '../../shared/services/investigation-context';
 import { endSession, REASONS } from '../../shared/services/investigation-steps';
 import { newId } from '../../shared/services/investigations';
+import { type LifecycleContext, lifecycleContext } from '../../shared/services/lifecycle-context';
 import { type SweepResult, sweepStaleSessions } from '../../shared/services/stale-session-sweeper';
 import type { SessionRecord } from '../../shared/store/sessions-repository';
 import { startTestService, type TestService } from '../support/local-service';
@@ -35,7 +35,7 @@ let keyId: string;
 let apiKey: string;
 /** Local Step Functions whose status-change events are lost; steps can be sabotaged per session. */
 let lossy: LocalStepFunctions;
-let lossyCtx: InvestigationContext;
+let lossyCtx: LifecycleContext;
 const lostEvents: unknown[] = [];
 const sabotage = new Map<string, Partial<Record<string, LambdaLike>>>();
 
@@ -76,7 +76,7 @@ beforeAll(async () => {
     },
   });
   lossyCtx = {
-    ...investigationContext(),
+    ...lifecycleContext(),
     workflow: stepFunctionsEngine({
       ...config(),
       SIS_SFN_ENDPOINT: lossy.endpoint,
@@ -104,7 +104,7 @@ async function createSession(entityValue: string, ageMs: number): Promise<Sessio
     updated_at: created.toISOString(),
     options: { background: true, include_tool_calls: false, include_raw_results: false },
   };
-  const result = await investigationContext().sessions.create(session, [
+  const result = await lifecycleContext().sessions.create(session, [
     {
       kind: 'event',
       at: session.created_at,
@@ -117,7 +117,7 @@ async function createSession(entityValue: string, ageMs: number): Promise<Sessio
 
 const poll = (sessionId: string) =>
   service.call('GET', `/api/v1/public/sessions/${sessionId}`, { key: apiKey });
-const statusOf = async (sessionId: string) => (await investigationContext().sessions.get(sessionId))?.status;
+const statusOf = async (sessionId: string) => (await lifecycleContext().sessions.get(sessionId))?.status;
 
 async function waitForStatus(sessionId: string, status: string): Promise<void> {
   const deadline = Date.now() + 20_000;
@@ -163,13 +163,13 @@ describe('a start that crashed before its run began', () => {
     expect(endedIds(again)).not.toContain(crashed.session_id);
     expect((await poll(crashed.session_id)).body.events).toHaveLength(polled.body.events.length);
     // Tidy: the recent one would be failed once it ages; end it so later sweeps see a clean index.
-    await endSession(investigationContext(), recent.session_id, 'failed', 'test cleanup');
+    await endSession(lifecycleContext(), recent.session_id, 'failed', 'test cleanup');
   });
 });
 
 describe('a run that is still going', () => {
   it('is left alone within its limits, and its session then completes normally', async () => {
-    const ctx = investigationContext();
+    const ctx = lifecycleContext();
     // Stale by age (still initialized after 10 minutes) but its run is RUNNING: the start grace is
     // not the run limit.
     const slowStart = await createSession(SLOW_START, 10 * MINUTE);
@@ -326,8 +326,8 @@ describe('sessions that already ended', () => {
     expect(after.events).toHaveLength(before.events.length);
 
     // The transition itself refuses to leave a terminal status.
-    expect(await endSession(investigationContext(), started.body.session_id, 'failed', 'x')).toBe(false);
-    const moved = await investigationContext().sessions.transition(started.body.session_id, 'failed', {
+    expect(await endSession(lifecycleContext(), started.body.session_id, 'failed', 'x')).toBe(false);
+    const moved = await lifecycleContext().sessions.transition(started.body.session_id, 'failed', {
       failure_reason: 'x',
     });
     expect(moved).toMatchObject({ ok: false, session: { status: 'completed' } });
@@ -335,8 +335,8 @@ describe('sessions that already ended', () => {
 
   it('is left as it is when it ends between the listing and the write (a cancel racing the sweep)', async () => {
     const session = await createSession('racing-cancel.example.com', 10 * MINUTE);
-    const ctx = investigationContext();
-    const racing: InvestigationContext = {
+    const ctx = lifecycleContext();
+    const racing: LifecycleContext = {
       ...lossyCtx,
       workflow: {
         ...lossyCtx.workflow,
@@ -371,7 +371,7 @@ describe('bounds', () => {
   });
 
   it('refuses to run without the workflow timeout it derives its limits from', async () => {
-    const ctx = investigationContext();
+    const ctx = lifecycleContext();
     const unset = { ...ctx, cfg: { ...ctx.cfg, SIS_WORKFLOW_TIMEOUT_SECONDS: undefined } };
     await expect(sweepStaleSessions(unset)).rejects.toThrow(/SIS_WORKFLOW_TIMEOUT_SECONDS/);
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../infra/local/dynamodb-local';
-import { investigationContext } from '../../shared/services/investigation-context';
+import { lifecycleContext } from '../../shared/services/lifecycle-context';
 import { limitsFromConfig, sweepStaleSessions } from '../../shared/services/stale-session-sweeper';
 import { isContractError } from '../support/fuzz-http';
 import { captureLogs } from '../support/log-capture';
@@ -214,7 +214,7 @@ describe('DynamoDB Local killed and restarted under load', () => {
       // with its clock moved past that limit (the investigation context's clock, injected).
       let inFlightOutcome = `${interrupted.json.session.status} right after recovery`;
       if (!TERMINAL.has(interrupted.json.session.status)) {
-        const ctx = investigationContext();
+        const ctx = lifecycleContext();
         const limits = limitsFromConfig(ctx);
         const later = Date.parse(interrupted.json.session.created_at) + (limits.runLimitSeconds + 5) * 1000;
         const swept = await sweepStaleSessions({ ...ctx, now: () => new Date(later) });
