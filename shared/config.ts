@@ -1,11 +1,10 @@
-import * as z from 'zod/mini';
-import en from 'zod/v4/locales/en.js';
 import {
   CONNECTOR_NAMES,
   type ConnectorName,
   intelEnvPrefix,
   KEYLESS_CONNECTORS,
 } from './domain/intel/names';
+import * as z from './zod';
 
 /**
  * The whole runtime configuration of every function and of the local runtime, parsed once per cold
@@ -16,12 +15,6 @@ const booleanFlag = z.pipe(
   z.enum(['0', '1', 'true', 'false']),
   z.transform((value: '0' | '1' | 'true' | 'false') => value === '1' || value === 'true'),
 );
-
-// zod/mini keeps this schema, which every function parses at its cold start, light: the full zod API
-// costs tens of milliseconds of import CPU and the authorizer needs nothing else from zod. Mini spells
-// checks as `.check(...)` and wrappers as functions (`z.optional(...)`, `z._default(...)`); messages
-// are the English ones the rest of the service uses.
-z.config(en());
 
 const intelKey = z.optional(z.string().check(z.trim(), z.minLength(8), z.maxLength(512)));
 const intelUrl = z.optional(z.url());

@@ -1,0 +1,29 @@
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+
+/**
+ * The service's zod: zod/mini with English messages. Every schema a Lambda function loads is built
+ * with it: the full zod API ("classic") costs tens of milliseconds of import CPU at each cold start
+ * (issue #17), and only the OpenAPI generator (shared/api/openapi.ts) needs it. Mini spells checks
+ * as `.check(...)` and wrappers as functions (`z.optional(x)`, `z._default(x, v)`, `z.pipe(x,
+ * z.transform(fn))`); parsing and messages are the same core code.
+ *
+ * Classic sets the English locale on its first schema; mini sets none, so a message would read
+ * "Invalid input" without it. Importing zod through this module sets it before anything validates,
+ * in unit tests that never load the configuration as well.
+ */
+z.config(en());
+
+export * from 'zod/mini';
+
+/**
+ * Classic's `schema.meta(metadata)` for a mini schema: a copy of the schema registered with the
+ * metadata in the global registry, so it inherits the original's metadata (its `id` excepted) and
+ * the original stays as it was. The OpenAPI documents read it (shared/api/openapi.ts).
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function withMeta<T extends z.ZodMiniType>(schema: T, metadata: z.core.GlobalMeta): T {
+  const copy = schema.clone();
+  z.globalRegistry.add(copy, metadata);
+  return copy;
+}
