@@ -11,6 +11,12 @@ import en from 'zod/v4/locales/en.js';
  * Classic sets the English locale on its first schema; mini sets none, so a message would read
  * "Invalid input" without it. Importing zod through this module sets it before anything validates,
  * in unit tests that never load the configuration as well.
+ *
+ * A module-level schema is built in a function called at once and marked pure, `(() => ...)()`
+ * after a `@__PURE__` comment, so that a bundle which imports the module but not the schema does
+ * not build it at cold start: esbuild drops an unused pure call only when its arguments are free
+ * of side effects, and mini's function forms put every nested schema in an argument (classic's
+ * method chains kept them in the callee, which esbuild does not look into).
  */
 z.config(en());
 
@@ -21,7 +27,6 @@ export * from 'zod/mini';
  * metadata in the global registry, so it inherits the original's metadata (its `id` excepted) and
  * the original stays as it was. The OpenAPI documents read it (shared/api/openapi.ts).
  */
-/* @__NO_SIDE_EFFECTS__ */
 export function withMeta<T extends z.ZodMiniType>(schema: T, metadata: z.core.GlobalMeta): T {
   const copy = schema.clone();
   z.globalRegistry.add(copy, metadata);

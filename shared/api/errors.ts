@@ -1,5 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ZodError } from 'zod';
+// The error class of mini and classic alike; `z.core.$ZodError` through shared/zod would make esbuild
+// keep the whole of zod's core namespace.
+import { $ZodError } from 'zod/v4/core';
 import { DomainError, type ErrorDetail, ServiceUnavailableError, ValidationError } from '../domain/errors';
 
 export interface ErrorBody {
@@ -25,7 +27,7 @@ export function jsonResponse(
   return { statusCode, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
-export function zodToValidationError(error: ZodError, location: string): ValidationError {
+export function zodToValidationError(error: $ZodError, location: string): ValidationError {
   const details = error.issues.map((issue) => ({
     path: [location, ...issue.path.map(String)].join('.'),
     message: issue.message,
@@ -63,7 +65,7 @@ export function toErrorResult(
 ): { status: number; body: ErrorBody; expected: boolean } {
   let mapped: DomainError | undefined;
   if (error instanceof DomainError) mapped = error;
-  else if (error instanceof ZodError) mapped = zodToValidationError(error, 'request');
+  else if (error instanceof $ZodError) mapped = zodToValidationError(error, 'request');
   else if (isTransient(error)) {
     mapped = new ServiceUnavailableError('The service is temporarily unavailable. Retry shortly.');
   }

@@ -2,7 +2,6 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
 import { config } from '../config';
 import {
   ForbiddenError,
@@ -13,10 +12,11 @@ import {
 } from '../domain/errors';
 import { type Caller, type ConsoleUser, callerMayAccess, isScope, type KeyRole } from '../domain/scopes';
 import { flushMetrics, logger } from '../observability';
+import * as z from '../zod';
 import { jsonResponse, toErrorResult, zodToValidationError } from './errors';
 import type { RouteDefinition } from './route-types';
 
-type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Infer<T> = T extends z.core.$ZodType ? z.output<T> : undefined;
 
 export interface HttpRequest<R extends RouteDefinition> {
   params: Infer<R['request']['params']>;
@@ -104,7 +104,7 @@ function validateAll(
   for (const location of ['path', 'query', 'body'] as const) {
     const schema = schemas[location];
     if (!schema) continue;
-    const result = schema.safeParse(inputs[location]);
+    const result = z.safeParse(schema, inputs[location]);
     if (result.success) output[location] = result.data;
     else failures.push(zodToValidationError(result.error, location));
   }

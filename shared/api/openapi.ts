@@ -1,5 +1,9 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+// zod classic: zod-to-openapi reads classic schemas only. The service's schemas are zod/mini
+// (shared/zod.ts); toClassic rebuilds them as classic right before generation. Nothing a Lambda
+// handler imports may import this module, or the function would load classic at its cold start.
 import * as z from 'zod';
+import type * as core from 'zod/v4/core';
 import { SERVICE_VERSION } from '../version';
 import { RESPONSE_SCHEMAS, type ResponseSchemas } from './response-schemas';
 import type { RouteDefinition } from './route-types';
@@ -82,8 +86,8 @@ function accessNote(route: RouteDefinition): string {
 
 function register(
   registry: OpenAPIRegistry,
-  schemas: ResponseSchemas,
-  route: RouteDefinition,
+  schemas: ClassicResponseSchemas,
+  route: ClassicRoute,
   path: string,
   operationId: string,
   alias: boolean,
@@ -100,7 +104,7 @@ function register(
   for (const status of errorStatusesFor(route)) {
     responses[String(status)] ??= {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-      content: { 'application/json': { schema: ErrorResponse as never } },
+      content: { 'application/json': { schema: toClassic(ErrorResponse) as never } },
     };
   }
   registry.registerPath({
@@ -134,8 +138,9 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
   // Console routes belong to the browser app (docs/console.md), never to an assistant platform.
   const apiRoutes = routes.filter((r) => !isConsoleRoute(r));
   const selected = options.view === 'plugin' ? apiRoutes.filter((r) => r.pluginSkill) : apiRoutes;
-  const schemas = options.responseSchemas ?? RESPONSE_SCHEMAS;
-  for (const route of selected) {
+  const schemas = classicResponseSchemas(options.responseSchemas ?? RESPONSE_SCHEMAS);
+  const classicRoutes = selected.map(withClassicRequest);
+  for (const route of classicRoutes) {
     register(registry, schemas, route, route.path, route.operationId, false);
     if (options.view === 'full') {
       (route.aliases ?? []).forEach((alias, i) => {
@@ -145,7 +150,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
   }
   // Named schemas go first so each component is generated from its plain (non-nullable) form.
   const generator = new OpenApiGeneratorV3([
-    ...namedSchemas(selected, schemas).map((schema) => ({ type: 'schema' as const, schema })),
+    ...namedSchemas(classicRoutes, schemas).map((schema) => ({ type: 'schema' as const, schema })),
     ...registry.definitions,
   ]);
   const document = generator.generateDocument({
@@ -173,8 +178,85 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
 
 type Json = Record<string, unknown>;
 
+const classicTwins = new WeakMap<core.$ZodType, z.ZodType>();
+
+/**
+ * The classic twin of a zod/mini schema, for zod-to-openapi, which calls classic methods (`.meta()`,
+ * `.unwrap()`) and reads classic-only fields (`minLength`, `format`, `isInt`). Each node is rebuilt
+ * with the classic class of the same name (`ZodMiniString` → `ZodString`) from the same definition
+ * (checks included) with its children converted, keeps its place in the copy chain (`parent`, through
+ * which metadata is inherited) and its own metadata in the global registry, so a component `id` and
+ * every description and example come out as classic `.meta()` would have written them. A classic node
+ * is rebuilt the same way when a child of it is mini. Memoised by identity: a schema used in many
+ * places stays one component.
+ */
+export function toClassic(schema: core.$ZodType): z.ZodType {
+  const known = classicTwins.get(schema);
+  if (known) return known;
+  const def = { ...schema._zod.def } as unknown as Json;
+  let changed = !(schema instanceof z.ZodType);
+  const convert = (child: unknown) => {
+    if (!isSchema(child)) return child;
+    const twin = toClassic(child);
+    if (twin !== child) changed = true;
+    return twin;
+  };
+  for (const [key, value] of Object.entries(def)) {
+    if (key === 'checks') continue;
+    if (isSchema(value)) def[key] = convert(value);
+    else if (Array.isArray(value) && value.some(isSchema)) def[key] = value.map(convert);
+    else if (key === 'shape' && value && typeof value === 'object') {
+      def[key] = Object.fromEntries(Object.entries(value).map(([name, field]) => [name, convert(field)]));
+    }
+  }
+  const parent = schema._zod.parent ? toClassic(schema._zod.parent) : undefined;
+  if (parent !== schema._zod.parent) changed = true;
+  if (!changed) {
+    classicTwins.set(schema, schema as z.ZodType);
+    return schema as z.ZodType;
+  }
+  const name = schema._zod.constr.name.replace(/^ZodMini/, 'Zod');
+  const Classic = (z as unknown as Record<string, new (def: unknown) => z.ZodType>)[name];
+  if (typeof Classic !== 'function') throw new Error(`zod classic has no ${name} for the OpenAPI document`);
+  const twin = new Classic(def);
+  if (parent) twin._zod.parent = parent;
+  const metadata = z.globalRegistry._map.get(schema as z.ZodType);
+  if (metadata) z.globalRegistry.add(twin, metadata);
+  classicTwins.set(schema, twin);
+  return twin;
+}
+
+function isSchema(value: unknown): value is core.$ZodType {
+  return !!value && typeof value === 'object' && '_zod' in value;
+}
+
+/** A route row whose request schemas are classic twins, as zod-to-openapi needs them. */
+type ClassicRoute = Omit<RouteDefinition, 'request'> & {
+  request: { params?: z.ZodObject; query?: z.ZodObject; body?: z.ZodType };
+};
+
+type ClassicResponseSchemas = Readonly<Record<keyof ResponseSchemas, z.ZodType>>;
+
+function withClassicRequest(route: RouteDefinition): ClassicRoute {
+  const { params, query, body } = route.request;
+  return {
+    ...route,
+    request: {
+      ...(params ? { params: toClassic(params) as z.ZodObject } : {}),
+      ...(query ? { query: toClassic(query) as z.ZodObject } : {}),
+      ...(body ? { body: toClassic(body) } : {}),
+    },
+  };
+}
+
+function classicResponseSchemas(schemas: ResponseSchemas): ClassicResponseSchemas {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [name, toClassic(schema)]),
+  ) as unknown as ClassicResponseSchemas;
+}
+
 /** Request-body and response schemas (and everything inside them) that carry a component id. */
-function namedSchemas(routes: readonly RouteDefinition[], schemas: ResponseSchemas): z.ZodType[] {
+function namedSchemas(routes: readonly ClassicRoute[], schemas: ClassicResponseSchemas): z.ZodType[] {
   const found = new Map<string, z.ZodType>();
   const seen = new Set<unknown>();
   const visit = (schema: unknown) => {

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../zod';
 import { ListConnectorsResponse } from './schemas/connectors';
 import {
   AuditResponse,
@@ -29,7 +29,7 @@ import { SearchResponse } from './schemas/search';
 /**
  * Every success-response schema, by the name a route row gives it (`schema: 'SessionHistoryResponse'`).
  * Route rows name their response schema instead of importing it: every handler imports its route row,
- * and a referenced zod classic schema is built at the function's cold start although only the OpenAPI
+ * and a referenced schema is built at the function's cold start although only the OpenAPI
  * documents (openapi.ts) and tests read it. Route rows see this module through a type-only import, so
  * only the code that resolves a name loads the schemas.
  */
@@ -57,9 +57,9 @@ export const RESPONSE_SCHEMAS = {
   ConsoleSessionsResponse,
   ConsoleStartResponse,
   AuditResponse,
-} satisfies Record<string, z.ZodType>;
+} satisfies Record<string, z.core.$ZodType>;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;
 
 /** What each response schema name resolves to. */
-export type ResponseSchemas = Readonly<Record<ResponseSchemaName, z.ZodType>>;
+export type ResponseSchemas = Readonly<Record<ResponseSchemaName, z.core.$ZodType>>;

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import type { Access } from '../domain/scopes';
+import type * as z from '../zod';
 import type { ResponseSchemaName } from './response-schemas';
 
 export type HttpMethod = 'GET' | 'POST';
@@ -35,9 +35,9 @@ export interface RouteDefinition {
   /** Name of the assistant-platform skill this route implements, if any. */
   pluginSkill?: string;
   request: {
-    params?: z.ZodObject;
-    query?: z.ZodObject;
-    body?: z.ZodType;
+    params?: z.core.$ZodObject;
+    query?: z.core.$ZodObject;
+    body?: z.core.$ZodType;
   };
   /** Success responses by status; error responses are added from the access rules. */
   responses: Record<number, ResponseDefinition>;

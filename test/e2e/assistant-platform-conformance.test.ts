@@ -3,13 +3,13 @@ import axios, { type AxiosResponse } from 'axios';
 import OpenAPIClientAxios, { type OpenAPIClient } from 'openapi-client-axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { z } from 'zod';
 import { buildOpenApiDocument } from '../../shared/api/openapi';
 import { PLUGIN_LIMITS } from '../../shared/api/plugin-responses';
 import { RESPONSE_SCHEMAS } from '../../shared/api/response-schemas';
 import { ROUTES } from '../../shared/api/routes';
 import type { IncidentInput } from '../../shared/domain/incident-input';
 import { PLUGIN_SCOPES } from '../../shared/domain/scopes';
+import * as z from '../../shared/zod';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 import { type ObservedResponse, OpenApiResponseValidator } from '../support/openapi-response-validator';
 
@@ -274,7 +274,7 @@ describe('an assistant platform adding the service as a plugin', () => {
     for (const [operationId, observed] of captured) {
       const name = ROUTES.find((route) => route.operationId === operationId)?.responses[200]?.schema;
       if (!name) throw new Error(`${operationId} has no 200 schema`);
-      const schema = (RESPONSE_SCHEMAS[name] as z.ZodObject).extend({ confidence: z.number() });
+      const schema = z.extend(RESPONSE_SCHEMAS[name] as z.ZodMiniObject, { confidence: z.number() });
       const document = buildOpenApiDocument(ROUTES, {
         serverUrl: service.baseUrl,
         view: 'plugin',

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { RouteDefinition } from '../../shared/api/route-types';
 import { normaliseIngestBatch } from '../../shared/domain/siem';
+import * as z from '../../shared/zod';
 import type { RawRequest } from './fuzz-http';
 
 /**
@@ -458,7 +459,7 @@ export function mayChangeState(req: FuzzRequest): boolean {
   if (hasParams && !req.realTarget) return false;
   const body = effectiveBody(req);
   if (body.rejected) return false;
-  const parsed = route.request.body.safeParse(body.value);
+  const parsed = z.safeParse(route.request.body, body.value);
   if (!parsed.success) return false;
   if (route.operationId === 'ingestIncidents') {
     try {

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { httpHandler } from '../../shared/api/http-handler';
 import { defineRoute } from '../../shared/api/route-types';
 import { ConflictError } from '../../shared/domain/errors';
+import * as z from '../../shared/zod';
 
 const echoRoute = defineRoute({
   operationId: 'echo',
@@ -15,9 +15,9 @@ const echoRoute = defineRoute({
   description: 'test route',
   tags: ['test'],
   request: {
-    params: z.object({ id: z.string().regex(/^[a-z]+$/) }),
-    query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
-    body: z.object({ name: z.string().min(1) }),
+    params: z.object({ id: z.string().check(z.regex(/^[a-z]+$/)) }),
+    query: z.object({ limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 20) }),
+    body: z.object({ name: z.string().check(z.minLength(1)) }),
   },
   responses: { 200: { description: 'ok' } },
 });

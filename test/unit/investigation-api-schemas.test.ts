@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { z } from 'zod';
+import type { z as classic } from 'zod';
+import { toClassic } from '../../shared/api/openapi';
 import * as S from '../../shared/api/schemas/investigations';
 import { normaliseEntity } from '../../shared/domain/entity-normalisation';
 import {
@@ -10,6 +11,7 @@ import {
   runTools,
   type ToolCall,
 } from '../../shared/domain/investigation';
+import * as z from '../../shared/zod';
 import { context, incident } from './investigation-test-data';
 
 describe('StartInvestigationRequest', () => {
@@ -100,16 +102,18 @@ describe('response schemas match what the domain produces', () => {
 
   it.each(
     Object.entries(S).filter(
-      ([, schema]) => schema instanceof z.ZodType && z.globalRegistry.get(schema)?.example !== undefined,
+      ([, schema]) => schema instanceof z.ZodMiniType && z.globalRegistry.get(schema)?.example !== undefined,
     ),
   )('the OpenAPI example of %s is valid', (_name, schema) => {
-    const example = z.globalRegistry.get(schema as z.ZodType)!.example;
-    expect((schema as z.ZodType).safeParse(example).error?.issues).toBeUndefined();
+    const example = z.globalRegistry.get(schema as z.ZodMiniType)!.example;
+    expect(z.safeParse(schema as z.ZodMiniType, example).error?.issues).toBeUndefined();
   });
 
   it('generates one OpenAPI 3.0 component per schema id, each described', () => {
     const registry = new OpenAPIRegistry();
-    const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+    const json = (schema: z.core.$ZodType) => ({
+      content: { 'application/json': { schema: toClassic(schema) } },
+    });
     registry.registerPath({
       method: 'post',
       path: '/start',
@@ -122,7 +126,10 @@ describe('response schemas match what the domain produces', () => {
     registry.registerPath({
       method: 'get',
       path: '/sessions/{session_id}',
-      request: { params: S.SessionParams, query: S.SessionHistoryQuery },
+      request: {
+        params: toClassic(S.SessionParams) as classic.ZodObject,
+        query: toClassic(S.SessionHistoryQuery) as classic.ZodObject,
+      },
       responses: {
         200: { description: 'h', ...json(S.SessionHistoryResponse) },
         201: { description: 'r', ...json(S.InvestigationReportResponse) },

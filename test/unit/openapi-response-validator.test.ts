@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { handler as getReport } from '../../functions/get-investigation-report/handler';
 import { handler as health } from '../../functions/health/handler';
 import { buildOpenApiDocument } from '../../shared/api/openapi';
 import { RESPONSE_SCHEMAS } from '../../shared/api/response-schemas';
 import { ROUTES } from '../../shared/api/routes';
 import { HealthResponse } from '../../shared/api/schemas/meta';
+import * as z from '../../shared/zod';
 import { OpenApiResponseValidator, publishedDocumentValidator } from '../support/openapi-response-validator';
 
 /** Real answers of real handlers, invoked in-process the way API Gateway invokes them. */
@@ -45,7 +45,7 @@ async function invoke(
 }
 
 /** The document with one route's success schema replaced: a zod change the handler never saw. */
-function withResponseSchema(operationId: string, status: number, schema: z.ZodType) {
+function withResponseSchema(operationId: string, status: number, schema: z.core.$ZodType) {
   const name = ROUTES.find((route) => route.operationId === operationId)?.responses[status]?.schema;
   if (!name) throw new Error(`${operationId} has no ${status} schema`);
   const document = buildOpenApiDocument(ROUTES, {
@@ -71,7 +71,7 @@ describe('the OpenAPI response validator', () => {
     const newRequiredField = withResponseSchema(
       'getHealth',
       200,
-      HealthResponse.extend({ uptime_seconds: z.number().int() }),
+      z.extend(HealthResponse, { uptime_seconds: z.number().check(z.int()) }),
     );
     const check = newRequiredField.check(answer);
     expect(check.ok).toBe(false);
@@ -79,13 +79,17 @@ describe('the OpenAPI response validator', () => {
       /OpenAPI drift: GET \/health → 200 \(getHealth 200\).*must have required property 'uptime_seconds'/,
     );
 
-    const retypedField = withResponseSchema('getHealth', 200, HealthResponse.extend({ tenant: z.number() }));
+    const retypedField = withResponseSchema(
+      'getHealth',
+      200,
+      z.extend(HealthResponse, { tenant: z.number() }),
+    );
     expect(retypedField.check(answer)).toMatchObject({
       ok: false,
       message: expect.stringMatching(/\/tenant must be number/),
     });
 
-    const droppedField = withResponseSchema('getHealth', 200, HealthResponse.omit({ tenant: true }));
+    const droppedField = withResponseSchema('getHealth', 200, z.omit(HealthResponse, { tenant: true }));
     expect(droppedField.check(answer)).toMatchObject({
       ok: false,
       message: expect.stringMatching(/must NOT have additional properties \(tenant\)/),

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   compactGraphNeighborhood,
   compactIncidentList,
@@ -16,9 +15,10 @@ import {
   StartInvestigationResultResponse,
 } from '../../shared/api/schemas/investigations';
 import { SearchResponse } from '../../shared/api/schemas/search';
+import * as z from '../../shared/zod';
 import { publishedDocumentValidator } from '../support/openapi-response-validator';
 
-const exampleOf = (schema: z.ZodType): any => structuredClone(z.globalRegistry.get(schema)?.example);
+const exampleOf = (schema: z.core.$ZodType): any => structuredClone(z.globalRegistry.get(schema)?.example);
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 const SESSION = 's_01JD6Z7QK3Q0V8Y5N2B4C6D8EF';
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod';
 import { Entity, NextCursor, SessionId } from './common';
 import { SessionStatus, Verdict } from './search';
 
@@ -9,61 +9,69 @@ import { SessionStatus, Verdict } from './search';
  * because esbuild keeps an unreferenced `z.object({ name: z.string() })` (its arguments are calls it
  * cannot prove free of side effects), so every console function would build them at cold start.
  */
-export const ConsoleRole = /* @__PURE__ */ z.enum(['analyst', 'admin']);
+export const ConsoleRole = /* @__PURE__ */ (() => z.enum(['analyst', 'admin']))();
 
-export const ConsoleMeResponse = /* @__PURE__ */ z.object({
-  username: z.string(),
-  email: z.string().optional(),
-  role: ConsoleRole,
-  groups: z.array(z.string()),
-});
+export const ConsoleMeResponse = /* @__PURE__ */ (() =>
+  z.object({
+    username: z.string(),
+    email: z.optional(z.string()),
+    role: ConsoleRole,
+    groups: z.array(z.string()),
+  }))();
 
-export const SessionOwner = /* @__PURE__ */ z.object({ kind: z.enum(['key', 'user']), id: z.string() });
+export const SessionOwner = /* @__PURE__ */ (() =>
+  z.object({ kind: z.enum(['key', 'user']), id: z.string() }))();
 
-export const ConsoleSessionItem = /* @__PURE__ */ z.object({
-  session_id: SessionId,
-  status: SessionStatus,
-  entity: Entity,
-  persona: z.string(),
-  risk_score: z.number().min(0).max(100).nullable(),
-  verdict: Verdict.nullable(),
-  summary: z.string().nullable(),
-  created_at: z.iso.datetime(),
-  owner: SessionOwner,
-});
+export const ConsoleSessionItem = /* @__PURE__ */ (() =>
+  z.object({
+    session_id: SessionId,
+    status: SessionStatus,
+    entity: Entity,
+    persona: z.string(),
+    risk_score: z.nullable(z.number().check(z.gte(0), z.lte(100))),
+    verdict: z.nullable(Verdict),
+    summary: z.nullable(z.string()),
+    created_at: z.iso.datetime(),
+    owner: SessionOwner,
+  }))();
 
-export const ConsoleSessionsResponse = /* @__PURE__ */ z.object({
-  results: z.array(ConsoleSessionItem),
-  next_cursor: NextCursor,
-});
+export const ConsoleSessionsResponse = /* @__PURE__ */ (() =>
+  z.object({
+    results: z.array(ConsoleSessionItem),
+    next_cursor: NextCursor,
+  }))();
 
-export const ConsoleStartResponse = /* @__PURE__ */ z.object({
-  session_id: SessionId,
-  run_id: z.string(),
-  session_url: z.url(),
-  status: SessionStatus,
-});
+export const ConsoleStartResponse = /* @__PURE__ */ (() =>
+  z.object({
+    session_id: SessionId,
+    run_id: z.string(),
+    session_url: z.url(),
+    status: SessionStatus,
+  }))();
 
-export const AuditEntryView = /* @__PURE__ */ z.object({
-  at: z.iso.datetime(),
-  action: z.string(),
-  key_id: z.string(),
-  actor: z.string(),
-  details: z.record(z.string(), z.unknown()),
-});
+export const AuditEntryView = /* @__PURE__ */ (() =>
+  z.object({
+    at: z.iso.datetime(),
+    action: z.string(),
+    key_id: z.string(),
+    actor: z.string(),
+    details: z.record(z.string(), z.unknown()),
+  }))();
 
-export const AuditResponse = /* @__PURE__ */ z.object({
-  entries: z.array(AuditEntryView),
-  next_cursor: NextCursor,
-});
+export const AuditResponse = /* @__PURE__ */ (() =>
+  z.object({
+    entries: z.array(AuditEntryView),
+    next_cursor: NextCursor,
+  }))();
 
-export const ConsoleConfigResponse = /* @__PURE__ */ z.object({
-  issuer: z.url(),
-  authorization_endpoint: z.url(),
-  token_endpoint: z.url(),
-  end_session_endpoint: z.url().nullable(),
-  client_id: z.string(),
-  redirect_uri: z.url(),
-  post_logout_redirect_uri: z.url(),
-  scopes: z.string(),
-});
+export const ConsoleConfigResponse = /* @__PURE__ */ (() =>
+  z.object({
+    issuer: z.url(),
+    authorization_endpoint: z.url(),
+    token_endpoint: z.url(),
+    end_session_endpoint: z.nullable(z.url()),
+    client_id: z.string(),
+    redirect_uri: z.url(),
+    post_logout_redirect_uri: z.url(),
+    scopes: z.string(),
+  }))();

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod';
 import { Cursor, Limit } from './common';
 
 /**
@@ -6,18 +6,23 @@ import { Cursor, Limit } from './common';
  * with the browser app, docs/console.md, with the response shapes in console-responses.ts. They are
  * not in the plugin's OpenAPI document.
  */
-export const ConsoleSessionsQuery = /* @__PURE__ */ z.object({
-  q: z.string().trim().min(1).max(256).optional(),
-  limit: Limit,
-  cursor: Cursor.optional(),
-});
+export const ConsoleSessionsQuery = /* @__PURE__ */ (() =>
+  z.object({
+    q: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(256))),
+    limit: Limit,
+    cursor: z.optional(Cursor),
+  }))();
 
-export const IncidentParams = /* @__PURE__ */ z.object({
-  incident_id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be an incident ID'),
-});
+export const IncidentParams = /* @__PURE__ */ (() =>
+  z.object({
+    incident_id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be an incident ID')),
+  }))();
 
-export const AuditQuery = /* @__PURE__ */ z.object({ limit: Limit, cursor: Cursor.optional() });
+export const AuditQuery = /* @__PURE__ */ (() => z.object({ limit: Limit, cursor: z.optional(Cursor) }))();
 
-export const AssetParams = /* @__PURE__ */ z.object({
-  file: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.(js|css|map|svg|json)$/, 'asset name'),
-});
+export const AssetParams = /* @__PURE__ */ (() =>
+  z.object({
+    file: z
+      .string()
+      .check(z.regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.(js|css|map|svg|json)$/, 'asset name')),
+  }))();
