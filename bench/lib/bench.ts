@@ -33,7 +33,7 @@ import {
 } from '../scenarios/investigations';
 import { POLL_HISTORY_ITEMS, type PollingResult, runPolling, seedPolledSession } from '../scenarios/polling';
 import { runScale, type ScaleResult } from '../scenarios/scale';
-import { WHAT_IFS, withoutOfflineReader } from '../scenarios/what-if';
+import { withoutOfflineReader } from '../scenarios/what-if';
 import { type CostLine, priceAll } from './cost-model';
 import type { handlerProbe } from './handler-timing';
 import { type BenchService, startBenchService } from './harness';
@@ -198,17 +198,6 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
               base: name,
               bundle: await buildBundle(name, banner, { linkedSourceMap: true }),
               nodeOptions: ['--enable-source-maps'],
-            });
-          }
-          for (const whatIf of WHAT_IFS) {
-            variants.push({
-              id: whatIf.id,
-              description: `what if: ${whatIf.description}`,
-              base: whatIf.base,
-              bundle: await buildBundle(whatIf.base, banner, {
-                plugins: whatIf.plugins,
-                variant: whatIf.id,
-              }),
             });
           }
         }

@@ -1,8 +1,13 @@
+import { execSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
-import { functionEntry, PROJECT_ROOT } from '../../infra/constructs/service-function';
+import {
+  functionEntry,
+  PROJECT_ROOT,
+  publicSuffixListCommand,
+} from '../../infra/constructs/service-function';
 import { STATUS_CHANGE_FUNCTION, WORKFLOW_STEPS } from '../../infra/workflow/definition';
 import { ROUTES } from '../../shared/api/routes';
 import { DEPENDENCY_PROBES } from '../floor/dependency-probes';
@@ -60,6 +65,7 @@ export function constructBundling(): { banner: string } {
     'bundleAwsSDK: true',
     'externalModules: []',
     'runtime: Runtime.NODEJS_24_X',
+    'publicSuffixListCommand(inputDir, outputDir)',
   ];
   const missing = expected.filter((setting) => !source.includes(setting));
   if (!banner || missing.length > 0) {
@@ -146,6 +152,8 @@ export async function buildBundle(
     plugins: options.plugins ?? [],
   });
   const buildMs = performance.now() - start;
+  // As the construct's afterBundling does for every function: the Public Suffix List file beside it.
+  execSync(publicSuffixListCommand(PROJECT_ROOT, dirname(outfile)));
   const output = result.metafile.outputs[relative(PROJECT_ROOT, outfile)];
   if (!output) throw new Error(`esbuild wrote no ${outfile}`);
   const byPackage = new Map<string, number>();

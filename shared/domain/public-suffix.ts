@@ -2,20 +2,20 @@ import { createRequire } from 'node:module';
 import type * as Tldts from 'tldts';
 
 /**
- * The Public Suffix List (tldts), loaded on first use. Its trie is ~120 KB of object literals that
- * cost every function ~15 ms of CPU at import, although only domain and host names ever need it
- * (an IP or user entity, a poll, a report never do). Callers stay synchronous: in a Lambda bundle
- * esbuild turns `require('tldts')` into a module it keeps in the bundle but evaluates only on that
- * first call (the bundle's banner provides `require`); unbundled (tests, tsx) Node loads the package.
+ * The file the Public Suffix List (tldts) is loaded from on first use, resolved beside the running
+ * module. In a Lambda bundle that is the function's folder: ServiceFunction ships tldts's own
+ * prebuilt, self-contained build there under this name (infra/constructs/service-function.ts,
+ * PUBLIC_SUFFIX_LIST_SOURCE), so the list's ~130 KB trie is not part of the bundle a cold start
+ * parses; only a domain or host name ever reads it (an IP or user entity, a poll, a report never
+ * do). Unbundled (tests, tsx, the local runtime) it is the one-line file beside this module, which
+ * loads the tldts package. The require is made through `createRequire` so esbuild leaves it alone.
  */
+export const PUBLIC_SUFFIX_LIST_FILE = 'public-suffix-list.cjs';
+
 let loaded: typeof Tldts | undefined;
 
 function tldts(): typeof Tldts {
-  if (!loaded) {
-    loaded = (
-      typeof require === 'function' ? require('tldts') : createRequire(import.meta.url)('tldts')
-    ) as typeof Tldts;
-  }
+  loaded ??= createRequire(import.meta.url)(`./${PUBLIC_SUFFIX_LIST_FILE}`) as typeof Tldts;
   return loaded;
 }
 
