@@ -32,3 +32,11 @@ export function withMeta<T extends z.ZodMiniType>(schema: T, metadata: z.core.Gl
   z.globalRegistry.add(copy, metadata);
   return copy;
 }
+
+/**
+ * Classic's `ctx.addIssue({ code: 'custom', message, path })` inside a transform, which mini's
+ * transform context lacks: a custom issue on the value being transformed, or at `path` below it.
+ */
+export function addIssue(ctx: z.core.ParsePayload, message: string, path?: PropertyKey[]): void {
+  ctx.issues.push({ code: 'custom', message, input: ctx.value, ...(path ? { path } : {}) });
+}

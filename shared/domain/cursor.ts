@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { z } from 'zod';
+import * as z from '../zod';
 import { InvalidCursorError } from './errors';
 
 /**
@@ -72,7 +72,7 @@ function authentic(payload: string, presented: Buffer, secrets: CursorSecrets): 
 export function decodeCursor<T>(
   cursor: string,
   binding: CursorBinding,
-  positionSchema: z.ZodType<T>,
+  positionSchema: z.core.$ZodType<T>,
   secrets: CursorSecrets,
 ): T {
   const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})$/.exec(cursor);
@@ -94,7 +94,7 @@ export function decodeCursor<T>(
   ) {
     throw new InvalidCursorError();
   }
-  const position = positionSchema.safeParse(envelope.p);
+  const position = z.safeParse(positionSchema, envelope.p);
   if (!position.success) throw new InvalidCursorError();
   return position.data;
 }
@@ -102,7 +102,7 @@ export function decodeCursor<T>(
 /** An encoder/decoder bound to one deployment's secrets, as the services use it. */
 export interface CursorCodec {
   encode(position: unknown, binding: CursorBinding): string;
-  decode<T>(cursor: string, binding: CursorBinding, positionSchema: z.ZodType<T>): T;
+  decode<T>(cursor: string, binding: CursorBinding, positionSchema: z.core.$ZodType<T>): T;
 }
 
 export function cursorCodec(secrets: CursorSecrets): CursorCodec {

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from '../zod';
+import { addIssue } from '../zod';
 import type { EntityInput } from './entity';
 import { entityKey } from './entity';
 import { normaliseEntity } from './entity-normalisation';
@@ -26,36 +27,42 @@ import {
 
 const SOURCE_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 
-const httpUrl = z
-  .string()
-  .max(INCIDENT_LIMITS.urlLength)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'https:' || url.protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
+const httpUrl = /* @__PURE__ */ (() =>
+  z.string().check(
+    z.maxLength(INCIDENT_LIMITS.urlLength),
+    z.refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'https:' || url.protocol === 'http:';
+      } catch {
+        return false;
+      }
+    }, 'must be an http(s) URL'),
+  ))();
 
-const entityInput = z.union([
-  z.string().min(1).max(256),
-  z.object({ type: z.string().optional(), value: z.string().min(1).max(256) }),
-]);
+const entityInput = /* @__PURE__ */ (() =>
+  z.union([
+    z.string().check(z.minLength(1), z.maxLength(256)),
+    z.object({ type: z.optional(z.string()), value: z.string().check(z.minLength(1), z.maxLength(256)) }),
+  ]))();
 
 const TIME_MESSAGE = 'must be a real calendar date-time in ISO 8601 with offset, e.g. 2026-11-01T12:00:00Z';
 
-const timeInput = z.union([z.string(), z.number()], { error: TIME_MESSAGE }).transform((raw, ctx) => {
-  const iso = toIsoUtc(raw);
-  if (!iso) {
-    ctx.addIssue({ code: 'custom', message: TIME_MESSAGE });
-    return z.NEVER;
-  }
-  return iso;
-});
+const timeInput = /* @__PURE__ */ (() =>
+  z.pipe(
+    z.union([z.string(), z.number()], { error: TIME_MESSAGE }),
+    z.transform((raw, ctx) => {
+      const iso = toIsoUtc(raw);
+      if (!iso) {
+        addIssue(ctx, TIME_MESSAGE);
+        return z.NEVER;
+      }
+      return iso;
+    }),
+  ))();
 
 /** Normalised, de-duplicated entities; each invalid one is reported at its own path. */
-function normaliseEntities(raw: z.output<typeof entityInput>[], ctx: z.RefinementCtx): IncidentEntity[] {
+function normaliseEntities(raw: z.output<typeof entityInput>[], ctx: z.core.ParsePayload): IncidentEntity[] {
   const entities: IncidentEntity[] = [];
   const seen = new Set<string>();
   raw.forEach((item, index) => {
@@ -65,7 +72,7 @@ function normaliseEntities(raw: z.output<typeof entityInput>[], ctx: z.Refinemen
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       for (const detail of error.details ?? [{ path: String(index), message: error.message }]) {
-        ctx.addIssue({ code: 'custom', message: detail.message, path: detail.path.split('.') });
+        addIssue(ctx, detail.message, detail.path.split('.'));
       }
       return;
     }
@@ -82,43 +89,57 @@ function normaliseEntities(raw: z.output<typeof entityInput>[], ctx: z.Refinemen
  * The contract's normalised incident as a SIEM or script sends it to `POST /incidents/ingest`.
  * Severity and status accept synonyms; they are mapped by `normaliseIncident`.
  */
-export const incidentInputSchema = z.object({
-  source: z
-    .string()
-    .transform(normaliseSource)
-    .pipe(
+export const incidentInputSchema = /* @__PURE__ */ (() =>
+  z.object({
+    source: z.pipe(
+      z.pipe(z.string(), z.transform(normaliseSource)),
       z
         .string()
-        .regex(SOURCE_PATTERN, 'must be a lowercase slug such as sentinel, splunk, elastic or custom'),
+        .check(
+          z.regex(SOURCE_PATTERN, 'must be a lowercase slug such as sentinel, splunk, elastic or custom'),
+        ),
     ),
-  source_id: z.string().trim().min(1).max(INCIDENT_LIMITS.sourceIdLength),
-  title: z.string().transform(cleanLine).pipe(z.string().min(1).max(INCIDENT_LIMITS.titleLength)),
-  description: z
-    .string()
-    .transform(cleanMultiline)
-    .pipe(z.string().max(INCIDENT_LIMITS.descriptionLength))
-    .nullish(),
-  severity: z.string().transform((raw, ctx) => {
-    const severity = normaliseSeverity(raw);
-    if (!severity) {
-      ctx.addIssue({ code: 'custom', message: `must be one of ${SEVERITIES.join(', ')}` });
-      return z.NEVER;
-    }
-    return severity;
-  }),
-  status: z.string().transform((raw, ctx) => {
-    const status = normaliseStatus(raw);
-    if (!status) {
-      ctx.addIssue({ code: 'custom', message: `must be one of ${INCIDENT_STATUSES.join(', ')}` });
-      return z.NEVER;
-    }
-    return status;
-  }),
-  created_at: timeInput,
-  updated_at: timeInput.nullish(),
-  url: httpUrl.nullish(),
-  entities: z.array(entityInput).max(INCIDENT_LIMITS.maxEntities).default([]).transform(normaliseEntities),
-});
+    source_id: z.string().check(z.trim(), z.minLength(1), z.maxLength(INCIDENT_LIMITS.sourceIdLength)),
+    title: z.pipe(
+      z.pipe(z.string(), z.transform(cleanLine)),
+      z.string().check(z.minLength(1), z.maxLength(INCIDENT_LIMITS.titleLength)),
+    ),
+    description: z.nullish(
+      z.pipe(
+        z.pipe(z.string(), z.transform(cleanMultiline)),
+        z.string().check(z.maxLength(INCIDENT_LIMITS.descriptionLength)),
+      ),
+    ),
+    severity: z.pipe(
+      z.string(),
+      z.transform((raw, ctx) => {
+        const severity = normaliseSeverity(raw);
+        if (!severity) {
+          addIssue(ctx, `must be one of ${SEVERITIES.join(', ')}`);
+          return z.NEVER;
+        }
+        return severity;
+      }),
+    ),
+    status: z.pipe(
+      z.string(),
+      z.transform((raw, ctx) => {
+        const status = normaliseStatus(raw);
+        if (!status) {
+          addIssue(ctx, `must be one of ${INCIDENT_STATUSES.join(', ')}`);
+          return z.NEVER;
+        }
+        return status;
+      }),
+    ),
+    created_at: timeInput,
+    updated_at: z.nullish(timeInput),
+    url: z.nullish(httpUrl),
+    entities: z.pipe(
+      z._default(z.array(entityInput).check(z.maxLength(INCIDENT_LIMITS.maxEntities)), []),
+      z.transform(normaliseEntities),
+    ),
+  }))();
 
 export type IncidentInput = z.input<typeof incidentInputSchema>;
 

@@ -1,5 +1,4 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
 import type { Config } from '../config';
 import {
   elasticAlertQuery,
@@ -9,6 +8,7 @@ import {
   sentinelListParams,
   splunkNotableSearch,
 } from '../domain/siem';
+import * as z from '../zod';
 
 /**
  * HTTP clients of the pull connectors, one per SIEM, each reading one pull window through the
@@ -49,18 +49,19 @@ export class SiemRequestError extends Error {
 const REQUEST_TIMEOUT_MS = 20_000;
 const PAGE_SIZE = 50;
 
-const sentinelCredentials = z.union([
-  z.object({ access_token: z.string().min(1) }),
-  z.object({
-    tenant_id: z.string().min(1),
-    client_id: z.string().min(1),
-    client_secret: z.string().min(1),
-    /** Only to point a test at a local token endpoint; defaults to Entra ID. */
-    token_url: z.url().optional(),
-  }),
-]);
-const splunkCredentials = z.object({ token: z.string().min(1) });
-const elasticCredentials = z.object({ api_key: z.string().min(1) });
+const sentinelCredentials = /* @__PURE__ */ (() =>
+  z.union([
+    z.object({ access_token: z.string().check(z.minLength(1)) }),
+    z.object({
+      tenant_id: z.string().check(z.minLength(1)),
+      client_id: z.string().check(z.minLength(1)),
+      client_secret: z.string().check(z.minLength(1)),
+      /** Only to point a test at a local token endpoint; defaults to Entra ID. */
+      token_url: z.optional(z.url()),
+    }),
+  ]))();
+const splunkCredentials = /* @__PURE__ */ (() => z.object({ token: z.string().check(z.minLength(1)) }))();
+const elasticCredentials = /* @__PURE__ */ (() => z.object({ api_key: z.string().check(z.minLength(1)) }))();
 
 export type FetchLike = typeof fetch;
 
@@ -139,7 +140,9 @@ export class SentinelClient implements SiemClient {
       },
       'The Entra ID token endpoint',
     );
-    const token = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number() }).parse(body);
+    const token = z
+      .object({ access_token: z.string().check(z.minLength(1)), expires_in: z.coerce.number() })
+      .parse(body);
     this.token = { value: token.access_token, expiresAt: Date.now() + token.expires_in * 1000 };
     return token.access_token;
   }
@@ -313,8 +316,8 @@ async function loadCredentials(settings: ConnectorSettings, cfg: Config): Promis
   }
 }
 
-function parseCredentials<T>(schema: z.ZodType<T>, value: unknown, format: SiemFormat): T {
-  const result = schema.safeParse(value);
+function parseCredentials<T>(schema: z.core.$ZodType<T>, value: unknown, format: SiemFormat): T {
+  const result = z.safeParse(schema, value);
   if (!result.success) {
     const fields = [...new Set(result.error.issues.map((i) => i.path.join('.') || '(object)'))].join(', ');
     throw new Error(`The ${format} connector's credentials are incomplete or malformed (${fields}).`);

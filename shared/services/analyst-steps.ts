@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import {
   type AnalystBudget,
   analystSection,
@@ -26,6 +25,7 @@ import type { Report, ToolCall } from '../domain/investigation/types';
 import { logger } from '../observability';
 import { type AnalystModel, bedrockAnalystModel, ModelCallError } from '../platform/bedrock-analyst';
 import type { HistoryEntry } from '../store/sessions-repository';
+import * as z from '../zod';
 import { readPromptFile } from './analyst-prompts';
 import { event, message, type SessionContext, subjectOf } from './session-context';
 
@@ -47,11 +47,12 @@ export function analystDeps(ctx: SessionContext): AnalystDeps {
   return deps;
 }
 
-const TurnInput = z.object({
-  session_id: z.string().min(1).max(64),
-  /** Turns the workflow has seen complete; a stored conversation further on means a retried step. */
-  turn: z.number().int().min(0).default(0),
-});
+const TurnInput = /* @__PURE__ */ (() =>
+  z.object({
+    session_id: z.string().check(z.minLength(1), z.maxLength(64)),
+    /** Turns the workflow has seen complete; a stored conversation further on means a retried step. */
+    turn: z._default(z.number().check(z.int(), z.gte(0)), 0),
+  }))();
 
 export interface RequestedToolRun {
   tool: string;

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { type Config, config } from '../config';
 import { NotFoundError } from '../domain/errors';
 import { incidentLink } from '../domain/incident';
@@ -8,6 +7,7 @@ import { termsForQuery } from '../domain/search-terms';
 import type { IncidentsRepository } from '../store/incidents-repository';
 import { type KeysRepository, keysRepositoryFromConfig } from '../store/keys-repository';
 import { isPostingSortKey, type SearchIndexRepository } from '../store/search-index-repository';
+import * as z from '../zod';
 import { deploymentCursorCodec } from './cursor-secrets';
 
 /**
@@ -30,7 +30,8 @@ export interface ConsoleSessionsInput {
   cursor?: string | undefined;
 }
 
-const sessionsPosition = z.object({ after: z.string().refine(isPostingSortKey) });
+const sessionsPosition = /* @__PURE__ */ (() =>
+  z.object({ after: z.string().check(z.refine(isPostingSortKey)) }))();
 
 export async function listTenantSessions(
   index: SearchIndexRepository,
@@ -78,9 +79,10 @@ export async function getIncident(incidents: IncidentsRepository, publicUrl: str
   };
 }
 
-const auditPosition = z.object({
-  after: z.string().regex(/^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#[A-Za-z0-9_-]{1,64}$/),
-});
+const auditPosition = /* @__PURE__ */ (() =>
+  z.object({
+    after: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#[A-Za-z0-9_-]{1,64}$/)),
+  }))();
 
 export async function keyAuditTrail(
   keys: KeysRepository,

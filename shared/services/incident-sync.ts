@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { type Config, config } from '../config';
 import { ConflictError, DomainError, ValidationError } from '../domain/errors';
 import { edgesFromIncident } from '../domain/graph';
@@ -31,6 +30,7 @@ import {
   incidentsRepositoryFromConfig,
   type UpsertOutcome,
 } from '../store/incidents-repository';
+import * as z from '../zod';
 
 /**
  * SIEM incident sync: every source (the push endpoint, the pull connectors, the demo loader) puts
@@ -62,10 +62,11 @@ export async function ingestIncidents(
   };
 }
 
-const incidentMessage = z.object({
-  v: z.literal(INCIDENT_MESSAGE_VERSION),
-  incident: z.looseObject({ source_url: z.string().optional() }),
-});
+const incidentMessage = /* @__PURE__ */ (() =>
+  z.object({
+    v: z.literal(INCIDENT_MESSAGE_VERSION),
+    incident: z.looseObject({ source_url: z.optional(z.string()) }),
+  }))();
 
 /** A message that can never be stored: redelivery cannot help, so it ends in the DLQ. */
 export class PoisonMessageError extends Error {

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { type Config, config } from '../config';
 import {
   type IncidentStatus,
@@ -12,6 +11,7 @@ import {
   incidentsRepositoryFromConfig,
   isIncidentListPosition,
 } from '../store/incidents-repository';
+import * as z from '../zod';
 import { deploymentCursorCodec } from './cursor-secrets';
 
 /**
@@ -33,7 +33,8 @@ export interface ListIncidentsResult {
   next_cursor: string | null;
 }
 
-const position = z.object({ after: z.string().refine(isIncidentListPosition) });
+const position = /* @__PURE__ */ (() =>
+  z.object({ after: z.string().check(z.refine(isIncidentListPosition)) }))();
 
 export async function listIncidents(
   incidents: IncidentsRepository,

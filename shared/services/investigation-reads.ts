@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { ConflictError } from '../domain/errors';
 import type { Report } from '../domain/investigation/types';
 import { assertOwner } from '../domain/ownership';
@@ -7,6 +6,7 @@ import { reportToStix } from '../domain/stix';
 import { tlpOf } from '../domain/tlp';
 import { logger } from '../observability';
 import type { HistoryItem, SessionRecord } from '../store/sessions-repository';
+import * as z from '../zod';
 import { deploymentCursorCodec } from './cursor-secrets';
 import { reportOf, type SessionContext, sessionUrl, subjectOf } from './session-context';
 
@@ -21,7 +21,7 @@ export const POLL_PAGE_SIZE = 500;
 
 // ---- Poll ----
 
-const HistoryPosition = z.object({ seq: z.number().int().min(0) });
+const HistoryPosition = /* @__PURE__ */ (() => z.object({ seq: z.number().check(z.int(), z.gte(0)) }))();
 
 function sessionSummary(session: SessionRecord) {
   // The poll reads META only: the verdict and risk score are on it, the report is not.

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import type { OfflineIntel } from '../domain/enrichment';
 import type { Entity } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity-normalisation';
@@ -20,6 +19,7 @@ import { DEFAULT_TLP, TLP_LEVELS, type Tlp, tlpOf } from '../domain/tlp';
 import { METRIC } from '../metric-names';
 import { countMetric, durationMetric, flushMetrics, logAlarmedFailure, logger } from '../observability';
 import type { HistoryEntry, SessionRecord } from '../store/sessions-repository';
+import * as z from '../zod';
 import { withAnalyst } from './analyst-steps';
 import type { InvestigationContext, PlanningContext } from './investigation-context';
 import { indexForSearch, indexForSearchQuietly, type SearchIndexing } from './search-indexing';
@@ -95,11 +95,13 @@ export async function asStep<T>(step: string, work: () => Promise<T>): Promise<T
   }
 }
 
-const SessionInput = z.object({ session_id: z.string().min(1).max(64) });
-const EntityShape = z.object({
-  type: z.enum(['ip', 'user', 'host', 'domain']),
-  value: z.string().min(1).max(256),
-});
+const SessionInput = /* @__PURE__ */ (() =>
+  z.object({ session_id: z.string().check(z.minLength(1), z.maxLength(64)) }))();
+const EntityShape = /* @__PURE__ */ (() =>
+  z.object({
+    type: z.enum(['ip', 'user', 'host', 'domain']),
+    value: z.string().check(z.minLength(1), z.maxLength(256)),
+  }))();
 
 async function loadSession(ctx: SessionContext, sessionId: string): Promise<SessionRecord> {
   const session = await ctx.sessions.get(sessionId);
@@ -149,14 +151,20 @@ export async function markActive(ctx: PlanningContext, rawInput: unknown): Promi
 
 // ---- RunTool (one Map iteration) ----
 
-const RunToolInput = SessionInput.extend({
-  entity: EntityShape,
-  tool: z.enum(TOOL_NAMES),
-  tlp: z.enum(TLP_LEVELS).default(DEFAULT_TLP),
-  refresh_intel: z.boolean().default(false),
-  /** Set when the analyst model asked for this lookup (the workflow's RunRequestedTools map). */
-  requested: z.object({ tool_use_id: z.string().min(1).max(128), turn: z.number().int().min(1) }).optional(),
-});
+const RunToolInput = /* @__PURE__ */ (() =>
+  z.extend(SessionInput, {
+    entity: EntityShape,
+    tool: z.enum(TOOL_NAMES),
+    tlp: z._default(z.enum(TLP_LEVELS), DEFAULT_TLP),
+    refresh_intel: z._default(z.boolean(), false),
+    /** Set when the analyst model asked for this lookup (the workflow's RunRequestedTools map). */
+    requested: z.optional(
+      z.object({
+        tool_use_id: z.string().check(z.minLength(1), z.maxLength(128)),
+        turn: z.number().check(z.int(), z.gte(1)),
+      }),
+    ),
+  }))();
 
 /** The compact line a tool leaves in the state; its output is in DynamoDB. */
 export interface ToolResultLine {
@@ -234,20 +242,21 @@ export async function runTool(
 
 // ---- Assess ----
 
-const AssessInput = SessionInput.extend({
-  tool_results: z
-    .array(
-      z.object({
-        tool: z.string(),
-        status: z.string(),
-        recorded: z.boolean().optional(),
-        error: z.string().optional(),
-      }),
-    )
-    .max(TOOL_NAMES.length),
-  /** Set by the AssessWithAnalyst state (bedrock mode): the report gains the analyst's section. */
-  analyst: z.boolean().optional(),
-});
+const AssessInput = /* @__PURE__ */ (() =>
+  z.extend(SessionInput, {
+    tool_results: z
+      .array(
+        z.object({
+          tool: z.string(),
+          status: z.string(),
+          recorded: z.optional(z.boolean()),
+          error: z.optional(z.string()),
+        }),
+      )
+      .check(z.maxLength(TOOL_NAMES.length)),
+    /** Set by the AssessWithAnalyst state (bedrock mode): the report gains the analyst's section. */
+    analyst: z.optional(z.boolean()),
+  }))();
 
 /** What a tool that could not even run (its step failed after retries) is recorded as. */
 function unrecordedFailure(tool: ToolName, entity: Entity, at: Date): ToolCall {
@@ -307,7 +316,8 @@ export async function assess(ctx: SessionContext, rawInput: unknown): Promise<{ 
 
 // ---- Persist ----
 
-const PersistInput = SessionInput.extend({ report: z.record(z.string(), z.unknown()).nullable() });
+const PersistInput = /* @__PURE__ */ (() =>
+  z.extend(SessionInput, { report: z.nullable(z.record(z.string(), z.unknown())) }))();
 
 /**
  * Writes what the investigation learned (graph edges, the subject's verdict for later runs, the
@@ -407,9 +417,10 @@ export async function endSession(
   return moved.ok;
 }
 
-const MarkFailedInput = SessionInput.extend({
-  error: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
-});
+const MarkFailedInput = /* @__PURE__ */ (() =>
+  z.extend(SessionInput, {
+    error: z.optional(z.object({ Error: z.optional(z.string()), Cause: z.optional(z.string()) })),
+  }))();
 
 export async function markFailed(
   ctx: SessionContext & SearchIndexing,
@@ -428,17 +439,18 @@ export async function markFailed(
 }
 
 /** EventBridge "Step Functions Execution Status Change" (the fields this service reads). */
-const StatusChangeEvent = z.object({
-  'detail-type': z.literal('Step Functions Execution Status Change'),
-  detail: z.object({
-    executionArn: z.string(),
-    name: z.string(),
-    status: z.enum(['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE']),
-    input: z.string().nullable().optional(),
-    error: z.string().nullable().optional(),
-    cause: z.string().nullable().optional(),
-  }),
-});
+const StatusChangeEvent = /* @__PURE__ */ (() =>
+  z.object({
+    'detail-type': z.literal('Step Functions Execution Status Change'),
+    detail: z.object({
+      executionArn: z.string(),
+      name: z.string(),
+      status: z.enum(['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE']),
+      input: z.optional(z.nullable(z.string())),
+      error: z.optional(z.nullable(z.string())),
+      cause: z.optional(z.nullable(z.string())),
+    }),
+  }))();
 
 /**
  * The backstop that keeps a session from staying active after its run ended: FAILED and TIMED_OUT

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { type Config, config } from '../config';
 import { type Entity, type EntityType, entityKey, entityLabel } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity-normalisation';
@@ -10,6 +9,7 @@ import {
   isEdgeSortKey,
   type StoredNode,
 } from '../store/graph-repository';
+import * as z from '../zod';
 import { deploymentCursorCodec } from './cursor-secrets';
 
 /**
@@ -51,7 +51,7 @@ export interface GraphQueryResult {
   next_cursor: string | null;
 }
 
-const position = z.object({ after: z.string().refine(isEdgeSortKey) });
+const position = /* @__PURE__ */ (() => z.object({ after: z.string().check(z.refine(isEdgeSortKey)) }))();
 
 function entityView(node: StoredNode): GraphEntityView {
   return {

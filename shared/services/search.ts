@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { type Config, config } from '../config';
 import type { Entity } from '../domain/entity';
 import { InvalidCursorError } from '../domain/errors';
@@ -10,6 +9,7 @@ import {
   type SearchIndexRepository,
   searchIndexRepositoryFromConfig,
 } from '../store/search-index-repository';
+import * as z from '../zod';
 import { deploymentCursorCodec } from './cursor-secrets';
 
 /**
@@ -42,7 +42,11 @@ export interface SearchResult {
   next_cursor: string | null;
 }
 
-const position = z.object({ d: z.number().int().min(0).max(15), after: z.string().refine(isPostingSortKey) });
+const position = /* @__PURE__ */ (() =>
+  z.object({
+    d: z.number().check(z.int(), z.gte(0), z.lte(15)),
+    after: z.string().check(z.refine(isPostingSortKey)),
+  }))();
 
 function view(entry: SearchEntry): SearchResultView {
   return {

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { parseConfig } from '../../shared/config';
 import { CURSOR_SECRET_MIN_LENGTH, cursorCodec } from '../../shared/domain/cursor';
 import { InvalidCursorError } from '../../shared/domain/errors';
@@ -10,6 +9,7 @@ import {
   type CursorSecretRepository,
   cursorSecretRepositoryFromConfig,
 } from '../../shared/store/cursor-secret-repository';
+import * as z from '../../shared/zod';
 import { createIsolatedTables, type IsolatedTables } from '../support/dynamodb';
 
 /**

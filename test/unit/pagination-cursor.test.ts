@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   assertCursorSecrets,
   CursorSecretError,
@@ -8,6 +7,7 @@ import {
   encodeCursor,
 } from '../../shared/domain/cursor';
 import { InvalidCursorError } from '../../shared/domain/errors';
+import * as z from '../../shared/zod';
 
 const position = z.object({ pk: z.string(), sk: z.string() });
 const binding = { keyId: 'k1', q: 'malware' };

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from '../../zod';
+import { withMeta } from '../../zod';
 
 /**
  * The input of the `submit_report` tool, the only way the model ends an investigation. It carries
@@ -6,27 +7,25 @@ import * as z from 'zod';
  */
 export const SUBMIT_REPORT_TOOL = 'submit_report';
 
-export const SubmitReportInput = z
-  .object({
-    narrative: z
-      .string()
-      .trim()
-      .min(1)
-      .max(6000)
-      .describe(
+export const SubmitReportInput = /* @__PURE__ */ (() =>
+  z.strictObject({
+    narrative: withMeta(z.string().check(z.trim(), z.minLength(1), z.maxLength(6000)), {
+      description:
         'The assessment written for the persona; name only indicators that appear in the tool outputs',
-      ),
-    key_findings: z
-      .array(z.string().min(1).max(200))
-      .max(20)
-      .describe('finding_id values from the findings listed, most important first'),
-    recommended_actions: z.array(z.string().trim().min(1).max(500)).max(10).describe('Concrete next steps'),
-    questions_for_human: z
-      .array(z.string().trim().min(1).max(500))
-      .max(10)
-      .describe('What a person must confirm or decide; empty when nothing is open'),
-  })
-  .strict();
+    }),
+    key_findings: withMeta(
+      z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.maxLength(20)),
+      { description: 'finding_id values from the findings listed, most important first' },
+    ),
+    recommended_actions: withMeta(
+      z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(500))).check(z.maxLength(10)),
+      { description: 'Concrete next steps' },
+    ),
+    questions_for_human: withMeta(
+      z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(500))).check(z.maxLength(10)),
+      { description: 'What a person must confirm or decide; empty when nothing is open' },
+    ),
+  }))();
 
 export type SubmitReport = z.infer<typeof SubmitReportInput>;
 

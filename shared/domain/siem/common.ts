@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from '../../zod';
 import { entityKey } from '../entity';
 import { normaliseEntity } from '../entity-normalisation';
 import { ValidationError } from '../errors';
@@ -103,8 +103,8 @@ export function hostOfUrl(raw: string): string | undefined {
 }
 
 /** Parses a native record against its vendor schema, or throws a ValidationError naming the fields. */
-export function parseNative<T>(schema: z.ZodType<T>, record: unknown, vendor: string): T {
-  const result = schema.safeParse(record);
+export function parseNative<T>(schema: z.core.$ZodType<T>, record: unknown, vendor: string): T {
+  const result = z.safeParse(schema, record);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => ({
     path: issue.path.map(String).join('.') || '(record)',

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod';
 import type { NormalisedIncident } from '../incident';
 import {
   collectEntities,
@@ -18,31 +18,33 @@ import {
  * entities behind a separate call (`POST .../incidents/{id}/entities`); the pull connector attaches
  * that answer's `entities` array to the record as `relatedEntities`.
  */
-const sentinelEntity = z.looseObject({
-  kind: z.string(),
-  properties: z.looseObject({}).optional(),
-});
+const sentinelEntity = /* @__PURE__ */ (() =>
+  z.looseObject({
+    kind: z.string(),
+    properties: z.optional(z.looseObject({})),
+  }))();
 
-const sentinelIncident = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().min(1, 'the incident GUID (name) is required'),
-  properties: z.looseObject({
-    title: z.string().min(1),
-    description: z.string().nullish(),
-    // High | Medium | Low | Informational and New | Active | Closed; mapped through the shared
-    // synonym tables so a value Microsoft adds later fails loudly instead of being guessed.
-    severity: z.string(),
-    status: z.string(),
-    classification: z.string().nullish(),
-    incidentNumber: z.number().int().optional(),
-    incidentUrl: z.string().optional(),
-    createdTimeUtc: z.string(),
-    lastModifiedTimeUtc: z.string().optional(),
-    relatedEntities: z.array(sentinelEntity).optional(),
-  }),
-  relatedEntities: z.array(sentinelEntity).optional(),
-  entities: z.array(sentinelEntity).optional(),
-});
+const sentinelIncident = /* @__PURE__ */ (() =>
+  z.looseObject({
+    id: z.optional(z.string()),
+    name: z.string().check(z.minLength(1, 'the incident GUID (name) is required')),
+    properties: z.looseObject({
+      title: z.string().check(z.minLength(1)),
+      description: z.nullish(z.string()),
+      // High | Medium | Low | Informational and New | Active | Closed; mapped through the shared
+      // synonym tables so a value Microsoft adds later fails loudly instead of being guessed.
+      severity: z.string(),
+      status: z.string(),
+      classification: z.nullish(z.string()),
+      incidentNumber: z.optional(z.number().check(z.int())),
+      incidentUrl: z.optional(z.string()),
+      createdTimeUtc: z.string(),
+      lastModifiedTimeUtc: z.optional(z.string()),
+      relatedEntities: z.optional(z.array(sentinelEntity)),
+    }),
+    relatedEntities: z.optional(z.array(sentinelEntity)),
+    entities: z.optional(z.array(sentinelEntity)),
+  }))();
 
 export type SentinelIncident = z.infer<typeof sentinelIncident>;
 

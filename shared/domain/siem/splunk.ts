@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod';
 import {
   type IncidentStatus,
   type NormalisedIncident,
@@ -24,30 +24,34 @@ import {
  * search REST API (`output_mode=json`, items of `results`). Splunk returns every value as a
  * string and multivalue fields as arrays; CIM field names (src, dest, user...) carry the entities.
  */
-const fieldValue = z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]);
+const fieldValue = /* @__PURE__ */ (() =>
+  z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]))();
 
-const splunkNotable = z
-  .looseObject({
-    event_id: z.string().min(1, 'event_id is required'),
-    _time: z.union([z.string(), z.number()], {
-      error: 'required: the time of the notable (ISO 8601 or epoch seconds)',
-    }),
-    rule_title: fieldValue.optional(),
-    rule_name: fieldValue.optional(),
-    search_name: fieldValue.optional(),
-    rule_description: fieldValue.optional(),
-    description: fieldValue.optional(),
-    urgency: fieldValue.optional(),
-    severity: fieldValue.optional(),
-    status: fieldValue.optional(),
-    status_label: fieldValue.optional(),
-    review_time: fieldValue.optional(),
-    drilldown_url: fieldValue.optional(),
-  })
-  .refine((n) => firstString(n.rule_title ?? n.rule_name ?? n.search_name), {
-    message: 'one of rule_title, rule_name or search_name is required',
-    path: ['rule_name'],
-  });
+const splunkNotable = /* @__PURE__ */ (() =>
+  z
+    .looseObject({
+      event_id: z.string().check(z.minLength(1, 'event_id is required')),
+      _time: z.union([z.string(), z.number()], {
+        error: 'required: the time of the notable (ISO 8601 or epoch seconds)',
+      }),
+      rule_title: z.optional(fieldValue),
+      rule_name: z.optional(fieldValue),
+      search_name: z.optional(fieldValue),
+      rule_description: z.optional(fieldValue),
+      description: z.optional(fieldValue),
+      urgency: z.optional(fieldValue),
+      severity: z.optional(fieldValue),
+      status: z.optional(fieldValue),
+      status_label: z.optional(fieldValue),
+      review_time: z.optional(fieldValue),
+      drilldown_url: z.optional(fieldValue),
+    })
+    .check(
+      z.refine((n) => firstString(n.rule_title ?? n.rule_name ?? n.search_name), {
+        message: 'one of rule_title, rule_name or search_name is required',
+        path: ['rule_name'],
+      }),
+    ))();
 
 export type SplunkNotable = z.infer<typeof splunkNotable>;
 
