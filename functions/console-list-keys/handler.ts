@@ -1,10 +1,10 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { listConsoleKeys } from '../../shared/api/routes/console';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { apiKeyDirectory } from '../../shared/services/api-keys';
 
 /** GET /api/v1/console/admin/keys?search=: key summaries only, never a secret. */
 export const handler = httpHandler(listConsoleKeys, async ({ query }) => ({
   statusCode: 200,
-  body: { keys: await apiKeyService().list(query.search) },
+  body: { keys: await apiKeyDirectory().list(query.search) },
   headers: { 'cache-control': 'no-store' },
 }));

@@ -1,10 +1,10 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { listApiKeys } from '../../shared/api/routes/keys';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { apiKeyDirectory } from '../../shared/services/api-keys';
 
 /** GET /api/v1/admin/keys?search=: key summaries only; hashes are not even read from the table. */
 export const handler = httpHandler(listApiKeys, async ({ query }) => ({
   statusCode: 200,
-  body: { keys: await apiKeyService().list(query.search) },
+  body: { keys: await apiKeyDirectory().list(query.search) },
   headers: { 'cache-control': 'no-store' },
 }));

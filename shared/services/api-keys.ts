@@ -22,6 +22,7 @@ import type { RateLimitSettings } from '../domain/rate-limit';
 import { logger } from '../observability';
 import {
   defaultRateLimitFromConfig,
+  noUsagePlans,
   type UsagePlanPort,
   usagePlansFromConfig,
 } from '../platform/usage-plans';
@@ -225,4 +226,22 @@ export function apiKeyService(): ApiKeyService {
   const cfg = config();
   if (shared?.cfg !== cfg) shared = { cfg, service: apiKeyServiceFromConfig(cfg) };
   return shared.service;
+}
+
+let directory: { cfg: Config; service: Pick<ApiKeyService, 'list'> } | undefined;
+
+/**
+ * Listing keys reads the keys table only, so the listing functions get a service built without the
+ * API Gateway control plane (as the authorizer's keyAuthenticator is): its client would otherwise be
+ * bundled and loaded at every cold start of a function that never calls it.
+ */
+export function apiKeyDirectory(): Pick<ApiKeyService, 'list'> {
+  const cfg = config();
+  if (directory?.cfg !== cfg) {
+    directory = {
+      cfg,
+      service: new ApiKeyService({ repository: keysRepositoryFromConfig(cfg), usagePlans: noUsagePlans }),
+    };
+  }
+  return directory.service;
 }
