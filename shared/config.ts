@@ -16,10 +16,25 @@ const booleanFlag = z.pipe(
   z.transform((value: '0' | '1' | 'true' | 'false') => value === '1' || value === 'true'),
 );
 
+/*
+ * Building blocks shared by several variables: every schema instance costs construction time at each
+ * cold start (the configuration is most of the zod work a function's import does), and a schema is
+ * immutable, so one instance serves every variable of the same shape; messages name the variable
+ * from its key, not from the instance.
+ */
+const optionalUrl = z.optional(z.url());
+const optionalText = z.optional(z.string());
+const optionalNonEmpty = z.optional(z.string().check(z.minLength(1)));
+const tableName = z.string().check(z.minLength(3));
+const siemCredentials = z.optional(z.string().check(z.maxLength(8192)));
+const consolePassword = z.optional(z.string().check(z.minLength(8), z.maxLength(128)));
+const cursorSecret = z.optional(z.string().check(z.minLength(32), z.maxLength(512)));
+const dailyQuota = z.optional(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000_000)));
+
 const intelKey = z.optional(z.string().check(z.trim(), z.minLength(8), z.maxLength(512)));
-const intelUrl = z.optional(z.url());
+const intelUrl = optionalUrl;
 const intelEnabled = z.optional(booleanFlag);
-const intelQuota = z.optional(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000_000)));
+const intelQuota = dailyQuota;
 type IntelEnv = { [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_API_KEY`]: typeof intelKey } & {
   [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_URL`]: typeof intelUrl;
 } & { [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_ENABLED`]: typeof intelEnabled } & {
@@ -56,19 +71,19 @@ export const configSchema = z.object({
     'local',
   ),
   SIS_PUBLIC_URL: z._default(z.url(), 'http://127.0.0.1:3000'),
-  SIS_KEYS_TABLE: z._default(z.string().check(z.minLength(3)), 'sis-local-keys'),
-  SIS_SESSIONS_TABLE: z._default(z.string().check(z.minLength(3)), 'sis-local-sessions'),
-  SIS_GRAPH_TABLE: z._default(z.string().check(z.minLength(3)), 'sis-local-graph'),
-  SIS_INCIDENTS_TABLE: z._default(z.string().check(z.minLength(3)), 'sis-local-incidents'),
-  SIS_INTEL_TABLE: z._default(z.string().check(z.minLength(3)), 'sis-local-intel'),
+  SIS_KEYS_TABLE: z._default(tableName, 'sis-local-keys'),
+  SIS_SESSIONS_TABLE: z._default(tableName, 'sis-local-sessions'),
+  SIS_GRAPH_TABLE: z._default(tableName, 'sis-local-graph'),
+  SIS_INCIDENTS_TABLE: z._default(tableName, 'sis-local-incidents'),
+  SIS_INTEL_TABLE: z._default(tableName, 'sis-local-intel'),
   /** Set only for the local runtime and tests: the DynamoDB Local endpoint. */
-  SIS_DYNAMODB_ENDPOINT: z.optional(z.url()),
+  SIS_DYNAMODB_ENDPOINT: optionalUrl,
   /** Set only for the local runtime: the local Step Functions endpoint. */
-  SIS_SFN_ENDPOINT: z.optional(z.url()),
-  SIS_STATE_MACHINE_ARN: z.optional(z.string()),
+  SIS_SFN_ENDPOINT: optionalUrl,
+  SIS_STATE_MACHINE_ARN: optionalText,
   /** Set only for the local runtime: the local SQS endpoint. */
-  SIS_SQS_ENDPOINT: z.optional(z.url()),
-  SIS_INCIDENT_QUEUE_URL: z.optional(z.string()),
+  SIS_SQS_ENDPOINT: optionalUrl,
+  SIS_INCIDENT_QUEUE_URL: optionalText,
   /** How long a synchronous start waits before handing back the session to poll. */
   SIS_SYNC_WAIT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1860)), 1860),
   /**
@@ -78,9 +93,9 @@ export const configSchema = z.object({
   SIS_WORKFLOW_TIMEOUT_SECONDS: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(31_536_000))),
   SIS_MAX_BODY_BYTES: z._default(z.coerce.number().check(z.int(), z.gte(1024), z.lte(10_485_760)), 1_048_576),
   /** REST API id and stage, so key admin can flush the authorizer cache and manage usage plans. */
-  SIS_REST_API_ID: z.optional(z.string()),
-  SIS_STAGE_NAME: z.optional(z.string()),
-  SIS_USAGE_PLAN_ID: z.optional(z.string()),
+  SIS_REST_API_ID: optionalText,
+  SIS_STAGE_NAME: optionalText,
+  SIS_USAGE_PLAN_ID: optionalText,
   SIS_AUTHORIZER_CACHE_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(3600)), 0),
   /**
    * The deployment's default per-key limits, i.e. its default usage plan's (the stack sets them on the
@@ -89,14 +104,14 @@ export const configSchema = z.object({
    */
   SIS_DEFAULT_RATE_PER_SECOND: z.optional(z.coerce.number().check(z.positive(), z.lte(10_000))),
   SIS_DEFAULT_BURST: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(5_000))),
-  SIS_DEFAULT_DAILY_QUOTA: z.optional(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000_000))),
+  SIS_DEFAULT_DAILY_QUOTA: dailyQuota,
   SIS_DEMO_DATA: z._default(booleanFlag, true),
   /**
    * Directory of the offline enrichment data (IP → ASN/country, mail-provider lists) shipped with the
    * run-tool function; the stack sets it. Unset locally: built from the installed data packages into
    * node_modules/.cache/sis-offline-data on first use. docs/investigations.md.
    */
-  SIS_OFFLINE_DATA_DIR: z.optional(z.string().check(z.minLength(1))),
+  SIS_OFFLINE_DATA_DIR: optionalNonEmpty,
   /**
    * TEST-ONLY fault injection for the investigation workflow steps (docs/workflow.md), honoured only
    * against DynamoDB Local (SIS_DYNAMODB_ENDPOINT set); the CDK stack never sets it. Comma-separated
@@ -117,16 +132,16 @@ export const configSchema = z.object({
    * (see docs/incidents.md): on AWS in the Secrets Manager secret named by *_SECRET_ARN, locally in
    * *_CREDENTIALS. The local runtime pulls every SIS_SIEM_PULL_INTERVAL_SECONDS when set.
    */
-  SIS_SIEM_SENTINEL_URL: z.optional(z.url()),
-  SIS_SIEM_SENTINEL_SECRET_ARN: z.optional(z.string()),
-  SIS_SIEM_SENTINEL_CREDENTIALS: z.optional(z.string().check(z.maxLength(8192))),
-  SIS_SIEM_SPLUNK_URL: z.optional(z.url()),
-  SIS_SIEM_SPLUNK_WEB_URL: z.optional(z.url()),
-  SIS_SIEM_SPLUNK_SECRET_ARN: z.optional(z.string()),
-  SIS_SIEM_SPLUNK_CREDENTIALS: z.optional(z.string().check(z.maxLength(8192))),
-  SIS_SIEM_ELASTIC_URL: z.optional(z.url()),
-  SIS_SIEM_ELASTIC_SECRET_ARN: z.optional(z.string()),
-  SIS_SIEM_ELASTIC_CREDENTIALS: z.optional(z.string().check(z.maxLength(8192))),
+  SIS_SIEM_SENTINEL_URL: optionalUrl,
+  SIS_SIEM_SENTINEL_SECRET_ARN: optionalText,
+  SIS_SIEM_SENTINEL_CREDENTIALS: siemCredentials,
+  SIS_SIEM_SPLUNK_URL: optionalUrl,
+  SIS_SIEM_SPLUNK_WEB_URL: optionalUrl,
+  SIS_SIEM_SPLUNK_SECRET_ARN: optionalText,
+  SIS_SIEM_SPLUNK_CREDENTIALS: siemCredentials,
+  SIS_SIEM_ELASTIC_URL: optionalUrl,
+  SIS_SIEM_ELASTIC_SECRET_ARN: optionalText,
+  SIS_SIEM_ELASTIC_CREDENTIALS: siemCredentials,
   SIS_SIEM_PULL_INTERVAL_SECONDS: z.optional(z.coerce.number().check(z.int(), z.gte(10), z.lte(86_400))),
   /**
    * The analyst (docs/analyst.md): `rules` (default) writes the narrative from templates; `bedrock`
@@ -138,7 +153,7 @@ export const configSchema = z.object({
   SIS_BEDROCK_MODEL_ID: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   SIS_BEDROCK_GUARDRAIL_ID: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   SIS_BEDROCK_GUARDRAIL_VERSION: z.optional(z.string().check(z.regex(/^(DRAFT|[1-9][0-9]{0,7})$/))),
-  AWS_ENDPOINT_URL_BEDROCK_RUNTIME: z.optional(z.url()),
+  AWS_ENDPOINT_URL_BEDROCK_RUNTIME: optionalUrl,
   /** Budgets per investigation: model turns, tools the model may request, tokens, wall time. */
   SIS_ANALYST_MAX_TURNS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(20)), 6),
   SIS_ANALYST_MAX_TOOL_CALLS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(30)), 8),
@@ -157,26 +172,26 @@ export const configSchema = z.object({
    * `/logout` (the user pool domain on AWS; default: the issuer). Unset issuer: console data routes
    * refuse every request with 401.
    */
-  SIS_CONSOLE_ISSUER: z.optional(z.url()),
+  SIS_CONSOLE_ISSUER: optionalUrl,
   SIS_CONSOLE_CLIENT_ID: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
-  SIS_CONSOLE_JWKS_URL: z.optional(z.url()),
+  SIS_CONSOLE_JWKS_URL: optionalUrl,
   SIS_CONSOLE_USER_POOL_ID: z.optional(
     z
       .string()
       .check(z.regex(/^[a-z]{2}-[a-z]+-\d_[A-Za-z0-9]+$/, 'a Cognito user pool ID such as eu-west-1_AbC123')),
   ),
-  SIS_CONSOLE_LOGIN_URL: z.optional(z.url()),
+  SIS_CONSOLE_LOGIN_URL: optionalUrl,
   /** Local runtime only: passwords of the local issuer's users `admin` and `analyst` (else generated). */
-  SIS_CONSOLE_ADMIN_PASSWORD: z.optional(z.string().check(z.minLength(8), z.maxLength(128))),
-  SIS_CONSOLE_ANALYST_PASSWORD: z.optional(z.string().check(z.minLength(8), z.maxLength(128))),
+  SIS_CONSOLE_ADMIN_PASSWORD: consolePassword,
+  SIS_CONSOLE_ANALYST_PASSWORD: consolePassword,
   /**
    * Pagination cursors are signed (HMAC-SHA256) with a per-deployment secret (docs/api-keys.md,
    * "Cursor secret"), kept in the keys table and created there by the first function that pages.
    * SIS_CURSOR_SECRET overrides it (an operator's own local key), SIS_CURSOR_SECRET_PREVIOUS keeps
    * cursors signed with the key before a rotation valid.
    */
-  SIS_CURSOR_SECRET: z.optional(z.string().check(z.minLength(32), z.maxLength(512))),
-  SIS_CURSOR_SECRET_PREVIOUS: z.optional(z.string().check(z.minLength(32), z.maxLength(512))),
+  SIS_CURSOR_SECRET: cursorSecret,
+  SIS_CURSOR_SECRET_PREVIOUS: cursorSecret,
   /**
    * Shown in the plugin manifests and on the terms page (`/legal`). The stack sets both from the
    * deployment settings `contactEmail` and `legalUrl`. SIS_LEGAL_URL is the operator's own terms page:
@@ -187,7 +202,7 @@ export const configSchema = z.object({
   SIS_LEGAL_URL: z.optional(z.url({ protocol: /^https?$/ })),
   ...intelEnv,
   /** AWS: the tenant's Secrets Manager secret holding the connectors' keys, JSON {"ABUSEIPDB": "<key>", ...}. */
-  SIS_INTEL_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+  SIS_INTEL_SECRET_ARN: optionalNonEmpty,
   /** Per attempt; retries (on 429/5xx, honouring Retry-After) stay within the tool's time. */
   SIS_INTEL_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.gte(100), z.lte(60_000)), 4_000),
   SIS_INTEL_RETRIES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(5)), 2),

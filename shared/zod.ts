@@ -19,6 +19,12 @@ import en from 'zod/v4/locales/en.js';
  * method chains kept them in the callee, which esbuild does not look into).
  */
 z.config(en());
+/*
+ * No generated fast paths: zod otherwise compiles a parser (`new Function`) for each object schema on
+ * its first parse, and in a Lambda function nearly every parse is a first one (the configuration once
+ * per cold start, a request's few small objects), so compiling costs more than it saves.
+ */
+z.config({ jitless: true });
 
 export * from 'zod/mini';
 
