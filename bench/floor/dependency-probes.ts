@@ -28,7 +28,8 @@ export const DEPENDENCY_PROBES: readonly DependencyProbe[] = [
       "import { health } from '../../shared/api/routes/meta';",
       "import { config } from '../../shared/config';",
       "import { documentClientFor } from '../../shared/store/dynamo-client';",
-      'export const probe = [httpHandler(health, async () => ({ statusCode: 200 })), documentClientFor(config())];',
+      // As a handler module: the wrapper is built at import, the configuration and the client on the first call.
+      'export const probe = [httpHandler(health, async () => ({ statusCode: 200 })), () => documentClientFor(config())];',
     ].join('\n'),
   },
   {
