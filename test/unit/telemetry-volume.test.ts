@@ -20,6 +20,7 @@ describe('telemetry profile and what it writes per call', () => {
       executionLogLevel: 'ERROR',
       traced: true,
       traceSampleRate: 0.005,
+      sourceMappedStacks: false,
     });
     expect(platformLogBytesPerInvocation(profile)).toBe(0);
     expect(executionLogBytesPerSuccessEvent(profile)).toBe(0);
@@ -33,6 +34,7 @@ describe('telemetry profile and what it writes per call', () => {
     expect(profile.lambdaSystemLogLevel).toBe('INFO');
     expect(profile.lambdaApplicationLogLevel).toBe('DEBUG');
     expect(profile.executionLogLevel).toBe('ALL');
+    expect(profile.sourceMappedStacks).toBe(true);
     expect(platformLogBytesPerInvocation(profile)).toBe(PLATFORM_RECORDS_BYTES_AT_INFO);
     expect(executionLogBytesPerSuccessEvent(profile)).toBeGreaterThan(0);
     expect(profile.traced).toBe(false);
