@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, publicSuffixListCommand } from '../../infra/constructs/service-function';
+import { LAMBDA_BUNDLE_OPTIONS } from '../support/lambda-bundle';
 
 /**
  * The Public Suffix List ships beside each Lambda bundle instead of inside it (ServiceFunction's
@@ -25,14 +26,7 @@ describe('Public Suffix List beside the bundle', () => {
         loader: 'ts',
       },
       outfile: join(outDir, 'index.mjs'),
-      bundle: true,
-      platform: 'node',
-      target: 'node24',
-      format: 'esm',
-      mainFields: ['module', 'main'],
-      minify: true,
-      metafile: true,
-      logLevel: 'error',
+      ...LAMBDA_BUNDLE_OPTIONS,
     });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((path) => path.includes('shared/domain/public-suffix.ts'))).toBe(true);

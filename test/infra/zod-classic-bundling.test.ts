@@ -1,8 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { functionEntry, PROJECT_ROOT } from '../../infra/constructs/service-function';
+import { inputsInOutput, LAMBDA_BUNDLE_OPTIONS } from '../support/lambda-bundle';
 
 /**
  * No Lambda function loads zod classic (issue #17): building its schemas costs more import CPU at
@@ -19,24 +20,10 @@ async function bundledInputs(entryPoints: Record<string, string>): Promise<Recor
     entryPoints,
     outdir: join(PROJECT_ROOT, '.cache', 'zod-classic-bundling'),
     write: false,
-    bundle: true,
-    platform: 'node',
-    target: 'node24',
-    format: 'esm',
-    mainFields: ['module', 'main'],
-    minify: true,
-    metafile: true,
-    logLevel: 'error',
+    ...LAMBDA_BUNDLE_OPTIONS,
   });
-  const outputs = Object.values((result.metafile as Metafile).outputs).filter((o) => o.entryPoint);
-  return Object.fromEntries(
-    outputs.map((output) => [
-      output.entryPoint!,
-      Object.entries(output.inputs)
-        .filter(([, input]) => input.bytesInOutput > 0)
-        .map(([path]) => path),
-    ]),
-  );
+  const outputs = Object.values(result.metafile.outputs).filter((o) => o.entryPoint);
+  return Object.fromEntries(outputs.map((output) => [output.entryPoint!, inputsInOutput(output)]));
 }
 
 describe('zod classic in the Lambda bundles', () => {

@@ -1,0 +1,24 @@
+import type { BuildOptions, Metafile } from 'esbuild';
+
+/**
+ * esbuild as ServiceFunction bundles a Lambda function (ESM for Node 24, minified, AWS SDK included,
+ * nothing external), for the tests that check what a bundle carries. The bench mirrors the same
+ * settings (bench/scenarios/bundles.ts) and checks them against the construct's source.
+ */
+export const LAMBDA_BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  target: 'node24',
+  format: 'esm',
+  mainFields: ['module', 'main'],
+  minify: true,
+  metafile: true,
+  logLevel: 'error',
+} as const satisfies BuildOptions;
+
+/** The input files that put code into a bundle (esbuild lists dropped inputs with 0 bytes). */
+export function inputsInOutput(output: Metafile['outputs'][string] | undefined): string[] {
+  return Object.entries(output?.inputs ?? {})
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([path]) => path);
+}
