@@ -284,6 +284,21 @@ export function config(): Config {
   return cached;
 }
 
+/**
+ * A value built from the configuration once per process (clients, repositories, service contexts),
+ * and built again only when the configuration object changes: the local runtime and tests reset it
+ * with new table names. At module level, annotate the call as `@__PURE__`: a bundle that imports the
+ * module but not the value then drops it, and the clients it would build with it.
+ */
+export function perConfiguration<T>(build: (cfg: Config) => T): () => T {
+  let built: { cfg: Config; value: T } | undefined;
+  return () => {
+    const cfg = config();
+    if (built?.cfg !== cfg) built = { cfg, value: build(cfg) };
+    return built.value;
+  };
+}
+
 /** For the local runtime and tests, which set the environment before handlers run. */
 export function resetConfigForTests(): void {
   cached = undefined;

@@ -1,4 +1,4 @@
-import { type Config, config } from '../config';
+import { type Config, perConfiguration } from '../config';
 import { generateKeyId, generateSecret, parseApiKey, randomIdentifier } from '../domain/api-key';
 import { NotFoundError } from '../domain/errors';
 import {
@@ -216,32 +216,18 @@ export function apiKeyServiceFromConfig(cfg: Config): ApiKeyService {
   });
 }
 
-let shared: { cfg: Config; service: ApiKeyService } | undefined;
-
 /**
  * The process-wide service (one per Lambda cold start). Rebuilt when the configuration object
  * changes, so a local runtime or test that resets the configuration gets fresh table names.
  */
-export function apiKeyService(): ApiKeyService {
-  const cfg = config();
-  if (shared?.cfg !== cfg) shared = { cfg, service: apiKeyServiceFromConfig(cfg) };
-  return shared.service;
-}
-
-let directory: { cfg: Config; service: Pick<ApiKeyService, 'list'> } | undefined;
+export const apiKeyService = /* @__PURE__ */ perConfiguration(apiKeyServiceFromConfig);
 
 /**
  * Listing keys reads the keys table only, so the listing functions get a service built without the
  * API Gateway control plane (as the authorizer's keyAuthenticator is): its client would otherwise be
  * bundled and loaded at every cold start of a function that never calls it.
  */
-export function apiKeyDirectory(): Pick<ApiKeyService, 'list'> {
-  const cfg = config();
-  if (directory?.cfg !== cfg) {
-    directory = {
-      cfg,
-      service: new ApiKeyService({ repository: keysRepositoryFromConfig(cfg), usagePlans: noUsagePlans }),
-    };
-  }
-  return directory.service;
-}
+export const apiKeyDirectory = /* @__PURE__ */ perConfiguration(
+  (cfg): Pick<ApiKeyService, 'list'> =>
+    new ApiKeyService({ repository: keysRepositoryFromConfig(cfg), usagePlans: noUsagePlans }),
+);

@@ -1,3 +1,4 @@
+import { perConfiguration } from '../config';
 import type { IntelPort, InvestigationData } from '../domain/investigation/types';
 import { documentClientFor } from '../store/dynamo-client';
 import { incidentsRepositoryFromConfig } from '../store/incidents-repository';
@@ -20,26 +21,20 @@ export interface InvestigationContext extends StepContext {
   intel?: IntelPort;
 }
 
-let shared: InvestigationContext | undefined;
-
-export function investigationContext(): InvestigationContext {
+export const investigationContext = /* @__PURE__ */ perConfiguration((cfg): InvestigationContext => {
   const base = stepContext();
-  if (shared?.cfg !== base.cfg) {
-    const { cfg, sessions, graph } = base;
-    const doc = documentClientFor(cfg);
-    shared = {
-      ...base,
-      data: investigationData({
-        graph,
-        incidents: incidentsRepositoryFromConfig(cfg, doc),
-        sessions,
-        publicUrl: cfg.SIS_PUBLIC_URL,
-      }),
-      intel: intelLookupsFromConfig(cfg, doc),
-    };
-  }
-  return shared;
-}
+  const doc = documentClientFor(cfg);
+  return {
+    ...base,
+    data: investigationData({
+      graph: base.graph,
+      incidents: incidentsRepositoryFromConfig(cfg, doc),
+      sessions: base.sessions,
+      publicUrl: cfg.SIS_PUBLIC_URL,
+    }),
+    intel: intelLookupsFromConfig(cfg, doc),
+  };
+});
 
 /**
  * What planning a run works with (mark-active): the session and which intelligence connectors are
@@ -49,10 +44,6 @@ export interface PlanningContext extends SessionContext {
   intel?: Pick<IntelPort, 'enabled'>;
 }
 
-let planning: PlanningContext | undefined;
-
-export function planningContext(): PlanningContext {
-  const base = sessionContext();
-  if (planning?.cfg !== base.cfg) planning = { ...base, intel: configuredConnectors(base.cfg) };
-  return planning;
-}
+export const planningContext = /* @__PURE__ */ perConfiguration(
+  (cfg): PlanningContext => ({ ...sessionContext(), intel: configuredConnectors(cfg) }),
+);

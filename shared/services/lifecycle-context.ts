@@ -1,3 +1,4 @@
+import { perConfiguration } from '../config';
 import { stepFunctionsEngine, type WorkflowEngine } from '../platform/workflow-engine';
 import { documentClientFor } from '../store/dynamo-client';
 import { searchIndexRepositoryFromConfig } from '../store/search-index-repository';
@@ -14,17 +15,11 @@ export interface LifecycleContext extends SessionContext, SearchIndexing {
   workflow: WorkflowEngine;
 }
 
-let shared: LifecycleContext | undefined;
-
 /** The lifecycle context of this process (one per cold start; rebuilt when tests reset the config). */
-export function lifecycleContext(): LifecycleContext {
-  const base = sessionContext();
-  if (shared?.cfg !== base.cfg) {
-    shared = {
-      ...base,
-      search: searchIndexRepositoryFromConfig(base.cfg, documentClientFor(base.cfg)),
-      workflow: stepFunctionsEngine(base.cfg),
-    };
-  }
-  return shared;
-}
+export const lifecycleContext = /* @__PURE__ */ perConfiguration(
+  (cfg): LifecycleContext => ({
+    ...sessionContext(),
+    search: searchIndexRepositoryFromConfig(cfg, documentClientFor(cfg)),
+    workflow: stepFunctionsEngine(cfg),
+  }),
+);

@@ -1,4 +1,4 @@
-import { type Config, config } from '../config';
+import { type Config, perConfiguration } from '../config';
 import type { Entity } from '../domain/entity';
 import type { Report, ToolCall } from '../domain/investigation/types';
 import { documentClientFor } from '../store/dynamo-client';
@@ -18,20 +18,14 @@ export interface SessionContext {
   now: () => Date;
 }
 
-let shared: SessionContext | undefined;
-
 /** The session context of this process (one per cold start; rebuilt when tests reset the config). */
-export function sessionContext(): SessionContext {
-  const cfg = config();
-  if (shared?.cfg !== cfg) {
-    shared = {
-      cfg,
-      sessions: new SessionsRepository(documentClientFor(cfg), tableName(cfg, 'sessions')),
-      now: () => new Date(),
-    };
-  }
-  return shared;
-}
+export const sessionContext = /* @__PURE__ */ perConfiguration(
+  (cfg): SessionContext => ({
+    cfg,
+    sessions: new SessionsRepository(documentClientFor(cfg), tableName(cfg, 'sessions')),
+    now: () => new Date(),
+  }),
+);
 
 export function sessionUrl(cfg: Config, sessionId: string): string {
   return `${cfg.SIS_PUBLIC_URL.replace(/\/+$/, '')}/sessions/${encodeURIComponent(sessionId)}`;

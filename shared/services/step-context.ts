@@ -1,3 +1,4 @@
+import { perConfiguration } from '../config';
 import { documentClientFor } from '../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../store/graph-repository';
 import { searchIndexRepositoryFromConfig } from '../store/search-index-repository';
@@ -15,18 +16,12 @@ export interface StepContext extends SessionContext, SearchIndexing {
   graph: GraphRepository;
 }
 
-let shared: StepContext | undefined;
-
 /** The step context of this process (one per cold start; rebuilt when tests reset the config). */
-export function stepContext(): StepContext {
-  const base = sessionContext();
-  if (shared?.cfg !== base.cfg) {
-    const doc = documentClientFor(base.cfg);
-    shared = {
-      ...base,
-      search: searchIndexRepositoryFromConfig(base.cfg, doc),
-      graph: graphRepositoryFromConfig(base.cfg, doc),
-    };
-  }
-  return shared;
-}
+export const stepContext = /* @__PURE__ */ perConfiguration((cfg): StepContext => {
+  const doc = documentClientFor(cfg);
+  return {
+    ...sessionContext(),
+    search: searchIndexRepositoryFromConfig(cfg, doc),
+    graph: graphRepositoryFromConfig(cfg, doc),
+  };
+});
