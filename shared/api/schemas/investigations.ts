@@ -637,19 +637,21 @@ export const RawResult = /* @__PURE__ */ (() =>
     { id: 'RawResult' },
   ))();
 
+/** What both answers of a start name first: the session, its workflow run, its page and its status. */
+const StartedSessionFields = /* @__PURE__ */ (() => ({
+  session_id: SessionId,
+  run_id: withMeta(z.string(), { description: 'Identifier of the workflow run', example: EXAMPLE_RUN_ID }),
+  session_url: withMeta(z.string(), {
+    description: 'Browser URL of the session',
+    example: EXAMPLE_SESSION_URL,
+  }),
+  status: SessionStatus,
+}))();
+
 export const StartInvestigationAcceptedResponse = /* @__PURE__ */ (() =>
   withMeta(
     z.object({
-      session_id: SessionId,
-      run_id: withMeta(z.string(), {
-        description: 'Identifier of the workflow run',
-        example: EXAMPLE_RUN_ID,
-      }),
-      session_url: withMeta(z.string(), {
-        description: 'Browser URL of the session',
-        example: EXAMPLE_SESSION_URL,
-      }),
-      status: SessionStatus,
+      ...StartedSessionFields,
       message: withMeta(z.optional(z.string()), {
         description:
           'Present when a synchronous start answers 202 because its wait bound passed: the investigation goes on, poll it',
@@ -671,16 +673,7 @@ export const StartInvestigationAcceptedResponse = /* @__PURE__ */ (() =>
 export const StartInvestigationResultResponse = /* @__PURE__ */ (() =>
   withMeta(
     z.object({
-      session_id: SessionId,
-      run_id: withMeta(z.string(), {
-        description: 'Identifier of the workflow run',
-        example: EXAMPLE_RUN_ID,
-      }),
-      session_url: withMeta(z.string(), {
-        description: 'Browser URL of the session',
-        example: EXAMPLE_SESSION_URL,
-      }),
-      status: SessionStatus,
+      ...StartedSessionFields,
       // Not described here: a described wrapper would inline Report instead of referencing it.
       report: z.nullable(Report),
       failure_reason: withMeta(z.optional(z.string()), {
