@@ -1,6 +1,6 @@
 import { analystDeps, analystTurn } from '../../shared/services/analyst-steps';
-import { asStep } from '../../shared/services/investigation-steps';
 import { sessionContext } from '../../shared/services/session-context';
+import { asStep } from '../../shared/services/workflow-step';
 
 /** Workflow step AnalystTurn (bedrock mode): one Converse turn of the analyst model. */
 export const handler = (event: unknown) =>

@@ -1,5 +1,6 @@
 import { planningContext } from '../../shared/services/investigation-context';
-import { asStep, markActive } from '../../shared/services/investigation-steps';
+import { markActive } from '../../shared/services/step-mark-active';
+import { asStep } from '../../shared/services/workflow-step';
 
 /** Workflow step MarkActive: session initialized → active; returns the entity, persona and the tools to run. */
 export const handler = (event: unknown) =>

@@ -3,7 +3,8 @@ import type { OfflineIntel } from '../../shared/domain/enrichment';
 import { logger } from '../../shared/observability';
 import { offlineIntel } from '../../shared/platform/offline-intel';
 import { investigationContext } from '../../shared/services/investigation-context';
-import { asStep, runTool } from '../../shared/services/investigation-steps';
+import { runTool } from '../../shared/services/step-run-tool';
+import { asStep } from '../../shared/services/workflow-step';
 
 /**
  * Workflow step RunTool (one Map iteration): runs one enrichment tool and records its tool call once.

@@ -1,5 +1,6 @@
-import { asStep, onExecutionStatusChange } from '../../shared/services/investigation-steps';
+import { onExecutionStatusChange } from '../../shared/services/ended-runs';
 import { stepContext } from '../../shared/services/step-context';
+import { asStep } from '../../shared/services/workflow-step';
 
 /**
  * EventBridge target for "Step Functions Execution Status Change" events of the investigation state

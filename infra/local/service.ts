@@ -7,7 +7,7 @@ import { config, resetConfigForTests } from '../../shared/config';
 import { RateLimiter, rateLimitFromContext } from '../../shared/domain/rate-limit';
 import { logger } from '../../shared/observability';
 import { incidentQueueFromConfig } from '../../shared/platform/incident-queue';
-import { failInterruptedSessions } from '../../shared/services/investigation-steps';
+import { failInterruptedSessions } from '../../shared/services/ended-runs';
 import type { SweepResult } from '../../shared/services/stale-session-sweeper';
 import { stepContext } from '../../shared/services/step-context';
 import { ensureTables, tableEnvironment, tableNamesFor } from '../../shared/store/create-tables';

@@ -1,6 +1,5 @@
 import {
   type AnalystBudget,
-  analystSection,
   applyResponse,
   attachToolResults,
   type Conversation,
@@ -21,7 +20,7 @@ import {
 import type { Entity } from '../domain/entity';
 import { NotFoundError } from '../domain/errors';
 import { buildReport, resolvePersona, TOOLS } from '../domain/investigation';
-import type { Report, ToolCall } from '../domain/investigation/types';
+import type { ToolCall } from '../domain/investigation/types';
 import { logger } from '../observability';
 import { type AnalystModel, bedrockAnalystModel, ModelCallError } from '../platform/bedrock-analyst';
 import type { HistoryEntry } from '../store/sessions-repository';
@@ -229,31 +228,4 @@ export async function analystTurn(
     logger.warn('analyst model call failed', { session_id: input.session_id, reason: error.reason, error });
     return stop(error.reason, error.message);
   }
-}
-
-/**
- * Assess in bedrock mode: the rules report gains `analyst` (who wrote the narrative, usage, cost);
- * with the model's narrative the summary and closing message are the model's, the score, verdict,
- * findings and recommendations stay the rules engine's. A fallback decided here (the conversation
- * never finished, or its narrative contradicts the verdict) is recorded as an event.
- */
-export async function withAnalyst(ctx: SessionContext, sessionId: string, report: Report): Promise<Report> {
-  const stored = await ctx.sessions.getAnalystState(sessionId);
-  const conversation = stored ? (JSON.parse(stored.state) as Conversation) : undefined;
-  const { section, fallback: fellBack } = analystSection(
-    conversation,
-    report,
-    ctx.cfg.SIS_BEDROCK_MODEL_ID ?? '',
-  );
-  if (fellBack && !fellBack.recorded) {
-    await ctx.sessions.append(sessionId, [
-      event(ctx.now(), 'analyst_fallback', {
-        reason: fellBack.reason,
-        ...(fellBack.detail ? { detail: fellBack.detail } : {}),
-      }),
-    ]);
-  }
-  if (section.mode !== 'bedrock') return { ...report, analyst: section };
-  const headline = report.summary.split('\n')[0] ?? '';
-  return { ...report, summary: `${headline}\n${section.narrative}`, analyst: section };
 }

@@ -21,7 +21,7 @@ import { event, message, reportOf, sessionUrl, subjectOf } from './session-conte
  * start (background or synchronous) creates the session and starts its run, cancel ends it and
  * stops the run. Every investigation runs as a workflow execution of the one ASL definition; the
  * reads of what the steps persisted (poll, report, STIX) are investigation-reads.ts, the workflow
- * step logic is investigation-steps.ts.
+ * step logic is step-*.ts and ended-runs.ts.
  */
 
 export interface StartInvestigationInput {

@@ -9,7 +9,7 @@ import {
 } from '../domain/stale-sessions';
 import { logAlarmedFailure, logger } from '../observability';
 import type { SessionRecord } from '../store/sessions-repository';
-import { endSession, REASONS } from './investigation-steps';
+import { endSession, REASONS } from './ended-runs';
 import type { LifecycleContext } from './lifecycle-context';
 
 /**

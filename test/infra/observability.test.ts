@@ -9,8 +9,8 @@ import {
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
 import { ALARMED_FAILURE, METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
 import { logAlarmedFailure, logger, metrics, recordKeyDenial } from '../../shared/observability';
+import { onExecutionStatusChange } from '../../shared/services/ended-runs';
 import type { InvestigationContext } from '../../shared/services/investigation-context';
-import { onExecutionStatusChange } from '../../shared/services/investigation-steps';
 import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
 
 /**

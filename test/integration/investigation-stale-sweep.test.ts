@@ -12,7 +12,7 @@ import { config } from '../../shared/config';
 import { resolvePersona } from '../../shared/domain/investigation';
 import { STALE_REASONS } from '../../shared/domain/stale-sessions';
 import { executionArnFor, stepFunctionsEngine } from '../../shared/platform/workflow-engine';
-import { endSession, REASONS } from '../../shared/services/investigation-steps';
+import { endSession, REASONS } from '../../shared/services/ended-runs';
 import { newId } from '../../shared/services/investigations';
 import { type LifecycleContext, lifecycleContext } from '../../shared/services/lifecycle-context';
 import { type SweepResult, sweepStaleSessions } from '../../shared/services/stale-session-sweeper';

@@ -7,7 +7,9 @@ import {
   runToolByName,
   runTools,
   TOOL_NAMES,
+  TOOLS,
   type Tool,
+  toolOrder,
   toolsFor,
 } from '../../shared/domain/investigation';
 import { context, incident, memoryData, NOW } from './investigation-test-data';
@@ -46,6 +48,13 @@ describe('toolsFor', () => {
       'intel_virustotal',
       'intel_misp',
     ]);
+  });
+
+  it('lists the tools in report order, the order of their names (Assess orders by the names alone)', () => {
+    expect(TOOLS.map((tool) => tool.name)).toEqual(TOOL_NAMES);
+    expect(toolOrder('domain_analysis')).toBe(1);
+    expect(toolOrder('intel_misp')).toBe(TOOL_NAMES.length - 1);
+    expect(toolOrder('not_a_tool')).toBe(-1);
   });
 });
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { normaliseAttack } from '../attack';
 import { type Entity, entityKey } from '../entity';
 import { normaliseEntity } from '../entity-normalisation';
@@ -11,6 +10,7 @@ import {
   FINDING_CATEGORIES,
   type Finding,
   type InvestigationEvent,
+  newToolCallId,
   type RelatedEntity,
   type Tool,
   type ToolCall,
@@ -44,10 +44,6 @@ export interface RunToolOptions {
 }
 
 const TIMED_OUT = Symbol('timed out');
-
-export function newToolCallId(): string {
-  return `tc_${randomUUID().replaceAll('-', '')}`;
-}
 
 function safeMessage(error: unknown): string {
   // Domain errors are written to be shown; anything else may carry internal detail.

@@ -7,7 +7,10 @@ import { INTEL_TOOLS } from './tool-intel';
 import { ipClassification } from './tool-ip-classification';
 import { TOOL_NAMES, type Tool, type ToolName } from './types';
 
-/** Every tool, in the order reports list them: entity-specific analysis first, then history. */
+/**
+ * Every tool, in the order reports list them (TOOL_NAMES' order, types.ts): entity-specific analysis
+ * first, then history, then the intelligence connectors.
+ */
 export const TOOLS: readonly Tool[] = [
   ipClassification,
   domainAnalysis,
@@ -41,11 +44,6 @@ export function toolsFor(
       tool.appliesTo(entity) &&
       (!INTEL_TOOL_NAMES.has(tool.name) || intelEnabled(tool.name.slice('intel_'.length))),
   ).map((tool) => tool.name);
-}
-
-/** Position of a tool in report order. */
-export function toolOrder(name: string): number {
-  return TOOLS.findIndex((tool) => tool.name === name);
 }
 
 /** The tool of that name; throws ValidationError for an unknown name. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AnalystSection } from '../analyst/report-section';
 import type { AttackTechnique } from '../attack';
 import type { OfflineIntel } from '../enrichment';
@@ -32,6 +33,15 @@ export const TOOL_NAMES = [
   'intel_misp',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
+
+/**
+ * Position of a tool in report order, which is the order of TOOL_NAMES (the tool list, tools.ts,
+ * follows it). Read from the names, not the tools, so ordering recorded calls (Assess) needs none
+ * of the tools' code.
+ */
+export function toolOrder(name: string): number {
+  return (TOOL_NAMES as readonly string[]).indexOf(name);
+}
 
 export const PERSONA_NAMES = ['SOC Analyst', 'CISO', 'Threat Hunter'] as const;
 export type PersonaName = (typeof PERSONA_NAMES)[number];
@@ -136,6 +146,10 @@ export interface ToolCall {
   /** The answer was served from the connector cache, `cache_age_seconds` old. */
   cached?: boolean;
   cache_age_seconds?: number;
+}
+
+export function newToolCallId(): string {
+  return `tc_${randomUUID().replaceAll('-', '')}`;
 }
 
 export const INVESTIGATION_EVENT_TYPES = [

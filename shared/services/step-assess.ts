@@ -1,0 +1,84 @@
+import type { Entity } from '../domain/entity';
+import { buildReport } from '../domain/investigation/report';
+import {
+  newToolCallId,
+  type Report,
+  TOOL_NAMES,
+  type ToolCall,
+  type ToolName,
+  toolOrder,
+} from '../domain/investigation/types';
+import * as z from '../zod';
+import { withAnalyst } from './analyst-report';
+import { event, type SessionContext, subjectOf, toolCallEntry } from './session-context';
+import { injectFault } from './workflow-faults';
+import { loadSession, recordedToolCalls, SessionInput } from './workflow-step';
+
+/** The Assess state: records tools that could not run, scores the tool results and builds the report. */
+
+const AssessInput = /* @__PURE__ */ (() =>
+  z.extend(SessionInput, {
+    tool_results: z
+      .array(
+        z.object({
+          tool: z.string(),
+          status: z.string(),
+          recorded: z.optional(z.boolean()),
+          error: z.optional(z.string()),
+        }),
+      )
+      .check(z.maxLength(TOOL_NAMES.length)),
+    /** Set by the AssessWithAnalyst state (bedrock mode): the report gains the analyst's section. */
+    analyst: z.optional(z.boolean()),
+  }))();
+
+/** What a tool that could not even run (its step failed after retries) is recorded as. */
+function unrecordedFailure(tool: ToolName, entity: Entity, at: Date): ToolCall {
+  return {
+    tool_call_id: newToolCallId(),
+    name: tool,
+    input: { entity },
+    output: null,
+    status: 'failed',
+    error: 'The tool could not be run.',
+    started_at: at.toISOString(),
+    duration_ms: 0,
+  };
+}
+
+function inToolOrder(calls: ToolCall[]): ToolCall[] {
+  return [...calls].sort((a, b) => toolOrder(a.name) - toolOrder(b.name));
+}
+
+export async function assess(ctx: SessionContext, rawInput: unknown): Promise<{ report: Report | null }> {
+  const input = AssessInput.parse(rawInput);
+  const session = await loadSession(ctx, input.session_id);
+  const entity = subjectOf(session);
+  await injectFault(ctx.cfg, 'step-assess', entity.value);
+  if (session.status !== 'active') return { report: null };
+
+  // Tools whose step failed outright left no record: record them as failed tool calls now, so the
+  // history and the report's coverage show every tool that was planned.
+  const recorded = await recordedToolCalls(ctx, input.session_id);
+  const seen = new Set(recorded.map((call) => call.name));
+  for (const line of input.tool_results) {
+    const tool = line.tool as ToolName;
+    if (seen.has(tool) || !(TOOL_NAMES as readonly string[]).includes(tool)) continue;
+    const at = ctx.now();
+    const call = unrecordedFailure(tool, entity, at);
+    const outcome = await ctx.sessions.recordToolResult(
+      input.session_id,
+      { tool, call: call as unknown as Record<string, unknown> },
+      [
+        toolCallEntry(call),
+        event(at, 'tool_failed', { tool, tool_call_id: call.tool_call_id, error: call.error }),
+      ],
+    );
+    if (outcome === 'not_active') return { report: null };
+    recorded.push(call);
+    seen.add(tool);
+  }
+  const report = buildReport({ entity, persona: session.persona, toolCalls: inToolOrder(recorded) });
+  if (input.analyst) return { report: await withAnalyst(ctx, input.session_id, report) };
+  return { report };
+}

@@ -1,0 +1,50 @@
+import type { Entity } from '../domain/entity';
+import { normaliseEntity } from '../domain/entity-normalisation';
+import { openingMessage } from '../domain/investigation/report';
+import { toolsFor } from '../domain/investigation/tools';
+import type { ToolName } from '../domain/investigation/types';
+import { isTerminal } from '../domain/session-status';
+import { type Tlp, tlpOf } from '../domain/tlp';
+import type { PlanningContext } from './investigation-context';
+import { event, message, subjectOf } from './session-context';
+import { injectFault } from './workflow-faults';
+import { loadSession, SessionEndedError, SessionInput } from './workflow-step';
+
+/** The MarkActive state: plans the tools for the session's entity and moves it initialized → active. */
+export interface Plan {
+  entity: Entity;
+  persona: string;
+  tools: ToolName[];
+  /** Handed to every tool by the Map state: connectors gate what they send on them. */
+  tlp: Tlp;
+  refresh_intel: boolean;
+  /** The deployment's analyst mode: the workflow's Choice sends `bedrock` runs through AnalystTurn. */
+  analyst: 'rules' | 'bedrock';
+}
+
+export async function markActive(ctx: PlanningContext, rawInput: unknown): Promise<Plan> {
+  const { session_id } = SessionInput.parse(rawInput);
+  const session = await loadSession(ctx, session_id);
+  const entity = normaliseEntity(subjectOf(session));
+  await injectFault(ctx.cfg, 'step-mark-active', entity.value);
+  const tools = toolsFor(entity, (connector) => ctx.intel?.enabled(connector) ?? false);
+  const plan: Plan = {
+    entity,
+    persona: session.persona,
+    tools,
+    tlp: tlpOf(session.tlp),
+    refresh_intel: session.options?.refresh_intel === true,
+    analyst: ctx.cfg.SIS_ANALYST,
+  };
+  if (session.status === 'active') return plan; // a retried step
+  if (isTerminal(session.status)) throw new SessionEndedError(`Session ${session_id} is ${session.status}`);
+  const at = ctx.now();
+  const moved = await ctx.sessions.transition(session_id, 'active', { started_at: at.toISOString() }, [
+    event(at, 'status_changed', { status: 'active', tools }),
+    message(at, 'assistant', openingMessage(session.persona, entity, tools)),
+  ]);
+  if (!moved.ok && moved.session?.status !== 'active') {
+    throw new SessionEndedError(`Session ${session_id} is ${moved.session?.status ?? 'gone'}`);
+  }
+  return plan;
+}

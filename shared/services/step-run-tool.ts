@@ -1,0 +1,108 @@
+import type { OfflineIntel } from '../domain/enrichment';
+import { runToolByName } from '../domain/investigation/engine';
+import { newToolCallId, TOOL_NAMES, type ToolCall } from '../domain/investigation/types';
+import { DEFAULT_TLP, TLP_LEVELS } from '../domain/tlp';
+import { logger } from '../observability';
+import type { HistoryEntry } from '../store/sessions-repository';
+import * as z from '../zod';
+import type { InvestigationContext } from './investigation-context';
+import { event, toolCallEntry } from './session-context';
+import { dataWithFaults, injectFault } from './workflow-faults';
+import { SessionInput } from './workflow-step';
+
+/** The RunTool state (one Map iteration): runs one enrichment tool and records its tool call once. */
+
+const EntityShape = /* @__PURE__ */ (() =>
+  z.object({
+    type: z.enum(['ip', 'user', 'host', 'domain']),
+    value: z.string().check(z.minLength(1), z.maxLength(256)),
+  }))();
+
+const RunToolInput = /* @__PURE__ */ (() =>
+  z.extend(SessionInput, {
+    entity: EntityShape,
+    tool: z.enum(TOOL_NAMES),
+    tlp: z._default(z.enum(TLP_LEVELS), DEFAULT_TLP),
+    refresh_intel: z._default(z.boolean(), false),
+    /** Set when the analyst model asked for this lookup (the workflow's RunRequestedTools map). */
+    requested: z.optional(
+      z.object({
+        tool_use_id: z.string().check(z.minLength(1), z.maxLength(128)),
+        turn: z.number().check(z.int(), z.gte(1)),
+      }),
+    ),
+  }))();
+
+/** The compact line a tool leaves in the state; its output is in DynamoDB. */
+export interface ToolResultLine {
+  tool: string;
+  status: ToolCall['status'] | 'skipped';
+  recorded: boolean;
+  findings?: number;
+  max_score?: number;
+  error?: string;
+}
+
+function lineFor(call: ToolCall): ToolResultLine {
+  const findings = call.output?.findings ?? [];
+  return {
+    tool: call.name,
+    status: call.status,
+    recorded: true,
+    findings: findings.length,
+    max_score: findings.reduce((max, f) => Math.max(max, f.score), 0),
+  };
+}
+
+export async function runTool(
+  ctx: InvestigationContext,
+  rawInput: unknown,
+  enrichment: { offline?: OfflineIntel } = {},
+): Promise<ToolResultLine> {
+  const input = RunToolInput.parse(rawInput);
+  await injectFault(ctx.cfg, 'step-run-tool', input.entity.value, input.tool);
+  const requestedId = input.requested?.tool_use_id;
+  const existing = await ctx.sessions.getToolResult(input.session_id, input.tool, requestedId);
+  if (existing) return lineFor(existing.call as unknown as ToolCall);
+
+  const events: HistoryEntry[] = [];
+  const call = await runToolByName(
+    input.tool,
+    input.entity,
+    {
+      data: dataWithFaults(ctx.cfg, input.entity.value, input.tool, ctx.data),
+      sessionId: input.session_id,
+      now: ctx.now,
+      ...(enrichment.offline ? { offline: enrichment.offline } : {}),
+      intel: ctx.intel,
+      tlp: input.tlp,
+      refreshIntel: input.refresh_intel,
+      internalSuffixes: ctx.cfg.SIS_INTERNAL_SUFFIXES,
+    },
+    {
+      toolCallId: newToolCallId(),
+      onEvent: (e) => events.push(event(e.created_at, e.type, e.detail)),
+      onError: (error, failed) =>
+        logger.warn('tool failed', {
+          tool: failed.name,
+          session_id: input.session_id,
+          error: error as Error,
+        }),
+    },
+  );
+  const [started, ...finished] = events;
+  // A lookup the analyst model asked for is marked as such, with the model's tool use ID.
+  const recorded = input.requested ? { ...call, requested_by: 'model' as const, ...input.requested } : call;
+  const outcome = await ctx.sessions.recordToolResult(
+    input.session_id,
+    { tool: input.tool, call: recorded as unknown as Record<string, unknown> },
+    [...(started ? [started] : []), toolCallEntry(recorded), ...finished],
+    requestedId,
+  );
+  if (outcome === 'not_active') return { tool: input.tool, status: 'skipped', recorded: false };
+  if (outcome === 'duplicate') {
+    const recorded = await ctx.sessions.getToolResult(input.session_id, input.tool, requestedId);
+    return recorded ? lineFor(recorded.call as unknown as ToolCall) : lineFor(call);
+  }
+  return lineFor(call);
+}
