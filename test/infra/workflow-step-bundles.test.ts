@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { functionEntry, PROJECT_ROOT } from '../../infra/constructs/service-function';
+import { inputsInOutput, LAMBDA_BUNDLE_OPTIONS } from '../support/lambda-bundle';
+
+/**
+ * Each workflow step Lambda carries its own step's code and not the rest of the investigation
+ * (issue #17: every bundle within 400 KB unless its own work needs more). Modules are kept by what
+ * they import at the top, so one import of a module that plans or runs tools put every tool, the
+ * connector declarations and the brand list into the failure write-back; this names what each step
+ * must not carry, read from esbuild's metafile with the construct's settings.
+ */
+const TOOL_CODE = /^shared\/domain\/investigation\/(tool-[a-z-]+|tools|engine)\.ts$/;
+const CONNECTORS = /^shared\/domain\/intel\/(connectors|mappers)\.ts$/;
+const MODEL_CLIENT =
+  /^(shared\/platform\/bedrock-analyst\.ts|node_modules\/@aws-sdk\/client-bedrock-runtime\/)/;
+
+const NOT_CARRIED: Record<string, RegExp[]> = {
+  'step-mark-failed': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
+  'workflow-status-change': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
+  'sweep-stale-sessions': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
+  'step-persist': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
+  'step-assess': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
+};
+
+async function bundledInputs(names: string[]): Promise<Record<string, string[]>> {
+  const result = await build({
+    absWorkingDir: PROJECT_ROOT,
+    entryPoints: Object.fromEntries(names.map((name) => [name, functionEntry(name)])),
+    outdir: join(PROJECT_ROOT, '.cache', 'workflow-step-bundles'),
+    write: false,
+    ...LAMBDA_BUNDLE_OPTIONS,
+  });
+  const outputs = Object.values(result.metafile.outputs).filter((o) => o.entryPoint);
+  return Object.fromEntries(
+    outputs.map((output) => [output.entryPoint!.split('/').at(-2)!, inputsInOutput(output)]),
+  );
+}
+
+describe('what the workflow step bundles carry', () => {
+  it('leaves out the code of the steps a function does not run', async () => {
+    const inputs = await bundledInputs(Object.keys(NOT_CARRIED));
+    expect(Object.keys(inputs).sort()).toEqual(Object.keys(NOT_CARRIED).sort());
+    const carried = Object.entries(NOT_CARRIED).flatMap(([name, patterns]) =>
+      (inputs[name] ?? [])
+        .filter((path) => patterns.some((p) => p.test(path)))
+        .map((path) => `${name}: ${path}`),
+    );
+    expect(carried).toEqual([]);
+  }, 120_000);
+
+  it('finds them where they are used (run-tool runs the tools, the analyst turn calls the model)', async () => {
+    const inputs = await bundledInputs(['step-run-tool', 'step-analyst-turn']);
+    expect(inputs['step-run-tool']!.filter((path) => TOOL_CODE.test(path)).length).toBeGreaterThan(4);
+    expect(inputs['step-run-tool']!.some((path) => CONNECTORS.test(path))).toBe(true);
+    expect(inputs['step-analyst-turn']!.some((path) => MODEL_CLIENT.test(path))).toBe(true);
+  }, 120_000);
+});
