@@ -13,13 +13,13 @@ import {
   textOf,
   toolUsesOf,
 } from './converse';
+import submitReportInputSchema from './generated/submit-report-input.json';
 import { groundText } from './grounding';
 import {
   parseSubmitReport,
   SUBMIT_REPORT_DESCRIPTION,
   SUBMIT_REPORT_TOOL,
   type SubmitReport,
-  submitReportJsonSchema,
 } from './submit-report';
 
 /**
@@ -188,7 +188,10 @@ export function toolSpecs(tools: readonly OfferedTool[]): ToolSpec[] {
       toolSpec: {
         name: SUBMIT_REPORT_TOOL,
         description: SUBMIT_REPORT_DESCRIPTION,
-        inputSchema: { json: submitReportJsonSchema() as JsonDocument },
+        // SubmitReportInput as JSON Schema, generated ahead of time (`npm run analyst:schemas`,
+        // scripts/analyst-tool-schemas.ts; a unit test fails when it is out of date), so the turn
+        // does not carry zod's JSON Schema generator for one constant.
+        inputSchema: { json: submitReportInputSchema as JsonDocument },
       },
     },
   ];

@@ -32,14 +32,6 @@ export type SubmitReport = z.infer<typeof SubmitReportInput>;
 export const SUBMIT_REPORT_DESCRIPTION =
   'Finish the investigation with your written assessment. Call it exactly once, after any lookups. The risk score and verdict are computed by the service and cannot be set here.';
 
-export function submitReportJsonSchema(): Record<string, unknown> {
-  const { $schema: _schema, ...schema } = z.toJSONSchema(SubmitReportInput, { io: 'input' }) as Record<
-    string,
-    unknown
-  >;
-  return schema;
-}
-
 /** The validated input, or the problems as one line for an event. */
 export function parseSubmitReport(
   input: unknown,
