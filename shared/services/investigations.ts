@@ -13,7 +13,7 @@ import { METRIC } from '../metric-names';
 import { countMetric, logger } from '../observability';
 import type { SessionRecord } from '../store/sessions-repository';
 import type { LifecycleContext } from './lifecycle-context';
-import { indexForSearchQuietly } from './search-indexing';
+import { indexForSearchQuietly, indexStartedForSearchQuietly } from './search-indexing';
 import { event, message, reportOf, sessionUrl, subjectOf } from './session-context';
 
 /**
@@ -163,7 +163,7 @@ export async function startInvestigation(
   let current = session;
   if (created.created) {
     // Indexed before the run starts, so this first entry can never land after the steps' own.
-    await indexForSearchQuietly(ctx, session);
+    await indexStartedForSearchQuietly(ctx, session);
     await launch(ctx, session, idempotencyKey);
   } else {
     if (created.existing.request_hash !== hash) {

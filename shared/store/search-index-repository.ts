@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   BatchWriteCommand,
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -32,6 +33,15 @@ import { tableName } from './tables';
  *             Listing is one Query newest first; a console search filters it with `contains(th)`.
  *             Chosen over a GSI (which would copy every posting) and over per-term tenant postings
  *             (which would double the index's writes): it costs one item write per re-index.
+ * - open      pk `SEARCHOPEN#<ownerKeyId>`, sk `<created_at>#<session_id>`: ONE posting with the
+ *             session's whole term set while it runs (`indexOpenSession`, at the start), instead of
+ *             a posting per term. Every term posting would be rewritten when the session ends (its
+ *             status, verdict and summary change), so writing them at the start cost a write per
+ *             term twice, plus a stale status term to delete; one open posting costs one write and
+ *             one delete. A search reads the caller's open partition beside the term postings (one
+ *             more Query, ≤ MAX_OPEN_READ items: only sessions still running) and merges by sort key,
+ *             so a running session is found by every term it has, and a page costs the same at every
+ *             number of finished sessions. The first full index (`indexSession`) deletes it.
  *
  * Re-indexing first widens the document to old ∪ new terms, then writes and deletes postings, then
  * narrows the document: a crash in between leaves extra postings that the next re-index removes,
@@ -80,9 +90,13 @@ export const POSTING_SUMMARY_LENGTH = 300;
 const MAX_EVALUATED_PER_SEARCH = 2_000;
 const MAX_ATTEMPTS = 5;
 
+/** Open postings one search reads: the caller's running sessions, newest first. */
+const MAX_OPEN_READ = 100;
+
 const DOC_SK = 'TERMS';
 const TENANT_PK = 'TENANT#SESSIONS';
 const termPk = (owner: string, term: string) => `TERM#${owner}#${term}`;
+const openPk = (owner: string) => `SEARCHOPEN#${owner}`;
 const docPk = (sessionId: string) => `SEARCHDOC#${sessionId}`;
 const postingSk = (entry: Pick<SearchEntry, 'created_at' | 'session_id'>) =>
   `${entry.created_at}#${entry.session_id}`;
@@ -96,6 +110,27 @@ function hasTerm(values: Record<string, unknown>, term: string, i: number): stri
   values[`:h${i}`] = termHash(term);
   values[`:t${i}`] = term;
   return `(contains(#th, :h${i}) OR contains(#terms, :t${i}))`;
+}
+
+/** The query's status and verdict filters (`IN` lists), names and values added to the maps given. */
+function fieldFilters(
+  query: Pick<SearchIndexQuery, 'statuses' | 'verdicts'>,
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+): string[] {
+  const filters: string[] = [];
+  const inList = (attribute: string, list: readonly string[] | undefined, tag: string) => {
+    if (!list?.length) return;
+    names[`#${tag}`] = attribute;
+    const placeholders = list.map((value, i) => {
+      values[`:${tag}${i}`] = value;
+      return `:${tag}${i}`;
+    });
+    filters.push(`#${tag} IN (${placeholders.join(', ')})`);
+  };
+  inList('status', query.statuses, 'st');
+  inList('verdict', query.verdicts, 'vd');
+  return filters;
 }
 
 function shorten(text: string, max: number): string {
@@ -133,9 +168,9 @@ function isConditionFailure(error: unknown): boolean {
 
 const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
-/** The postings of a session (also for bulk seeding by tooling and benchmarks). */
-export function postingItems(entry: SearchEntry, terms: readonly string[]): Item[] {
-  const posting = {
+/** The result fields and term hashes every posting of a session carries. */
+function postingFields(entry: SearchEntry, terms: readonly string[]) {
+  return {
     status: entry.status,
     entity: { type: entry.entity.type, value: entry.entity.value },
     persona: entry.persona,
@@ -145,11 +180,40 @@ export function postingItems(entry: SearchEntry, terms: readonly string[]): Item
     ...(entry.summary ? { summary: shorten(entry.summary, POSTING_SUMMARY_LENGTH) } : {}),
     th: new Set(terms.map(termHash)),
   };
+}
+
+/** The session's posting in the tenant partition (the console's list). */
+function tenantPosting(entry: SearchEntry, terms: readonly string[]): Item {
+  return {
+    pk: TENANT_PK,
+    sk: postingSk(entry),
+    owner_key_id: entry.owner_key_id,
+    ...postingFields(entry, terms),
+  };
+}
+
+/** The postings of a session (also for bulk seeding by tooling and benchmarks). */
+export function postingItems(entry: SearchEntry, terms: readonly string[]): Item[] {
+  const posting = postingFields(entry, terms);
   return [
     ...terms.map((term) => ({ pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting })),
-    { pk: TENANT_PK, sk: postingSk(entry), owner_key_id: entry.owner_key_id, ...posting },
+    tenantPosting(entry, terms),
   ];
 }
+
+/** Index terms as stored: non-empty, at most MAX_TERM_LENGTH, no repeats, at most MAX_TERMS_PER_SESSION. */
+function storedTerms(terms: readonly string[]): string[] {
+  return [...new Set(terms.filter((t) => t.length > 0 && t.length <= MAX_TERM_LENGTH))].slice(
+    0,
+    MAX_TERMS_PER_SESSION,
+  );
+}
+
+/** Sort keys, newest first. */
+const newestFirst = (a: SearchEntry, b: SearchEntry) => {
+  const [x, y] = [postingSk(a), postingSk(b)];
+  return x < y ? 1 : x > y ? -1 : 0;
+};
 
 export interface TenantListQuery {
   /** Normalised terms every listed session must have; none lists all. */
@@ -171,19 +235,46 @@ export class SearchIndexRepository {
    * owner, created_at and session_id never change, so its postings keep one sort key for life.
    */
   async indexSession(entry: SearchEntry, terms: readonly string[]): Promise<void> {
-    const wanted = [...new Set(terms.filter((t) => t.length > 0 && t.length <= MAX_TERM_LENGTH))].slice(
-      0,
-      MAX_TERMS_PER_SESSION,
-    );
+    const wanted = storedTerms(terms);
     for (let attempt = 1; ; attempt++) {
       try {
         await this.tryIndex(entry, wanted);
-        return;
+        break;
       } catch (error) {
         if (!isConditionFailure(error) || attempt >= MAX_ATTEMPTS) throw error;
         await pause(Math.random() * 20 * 2 ** attempt);
       }
     }
+    // After the term postings exist, so a search in between finds the session twice (merged into
+    // one hit), never not at all.
+    await this.doc.send(
+      new DeleteCommand({
+        TableName: this.table,
+        Key: { pk: openPk(entry.owner_key_id), sk: postingSk(entry) },
+      }),
+    );
+  }
+
+  /**
+   * Makes a session that has just started findable by exactly `terms` (and listed in the tenant
+   * partition) with two item writes: its open posting and its tenant posting. Call it once, before
+   * anything else indexes the session; the first `indexSession` replaces both.
+   */
+  async indexOpenSession(entry: SearchEntry, terms: readonly string[]): Promise<void> {
+    const wanted = storedTerms(terms);
+    await this.batchWrite([
+      { PutRequest: { Item: tenantPosting(entry, wanted) } },
+      {
+        PutRequest: {
+          Item: {
+            pk: openPk(entry.owner_key_id),
+            sk: postingSk(entry),
+            owner_key_id: entry.owner_key_id,
+            ...postingFields(entry, wanted),
+          },
+        },
+      },
+    ]);
   }
 
   private async tryIndex(entry: SearchEntry, terms: string[]): Promise<void> {
@@ -256,6 +347,45 @@ export class SearchIndexRepository {
    */
   async search(query: SearchIndexQuery): Promise<SearchIndexPage> {
     if (query.terms.length === 0) return { hits: [] };
+    const [page, open] = await Promise.all([this.searchPostings(query), this.openPostings(query)]);
+    // Running sessions in this page's range (newer than where it ends), not already among its hits.
+    const listed = new Set(page.hits.map((hit) => hit.session_id));
+    const end = page.next?.sk;
+    const running = open.filter(
+      (entry) => !listed.has(entry.session_id) && (end === undefined || postingSk(entry) > end),
+    );
+    if (running.length === 0) return page;
+    const hits = [...page.hits, ...running].sort(newestFirst);
+    if (hits.length <= query.limit) return { ...page, hits };
+    const shown = hits.slice(0, query.limit);
+    const driving = page.next?.driving ?? query.after?.driving ?? (query.terms[0] as string);
+    return { hits: shown, next: { driving, sk: postingSk(shown.at(-1) as SearchEntry) } };
+  }
+
+  /** The caller's running sessions having every term, older than the query's position. */
+  private async openPostings(query: SearchIndexQuery): Promise<SearchEntry[]> {
+    const names: Record<string, string> = { ...TERM_NAMES };
+    const values: Record<string, unknown> = { ':pk': openPk(query.ownerKeyId) };
+    const filters = [
+      ...query.terms.map((term, i) => hasTerm(values, term, i)),
+      ...fieldFilters(query, names, values),
+    ];
+    if (query.after) values[':after'] = query.after.sk;
+    const result = await this.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: query.after ? 'pk = :pk AND sk < :after' : 'pk = :pk',
+        FilterExpression: filters.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        Limit: MAX_OPEN_READ,
+      }),
+    );
+    return (result.Items ?? []).map(entryFromItem);
+  }
+
+  private async searchPostings(query: SearchIndexQuery): Promise<SearchIndexPage> {
     if (query.after) {
       return this.continueSearch(query, query.after.driving, {
         pk: termPk(query.ownerKeyId, query.after.driving),
@@ -372,17 +502,7 @@ export class SearchIndexRepository {
         Object.assign(names, TERM_NAMES);
         filters.push(hasTerm(values, term, i));
       });
-    const inList = (attribute: string, list: readonly string[] | undefined, tag: string) => {
-      if (!list?.length) return;
-      names[`#${tag}`] = attribute;
-      const placeholders = list.map((value, i) => {
-        values[`:${tag}${i}`] = value;
-        return `:${tag}${i}`;
-      });
-      filters.push(`#${tag} IN (${placeholders.join(', ')})`);
-    };
-    inList('status', query.statuses, 'st');
-    inList('verdict', query.verdicts, 'vd');
+    filters.push(...fieldFilters(query, names, values));
     const result = await this.doc.send(
       new QueryCommand({
         TableName: this.table,

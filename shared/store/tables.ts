@@ -11,7 +11,7 @@ import type { Config } from '../config';
  *              secret (pk SETTING#cursor-secret: the functions that page may reach only that item).
  *              gsi1: all keys by creation time (gsi1pk KEYS).
  * - sessions:  session metadata and history (pk SESSION#<id>), idempotency records, search index
- *              terms (pk TERM#<ownerKeyId>#<term>).
+ *              terms (pk TERM#<ownerKeyId>#<term>) and running sessions (pk SEARCHOPEN#<ownerKeyId>).
  *              gsi1 (sparse): sessions not yet terminal (gsi1pk OPEN), so the runtime can find what a
  *              restart interrupted without a Scan; the attribute is removed when a session ends.
  * - graph:     one partition per entity (pk ENTITY#<type>#<value>): node item + one item per edge.

@@ -1,4 +1,9 @@
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type ServiceInputTypes,
+} from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
@@ -181,5 +186,105 @@ describe('search index repository', () => {
       limit: 10,
     });
     expect(both.hits.map((h) => h.session_id)).toEqual(['s_layout0003', 's_layout0002']);
+  });
+
+  it('finds a running session by every term from ONE open posting, which its first full index replaces', async () => {
+    // Writes by kind, through a client that records what each command writes.
+    const writes: string[] = [];
+    const recording = {
+      send: (command: { input: ServiceInputTypes; constructor: { name: string } }) => {
+        const input = command.input as Record<string, any>;
+        if (command.constructor.name === 'BatchWriteCommand') {
+          for (const request of Object.values(input.RequestItems) as any[][]) {
+            for (const r of request) {
+              const key = r.PutRequest?.Item ?? r.DeleteRequest?.Key;
+              writes.push(`${r.PutRequest ? 'put' : 'delete'} ${String(key.pk).split('#')[0]}`);
+            }
+          }
+        } else if (command.constructor.name === 'PutCommand') {
+          writes.push(`put ${String(input.Item.pk).split('#')[0]}`);
+        } else if (command.constructor.name === 'DeleteCommand') {
+          writes.push(`delete ${String(input.Key.pk).split('#')[0]}`);
+        }
+        return doc.send(command as never);
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const recorded = new SearchIndexRepository(recording, sessionsTable);
+    const startTerms = ['v:198.51.100.9', 't:ip', 's:initialized', 'p:soc-analyst'];
+    const running = entry('s_open000002', 'ownerf', '2026-11-09T00:00:00.000Z', {
+      status: 'initialized',
+      verdict: null,
+      risk_score: null,
+      summary: null,
+    });
+    await index.indexSession(entry('s_open000001', 'ownerf', '2026-11-08T00:00:00.000Z'), [
+      'v:198.51.100.9',
+      't:ip',
+      's:completed',
+    ]);
+    await index.indexSession(entry('s_open000003', 'ownerf', '2026-11-10T00:00:00.000Z'), [
+      'v:198.51.100.9',
+      't:ip',
+      's:completed',
+    ]);
+
+    await recorded.indexOpenSession(running, startTerms);
+    expect(writes.sort()).toEqual(['put SEARCHOPEN', 'put TENANT']);
+
+    // Every term finds it, merged newest first with the finished sessions, and filters apply.
+    for (const terms of [['v:198.51.100.9'], ['t:ip', 's:initialized'], ['p:soc-analyst']]) {
+      const page = await index.search({ ownerKeyId: 'ownerf', terms, limit: 10 });
+      expect(page.hits.map((h) => h.session_id)).toContain('s_open000002');
+    }
+    const all = await index.search({ ownerKeyId: 'ownerf', terms: ['v:198.51.100.9'], limit: 10 });
+    expect(all.hits.map((h) => [h.session_id, h.status])).toEqual([
+      ['s_open000003', 'completed'],
+      ['s_open000002', 'initialized'],
+      ['s_open000001', 'completed'],
+    ]);
+    const completedOnly = await index.search({
+      ownerKeyId: 'ownerf',
+      terms: ['v:198.51.100.9'],
+      statuses: ['completed'],
+      limit: 10,
+    });
+    expect(completedOnly.hits.map((h) => h.session_id)).toEqual(['s_open000003', 's_open000001']);
+    expect((await index.search({ ownerKeyId: 'ownerg', terms: ['t:ip'], limit: 10 })).hits).toEqual([]);
+
+    // Pages of one: the running session takes its place by sort key, nothing repeats or goes missing.
+    const paged: string[] = [];
+    let after: SearchPosition | undefined;
+    do {
+      const page = await index.search({ ownerKeyId: 'ownerf', terms: ['t:ip'], limit: 1, after });
+      expect(page.hits.length).toBeLessThanOrEqual(1);
+      paged.push(...page.hits.map((h) => h.session_id));
+      after = page.next;
+    } while (after);
+    expect(paged).toEqual(['s_open000003', 's_open000002', 's_open000001']);
+
+    // Its end: a posting per term, the tenant posting and the term document, then the open posting
+    // is deleted. Nothing is rewritten and no stale term is deleted (there are none).
+    writes.length = 0;
+    const endTerms = ['v:198.51.100.9', 't:ip', 's:completed', 'p:soc-analyst', 'w:scanner'];
+    await recorded.indexSession(
+      { ...running, status: 'completed', verdict: 'suspicious', risk_score: 50, summary: 'A scanner.' },
+      endTerms,
+    );
+    expect(writes.sort()).toEqual(
+      [...endTerms.map(() => 'put TERM'), 'put TENANT', 'put SEARCHDOC', 'delete SEARCHOPEN'].sort(),
+    );
+    const open = await doc.send(
+      new QueryCommand({
+        TableName: sessionsTable,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': 'SEARCHOPEN#ownerf' },
+      }),
+    );
+    expect(open.Items).toEqual([]);
+    expect((await index.search({ ownerKeyId: 'ownerf', terms: ['s:initialized'], limit: 10 })).hits).toEqual(
+      [],
+    );
+    const ended = await index.search({ ownerKeyId: 'ownerf', terms: ['w:scanner'], limit: 10 });
+    expect(ended.hits.map((h) => [h.session_id, h.status])).toEqual([['s_open000002', 'completed']]);
   });
 });

@@ -39,11 +39,13 @@ export async function startTestService(
     staleSessionSweep?: LocalServiceOptions['staleSessionSweep'];
     /** Reuse tables (a restart); default: fresh ones. */
     tablePrefix?: string;
+    /** DynamoDB through this endpoint (e.g. a metering hop in front of the shared DynamoDB Local). */
+    dynamodbEndpoint?: string;
   } = {},
 ): Promise<TestService> {
   const service = await startLocalService({
     port: 0,
-    dynamodb: { endpoint: dynamodbEndpoint() },
+    dynamodb: { endpoint: options.dynamodbEndpoint ?? dynamodbEndpoint() },
     tablePrefix: options.tablePrefix ?? `sis-t${randomBytes(5).toString('hex')}`,
     env: { SIS_DEMO_DATA: '0', ...options.env },
     ...(options.staleSessionSweep !== undefined ? { staleSessionSweep: options.staleSessionSweep } : {}),
