@@ -19,7 +19,9 @@ import {
 } from '../domain/analyst';
 import type { Entity } from '../domain/entity';
 import { NotFoundError } from '../domain/errors';
-import { buildReport, resolvePersona, TOOLS } from '../domain/investigation';
+import { resolvePersona } from '../domain/investigation/personas';
+import { buildReport } from '../domain/investigation/report';
+import { toolDeclarations } from '../domain/investigation/tool-catalogue';
 import type { ToolCall } from '../domain/investigation/types';
 import { logger } from '../observability';
 import { type AnalystModel, bedrockAnalystModel, ModelCallError } from '../platform/bedrock-analyst';
@@ -86,7 +88,7 @@ function guardrailOf(ctx: SessionContext) {
  * to a related domain from an IP investigation.
  */
 function offeredTools(): OfferedTool[] {
-  return TOOLS.map((tool) => ({
+  return toolDeclarations().map((tool) => ({
     name: tool.name,
     description: tool.description,
     appliesTo: (e: Entity) => tool.appliesTo(e),

@@ -1,7 +1,7 @@
 import type { Entity } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity-normalisation';
 import { openingMessage } from '../domain/investigation/report';
-import { toolsFor } from '../domain/investigation/tools';
+import { toolsFor } from '../domain/investigation/tool-catalogue';
 import type { ToolName } from '../domain/investigation/types';
 import { isTerminal } from '../domain/session-status';
 import { type Tlp, tlpOf } from '../domain/tlp';

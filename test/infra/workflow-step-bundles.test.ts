@@ -8,11 +8,14 @@ import { inputsInOutput, LAMBDA_BUNDLE_OPTIONS } from '../support/lambda-bundle'
  * Each workflow step Lambda carries its own step's code and not the rest of the investigation
  * (issue #17: every bundle within 400 KB unless its own work needs more). Modules are kept by what
  * they import at the top, so one import of a module that plans or runs tools put every tool, the
- * connector declarations and the brand list into the failure write-back; this names what each step
- * must not carry, read from esbuild's metafile with the construct's settings.
+ * connector declarations and the brand list into the failure write-back. Planning (MarkActive) and
+ * the analyst's turn read what the tools are from their declarations (tool-catalogue.ts), not their
+ * code. This names what each step must not carry, read from esbuild's metafile with the construct's
+ * settings.
  */
-const TOOL_CODE = /^shared\/domain\/investigation\/(tool-[a-z-]+|tools|engine)\.ts$/;
+const TOOL_CODE = /^shared\/domain\/investigation\/(tool-(?!catalogue)[a-z-]+|tools|engine)\.ts$/;
 const CONNECTORS = /^shared\/domain\/intel\/(connectors|mappers)\.ts$/;
+const CONNECTOR_MAPPERS = /^shared\/domain\/intel\/mappers\.ts$/;
 const MODEL_CLIENT =
   /^(shared\/platform\/bedrock-analyst\.ts|node_modules\/@aws-sdk\/client-bedrock-runtime\/)/;
 
@@ -22,6 +25,8 @@ const NOT_CARRIED: Record<string, RegExp[]> = {
   'sweep-stale-sessions': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
   'step-persist': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
   'step-assess': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
+  'step-mark-active': [TOOL_CODE, CONNECTOR_MAPPERS, MODEL_CLIENT],
+  'step-analyst-turn': [TOOL_CODE, CONNECTOR_MAPPERS],
 };
 
 async function bundledInputs(names: string[]): Promise<Record<string, string[]>> {
@@ -52,6 +57,7 @@ describe('what the workflow step bundles carry', () => {
 
   it('finds them where they are used (run-tool runs the tools, the analyst turn calls the model)', async () => {
     const inputs = await bundledInputs(['step-run-tool', 'step-analyst-turn']);
+    expect(inputs['step-run-tool']!.some((path) => CONNECTOR_MAPPERS.test(path))).toBe(true);
     expect(inputs['step-run-tool']!.filter((path) => TOOL_CODE.test(path)).length).toBeGreaterThan(4);
     expect(inputs['step-run-tool']!.some((path) => CONNECTORS.test(path))).toBe(true);
     expect(inputs['step-analyst-turn']!.some((path) => MODEL_CLIENT.test(path))).toBe(true);

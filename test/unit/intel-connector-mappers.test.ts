@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../shared/domain/entity';
-import { CONNECTOR_NAMES, CONNECTORS, refusalReason } from '../../shared/domain/intel/connectors';
-import { threatfoxIocMatches } from '../../shared/domain/intel/mappers';
+import { CONNECTOR_NAMES, CONNECTORS } from '../../shared/domain/intel/connectors';
+import { MAPPERS, threatfoxIocMatches } from '../../shared/domain/intel/mappers';
+import { refusalReason } from '../../shared/domain/investigation/tool-intel';
 import { TOOL_NAMES } from '../../shared/domain/investigation/types';
 import { intelFixture } from '../support/intel-fake-server';
 
@@ -13,7 +14,7 @@ import { intelFixture } from '../support/intel-fake-server';
 const ip = { type: 'ip' as const, value: '185.220.101.1' };
 const domain = { type: 'domain' as const, value: 'vektorex.com' };
 const map = (name: keyof typeof CONNECTORS, fixture: string, status = 200, entity: Entity = ip) =>
-  CONNECTORS[name].map(entity, { status, body: intelFixture(fixture) });
+  MAPPERS[name](entity, { status, body: intelFixture(fixture) });
 const attackIds = (result: ReturnType<typeof map>) =>
   result.findings.flatMap((f) => f.attack ?? []).map((a) => a.id);
 
@@ -40,7 +41,7 @@ describe('intelligence connector mappers', () => {
     expect(notFound.verdict).toBe('unknown');
     expect(notFound.findings[0]?.score).toBe(0);
     const suspicious = { ip: '192.0.2.9', noise: true, riot: false, classification: 'suspicious' };
-    expect(CONNECTORS.greynoise.map(ip, { status: 200, body: suspicious }).verdict).toBe('suspicious');
+    expect(MAPPERS.greynoise(ip, { status: 200, body: suspicious }).verdict).toBe('suspicious');
   });
 
   it('InternetDB: a tor tag is suspicious and known CVEs are an exposure finding; 404 is no data', () => {
@@ -106,7 +107,7 @@ describe('intelligence connector mappers', () => {
         classifications: [],
       },
     };
-    const result = CONNECTORS.crowdsec.map(ip, { status: 200, body: publicDns });
+    const result = MAPPERS.crowdsec(ip, { status: 200, body: publicDns });
     expect(result.verdict).toBe('benign');
     expect(result.findings[0]?.attack).toBeUndefined();
     expect(result.facts).toMatchObject({ false_positives: ['Public DNS'] });

@@ -1,16 +1,15 @@
 import type { Entity, EntityType } from '../entity';
-import { classifyIp } from '../investigation/tool-ip-classification';
 import type { Tlp } from '../tlp';
-import { tlpAllows } from '../tlp';
-import { type IntelResult, MAPPERS } from './mappers';
 
 /**
  * The threat-intelligence connectors: one declaration each (what it looks up, how it
  * authenticates, how far it may be trusted with data, how long its answers are reused, its daily
- * budget) plus the pure pieces of a lookup: the provider request for an entity and the mapper from
- * the provider's answer to findings. The HTTP call itself is shared/platform/intel-http.ts; the
- * cache, quota and circuit breaker are shared/services/intel-lookups.ts. docs/intel.md documents
- * each source.
+ * budget) plus the provider request for an entity. The mapper from each provider's answer to
+ * findings is mappers.ts (MAPPERS, by connector name) and the gate that refuses an entity a source
+ * must not see is the connector's tool (investigation/tool-intel.ts): planning a run and offering
+ * tools to the analyst read these declarations without either. The HTTP call itself is
+ * shared/platform/intel-http.ts; the cache, quota and circuit breaker are
+ * shared/services/intel-lookups.ts. docs/intel.md documents each source.
  */
 
 import { CONNECTOR_NAMES, type ConnectorName } from './names';
@@ -58,7 +57,6 @@ export interface ConnectorDeclaration {
   /** Statuses besides 2xx that are answers ("not found"), not errors. */
   answerStatuses: readonly number[];
   request(entity: Entity): ProviderRequest;
-  map(entity: Entity, answer: ProviderAnswer): IntelResult;
 }
 
 const HOUR = 3600;
@@ -85,7 +83,6 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
       query: { ipAddress: entity.value, maxAgeInDays: '90', verbose: '' },
       headers: JSON_ACCEPT,
     }),
-    map: MAPPERS.abuseipdb,
   },
   greynoise: {
     name: 'greynoise',
@@ -104,7 +101,6 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
       path: `/v3/community/${enc(entity.value)}`,
       headers: JSON_ACCEPT,
     }),
-    map: MAPPERS.greynoise,
   },
   internetdb: {
     name: 'internetdb',
@@ -119,7 +115,6 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
     defaultBaseUrl: 'https://internetdb.shodan.io',
     answerStatuses: [404],
     request: (entity) => ({ method: 'GET', path: `/${enc(entity.value)}`, headers: JSON_ACCEPT }),
-    map: MAPPERS.internetdb,
   },
   urlhaus: {
     name: 'urlhaus',
@@ -134,7 +129,6 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
     defaultBaseUrl: 'https://urlhaus-api.abuse.ch',
     answerStatuses: [],
     request: (entity) => ({ method: 'POST', path: '/v1/host/', form: { host: entity.value } }),
-    map: MAPPERS.urlhaus,
   },
   threatfox: {
     name: 'threatfox',
@@ -154,7 +148,6 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
       // The documented search: a substring match, narrowed to this indicator by the mapper.
       json: { query: 'search_ioc', search_term: entity.value },
     }),
-    map: MAPPERS.threatfox,
   },
   otx: {
     name: 'otx',
@@ -173,7 +166,6 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
       path: `/api/v1/indicators/${entity.type === 'ip' ? ipPath(entity) : 'domain'}/${enc(entity.value)}/general`,
       headers: JSON_ACCEPT,
     }),
-    map: MAPPERS.otx,
   },
   crowdsec: {
     name: 'crowdsec',
@@ -189,7 +181,6 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
     defaultBaseUrl: 'https://cti.api.crowdsec.net',
     answerStatuses: [404],
     request: (entity) => ({ method: 'GET', path: `/v2/smoke/${enc(entity.value)}`, headers: JSON_ACCEPT }),
-    map: MAPPERS.crowdsec,
   },
   virustotal: {
     name: 'virustotal',
@@ -209,7 +200,6 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
       path: `/${entity.type === 'ip' ? 'ip_addresses' : 'domains'}/${enc(entity.value)}`,
       headers: JSON_ACCEPT,
     }),
-    map: MAPPERS.virustotal,
   },
   misp: {
     name: 'misp',
@@ -229,7 +219,6 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
       json: { returnFormat: 'json', value: entity.value, includeEventTags: true, limit: 50 },
       headers: JSON_ACCEPT,
     }),
-    map: MAPPERS.misp,
   },
 };
 
@@ -241,63 +230,4 @@ export function isConnectorName(value: string): value is ConnectorName {
 export function connectorOfTool(tool: string): ConnectorName | undefined {
   const name = tool.startsWith('intel_') ? tool.slice('intel_'.length) : '';
   return isConnectorName(name) ? name : undefined;
-}
-
-/** Names that never leave the tenant: reserved by RFC 2606/6761/8375 or conventionally internal. */
-const RESERVED_SUFFIXES = [
-  'example',
-  'example.com',
-  'example.net',
-  'example.org',
-  'test',
-  'invalid',
-  'localhost',
-  'local',
-  'internal',
-  'intranet',
-  'lan',
-  'home.arpa',
-  'corp',
-];
-
-function underSuffix(value: string, suffix: string): boolean {
-  const s = suffix.replace(/^[.@]+/, '').toLowerCase();
-  return s !== '' && (value === s || value.endsWith(`.${s}`) || value.endsWith(`@${s}`));
-}
-
-/**
- * Why this entity must not go to this connector, or null when it may. Checked before any cache,
- * quota or network work, so a refused lookup costs nothing and leaves nothing behind.
- */
-export function refusalReason(
-  connector: ConnectorDeclaration,
-  entity: Entity,
-  tlp: Tlp,
-  internalSuffixes: readonly string[],
-): string | null {
-  if (!connector.entityTypes.includes(entity.type)) {
-    return `${connector.title} does not look up a ${entity.type}.`;
-  }
-  if (!tlpAllows(tlp, connector.maxTlp)) {
-    return `TLP:${tlp.toUpperCase()} is above this source's maximum (TLP:${connector.maxTlp.toUpperCase()}); nothing was sent.`;
-  }
-  if (connector.tenantOwned) return null;
-  if (entity.type === 'ip') {
-    const { range } = classifyIp(entity.value);
-    if (range !== 'public') {
-      return `A ${range.replaceAll('_', ' ')} address is never sent to a third-party source.`;
-    }
-    return null;
-  }
-  const value = entity.value.toLowerCase();
-  if (entity.type === 'host' || entity.type === 'user') {
-    return `A ${entity.type} name is never sent to a third-party source.`;
-  }
-  if (RESERVED_SUFFIXES.some((suffix) => underSuffix(value, suffix))) {
-    return 'A reserved or internal-only name is never sent to a third-party source.';
-  }
-  if (internalSuffixes.some((suffix) => underSuffix(value, suffix))) {
-    return 'The deployment names this as internal (SIS_INTERNAL_SUFFIXES); it is never sent to a third-party source.';
-  }
-  return null;
 }

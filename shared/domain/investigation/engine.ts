@@ -3,7 +3,8 @@ import { type Entity, entityKey } from '../entity';
 import { normaliseEntity } from '../entity-normalisation';
 import { DomainError, ToolSkippedError, ValidationError } from '../errors';
 import { clampScore, severityForScore } from './scoring';
-import { getTool, toolsFor } from './tools';
+import { toolsFor } from './tool-catalogue';
+import { getTool } from './tools';
 import {
   type Attributes,
   DEFAULT_DATA_LIMITS,

@@ -3,6 +3,7 @@ export * from './engine';
 export * from './personas';
 export * from './report';
 export * from './scoring';
+export * from './tool-catalogue';
 export { brandMatches, DOMAIN_THRESHOLDS, SUSPICIOUS_TLDS } from './tool-domain-analysis';
 export { ACCOUNT_RULES, HOST_RULES } from './tool-identity';
 export { classifyIp, type IpRange, reversePointer } from './tool-ip-classification';

@@ -6,6 +6,7 @@ import { describeEntity } from '../entity-normalisation';
 import { editDistance, scriptsOf, shannonEntropy, skeleton } from './lookalike';
 import { mailProviderAnswer } from './mail-provider';
 import { makeFinding } from './scoring';
+import { declaredTool } from './tool-catalogue';
 import type { Facts, Finding, RelatedEntity, Tool, ToolOutput, ToolRunContext } from './types';
 
 /**
@@ -321,10 +322,7 @@ export function brandMatches(domain: string): BrandMatch[] {
 }
 
 export const domainAnalysis: Tool = {
-  name: 'domain_analysis',
-  description:
-    'Registrable domain, subdomain depth, label entropy, suspicious TLDs, IDN homographs and look-alikes of well-known brands.',
-  appliesTo: (entity: Entity) => entity.type === 'domain',
+  ...declaredTool('domain_analysis'),
   async run(entity: Entity, ctx?: ToolRunContext): Promise<ToolOutput> {
     const description = describeEntity(entity);
     if (description.type !== 'domain') throw new Error('domain_analysis needs a domain');

@@ -9,6 +9,7 @@ import {
   PRIOR_HALF_LIFE_DAYS,
   priorVerdictScore,
 } from './scoring';
+import { declaredTool } from './tool-catalogue';
 import type {
   Facts,
   Finding,
@@ -122,9 +123,7 @@ export function incidentFinding(
 }
 
 export const incidentHistory: Tool = {
-  name: 'incident_history',
-  description: 'Incidents that mention the entity, weighted by severity and recency; entities they share.',
-  appliesTo: () => true,
+  ...declaredTool('incident_history'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     const incidents = await ctx.data.incidentsMentioning(entity, ctx.limits.incidents);
     const digest = digestIncidents(incidents, ctx.now);
@@ -154,9 +153,7 @@ export const incidentHistory: Tool = {
 };
 
 export const priorInvestigations: Tool = {
-  name: 'prior_investigations',
-  description: 'Verdicts of earlier investigations of the same entity, the strongest recent one counting.',
-  appliesTo: () => true,
+  ...declaredTool('prior_investigations'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     const sessions = (await ctx.data.priorInvestigations(entity, ctx.limits.priorInvestigations)).filter(
       (s) => s.session_id !== ctx.sessionId,
@@ -232,9 +229,7 @@ export const priorInvestigations: Tool = {
 };
 
 export const graphNeighbourhood: Tool = {
-  name: 'graph_neighbourhood',
-  description: 'Neighbours in the knowledge graph and links to entities already judged high-risk.',
-  appliesTo: () => true,
+  ...declaredTool('graph_neighbourhood'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     const neighbours = (await ctx.data.neighbourhood(entity, ctx.limits.neighbours)).filter(
       (n) => !sameEntity(n.entity, entity),

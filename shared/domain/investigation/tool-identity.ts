@@ -3,6 +3,7 @@ import { type Entity, entityLabel } from '../entity';
 import { describeEntity } from '../entity-normalisation';
 import { mailProviderAnswer } from './mail-provider';
 import { makeFinding } from './scoring';
+import { declaredTool } from './tool-catalogue';
 import { coOccurringEntities, digestIncidents, incidentFinding } from './tool-history';
 import type {
   Facts,
@@ -253,10 +254,7 @@ async function aliasIncidents(
 }
 
 export const accountAnalysis: Tool = {
-  name: 'account_analysis',
-  description:
-    'Account naming (built-in, privileged, service, generic, machine) and incidents that mention the bare logon name.',
-  appliesTo: (entity: Entity) => entity.type === 'user',
+  ...declaredTool('account_analysis'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     const user = describeEntity(entity);
     if (user.type !== 'user') throw new Error('account_analysis needs a user');
@@ -299,10 +297,7 @@ export const accountAnalysis: Tool = {
 };
 
 export const hostAnalysis: Tool = {
-  name: 'host_analysis',
-  description:
-    'Host naming (domain controller, high-value server, jump host, default or offensive-distribution names) and incidents that mention the short name.',
-  appliesTo: (entity: Entity) => entity.type === 'host',
+  ...declaredTool('host_analysis'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     const host = describeEntity(entity);
     if (host.type !== 'host') throw new Error('host_analysis needs a host');

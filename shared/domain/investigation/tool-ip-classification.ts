@@ -4,6 +4,7 @@ import { type IpIntel, type NetworkProvider, networkProviderOf, type OfflineInte
 import type { Entity } from '../entity';
 import { ipaddr } from '../ip-address';
 import { makeFinding } from './scoring';
+import { declaredTool } from './tool-catalogue';
 import type { Facts, Finding, FindingCategory, Tool, ToolOutput, ToolRunContext } from './types';
 
 /**
@@ -280,10 +281,7 @@ function hostingFinding(value: string, network: Network | undefined): Finding[] 
 }
 
 export const ipClassification: Tool = {
-  name: 'ip_classification',
-  description:
-    'Classifies an IP address by special-purpose range (private, CGNAT, documentation, bogon, tunnel...).',
-  appliesTo: (entity: Entity) => entity.type === 'ip',
+  ...declaredTool('ip_classification'),
   async run(entity: Entity, ctx?: ToolRunContext): Promise<ToolOutput> {
     const { version, range } = classifyIp(entity.value);
     const verdict = assess(range, entity.value);

@@ -1,4 +1,3 @@
-import type { Entity } from '../entity';
 import { ValidationError } from '../errors';
 import { domainAnalysis } from './tool-domain-analysis';
 import { graphNeighbourhood, incidentHistory, priorInvestigations } from './tool-history';
@@ -26,24 +25,6 @@ const BY_NAME = new Map<string, Tool>(TOOLS.map((tool) => [tool.name, tool]));
 
 export function isToolName(name: string): name is ToolName {
   return (TOOL_NAMES as readonly string[]).includes(name);
-}
-
-const INTEL_TOOL_NAMES = new Set<string>(INTEL_TOOLS.map((tool) => tool.name));
-
-/**
- * The tools to run for this entity, in report order; the workflow maps over this list. An
- * intelligence tool is planned only when its connector is configured (`intelEnabled`), so a
- * deployment without connectors runs exactly the built-in tools.
- */
-export function toolsFor(
-  entity: Entity,
-  intelEnabled: (connector: string) => boolean = () => false,
-): ToolName[] {
-  return TOOLS.filter(
-    (tool) =>
-      tool.appliesTo(entity) &&
-      (!INTEL_TOOL_NAMES.has(tool.name) || intelEnabled(tool.name.slice('intel_'.length))),
-  ).map((tool) => tool.name);
 }
 
 /** The tool of that name; throws ValidationError for an unknown name. */

@@ -279,11 +279,15 @@ export interface ToolRunContext extends IntelOptions {
   offline?: OfflineIntel;
 }
 
-export interface Tool {
+/** What is said about a tool without running it (each tool's is in tool-catalogue.ts). */
+export interface ToolDeclaration {
   name: ToolName;
   /** One line, shown in docs and to analysts. */
   description: string;
   appliesTo(entity: Entity): boolean;
+}
+
+export interface Tool extends ToolDeclaration {
   run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput>;
 }
 
