@@ -7,33 +7,68 @@ import {
 import * as z from './zod';
 
 /**
- * The whole runtime configuration of every function and of the local runtime, parsed once per cold
- * start. A missing or malformed variable fails the cold start with a message naming the variable,
- * instead of surfacing later as an obscure SDK error on the first request.
+ * The whole runtime configuration of every function and of the local runtime: one zod schema over
+ * process.env, parsed once per cold start. A missing or malformed variable fails the cold start with
+ * a message naming the variable, instead of surfacing later as an obscure SDK error on the first
+ * request.
+ *
+ * Each variable is declared below with a function that builds the schema of its value, and a cold
+ * start builds the schemas of the variables its environment sets, and no other (`schemaOf`): an unset
+ * variable needs no schema, it reads as its default or as undefined. Building the schema of every
+ * variable (~100, most of them unset in any one function) was most of the configuration's cost at
+ * each cold start, ~11 ms of CPU of ~15 with the parse (issue #17). `configSchema()` builds the
+ * whole schema, which parseConfig matches for every environment (test/unit/config.test.ts).
  */
-const booleanFlag = z.pipe(
-  z.enum(['0', '1', 'true', 'false']),
-  z.transform((value: '0' | '1' | 'true' | 'false') => value === '1' || value === 'true'),
-);
+interface Declared<S extends z.ZodMiniType, HasDefault extends boolean> {
+  readonly schema: () => S;
+  readonly hasDefault: HasDefault;
+  /** The value of an unset variable with a default; not validated, as zod's `_default`. */
+  readonly fallback?: z.output<S>;
+}
+
+/** A variable that may be unset (then undefined). */
+const optional = <S extends z.ZodMiniType>(schema: () => S): Declared<S, false> => ({
+  schema,
+  hasDefault: false,
+});
+
+/** A variable that reads as `fallback` when unset. */
+const withDefault = <S extends z.ZodMiniType>(fallback: z.output<S>, schema: () => S): Declared<S, true> => ({
+  schema,
+  hasDefault: true,
+  fallback,
+});
 
 /*
- * Building blocks shared by several variables: every schema instance costs construction time at each
- * cold start (the configuration is most of the zod work a function's import does), and a schema is
- * immutable, so one instance serves every variable of the same shape; messages name the variable
- * from its key, not from the instance.
+ * Building blocks shared by several variables: one instance, built on first use, serves every
+ * variable of the same shape (a schema is immutable, and messages name the variable from its key,
+ * not from the instance).
  */
-const optionalUrl = z.optional(z.url());
-const optionalText = z.optional(z.string());
-const optionalNonEmpty = z.optional(z.string().check(z.minLength(1)));
-const tableName = z.string().check(z.minLength(3));
-const siemCredentials = z.optional(z.string().check(z.maxLength(8192)));
-const consolePassword = z.optional(z.string().check(z.minLength(8), z.maxLength(128)));
-const cursorSecret = z.optional(z.string().check(z.minLength(32), z.maxLength(512)));
-const dailyQuota = z.optional(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000_000)));
+const shared = <S extends z.ZodMiniType>(build: () => S): (() => S) => {
+  let built: S | undefined;
+  return () => {
+    built ??= build();
+    return built;
+  };
+};
+const booleanFlag = shared(() =>
+  z.pipe(
+    z.enum(['0', '1', 'true', 'false']),
+    z.transform((value: '0' | '1' | 'true' | 'false') => value === '1' || value === 'true'),
+  ),
+);
+const tableName = shared(() => z.string().check(z.minLength(3)));
+const optionalUrl = optional(shared(() => z.url()));
+const optionalText = optional(shared(() => z.string()));
+const optionalNonEmpty = optional(shared(() => z.string().check(z.minLength(1))));
+const siemCredentials = optional(shared(() => z.string().check(z.maxLength(8192))));
+const consolePassword = optional(shared(() => z.string().check(z.minLength(8), z.maxLength(128))));
+const cursorSecret = optional(shared(() => z.string().check(z.minLength(32), z.maxLength(512))));
+const dailyQuota = optional(shared(() => z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000_000))));
 
-const intelKey = z.optional(z.string().check(z.trim(), z.minLength(8), z.maxLength(512)));
+const intelKey = optional(() => z.string().check(z.trim(), z.minLength(8), z.maxLength(512)));
 const intelUrl = optionalUrl;
-const intelEnabled = z.optional(booleanFlag);
+const intelEnabled = optional(booleanFlag);
 const intelQuota = dailyQuota;
 type IntelEnv = { [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_API_KEY`]: typeof intelKey } & {
   [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_URL`]: typeof intelUrl;
@@ -60,22 +95,21 @@ const intelEnv = Object.fromEntries(
   }),
 ) as IntelEnv;
 
-export const configSchema = z.object({
-  AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
-  SIS_TENANT: z._default(
+const variables = {
+  AWS_REGION: withDefault('us-east-1', () => z.string().check(z.minLength(1))),
+  SIS_TENANT: withDefault('local', () =>
     z
       .string()
       .check(
         z.regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'lowercase letters, digits and dashes, at most 31 characters'),
       ),
-    'local',
   ),
-  SIS_PUBLIC_URL: z._default(z.url(), 'http://127.0.0.1:3000'),
-  SIS_KEYS_TABLE: z._default(tableName, 'sis-local-keys'),
-  SIS_SESSIONS_TABLE: z._default(tableName, 'sis-local-sessions'),
-  SIS_GRAPH_TABLE: z._default(tableName, 'sis-local-graph'),
-  SIS_INCIDENTS_TABLE: z._default(tableName, 'sis-local-incidents'),
-  SIS_INTEL_TABLE: z._default(tableName, 'sis-local-intel'),
+  SIS_PUBLIC_URL: withDefault('http://127.0.0.1:3000', () => z.url()),
+  SIS_KEYS_TABLE: withDefault('sis-local-keys', tableName),
+  SIS_SESSIONS_TABLE: withDefault('sis-local-sessions', tableName),
+  SIS_GRAPH_TABLE: withDefault('sis-local-graph', tableName),
+  SIS_INCIDENTS_TABLE: withDefault('sis-local-incidents', tableName),
+  SIS_INTEL_TABLE: withDefault('sis-local-intel', tableName),
   /** Set only for the local runtime and tests: the DynamoDB Local endpoint. */
   SIS_DYNAMODB_ENDPOINT: optionalUrl,
   /** Set only for the local runtime: the local Step Functions endpoint. */
@@ -85,27 +119,31 @@ export const configSchema = z.object({
   SIS_SQS_ENDPOINT: optionalUrl,
   SIS_INCIDENT_QUEUE_URL: optionalText,
   /** How long a synchronous start waits before handing back the session to poll. */
-  SIS_SYNC_WAIT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1860)), 1860),
+  SIS_SYNC_WAIT_SECONDS: withDefault(1860, () => z.coerce.number().check(z.int(), z.gte(1), z.lte(1860))),
   /**
    * The investigation state machine's TimeoutSeconds, read from the ASL by the stack and the local
    * runtime and given to the stale-session sweeper (an active session older than this has no run).
    */
-  SIS_WORKFLOW_TIMEOUT_SECONDS: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(31_536_000))),
-  SIS_MAX_BODY_BYTES: z._default(z.coerce.number().check(z.int(), z.gte(1024), z.lte(10_485_760)), 1_048_576),
+  SIS_WORKFLOW_TIMEOUT_SECONDS: optional(() => z.coerce.number().check(z.int(), z.gte(1), z.lte(31_536_000))),
+  SIS_MAX_BODY_BYTES: withDefault(1_048_576, () =>
+    z.coerce.number().check(z.int(), z.gte(1024), z.lte(10_485_760)),
+  ),
   /** REST API id and stage, so key admin can flush the authorizer cache and manage usage plans. */
   SIS_REST_API_ID: optionalText,
   SIS_STAGE_NAME: optionalText,
   SIS_USAGE_PLAN_ID: optionalText,
-  SIS_AUTHORIZER_CACHE_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(3600)), 0),
+  SIS_AUTHORIZER_CACHE_TTL_SECONDS: withDefault(0, () =>
+    z.coerce.number().check(z.int(), z.gte(0), z.lte(3600)),
+  ),
   /**
    * The deployment's default per-key limits, i.e. its default usage plan's (the stack sets them on the
    * key-administration functions from the settings rateLimitPerSecond, burstLimit, dailyQuota). A key
    * created without its own limits is stored with them. Unset: 10/s, burst 20; quota unset or 0: none.
    */
-  SIS_DEFAULT_RATE_PER_SECOND: z.optional(z.coerce.number().check(z.positive(), z.lte(10_000))),
-  SIS_DEFAULT_BURST: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(5_000))),
+  SIS_DEFAULT_RATE_PER_SECOND: optional(() => z.coerce.number().check(z.positive(), z.lte(10_000))),
+  SIS_DEFAULT_BURST: optional(() => z.coerce.number().check(z.int(), z.gte(1), z.lte(5_000))),
   SIS_DEFAULT_DAILY_QUOTA: dailyQuota,
-  SIS_DEMO_DATA: z._default(booleanFlag, true),
+  SIS_DEMO_DATA: withDefault(true, booleanFlag),
   /**
    * Directory of the offline enrichment data (IP → ASN/country, mail-provider lists) shipped with the
    * run-tool function; the stack sets it. Unset locally: built from the installed data packages into
@@ -117,14 +155,14 @@ export const configSchema = z.object({
    * against DynamoDB Local (SIS_DYNAMODB_ENDPOINT set); the CDK stack never sets it. Comma-separated
    * `<step>@<entity value>[#<tool>]=throw|delay:<ms>`, e.g. `step-assess@fault.example.com=throw`.
    */
-  SIS_FAULT_INJECTION: z.optional(z.string().check(z.maxLength(2000))),
+  SIS_FAULT_INJECTION: optional(() => z.string().check(z.maxLength(2000))),
   /**
    * TEST-ONLY: the fraction (0-0.5) of DynamoDB requests that fail with
    * ProvisionedThroughputExceededException before reaching DynamoDB Local, on every attempt the SDK
    * makes (shared/store/dynamo-client.ts). Honoured only with SIS_DYNAMODB_ENDPOINT set; the CDK stack
    * never sets it. Proves the SDK's retry configuration absorbs throttling without losing data.
    */
-  SIS_DYNAMODB_FAULT_RATE: z.optional(z.coerce.number().check(z.gte(0), z.lte(0.5))),
+  SIS_DYNAMODB_FAULT_RATE: optional(() => z.coerce.number().check(z.gte(0), z.lte(0.5))),
   /**
    * SIEM pull connectors (functions/siem-pull). A connector runs only when its URL is set: Sentinel's
    * workspace resource URL (`https://management.azure.com/subscriptions/…/workspaces/<ws>`), the Splunk
@@ -142,27 +180,31 @@ export const configSchema = z.object({
   SIS_SIEM_ELASTIC_URL: optionalUrl,
   SIS_SIEM_ELASTIC_SECRET_ARN: optionalText,
   SIS_SIEM_ELASTIC_CREDENTIALS: siemCredentials,
-  SIS_SIEM_PULL_INTERVAL_SECONDS: z.optional(z.coerce.number().check(z.int(), z.gte(10), z.lte(86_400))),
+  SIS_SIEM_PULL_INTERVAL_SECONDS: optional(() => z.coerce.number().check(z.int(), z.gte(10), z.lte(86_400))),
   /**
    * The analyst (docs/analyst.md): `rules` (default) writes the narrative from templates; `bedrock`
    * lets a model on Amazon Bedrock write it (Converse with tool use), falling back to `rules` on any
    * model failure. SIS_BEDROCK_MODEL_ID is a model ID, inference-profile ID or ARN. The SDK's own
    * AWS_ENDPOINT_URL_BEDROCK_RUNTIME points the client elsewhere (the tests' local Converse server).
    */
-  SIS_ANALYST: z._default(z.enum(['rules', 'bedrock']), 'rules'),
-  SIS_BEDROCK_MODEL_ID: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
-  SIS_BEDROCK_GUARDRAIL_ID: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
-  SIS_BEDROCK_GUARDRAIL_VERSION: z.optional(z.string().check(z.regex(/^(DRAFT|[1-9][0-9]{0,7})$/))),
+  SIS_ANALYST: withDefault('rules', () => z.enum(['rules', 'bedrock'])),
+  SIS_BEDROCK_MODEL_ID: optional(() => z.string().check(z.minLength(1), z.maxLength(2048))),
+  SIS_BEDROCK_GUARDRAIL_ID: optional(() => z.string().check(z.minLength(1), z.maxLength(2048))),
+  SIS_BEDROCK_GUARDRAIL_VERSION: optional(() => z.string().check(z.regex(/^(DRAFT|[1-9][0-9]{0,7})$/))),
   AWS_ENDPOINT_URL_BEDROCK_RUNTIME: optionalUrl,
   /** Budgets per investigation: model turns, tools the model may request, tokens, wall time. */
-  SIS_ANALYST_MAX_TURNS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(20)), 6),
-  SIS_ANALYST_MAX_TOOL_CALLS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(30)), 8),
-  SIS_ANALYST_MAX_TOKENS: z._default(z.coerce.number().check(z.int(), z.gte(1000), z.lte(1_000_000)), 60_000),
-  SIS_ANALYST_MAX_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(10), z.lte(1800)), 300),
-  SIS_ANALYST_MAX_OUTPUT_TOKENS: z._default(z.coerce.number().check(z.int(), z.gte(256), z.lte(8192)), 2000),
+  SIS_ANALYST_MAX_TURNS: withDefault(6, () => z.coerce.number().check(z.int(), z.gte(1), z.lte(20))),
+  SIS_ANALYST_MAX_TOOL_CALLS: withDefault(8, () => z.coerce.number().check(z.int(), z.gte(0), z.lte(30))),
+  SIS_ANALYST_MAX_TOKENS: withDefault(60_000, () =>
+    z.coerce.number().check(z.int(), z.gte(1000), z.lte(1_000_000)),
+  ),
+  SIS_ANALYST_MAX_SECONDS: withDefault(300, () => z.coerce.number().check(z.int(), z.gte(10), z.lte(1800))),
+  SIS_ANALYST_MAX_OUTPUT_TOKENS: withDefault(2000, () =>
+    z.coerce.number().check(z.int(), z.gte(256), z.lte(8192)),
+  ),
   /** One Converse call: socket timeout and attempts (throttling is retried with backoff). */
-  SIS_BEDROCK_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(120)), 50),
-  SIS_BEDROCK_MAX_ATTEMPTS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10)), 4),
+  SIS_BEDROCK_TIMEOUT_SECONDS: withDefault(50, () => z.coerce.number().check(z.int(), z.gte(1), z.lte(120))),
+  SIS_BEDROCK_MAX_ATTEMPTS: withDefault(4, () => z.coerce.number().check(z.int(), z.gte(1), z.lte(10))),
   /**
    * Console sign-in (docs/console.md). The OpenID Connect issuer whose ID tokens the console
    * authorizer accepts (on AWS `https://cognito-idp.<region>.amazonaws.com/<pool id>`, locally
@@ -173,9 +215,9 @@ export const configSchema = z.object({
    * refuse every request with 401.
    */
   SIS_CONSOLE_ISSUER: optionalUrl,
-  SIS_CONSOLE_CLIENT_ID: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+  SIS_CONSOLE_CLIENT_ID: optional(() => z.string().check(z.minLength(1), z.maxLength(128))),
   SIS_CONSOLE_JWKS_URL: optionalUrl,
-  SIS_CONSOLE_USER_POOL_ID: z.optional(
+  SIS_CONSOLE_USER_POOL_ID: optional(() =>
     z
       .string()
       .check(z.regex(/^[a-z]{2}-[a-z]+-\d_[A-Za-z0-9]+$/, 'a Cognito user pool ID such as eu-west-1_AbC123')),
@@ -198,19 +240,19 @@ export const configSchema = z.object({
    * the manifests' `legal_info_url` then points there (it must answer 200 without credentials) and
    * `/legal` links to it; unset, `legal_info_url` is this service's own `/legal` page.
    */
-  SIS_CONTACT_EMAIL: z._default(z.email(), 'security-operations@example.com'),
-  SIS_LEGAL_URL: z.optional(z.url({ protocol: /^https?$/ })),
+  SIS_CONTACT_EMAIL: withDefault('security-operations@example.com', () => z.email()),
+  SIS_LEGAL_URL: optional(() => z.url({ protocol: /^https?$/ })),
   ...intelEnv,
   /** AWS: the tenant's Secrets Manager secret holding the connectors' keys, JSON {"ABUSEIPDB": "<key>", ...}. */
   SIS_INTEL_SECRET_ARN: optionalNonEmpty,
   /** Per attempt; retries (on 429/5xx, honouring Retry-After) stay within the tool's time. */
-  SIS_INTEL_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.gte(100), z.lte(60_000)), 4_000),
-  SIS_INTEL_RETRIES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(5)), 2),
+  SIS_INTEL_TIMEOUT_MS: withDefault(4_000, () => z.coerce.number().check(z.int(), z.gte(100), z.lte(60_000))),
+  SIS_INTEL_RETRIES: withDefault(2, () => z.coerce.number().check(z.int(), z.gte(0), z.lte(5))),
   /**
    * Comma-separated domain suffixes (also matching hosts and users@suffix) the deployment names as
    * internal: never sent to a third-party intelligence source, e.g. `corp.example.com,ad.example.net`.
    */
-  SIS_INTERNAL_SUFFIXES: z._default(
+  SIS_INTERNAL_SUFFIXES: withDefault([], () =>
     z.pipe(
       z.string().check(z.maxLength(4000)),
       z.transform((value: string) =>
@@ -225,35 +267,97 @@ export const configSchema = z.object({
           .filter(Boolean),
       ),
     ),
-    [],
   ),
-});
+} satisfies Record<string, Declared<z.ZodMiniType, boolean>>;
 
-export type Config = z.infer<typeof configSchema>;
+type Variables = typeof variables;
+type VariableName = keyof Variables;
+type WholeShape = {
+  [K in VariableName]: Variables[K] extends Declared<infer S, true>
+    ? z.ZodMiniDefault<S>
+    : Variables[K] extends Declared<infer S, false>
+      ? z.ZodMiniOptional<S>
+      : never;
+};
+
+export type Config = z.infer<z.ZodMiniObject<WholeShape>>;
+
+const variableNames = Object.keys(variables) as VariableName[];
+
+/**
+ * The whole schema, every variable with its default or as optional: what the configuration means,
+ * for tests and tools. parseConfig gives the same result and the same messages for every
+ * environment (test/unit/config.test.ts).
+ */
+export function configSchema(): z.ZodMiniObject<WholeShape> {
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const name of variableNames) {
+    const variable: Declared<z.ZodMiniType, boolean> = variables[name];
+    shape[name] = variable.hasDefault
+      ? z._default(variable.schema(), variable.fallback)
+      : z.optional(variable.schema());
+  }
+  return z.object(shape) as unknown as z.ZodMiniObject<WholeShape>;
+}
+
+/**
+ * The schema of the variables `env` sets, each with its declared schema (a set variable's value is
+ * validated as the whole schema would: an optional or default wrapper only acts on an unset one).
+ * Kept for the next parse of an environment setting the same variables, and first built while the
+ * module loads, for the environment the function starts with: the schemas a cold start needs are
+ * built in its import, as before, and only those.
+ */
+function schemaOf(env: NodeJS.ProcessEnv): z.ZodMiniObject {
+  const names = setVariables(env);
+  const key = names.join(',');
+  if (present.key !== key) present = { key, schema: objectOf(names) };
+  return present.schema;
+}
+const setVariables = (env: NodeJS.ProcessEnv) => variableNames.filter((name) => env[name] !== undefined);
+function objectOf(names: VariableName[]): z.ZodMiniObject {
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const name of names) shape[name] = variables[name].schema();
+  return z.object(shape);
+}
+let present: { key: string; schema: z.ZodMiniObject } = /* @__PURE__ */ (() => {
+  const names = setVariables(process.env);
+  return { key: names.join(','), schema: objectOf(names) };
+})();
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
-  const result = configSchema.safeParse(env);
-  if (result.success && result.data.SIS_ANALYST === 'bedrock' && !result.data.SIS_BEDROCK_MODEL_ID) {
-    throw new ConfigError('Invalid configuration: SIS_BEDROCK_MODEL_ID: required when SIS_ANALYST=bedrock');
-  }
-  if (
-    result.success &&
-    Boolean(result.data.SIS_BEDROCK_GUARDRAIL_ID) !== Boolean(result.data.SIS_BEDROCK_GUARDRAIL_VERSION)
-  ) {
-    throw new ConfigError(
-      'Invalid configuration: SIS_BEDROCK_GUARDRAIL_ID and SIS_BEDROCK_GUARDRAIL_VERSION must be set together',
-    );
-  }
-  if (result.success) intelConfigProblems(result.data);
+  const result = schemaOf(env).safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  return result.data;
+  const cfg = withUnsetVariables(result.data, env);
+  if (cfg.SIS_ANALYST === 'bedrock' && !cfg.SIS_BEDROCK_MODEL_ID) {
+    throw new ConfigError('Invalid configuration: SIS_BEDROCK_MODEL_ID: required when SIS_ANALYST=bedrock');
+  }
+  if (Boolean(cfg.SIS_BEDROCK_GUARDRAIL_ID) !== Boolean(cfg.SIS_BEDROCK_GUARDRAIL_VERSION)) {
+    throw new ConfigError(
+      'Invalid configuration: SIS_BEDROCK_GUARDRAIL_ID and SIS_BEDROCK_GUARDRAIL_VERSION must be set together',
+    );
+  }
+  intelConfigProblems(cfg);
+  return cfg;
+}
+
+/** The parsed set variables with the defaults of the unset ones, in declaration order. */
+function withUnsetVariables(parsed: Record<string, unknown>, env: NodeJS.ProcessEnv): Config {
+  const cfg: Record<string, unknown> = {};
+  for (const name of variableNames) {
+    const variable: Declared<z.ZodMiniType, boolean> = variables[name];
+    if (env[name] !== undefined) cfg[name] = parsed[name];
+    // A fresh copy of an array default, as zod's `_default` hands out (SIS_INTERNAL_SUFFIXES).
+    else if (variable.hasDefault)
+      cfg[name] = Array.isArray(variable.fallback) ? [...variable.fallback] : variable.fallback;
+  }
+  return cfg as Config;
 }
 
 /** A keyed connector enabled without a key anywhere, or MISP without its server's URL. */
