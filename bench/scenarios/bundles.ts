@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 import {
   functionEntry,
+  LAMBDA_BUNDLE_ALIASES,
   PROJECT_ROOT,
   publicSuffixListCommand,
 } from '../../infra/constructs/service-function';
@@ -16,9 +17,10 @@ import { packageOf } from '../lib/sourcemap';
 /**
  * Builds every Lambda bundle the way the CDK construct does (infra/constructs/service-function.ts:
  * esbuild, ESM, target node24, minified, AWS SDK bundled, nothing external, the createRequire
- * banner) and reports sizes and the biggest contributors from esbuild's metafile. The source map
- * is written to a separate file (`external`), so the measured code is byte for byte the code Lambda
- * would load; the map serves only to attribute executed code to packages (cold-start coverage).
+ * banner, the construct's aliases, so credentials come from the environment alone) and reports sizes
+ * and the biggest contributors from esbuild's metafile. The source map is written to a separate file
+ * (`external`), so the measured code is byte for byte the code Lambda would load; the map serves only
+ * to attribute executed code to packages (cold-start coverage).
  */
 export type FunctionKind = 'http' | 'authorizer' | 'workflow' | 'queue' | 'floor' | 'probe';
 
@@ -64,6 +66,7 @@ export function constructBundling(): { banner: string } {
     'minify: true',
     'bundleAwsSDK: true',
     'externalModules: []',
+    'esbuildArgs: esbuildAliasArgs(LAMBDA_BUNDLE_ALIASES)',
     'runtime: Runtime.NODEJS_24_X',
     'publicSuffixListCommand(inputDir, outputDir)',
   ];
@@ -114,6 +117,8 @@ export async function buildBundle(
     /** What-if variants: esbuild plugins that stub a dependency out, and the folder to build into. */
     plugins?: Plugin[];
     variant?: string;
+    /** esbuild aliases instead of the construct's (a probe of the floor as it was without them). */
+    aliases?: Readonly<Record<string, string>>;
   } = {},
 ): Promise<BundleInfo> {
   const entry =
@@ -145,6 +150,7 @@ export async function buildBundle(
     mainFields: ['module', 'main'],
     banner: { js: banner },
     minify: true,
+    alias: { ...(options.aliases ?? LAMBDA_BUNDLE_ALIASES) },
     sourcemap: options.linkedSourceMap ? 'linked' : 'external',
     sourcesContent: false,
     metafile: true,
@@ -183,7 +189,13 @@ export async function buildProbes(banner: string): Promise<BundleInfo[]> {
   const probes: BundleInfo[] = [];
   for (const probe of DEPENDENCY_PROBES) {
     const source = `export { handler } from './handler';\n${probe.source}\n`;
-    probes.push(await buildBundle(`floor+${probe.name}`, banner, { source, kind: 'probe' }));
+    probes.push(
+      await buildBundle(`floor+${probe.name}`, banner, {
+        source,
+        kind: 'probe',
+        ...(probe.aliases ? { aliases: probe.aliases } : {}),
+      }),
+    );
   }
   return probes;
 }

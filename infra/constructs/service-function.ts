@@ -19,7 +19,12 @@ import {
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  type BundlingOptions,
+  NodejsFunction,
+  OutputFormat,
+  SourceMapMode,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { PUBLIC_SUFFIX_LIST_FILE } from '../../shared/domain/public-suffix';
@@ -37,8 +42,26 @@ export const DEFAULT_TIMEOUT_SECONDS = 10;
  * ESM bundles have no `require`; a few CommonJS dependencies inside the bundle (and the AWS SDK's
  * optional loaders) still call it, so the bundle gets one from `createRequire`.
  */
-const ESM_REQUIRE_BANNER =
+export const ESM_REQUIRE_BANNER =
   "import { createRequire as __sisCreateRequire } from 'node:module'; const require = __sisCreateRequire(import.meta.url);";
+
+/**
+ * Packages every Lambda bundle takes from another module, by esbuild alias. The AWS SDK's default
+ * credential chain becomes its first link, the environment variables Lambda sets, which takes about
+ * 130 KB out of every bundle and nearly half of the floor's import CPU
+ * (shared/platform/lambda-credential-provider.ts says what it leaves out). esbuild resolves an alias's
+ * target from its working directory: the project root, where CDK runs the project's own esbuild (in
+ * CDK's Docker fallback, without a local esbuild, the target would not be found and synth fails).
+ * Unbundled code (local runs, tests, scripts) keeps the full chain.
+ */
+export const LAMBDA_BUNDLE_ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': './shared/platform/lambda-credential-provider.ts',
+};
+
+/** The aliases as NodejsFunction's esbuildArgs, which it renders as `--alias:<package>=<path>`. */
+export function esbuildAliasArgs(aliases: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(aliases).map(([from, to]) => [`--alias:${from}`, to]));
+}
 
 /**
  * tldts's own prebuilt, self-contained CommonJS build, shipped beside every bundle as the Public
@@ -132,7 +155,8 @@ class InlinePolicyRole extends Role {
 /**
  * The one place that decides how a Lambda function of this service is built and run: Node.js 24 on
  * ARM64, an esbuild ESM bundle that includes the AWS SDK (the function runs the SDK version it was
- * tested with, not the runtime's), source maps, X-Ray and log levels from the tenant's telemetry
+ * tested with, not the runtime's) with the environment's credentials as its only credential source
+ * (LAMBDA_BUNDLE_ALIASES), source maps, X-Ray and log levels from the tenant's telemetry
  * profile (infra/telemetry.ts), a log group with a retention, and a role that starts with nothing but
  * its own log group and X-Ray. Grants are added by the stack.
  *
@@ -144,6 +168,8 @@ export class ServiceFunction extends Construct {
   readonly role: Role;
   readonly logGroup: LogGroup;
   readonly functionName: string;
+  /** How the function's bundle is built, as handed to NodejsFunction. */
+  readonly bundling: BundlingOptions;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
@@ -168,6 +194,37 @@ export class ServiceFunction extends Construct {
       description: `Runs ${this.functionName}`,
     });
     this.logGroup.grantWrite(this.role);
+
+    this.bundling = {
+      format: OutputFormat.ESM,
+      mainFields: ['module', 'main'],
+      banner: ESM_REQUIRE_BANNER,
+      minify: true,
+      sourceMap: true,
+      // Unlinked unless stacks are mapped at run time: Node reads a linked map at every cold start.
+      sourceMapMode: telemetry.sourceMappedStacks ? SourceMapMode.DEFAULT : SourceMapMode.EXTERNAL,
+      sourcesContent: false,
+      bundleAwsSDK: true,
+      externalModules: [],
+      esbuildArgs: esbuildAliasArgs(LAMBDA_BUNDLE_ALIASES),
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (inputDir: string, outputDir: string) => [
+          publicSuffixListCommand(inputDir, outputDir),
+          ...(props.offlineData
+            ? [
+                `npx --no-install tsx "${path.join(inputDir, 'scripts', 'build-offline-data.ts')}" "${path.join(outputDir, OFFLINE_DATA_ASSET_DIR)}"`,
+              ]
+            : []),
+          ...(props.assetFolders ?? []).map(
+            (folder) =>
+              `cp -R "${path.join(inputDir, folder)}" "${path.join(outputDir, path.basename(folder))}"`,
+          ),
+          ...(props.consoleFiles ? consoleBundleCommands(inputDir, outputDir) : []),
+        ],
+      },
+    };
 
     this.function = new NodejsFunction(this, 'Function', {
       functionName: this.functionName,
@@ -197,35 +254,7 @@ export class ServiceFunction extends Construct {
           ? { SIS_OFFLINE_DATA_DIR: `${LAMBDA_TASK_ROOT}/${OFFLINE_DATA_ASSET_DIR}` }
           : {}),
       },
-      bundling: {
-        format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        sourceMap: true,
-        // Unlinked unless stacks are mapped at run time: Node reads a linked map at every cold start.
-        sourceMapMode: telemetry.sourceMappedStacks ? SourceMapMode.DEFAULT : SourceMapMode.EXTERNAL,
-        sourcesContent: false,
-        bundleAwsSDK: true,
-        externalModules: [],
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (inputDir: string, outputDir: string) => [
-            publicSuffixListCommand(inputDir, outputDir),
-            ...(props.offlineData
-              ? [
-                  `npx --no-install tsx "${path.join(inputDir, 'scripts', 'build-offline-data.ts')}" "${path.join(outputDir, OFFLINE_DATA_ASSET_DIR)}"`,
-                ]
-              : []),
-            ...(props.assetFolders ?? []).map(
-              (folder) =>
-                `cp -R "${path.join(inputDir, folder)}" "${path.join(outputDir, path.basename(folder))}"`,
-            ),
-            ...(props.consoleFiles ? consoleBundleCommands(inputDir, outputDir) : []),
-          ],
-        },
-      },
+      bundling: this.bundling,
     });
   }
 

@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INCIDENT_CONSUMER_FUNCTION, SIEM_PULL_FUNCTION } from '../../infra/constructs/incident-sync';
-import { physicalFunctionName } from '../../infra/constructs/service-function';
+import { PROJECT_ROOT, physicalFunctionName, ServiceFunction } from '../../infra/constructs/service-function';
 import { grantsFor } from '../../infra/function-grants';
-import { stackName } from '../../infra/stack';
+import { stackName, type TenantStack } from '../../infra/stack';
 import {
   STALE_SESSION_SWEEP_FUNCTION,
   STATUS_CHANGE_FUNCTION,
@@ -15,11 +17,13 @@ import { physicalTableName, TABLE_IDS, TABLES } from '../../shared/store/tables'
 import { resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
 
 let template: TemplateJson;
+let builtStack: TenantStack;
 let builtStackName: string;
 
 beforeAll(() => {
   const { template: synthesised, stack } = synthTenantStack();
   template = synthesised.toJSON() as TemplateJson;
+  builtStack = stack;
   builtStackName = stack.stackName;
 });
 
@@ -160,6 +164,26 @@ describe('tenant stack shape', () => {
       expect(env.POWERTOOLS_METRICS_NAMESPACE).toBeTruthy();
       expect(env.SIS_PUBLIC_URL).toBeDefined();
       for (const id of TABLE_IDS) expect(env[TABLES[id].configKey], TABLES[id].configKey).toBeDefined();
+    }
+  });
+
+  it('bundles every function with the environment as its only credential source', () => {
+    const serviceFunctions = builtStack.node
+      .findAll()
+      .filter((construct): construct is ServiceFunction => construct instanceof ServiceFunction);
+    // Every function of the template is a ServiceFunction, so none is bundled otherwise.
+    expect(serviceFunctions.map((fn) => fn.functionName).sort()).toEqual(
+      [...resourcesOfType(template, 'AWS::Lambda::Function').values()]
+        .map((fn) => String(fn.Properties.FunctionName))
+        .sort(),
+    );
+    const provider = './shared/platform/lambda-credential-provider.ts';
+    expect(existsSync(join(PROJECT_ROOT, provider))).toBe(true);
+    for (const fn of serviceFunctions) {
+      expect(fn.bundling.esbuildArgs, fn.functionName).toEqual({
+        '--alias:@aws-sdk/credential-provider-node': provider,
+      });
+      expect(fn.bundling.externalModules, fn.functionName).toEqual([]);
     }
   });
 

@@ -31,7 +31,6 @@ const NOT_CARRIED: Record<string, RegExp[]> = {
 
 async function bundledInputs(names: string[]): Promise<Record<string, string[]>> {
   const result = await build({
-    absWorkingDir: PROJECT_ROOT,
     entryPoints: Object.fromEntries(names.map((name) => [name, functionEntry(name)])),
     outdir: join(PROJECT_ROOT, '.cache', 'workflow-step-bundles'),
     write: false,

@@ -16,7 +16,6 @@ const CLASSIC = /node_modules\/zod\/(v4\/classic\/|index\.js$|v4\/index\.js$)/;
 
 async function bundledInputs(entryPoints: Record<string, string>): Promise<Record<string, string[]>> {
   const result = await build({
-    absWorkingDir: PROJECT_ROOT,
     entryPoints,
     outdir: join(PROJECT_ROOT, '.cache', 'zod-classic-bundling'),
     write: false,

@@ -1,16 +1,25 @@
 import type { BuildOptions, Metafile } from 'esbuild';
+import {
+  ESM_REQUIRE_BANNER,
+  LAMBDA_BUNDLE_ALIASES,
+  PROJECT_ROOT,
+} from '../../infra/constructs/service-function';
 
 /**
  * esbuild as ServiceFunction bundles a Lambda function (ESM for Node 24, minified, AWS SDK included,
- * nothing external), for the tests that check what a bundle carries. The bench mirrors the same
+ * nothing external, the createRequire banner, the construct's aliases resolved from the project root,
+ * where CDK runs esbuild), for the tests that check what a bundle carries. The bench mirrors the same
  * settings (bench/scenarios/bundles.ts) and checks them against the construct's source.
  */
 export const LAMBDA_BUNDLE_OPTIONS = {
+  absWorkingDir: PROJECT_ROOT,
   bundle: true,
   platform: 'node',
   target: 'node24',
   format: 'esm',
   mainFields: ['module', 'main'],
+  banner: { js: ESM_REQUIRE_BANNER },
+  alias: { ...LAMBDA_BUNDLE_ALIASES },
   minify: true,
   metafile: true,
   logLevel: 'error',
