@@ -12,11 +12,15 @@ import en from 'zod/v4/locales/en.js';
  * "Invalid input" without it. Importing zod through this module sets it before anything validates,
  * in unit tests that never load the configuration as well.
  *
- * A module-level schema is built in a function called at once and marked pure, `(() => ...)()`
- * after a `@__PURE__` comment, so that a bundle which imports the module but not the schema does
- * not build it at cold start: esbuild drops an unused pure call only when its arguments are free
- * of side effects, and mini's function forms put every nested schema in an argument (classic's
- * method chains kept them in the callee, which esbuild does not look into).
+ * A module-level schema is built in a function called at once and marked pure (esbuild's PURE
+ * annotation comment before `(() => ...)()`), so that a bundle which imports the module but not the
+ * schema does not build it at cold start: esbuild drops an unused pure call only when its arguments
+ * are free of side effects, and mini's function forms put every nested schema in an argument
+ * (classic's method chains kept them in the callee, which esbuild does not look into).
+ *
+ * This comment must not spell the annotation itself: esbuild reads any comment containing it right
+ * before a call as one, and dropped the locale call below from every minified bundle
+ * (test/infra/zod-messages-bundling).
  */
 z.config(en());
 /*
