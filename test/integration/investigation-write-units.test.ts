@@ -49,13 +49,14 @@ describe('write units of one investigation', () => {
       Object.entries(totals.byOperation).map(([k, v]) => [k.replace(/ .*-sessions$/, ' sessions'), v]),
     );
     // The start lists the session (tenant posting) and files ONE open posting; the end writes one
-    // posting per term (57 for this report), the tenant posting, the term document, and deletes
-    // the open posting. Before: the start also wrote a posting per start term and the document,
-    // and the end rewrote those, deleted the stale status posting and wrote the document twice.
+    // posting per term (55 for this report), the tenant posting, the term document, and deletes
+    // the open posting: 58 units of BatchWriteItem. Before: the start also wrote a posting per
+    // start term and the document (62), the end rewrote those postings, deleted the stale status
+    // posting and wrote the document twice (PutItem 7).
     expect(byOperation['BatchWriteItem sessions']?.writeUnits).toBeLessThanOrEqual(60);
     expect(byOperation['DeleteItem sessions']?.writeUnits).toBe(1);
     expect(byOperation['PutItem sessions']?.writeUnits).toBeLessThanOrEqual(5);
-    // 124 before (start-time postings); the transactions (status transitions, tool results, the
+    // 121 before, 116 now; the transactions (status transitions, tool results, the
     // graph) are what keep it above issue #17's 60, see docs/performance.md.
     expect(totals.writeUnits).toBeLessThanOrEqual(118);
   });
