@@ -9,7 +9,7 @@ import { type SessionContext, sessionContext } from './session-context';
  * What the workflow steps that record a run's progress and outcome work with (assess, persist, the
  * failure write-back): the session context, the search index every status change re-indexes, and
  * the knowledge graph the report's edges go to. No workflow engine (no step starts or stops a run)
- * and no intelligence runtime: the steps that plan and run tools extend this
+ * and no intelligence runtime: the steps that plan and run tools build their own
  * (investigation-context.ts).
  */
 export interface StepContext extends SessionContext, SearchIndexing {

@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from '../../infra/constructs/service-function';
 import { ALARMED_FAILURE, METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
 import { logAlarmedFailure, logger, metrics, recordKeyDenial } from '../../shared/observability';
 import { onExecutionStatusChange } from '../../shared/services/ended-runs';
-import type { InvestigationContext } from '../../shared/services/investigation-context';
+import type { StepContext } from '../../shared/services/step-context';
 import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
 
 /**
@@ -249,7 +249,7 @@ describe('alarms', () => {
           throw new Error('DynamoDB unavailable');
         },
       },
-    } as unknown as InvestigationContext;
+    } as unknown as StepContext;
     const event = (status: string, input: string | null) => ({
       'detail-type': 'Step Functions Execution Status Change',
       detail: { executionArn: 'arn:x', name: 'run', status, input },
