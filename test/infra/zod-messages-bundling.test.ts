@@ -17,7 +17,6 @@ describe('zod messages in a Lambda bundle', () => {
   it('are the English ones the unbundled code gives, in the configuration errors', async () => {
     const dir = join(PROJECT_ROOT, '.cache', 'zod-messages-bundling');
     const result = await build({
-      absWorkingDir: PROJECT_ROOT,
       stdin: {
         contents: `import { parseConfig } from './shared/config';
 export function messageFor(env) {
