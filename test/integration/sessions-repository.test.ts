@@ -1,8 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomUUID } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type HistoryEntry,
+  REPORT_DICTIONARY_V1,
   type SessionRecord,
   SessionsRepository,
 } from '../../shared/store/sessions-repository';
@@ -224,6 +226,48 @@ describe('sessions repository', () => {
     expect(page.consumedReadUnits).toBeLessThanOrEqual(0.5);
   });
 
+  it('packs a report under 1 KB with the report dictionary, and still reads reports packed without it', async () => {
+    // A rules-engine report as the workflow writes it (2.7 KB of JSON; 1.1 KB deflated without a
+    // dictionary, so its item took two write units, four in the completing transaction).
+    const report = JSON.parse(REPORT_FIXTURE) as Record<string, unknown>;
+    const session = newSession();
+    await repo.create(session, [event('created')]);
+    await repo.transition(session.session_id, 'active');
+    await repo.transition(session.session_id, 'completed', { report }, [event('done')]);
+    const { Item } = await raw.send(
+      new GetCommand({ TableName: table, Key: { pk: `SESSION#${session.session_id}`, sk: 'META#REPORT' } }),
+    );
+    expect(Object.keys(Item ?? {}).sort()).toEqual(['pk', 'report_zd1', 'sk']);
+    // DynamoDB's item size: attribute names plus values.
+    const size = Object.entries(Item ?? {}).reduce(
+      (sum, [name, value]) =>
+        sum + name.length + (value instanceof Uint8Array ? value.length : Buffer.byteLength(String(value))),
+      0,
+    );
+    expect(size).toBeLessThan(1024);
+    expect((await repo.get(session.session_id))?.report).toEqual(report);
+
+    // A report stored before the dictionary (plain deflate) reads the same.
+    const older = newSession({ status: 'completed' });
+    await repo.create(older, []);
+    await raw.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          pk: `SESSION#${older.session_id}`,
+          sk: 'META#REPORT',
+          report_z: deflateRawSync(JSON.stringify(report)),
+        },
+      }),
+    );
+    expect((await repo.get(older.session_id))?.report).toEqual(report);
+
+    // Stored reports name this dictionary: its text must never change (add a new version instead).
+    expect(createHash('sha256').update(REPORT_DICTIONARY_V1).digest('hex')).toBe(
+      'fe182683c400d99d08cbc34dc7875bb188b885cc1a6fd4b3ed2eb69bf0fa7e64',
+    );
+  });
+
   it('records a tool result once, with its history, only while the session is active', async () => {
     const session = newSession();
     await repo.create(session, [event('session_created')]);
@@ -279,3 +323,6 @@ describe('sessions repository', () => {
     );
   });
 });
+
+const REPORT_FIXTURE =
+  '{"summary":"BENIGN · risk 10/100 · user svc-backup@contoso.example\\n1 indicator from 4/4 tools.\\nIndicators:\\n- [low 10] Service account by naming convention (account_analysis)","risk_score":10,"verdict":"benign","persona":"SOC Analyst","entities":[{"type":"user","value":"svc-backup@contoso.example","role":"investigated","attributes":{"account_kind":"service","mail_domain":"contoso.example","disposable_email":false,"free_email":false}}],"findings":[{"finding_id":"account_analysis:service_account","title":"Service account by naming convention","description":"Service accounts run applications and should never log on interactively; interactive or unusual-host use is a classic sign of credential theft (Kerberoasting targets them).","impact":"This account runs software rather than belonging to a person; it should not be used to sign in by hand.","severity":"low","score":10,"source_tool":"account_analysis","category":"privileged_identity","evidence":["svc-backup"],"attack":[{"id":"T1558.003","name":"Steal or Forge Kerberos Tickets: Kerberoasting"}]},{"finding_id":"graph_neighbourhood:not_in_graph","title":"No known relationships","description":"user svc-backup@contoso.example has no edges in the knowledge graph yet.","impact":"It is not connected to anything already assessed as risky.","severity":"info","score":0,"source_tool":"graph_neighbourhood","category":"context","evidence":[]},{"finding_id":"incident_history:no_incidents","title":"No incidents mention it","description":"No synced SIEM incident names user svc-backup@contoso.example.","impact":"It does not appear in any recorded security incident.","severity":"info","score":0,"source_tool":"incident_history","category":"context","evidence":[]},{"finding_id":"prior_investigations:prior_benign","title":"Previously judged benign","description":"The latest earlier verdict on user svc-backup@contoso.example was benign.","impact":"An earlier assessment found no threat.","severity":"info","score":0,"source_tool":"prior_investigations","category":"context","evidence":[]}],"recommendations":["No action needed: close as benign and keep this report as evidence."],"coverage":{"tools_run":4,"tools_succeeded":4,"tools_failed":[],"tools_timed_out":[]},"score_explanation":{"method":"noisy_or","formula":"risk = round(100 × (1 − Π (1 − score_i / 100)))","risk_score":10,"verdict":"benign","verdict_reason":"risk 10 < 30 and 4 of 4 tools succeeded → benign","contributions":[{"finding_id":"account_analysis:service_account","title":"Service account by naming convention","source_tool":"account_analysis","score":10,"points":10}],"sources":[{"source_tool":"account_analysis","findings":1,"alone":10,"points":10}]}}';
