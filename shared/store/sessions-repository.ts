@@ -183,7 +183,7 @@ const PACK_MIN_BYTES = 400;
  * text must never change; a better dictionary is a new version beside it (the digest is pinned in
  * test/integration/sessions-repository.test.ts).
  */
-export const REPORT_DICTIONARY_V1 = Buffer.from(
+export const REPORT_DICTIONARY_V1 = /* @__PURE__ */ Buffer.from(
   '"severity":"low","severity":"medium","severity":"high","severity":"critical","category":"threat",' +
     '"verdict":"suspicious","verdict":"malicious","role":"related",' +
     '"contributions":[{"finding_id":"","title":"","source_tool":"","score":,"points":}],' +
