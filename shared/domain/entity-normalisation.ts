@@ -1,4 +1,4 @@
-import { domainToASCII, domainToUnicode } from 'node:url';
+import { domainToASCII } from 'node:url';
 import {
   ENTITY_TYPES,
   type Entity,
@@ -8,6 +8,7 @@ import {
   isEntityType,
   MAX_ENTITY_VALUE_LENGTH,
   parseUser,
+  unicodeName,
 } from './entity';
 import { ValidationError } from './errors';
 import { ipaddr } from './ip-address';
@@ -221,7 +222,7 @@ export function describeEntity(entity: Entity): EntityDescription {
         type: 'host',
         form: dot >= 0 ? 'fqdn' : 'short',
         short_name: dot >= 0 ? entity.value.slice(0, dot) : entity.value,
-        unicode: domainToUnicode(entity.value) || entity.value,
+        unicode: unicodeName(entity.value),
       };
     }
     case 'domain': {
@@ -235,7 +236,7 @@ export function describeEntity(entity: Entity): EntityDescription {
         entity.value === registrable
           ? ''
           : entity.value.slice(0, entity.value.length - registrable.length - 1);
-      const unicode = domainToUnicode(entity.value) || entity.value;
+      const unicode = unicodeName(entity.value);
       return {
         type: 'domain',
         registrable_domain: registrable,

@@ -1,6 +1,8 @@
+import { domainToUnicode } from 'node:url';
+
 /**
  * Security entities as the service stores and shows them: the four types, the one canonical value
- * of each, keys, labels and the parts of a user name. Pure and dependency-free, so types and
+ * of each, keys, labels and the parts of a user name. Pure and free of packages, so types and
  * formatting are importable anywhere (the poll, the lists, the stores) without the parsers.
  * Turning input into a canonical entity, and describing a domain by its public suffix, is
  * entity-normalisation.ts: only the code that parses or classifies entities imports it.
@@ -75,4 +77,9 @@ const TYPE_LABELS: Record<EntityType, string> = {
 /** "IP address 203.0.113.7", "user corp\alice": for messages and summaries. */
 export function entityLabel(entity: Entity): string {
   return `${TYPE_LABELS[entity.type]} ${entity.value}`;
+}
+
+/** The Unicode spelling of a normalised (punycode) domain or host name, for people to read. */
+export function unicodeName(value: string): string {
+  return domainToUnicode(value) || value;
 }

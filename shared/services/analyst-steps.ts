@@ -19,7 +19,7 @@ import {
 } from '../domain/analyst';
 import type { Entity } from '../domain/entity';
 import { NotFoundError } from '../domain/errors';
-import { resolvePersona } from '../domain/investigation/personas';
+import { personaNamed } from '../domain/investigation/persona-names';
 import { buildReport } from '../domain/investigation/report';
 import { toolDeclarations } from '../domain/investigation/tool-catalogue';
 import type { ToolCall } from '../domain/investigation/types';
@@ -142,7 +142,7 @@ export async function analystTurn(
   if (session.status !== 'active') return { action: 'done', turn: input.turn, requests: [] };
 
   const entity = subjectOf(session);
-  const persona = resolvePersona(session.persona).name;
+  const persona = personaNamed(session.persona);
   const budget = budgetOf(ctx);
   const guardrail = guardrailOf(ctx);
   const tools = offeredTools();

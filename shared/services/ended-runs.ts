@@ -1,4 +1,4 @@
-import { unfinishedMessage } from '../domain/investigation/report';
+import { unfinishedMessage } from '../domain/investigation/persona-endings';
 import { isTerminal } from '../domain/session-status';
 import { METRIC } from '../metric-names';
 import { countMetric, logAlarmedFailure, logger } from '../observability';

@@ -2,8 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Entity, type EntityInput, entityLabel } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity-normalisation';
 import { ConflictError, ServiceUnavailableError, ValidationError } from '../domain/errors';
-import { resolvePersona } from '../domain/investigation/personas';
-import { rawResultsFrom, unfinishedMessage } from '../domain/investigation/report';
+import { unfinishedMessage } from '../domain/investigation/persona-endings';
+import { personaNamed } from '../domain/investigation/persona-names';
+import { rawResultsFrom } from '../domain/investigation/report';
 import type { ToolCall } from '../domain/investigation/types';
 import { assertOwner } from '../domain/ownership';
 import type { Caller } from '../domain/scopes';
@@ -122,7 +123,7 @@ export async function startInvestigation(
 ): Promise<StartOutcome> {
   const startedWaiting = Date.now();
   const entity = normaliseEntity(input.entity);
-  const persona = resolvePersona(input.persona).name;
+  const persona = personaNamed(input.persona);
   const idempotencyKey = checkIdempotencyKey(options.idempotencyKey);
   const now = ctx.now();
   const session: SessionRecord = {

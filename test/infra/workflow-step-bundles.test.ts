@@ -16,14 +16,16 @@ import { inputsInOutput, LAMBDA_BUNDLE_OPTIONS } from '../support/lambda-bundle'
 const TOOL_CODE = /^shared\/domain\/investigation\/(tool-(?!catalogue)[a-z-]+|tools|engine)\.ts$/;
 const CONNECTORS = /^shared\/domain\/intel\/(connectors|mappers)\.ts$/;
 const CONNECTOR_MAPPERS = /^shared\/domain\/intel\/mappers\.ts$/;
+/** Summaries and recommendations: a run that ends without a report says only its persona's ending. */
+const PERSONA_WORDING = /^shared\/domain\/investigation\/personas\.ts$/;
 const MODEL_CLIENT =
   /^(shared\/platform\/bedrock-analyst\.ts|node_modules\/@aws-sdk\/client-bedrock-runtime\/)/;
 
 const NOT_CARRIED: Record<string, RegExp[]> = {
-  'step-mark-failed': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
-  'workflow-status-change': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
-  'sweep-stale-sessions': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
-  'step-persist': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
+  'step-mark-failed': [TOOL_CODE, CONNECTORS, MODEL_CLIENT, PERSONA_WORDING],
+  'workflow-status-change': [TOOL_CODE, CONNECTORS, MODEL_CLIENT, PERSONA_WORDING],
+  'sweep-stale-sessions': [TOOL_CODE, CONNECTORS, MODEL_CLIENT, PERSONA_WORDING],
+  'step-persist': [TOOL_CODE, CONNECTORS, MODEL_CLIENT, PERSONA_WORDING],
   'step-assess': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
   'step-mark-active': [TOOL_CODE, CONNECTOR_MAPPERS, MODEL_CLIENT],
   'step-analyst-turn': [TOOL_CODE, CONNECTOR_MAPPERS],
@@ -60,5 +62,6 @@ describe('what the workflow step bundles carry', () => {
     expect(inputs['step-run-tool']!.filter((path) => TOOL_CODE.test(path)).length).toBeGreaterThan(4);
     expect(inputs['step-run-tool']!.some((path) => CONNECTORS.test(path))).toBe(true);
     expect(inputs['step-analyst-turn']!.some((path) => MODEL_CLIENT.test(path))).toBe(true);
+    expect(inputs['step-analyst-turn']!.some((path) => PERSONA_WORDING.test(path))).toBe(true);
   }, 120_000);
 });

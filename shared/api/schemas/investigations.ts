@@ -1,7 +1,7 @@
 import { MAX_ENTITY_VALUE_LENGTH } from '../../domain/entity';
 import { normaliseEntity } from '../../domain/entity-normalisation';
 import { ValidationError } from '../../domain/errors';
-import { personaChoices, resolvePersona } from '../../domain/investigation/personas';
+import { personaChoices, personaNamed } from '../../domain/investigation/persona-names';
 import {
   FINDING_CATEGORIES,
   FINDING_SEVERITIES,
@@ -122,7 +122,7 @@ export const StartInvestigationRequest = /* @__PURE__ */ (() =>
             }
           };
           problems(() => normaliseEntity(body.entity));
-          problems(() => resolvePersona(body.persona));
+          problems(() => personaNamed(body.persona));
         }),
       ),
     {

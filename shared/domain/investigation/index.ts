@@ -1,5 +1,7 @@
 /** The investigation domain's public surface: import from here rather than from the files. */
 export * from './engine';
+export * from './persona-endings';
+export * from './persona-names';
 export * from './personas';
 export * from './report';
 export * from './scoring';

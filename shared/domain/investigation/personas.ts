@@ -1,23 +1,23 @@
 import { type Entity, entityLabel, parseUser } from '../entity';
 import { describeEntity } from '../entity-normalisation';
-import { ValidationError } from '../errors';
+import { plainSubject } from './persona-endings';
+import { personaNamed } from './persona-names';
 import { riskLevel } from './scoring';
-import {
-  type Coverage,
-  DEFAULT_PERSONA,
-  type Finding,
-  type FindingCategory,
-  PERSONA_NAMES,
-  type PersonaName,
-  type ReportEntity,
-  type ToolName,
-  type Verdict,
+import type {
+  Coverage,
+  Finding,
+  FindingCategory,
+  PersonaName,
+  ReportEntity,
+  ToolName,
+  Verdict,
 } from './types';
 
 /**
  * Personas decide how the same evidence is told: the SOC Analyst gets indicators and next steps,
  * the CISO business impact and decisions without jargon, the Threat Hunter hypotheses and pivots.
- * They change words only, never the score or the verdict.
+ * They change words only, never the score or the verdict. The spellings accepted for each are
+ * persona-names.ts; what each says when a run ends without a report is persona-endings.ts.
  */
 
 /** Everything a persona may say something about. Findings are strongest first. */
@@ -33,13 +33,9 @@ export interface ReportView {
 export interface Persona {
   name: PersonaName;
   description: string;
-  /** Lower-case spellings accepted besides the name (case, spaces, `-` and `_` are ignored). */
-  aliases: readonly string[];
   opening(entity: Entity, tools: readonly ToolName[]): string;
   summary(view: ReportView): string;
   recommendations(view: ReportView): string[];
-  /** The closing message when the run ends without a report. */
-  unfinished(entity: Entity, outcome: 'failed' | 'canceled', reason?: string): string;
 }
 
 // ---- Shared reading of the evidence ----
@@ -110,7 +106,6 @@ function containment(view: ReportView): string | undefined {
 const socAnalyst: Persona = {
   name: 'SOC Analyst',
   description: 'Technical triage: verdict, indicators with evidence, related entities and next steps.',
-  aliases: ['soc analyst', 'soc', 'analyst', 'security analyst', 'socanalyst', 'soc_analyst'],
   opening(entity, tools) {
     return `Investigating ${entityLabel(entity)} with ${tools.length} tools: ${tools.join(', ')}.`;
   },
@@ -176,31 +171,9 @@ const socAnalyst: Persona = {
     }
     return out;
   },
-  unfinished(entity, outcome, reason) {
-    return outcome === 'canceled'
-      ? `Investigation of ${entityLabel(entity)} was canceled before a verdict; tool results recorded so far are kept.`
-      : `Investigation of ${entityLabel(entity)} failed before a verdict${reason ? `: ${reason}` : '.'}${
-          reason && !reason.endsWith('.') ? '.' : ''
-        } Re-run it; tool results recorded so far are kept.`;
-  },
 };
 
 // ---- CISO ----
-
-function plainSubject(entity: Entity): string {
-  switch (entity.type) {
-    case 'ip':
-      return `The network address ${entity.value}`;
-    case 'domain': {
-      const description = describeEntity(entity);
-      return `The website address ${description.type === 'domain' ? description.unicode : entity.value}`;
-    }
-    case 'user':
-      return `The user account ${parseUser(entity.value).name}`;
-    case 'host':
-      return `The computer ${entity.value}`;
-  }
-}
 
 const PLAIN_VERDICT: Record<Verdict, string> = {
   malicious: 'is very likely hostile',
@@ -212,14 +185,6 @@ const PLAIN_VERDICT: Record<Verdict, string> = {
 const ciso: Persona = {
   name: 'CISO',
   description: 'Executive summary: business impact, risk level and the decision needed, without jargon.',
-  aliases: [
-    'ciso',
-    'executive',
-    'exec',
-    'chief information security officer',
-    'security executive',
-    'management',
-  ],
   opening(entity) {
     return `Assessing the business risk of ${plainSubject(entity).replace(/^The/, 'the')}. An executive summary follows when the checks are done.`;
   },
@@ -269,11 +234,6 @@ const ciso: Persona = {
       out.push('Treat the result as provisional until the incomplete checks have been repeated.');
     }
     return out;
-  },
-  unfinished(entity, outcome) {
-    return outcome === 'canceled'
-      ? `The assessment of ${plainSubject(entity).replace(/^The/, 'the')} was stopped before it finished; no conclusion was reached.`
-      : `The assessment of ${plainSubject(entity).replace(/^The/, 'the')} could not be completed; no conclusion was reached. The security team can run it again.`;
   },
 };
 
@@ -341,7 +301,6 @@ function hunts(view: ReportView): string[] {
 const threatHunter: Persona = {
   name: 'Threat Hunter',
   description: 'Hypotheses, pivots and hunting leads built from the same evidence.',
-  aliases: ['threat hunter', 'hunter', 'threat hunting', 'hunt', 'th', 'threathunter', 'threat_hunter'],
   opening(entity, tools) {
     return `Opening a hunt on ${entityLabel(entity)}: ${tools.join(', ')}. Looking for hypotheses and pivots.`;
   },
@@ -382,9 +341,6 @@ const threatHunter: Persona = {
     }
     return out;
   },
-  unfinished(entity, outcome, reason) {
-    return `Hunt on ${entityLabel(entity)} ${outcome === 'canceled' ? 'was canceled' : `failed${reason ? ` (${reason})` : ''}`}; partial tool results remain in the session history.`;
-  },
 };
 
 export const PERSONAS: Record<PersonaName, Persona> = {
@@ -393,39 +349,10 @@ export const PERSONAS: Record<PersonaName, Persona> = {
   'Threat Hunter': threatHunter,
 };
 
-const canonical = (text: string) =>
-  text
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+/g, ' ');
-
-// Built on the first lookup: a table built at import would keep every persona's wording (and what
-// it reads, such as the Public Suffix List) in each bundle that imports this module for the request
-// schema alone, although only starting an investigation or writing a report looks a persona up.
-let byAlias: Map<string, Persona> | undefined;
-const personaByAlias = () => {
-  byAlias ??= new Map(
-    Object.values(PERSONAS).flatMap((p) =>
-      [p.name, ...p.aliases].map((alias) => [canonical(alias), p] as const),
-    ),
-  );
-  return byAlias;
-};
-
-/** `SOC Analyst (default), CISO, Threat Hunter` */
-export function personaChoices(): string {
-  return PERSONA_NAMES.map((name) => (name === DEFAULT_PERSONA ? `${name} (default)` : name)).join(', ');
-}
-
 /**
- * The persona named (case, spaces, `-` and `_` ignored; aliases such as `soc`, `ciso`, `hunter`
- * accepted). Missing or blank → SOC Analyst. Unknown → ValidationError at `persona` listing the
- * valid names.
+ * The persona named (see persona-names.ts for the accepted spellings). Missing or blank → SOC
+ * Analyst. Unknown → ValidationError at `persona` listing the valid names.
  */
 export function resolvePersona(name?: string | null): Persona {
-  if (name === undefined || name === null || name.trim() === '') return PERSONAS[DEFAULT_PERSONA];
-  const persona = personaByAlias().get(canonical(name));
-  if (persona) return persona;
-  const message = `unknown persona "${name.slice(0, 64)}"; valid personas: ${personaChoices()}`;
-  throw new ValidationError(`Invalid persona: ${message}.`, [{ path: 'persona', message }]);
+  return PERSONAS[personaNamed(name)];
 }

@@ -14,8 +14,9 @@ import type {
 } from './types';
 
 /**
- * Turns recorded tool calls into the report, the assistant messages and the graph edges. Pure:
- * the same tool calls always give the same report (no clock, no randomness).
+ * Turns recorded tool calls into the report, the assistant's opening and closing messages and the
+ * graph edges (a run that ends without a report closes with persona-endings.ts). Pure: the same
+ * tool calls always give the same report (no clock, no randomness).
  */
 
 export const MAX_REPORT_RELATED_ENTITIES = 50;
@@ -129,15 +130,6 @@ export function closingMessage(report: Report): string {
   if (report.recommendations.length === 0) return report.summary;
   const heading = report.persona === 'CISO' ? 'Recommended decisions:' : 'Next steps:';
   return `${report.summary}\n\n${heading}\n${report.recommendations.map((r) => `- ${r}`).join('\n')}`;
-}
-
-export function unfinishedMessage(
-  persona: Persona | string | null | undefined,
-  entity: Entity,
-  outcome: 'failed' | 'canceled',
-  reason?: string,
-): string {
-  return personaOf(persona).unfinished(normaliseEntity(entity), outcome, reason);
 }
 
 // ---- Graph edges and raw results ----
