@@ -51,11 +51,19 @@ const shared = <S extends z.ZodMiniType>(build: () => S): (() => S) => {
     return built;
   };
 };
+/*
+ * A flag, "1"/"true" or "0"/"false", read as a boolean: one transform that reports any other value
+ * with the issue an enum of the four gives (so the same message). It replaces a pipe from that enum
+ * into a transform, whose three schema kinds cost a cold start ~2 ms of CPU to build and first run.
+ */
+const FLAG_VALUES = ['0', '1', 'true', 'false'];
 const booleanFlag = shared(() =>
-  z.pipe(
-    z.enum(['0', '1', 'true', 'false']),
-    z.transform((value: '0' | '1' | 'true' | 'false') => value === '1' || value === 'true'),
-  ),
+  z.transform((value: unknown, ctx): boolean => {
+    if (value === '1' || value === 'true') return true;
+    if (value === '0' || value === 'false') return false;
+    ctx.issues.push({ code: 'invalid_value', values: FLAG_VALUES, input: value });
+    return z.NEVER;
+  }),
 );
 const tableName = shared(() => z.string().check(z.minLength(3)));
 const optionalUrl = optional(shared(() => z.url()));

@@ -185,6 +185,10 @@ describe('the configuration', () => {
     expect(failure({ SIS_CONTACT_EMAIL: 'security-operations' }).message).toBe(
       'Invalid configuration: SIS_CONTACT_EMAIL: Invalid email address',
     );
+    expect(failure({ SIS_DEMO_DATA: 'yes', SIS_INTEL_OTX_ENABLED: 'TRUE' }).message).toBe(
+      'Invalid configuration: SIS_DEMO_DATA: Invalid option: expected one of "0"|"1"|"true"|"false"; ' +
+        'SIS_INTEL_OTX_ENABLED: Invalid option: expected one of "0"|"1"|"true"|"false"',
+    );
   });
 
   it('reads every variable as the whole schema does, transforms and coercions included', () => {
