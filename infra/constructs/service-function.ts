@@ -52,10 +52,13 @@ export const ESM_REQUIRE_BANNER =
  * (shared/platform/lambda-credential-provider.ts says what it leaves out). esbuild resolves an alias's
  * target from its working directory: the project root, where CDK runs the project's own esbuild (in
  * CDK's Docker fallback, without a local esbuild, the target would not be found and synth fails).
+ * The Bedrock client's bearer-token providers likewise become their environment link, without the
+ * SSO token fallback and its SSO-OIDC client (shared/platform/lambda-token-provider.ts).
  * Unbundled code (local runs, tests, scripts) keeps the full chain.
  */
 export const LAMBDA_BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': './shared/platform/lambda-credential-provider.ts',
+  '@aws-sdk/token-providers': './shared/platform/lambda-token-provider.ts',
 };
 
 /** The aliases as NodejsFunction's esbuildArgs, which it renders as `--alias:<package>=<path>`. */

@@ -178,10 +178,13 @@ describe('tenant stack shape', () => {
         .sort(),
     );
     const provider = './shared/platform/lambda-credential-provider.ts';
+    const tokenProvider = './shared/platform/lambda-token-provider.ts';
     expect(existsSync(join(PROJECT_ROOT, provider))).toBe(true);
+    expect(existsSync(join(PROJECT_ROOT, tokenProvider))).toBe(true);
     for (const fn of serviceFunctions) {
       expect(fn.bundling.esbuildArgs, fn.functionName).toEqual({
         '--alias:@aws-sdk/credential-provider-node': provider,
+        '--alias:@aws-sdk/token-providers': tokenProvider,
       });
       expect(fn.bundling.externalModules, fn.functionName).toEqual([]);
     }
