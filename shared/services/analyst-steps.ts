@@ -20,7 +20,7 @@ import {
 import type { Entity } from '../domain/entity';
 import { NotFoundError } from '../domain/errors';
 import { personaNamed } from '../domain/investigation/persona-names';
-import { buildReport } from '../domain/investigation/report';
+import { assessmentOf } from '../domain/investigation/report';
 import { toolDeclarations } from '../domain/investigation/tool-catalogue';
 import type { ToolCall } from '../domain/investigation/types';
 import { logger } from '../observability';
@@ -149,7 +149,7 @@ export async function analystTurn(
   const at = ctx.now();
   const planned = callsOf(await ctx.sessions.listToolResults(input.session_id));
   const requested = callsOf(await ctx.sessions.listToolResults(input.session_id, true));
-  const report = buildReport({ entity, persona, toolCalls: planned });
+  const assessment = assessmentOf(planned);
   const prompt = systemPrompt(persona, deps.prompts);
 
   let untrusted: string[];
@@ -157,9 +157,9 @@ export async function analystTurn(
     const opening = openingText({
       entity,
       persona,
-      riskScore: report.risk_score,
-      verdict: report.verdict,
-      findings: report.findings,
+      riskScore: assessment.riskScore,
+      verdict: assessment.verdict,
+      findings: assessment.findings,
       tools: evidenceTools(planned),
     });
     conversation = startConversation({
@@ -221,7 +221,7 @@ export async function analystTurn(
       budget,
       tools,
       evidence,
-      findingIds: new Set(report.findings.map((f) => f.finding_id)),
+      findingIds: new Set(assessment.findings.map((f) => f.finding_id)),
       plannedTools: planned.map((call) => call.name),
     });
     return save(turn.conversation, historyOf(at, turn.record));

@@ -16,7 +16,10 @@ import { inputsInOutput, LAMBDA_BUNDLE_OPTIONS } from '../support/lambda-bundle'
 const TOOL_CODE = /^shared\/domain\/investigation\/(tool-(?!catalogue)[a-z-]+|tools|engine)\.ts$/;
 const CONNECTORS = /^shared\/domain\/intel\/(connectors|mappers)\.ts$/;
 const CONNECTOR_MAPPERS = /^shared\/domain\/intel\/mappers\.ts$/;
-/** Summaries and recommendations: a run that ends without a report says only its persona's ending. */
+/**
+ * Summaries and recommendations: a run that ends without a report says only its persona's ending, and
+ * the analyst turn grounds the model on the report's score, verdict and findings, not its wording.
+ */
 const PERSONA_WORDING = /^shared\/domain\/investigation\/personas\.ts$/;
 const MODEL_CLIENT =
   /^(shared\/platform\/bedrock-analyst\.ts|node_modules\/@aws-sdk\/client-bedrock-runtime\/)/;
@@ -28,7 +31,7 @@ const NOT_CARRIED: Record<string, RegExp[]> = {
   'step-persist': [TOOL_CODE, CONNECTORS, MODEL_CLIENT, PERSONA_WORDING],
   'step-assess': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
   'step-mark-active': [TOOL_CODE, CONNECTOR_MAPPERS, MODEL_CLIENT],
-  'step-analyst-turn': [TOOL_CODE, CONNECTOR_MAPPERS],
+  'step-analyst-turn': [TOOL_CODE, CONNECTOR_MAPPERS, PERSONA_WORDING],
 };
 
 async function bundledInputs(names: string[]): Promise<Record<string, string[]>> {
@@ -56,12 +59,12 @@ describe('what the workflow step bundles carry', () => {
     expect(carried).toEqual([]);
   }, 120_000);
 
-  it('finds them where they are used (run-tool runs the tools, the analyst turn calls the model)', async () => {
-    const inputs = await bundledInputs(['step-run-tool', 'step-analyst-turn']);
+  it('finds them where they are used (run-tool runs the tools, the analyst turn calls the model, Assess words the report)', async () => {
+    const inputs = await bundledInputs(['step-run-tool', 'step-analyst-turn', 'step-assess']);
     expect(inputs['step-run-tool']!.some((path) => CONNECTOR_MAPPERS.test(path))).toBe(true);
     expect(inputs['step-run-tool']!.filter((path) => TOOL_CODE.test(path)).length).toBeGreaterThan(4);
     expect(inputs['step-run-tool']!.some((path) => CONNECTORS.test(path))).toBe(true);
     expect(inputs['step-analyst-turn']!.some((path) => MODEL_CLIENT.test(path))).toBe(true);
-    expect(inputs['step-analyst-turn']!.some((path) => PERSONA_WORDING.test(path))).toBe(true);
+    expect(inputs['step-assess']!.some((path) => PERSONA_WORDING.test(path))).toBe(true);
   }, 120_000);
 });

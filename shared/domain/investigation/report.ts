@@ -1,9 +1,10 @@
 import { type Entity, entityKey, sameEntity } from '../entity';
 import { normaliseEntity } from '../entity-normalisation';
 import { type Persona, resolvePersona } from './personas';
-import { coverageOf, explainScore, riskScore, sortFindings, verdictFor } from './scoring';
+import { coverageOf, explainScore, riskScore as riskScoreOf, sortFindings, verdictFor } from './scoring';
 import type {
   Attributes,
+  Coverage,
   Facts,
   Finding,
   Report,
@@ -11,6 +12,7 @@ import type {
   ToolCall,
   ToolCallStatus,
   ToolName,
+  Verdict,
 } from './types';
 
 /**
@@ -77,13 +79,29 @@ export function entityAttributesFrom(toolCalls: readonly ToolCall[]): Attributes
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** What the tool calls establish, before any persona words it: the report's findings, score and verdict. */
+export interface Assessment {
+  findings: Finding[];
+  coverage: Coverage;
+  riskScore: number;
+  verdict: Verdict;
+}
+
+/**
+ * The findings (strongest first), coverage, risk score and verdict a report of these tool calls
+ * carries. The analyst turn grounds the model on these alone, without the persona's wording.
+ */
+export function assessmentOf(toolCalls: readonly ToolCall[], findings?: readonly Finding[]): Assessment {
+  const sorted = sortFindings(findings ?? findingsFrom(toolCalls));
+  const coverage = coverageOf(toolCalls);
+  const riskScore = riskScoreOf(sorted);
+  return { findings: sorted, coverage, riskScore, verdict: verdictFor(riskScore, coverage) };
+}
+
 export function buildReport(input: BuildReportInput): Report {
   const entity = normaliseEntity(input.entity);
   const persona = personaOf(input.persona);
-  const findings = sortFindings(input.findings ?? findingsFrom(input.toolCalls));
-  const coverage = coverageOf(input.toolCalls);
-  const risk = riskScore(findings);
-  const verdict = verdictFor(risk, coverage);
+  const { findings, coverage, riskScore: risk, verdict } = assessmentOf(input.toolCalls, input.findings);
   const entities: ReportEntity[] = [
     { type: entity.type, value: entity.value, role: 'investigated', ...withAttributes(input.toolCalls) },
     ...relatedEntitiesFrom(entity, input.toolCalls),
