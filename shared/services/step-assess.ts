@@ -1,7 +1,7 @@
 import type { Entity } from '../domain/entity';
+import { newToolCallId } from '../domain/investigation/call-ids';
 import { buildReport } from '../domain/investigation/report';
 import {
-  newToolCallId,
   type Report,
   TOOL_NAMES,
   type ToolCall,

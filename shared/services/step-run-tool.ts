@@ -1,6 +1,7 @@
 import type { OfflineIntel } from '../domain/enrichment';
+import { newToolCallId } from '../domain/investigation/call-ids';
 import { runToolByName } from '../domain/investigation/engine';
-import { newToolCallId, TOOL_NAMES, type ToolCall } from '../domain/investigation/types';
+import { TOOL_NAMES, type ToolCall } from '../domain/investigation/types';
 import { DEFAULT_TLP, TLP_LEVELS } from '../domain/tlp';
 import { logger } from '../observability';
 import type { HistoryEntry } from '../store/sessions-repository';

@@ -2,6 +2,7 @@ import { normaliseAttack } from '../attack';
 import { type Entity, entityKey } from '../entity';
 import { normaliseEntity } from '../entity-normalisation';
 import { DomainError, ToolSkippedError, ValidationError } from '../errors';
+import { newToolCallId } from './call-ids';
 import { clampScore, severityForScore } from './scoring';
 import { toolsFor } from './tool-catalogue';
 import { getTool } from './tools';
@@ -11,7 +12,6 @@ import {
   FINDING_CATEGORIES,
   type Finding,
   type InvestigationEvent,
-  newToolCallId,
   type RelatedEntity,
   type Tool,
   type ToolCall,

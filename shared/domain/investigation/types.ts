@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AnalystSection } from '../analyst/report-section';
 import type { AttackTechnique } from '../attack';
 import type { OfflineIntel } from '../enrichment';
@@ -146,10 +145,6 @@ export interface ToolCall {
   /** The answer was served from the connector cache, `cache_age_seconds` old. */
   cached?: boolean;
   cache_age_seconds?: number;
-}
-
-export function newToolCallId(): string {
-  return `tc_${randomUUID().replaceAll('-', '')}`;
 }
 
 export const INVESTIGATION_EVENT_TYPES = [
