@@ -76,7 +76,9 @@ async function main(): Promise<void> {
       `bench: done in ${results.meta.durationSeconds.toFixed(0)} s; wrote ${relative(PROJECT_ROOT, join(outDir, base))}.{json,md} and ${chartFiles.length} charts`,
     );
     for (const target of results.targets)
-      say(`  ${target.met ? 'MET ' : 'MISS'} ${target.description}: ${target.measured}`);
+      say(
+        `  ${target.met ? 'MET ' : 'MISS'} ${target.description}: ${target.measured}${target.note ? `; ${target.note}` : ''}`,
+      );
   } finally {
     await dynamo.stop();
     rmSync(join(resultsDir, 'tmp', 'cold-start'), { recursive: true, force: true });

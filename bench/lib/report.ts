@@ -56,7 +56,11 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
   out.push(
     table(
       ['', 'Target', 'Measured'],
-      results.targets.map((t) => [t.met ? '✅ met' : '❌ missed', t.description, t.measured]),
+      results.targets.map((t) => [
+        t.met ? '✅ met' : '❌ missed',
+        t.description,
+        t.note ? `${t.measured}; ${t.note}` : t.measured,
+      ]),
     ),
   );
   out.push('');
