@@ -110,13 +110,20 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'siem-pull': { tables: { incidents: { access: 'readWrite' } }, incidentQueueSend: true },
   // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
   'step-mark-active': { tables: { sessions: { access: 'readWrite' } } },
-  // Also the intel table (connector cache, quota, circuit) and, when the deployment names one, the
-  // connectors' secret (granted by the stack: infra/settings.ts intelSecretName).
+  // The built-in tools read the graph and the incidents (and the offline data beside the bundle).
   'step-run-tool': {
     tables: {
       sessions: { access: 'readWrite' },
       graph: { access: 'read' },
       incidents: { access: 'read' },
+    },
+  },
+  // The connector tools: the intel table (cache, quota, circuit) and, when the deployment names one,
+  // the connectors' secret (granted by the stack: infra/settings.ts intelSecretArn). The graph and
+  // incidents only because the tools' shared context opens their data port (never read by intel_*).
+  'step-run-intel': {
+    tables: {
+      sessions: { access: 'readWrite' },
       intel: { access: 'readWrite' },
     },
   },

@@ -230,12 +230,13 @@ export class TenantStack extends Stack {
 
   /** The optional custom domain and WAF in front of the stage. */
   /**
-   * Intelligence connectors: the run-tool step learns which connectors to use and reads their keys
-   * from the tenant's secret (the only function granted it); the connectors admin route learns the
-   * same settings to show them, without any access to the secret.
+   * Intelligence connectors: the step that runs their tools (WORKFLOW_STEPS' `intelConnectors`,
+   * step-run-intel) learns which connectors to use and reads their keys from the tenant's secret (the
+   * only function granted it); the connectors admin route learns the same settings to show them,
+   * without any access to the secret.
    */
   private wireIntelConnectors(settings: TenantSettings): void {
-    const runTool = this.workflow.stepFunctions.get('step-run-tool');
+    const runIntel = this.workflow.intelConnectorsFunction;
     const admin = this.routeFunctions.get('list-connectors');
     const environment: Record<string, string> = {
       ...Object.fromEntries(
@@ -244,11 +245,11 @@ export class TenantStack extends Stack {
       ...(settings.intelSecretArn ? { SIS_INTEL_SECRET_ARN: settings.intelSecretArn } : {}),
       ...(settings.internalSuffixes ? { SIS_INTERNAL_SUFFIXES: settings.internalSuffixes } : {}),
     };
-    for (const fn of [runTool, admin]) {
+    for (const fn of [runIntel, admin]) {
       for (const [key, value] of Object.entries(environment)) fn?.addEnvironment(key, value);
     }
-    if (runTool && settings.intelSecretArn && settings.intelConnectors.length > 0) {
-      runTool.function.addToRolePolicy(
+    if (settings.intelSecretArn && settings.intelConnectors.length > 0) {
+      runIntel.function.addToRolePolicy(
         new PolicyStatement({
           actions: ['secretsmanager:GetSecretValue'],
           resources: [settings.intelSecretArn],

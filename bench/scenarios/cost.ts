@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_MEMORY_MB } from '../../infra/constructs/service-function';
-import { readWorkflowDefinitionText } from '../../infra/workflow/definition';
+import { readWorkflowDefinitionText, toolStepFunctions } from '../../infra/workflow/definition';
 import { countSuccessPath } from '../../scripts/idle-cost';
 import { ROUTES } from '../../shared/api/routes';
 import { type DynamoMeter, meterTotals, type OperationUnits, startDynamoMeter } from '../lib/dynamo-meter';
@@ -112,7 +112,7 @@ async function measure(
     byFunction.set(i.functionName, list);
   }
   const totals = meterTotals(meter.calls.filter((c) => c.label === label));
-  const tools = invocations.filter((i) => i.functionName === 'step-run-tool').length / repetitions;
+  const tools = invocations.filter((i) => toolStepFunctions().includes(i.functionName)).length / repetitions;
   const runs = invocations.filter((i) => i.functionName === 'step-persist').length / repetitions;
   return {
     id,
@@ -258,7 +258,9 @@ export async function runCostMeasurements(ctx: ScenarioContext): Promise<CostMea
       get('/api/v1/search?q=type%3Aip&limit=20'),
     );
     const background = operations.find((o) => o.id === 'investigate-background')!;
-    const tools = background.lambdas.find((l) => l.functionName === 'step-run-tool')?.invocations ?? 0;
+    const tools = background.lambdas
+      .filter((l) => toolStepFunctions().includes(l.functionName))
+      .reduce((sum, l) => sum + l.invocations, 0);
     return { operations, toolsPerInvestigation: tools };
   } finally {
     await bench.stop();

@@ -1,3 +1,4 @@
+import { toolStepFunctions } from '../../infra/workflow/definition';
 import { config, resetConfigForTests } from '../../shared/config';
 import type { ConnectorName } from '../../shared/domain/intel/connectors';
 import { intelEnvPrefix } from '../../shared/domain/intel/names';
@@ -9,6 +10,9 @@ import { handlerProbe, type Invocation } from '../lib/handler-timing';
 import type { BenchService } from '../lib/harness';
 import { type Distribution, distribution, type Figure, figure } from '../lib/stats';
 import type { ScenarioContext } from './context';
+
+/** run-tool and run-intel: one invocation per tool, whichever step the Map chose for it. */
+const TOOL_STEPS = toolStepFunctions();
 
 /**
  * Investigations through the local runtime: background start (202) → completed, split into the
@@ -151,7 +155,7 @@ function timingOf(
     stepBilledMs: steps.reduce((sum, s) => sum + (s.endMs - s.startMs), 0),
     overheadMs: totalMs - stepBusyMs - (Number.isFinite(startHandlerMs) ? startHandlerMs : 0),
     stepInvocations: steps.length,
-    toolInvocations: steps.filter((s) => s.functionName === 'step-run-tool').length,
+    toolInvocations: steps.filter((s) => TOOL_STEPS.includes(s.functionName)).length,
     completedAt: persist.endMs,
   };
 }

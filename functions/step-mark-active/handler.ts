@@ -1,4 +1,4 @@
-import { planningContext } from '../../shared/services/investigation-context';
+import { planningContext } from '../../shared/services/planning-context';
 import { markActive } from '../../shared/services/step-mark-active';
 import { asStep } from '../../shared/services/workflow-step';
 

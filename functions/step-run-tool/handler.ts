@@ -1,5 +1,6 @@
 import { config } from '../../shared/config';
 import type { OfflineIntel } from '../../shared/domain/enrichment';
+import { BUILT_IN_TOOLS } from '../../shared/domain/investigation/built-in-tools';
 import { logger } from '../../shared/observability';
 import { offlineIntel } from '../../shared/platform/offline-intel';
 import { investigationContext } from '../../shared/services/investigation-context';
@@ -7,9 +8,10 @@ import { runTool } from '../../shared/services/step-run-tool';
 import { asStep } from '../../shared/services/workflow-step';
 
 /**
- * Workflow step RunTool (one Map iteration): runs one enrichment tool and records its tool call once.
- * The only function that carries the offline enrichment data: it is opened here (meta only) and each
- * data set is read on its first lookup, once per cold start.
+ * Workflow step RunTool (one Map iteration, chosen for every tool but `intel_*`): runs one built-in
+ * enrichment tool and records its tool call once. The only function that carries the offline
+ * enrichment data: it is opened here (meta only) and each data set is read on its first lookup, once
+ * per cold start. The intelligence connectors run in step-run-intel.
  */
 function offline(): OfflineIntel | undefined {
   try {
@@ -22,4 +24,10 @@ function offline(): OfflineIntel | undefined {
 }
 
 export const handler = (event: unknown) =>
-  asStep('step-run-tool', () => runTool(investigationContext(), event, { offline: offline() }));
+  asStep('step-run-tool', () =>
+    runTool(investigationContext(), event, {
+      name: 'step-run-tool',
+      tools: BUILT_IN_TOOLS,
+      offline: offline(),
+    }),
+  );

@@ -48,6 +48,8 @@ export interface InvestigationWorkflowProps {
 export class InvestigationWorkflow extends Construct {
   readonly stateMachine: StateMachine;
   readonly stepFunctions = new Map<string, ServiceFunction>();
+  /** The one step declared `intelConnectors` (step-run-intel): connector settings and keys go to it. */
+  readonly intelConnectorsFunction: ServiceFunction;
   readonly statusChangeFunction: ServiceFunction;
   readonly statusChangeRule: Rule;
   /** Status-change events EventBridge could not deliver after its retries. */
@@ -63,6 +65,7 @@ export class InvestigationWorkflow extends Construct {
     const { defaults, tenant } = props;
 
     const substitutions: Record<string, string> = {};
+    let intelConnectorsFunction: ServiceFunction | undefined;
     for (const step of WORKFLOW_STEPS) {
       const fn = new ServiceFunction(this, pascalCase(step.functionName), {
         defaults,
@@ -90,7 +93,13 @@ export class InvestigationWorkflow extends Construct {
       }
       this.stepFunctions.set(step.functionName, fn);
       substitutions[step.substitution] = fn.function.functionArn;
+      if (step.intelConnectors) {
+        if (intelConnectorsFunction) throw new Error('Only one workflow step may run the intel connectors.');
+        intelConnectorsFunction = fn;
+      }
     }
+    if (!intelConnectorsFunction) throw new Error('No workflow step runs the intel connectors.');
+    this.intelConnectorsFunction = intelConnectorsFunction;
 
     const telemetry = defaults.telemetry ?? telemetryProfile();
     this.logGroup = new LogGroup(this, 'ExecutionLogs', {

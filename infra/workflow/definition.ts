@@ -26,6 +26,11 @@ export interface WorkflowStep {
    * it, so no other function's asset or cold start grows (the bench checks the bundles).
    */
   offlineData?: true;
+  /**
+   * Runs the intelligence connectors' tools (`intel_*`): the stack tells it which connectors are
+   * enabled and grants it the connectors' secret; no other step reads a key or the intel table.
+   */
+  intelConnectors?: true;
 }
 
 export const WORKFLOW_STEPS: readonly WorkflowStep[] = [
@@ -38,9 +43,18 @@ export const WORKFLOW_STEPS: readonly WorkflowStep[] = [
   {
     substitution: 'RunToolFunctionArn',
     functionName: 'step-run-tool',
-    description: 'Investigation step: runs one enrichment tool and records the tool call',
+    description: 'Investigation step: runs one built-in enrichment tool and records the tool call',
     timeoutSeconds: 120,
     offlineData: true,
+  },
+  {
+    // The tool Maps choose this step for `intel_*` tools (a Choice state before RunTool), with
+    // RunTool's timeout, retries and catch: an outside source failing is a failed tool call.
+    substitution: 'RunIntelFunctionArn',
+    functionName: 'step-run-intel',
+    description: 'Investigation step: runs one threat-intelligence connector tool and records the tool call',
+    timeoutSeconds: 120,
+    intelConnectors: true,
   },
   {
     substitution: 'AssessFunctionArn',
@@ -94,6 +108,25 @@ export function workflowTimeoutSeconds(definitionText = readWorkflowDefinitionTe
     throw new Error('The investigation workflow definition must set a top-level TimeoutSeconds.');
   }
   return timeout;
+}
+
+interface AslStates {
+  States: Record<string, { Type?: string; Resource?: string; ItemProcessor?: AslStates }>;
+}
+
+/**
+ * The step functions the tool Maps invoke, one invocation per tool (run-tool for the built-in tools,
+ * run-intel for the connector tools): read from the Task states inside the definition's Map item
+ * processors, so counting "tool invocations" (bench, cost) follows the ASL.
+ */
+export function toolStepFunctions(definitionText = readWorkflowDefinitionText()): string[] {
+  const definition = JSON.parse(definitionText) as AslStates;
+  const inMaps = Object.values(definition.States).flatMap((state) =>
+    Object.values(state.ItemProcessor?.States ?? {}).map((inner) => inner.Resource ?? ''),
+  );
+  return WORKFLOW_STEPS.filter((step) => inMaps.includes(`\${${step.substitution}}`)).map(
+    (step) => step.functionName,
+  );
 }
 
 /** Placeholder names used in the ASL text, in order of first use. */

@@ -5,7 +5,7 @@ import { toolsFor } from '../domain/investigation/tool-catalogue';
 import type { ToolName } from '../domain/investigation/types';
 import { isTerminal } from '../domain/session-status';
 import { type Tlp, tlpOf } from '../domain/tlp';
-import type { PlanningContext } from './investigation-context';
+import type { PlanningContext } from './planning-context';
 import { event, message, subjectOf } from './session-context';
 import { injectFault } from './workflow-faults';
 import { loadSession, SessionEndedError, SessionInput } from './workflow-step';

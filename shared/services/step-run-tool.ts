@@ -1,17 +1,36 @@
 import type { OfflineIntel } from '../domain/enrichment';
 import { newToolCallId } from '../domain/investigation/call-ids';
-import { runToolByName } from '../domain/investigation/engine';
-import { TOOL_NAMES, type ToolCall } from '../domain/investigation/types';
+import { runToolIn } from '../domain/investigation/engine';
+import { TOOL_NAMES, type Tool, type ToolCall } from '../domain/investigation/types';
 import { DEFAULT_TLP, TLP_LEVELS } from '../domain/tlp';
 import { logger } from '../observability';
 import type { HistoryEntry } from '../store/sessions-repository';
 import * as z from '../zod';
 import type { InvestigationContext } from './investigation-context';
-import { event, toolCallEntry } from './session-context';
+import { event, type SessionContext, toolCallEntry } from './session-context';
 import { dataWithFaults, injectFault } from './workflow-faults';
 import { SessionInput } from './workflow-step';
 
-/** The RunTool state (one Map iteration): runs one enrichment tool and records its tool call once. */
+/**
+ * The tool steps of the workflow (one Map iteration each): run one tool and record its tool call
+ * once. The same logic for both steps the Map chooses between by tool name: step-run-tool (the
+ * built-in tools, with the offline enrichment data) and step-run-intel (the `intel_*` connector
+ * tools, with the connectors' runtime); each handler passes the tools it carries.
+ */
+
+/**
+ * What a tool step works with: the session, the tools' data port and, for run-intel, the connectors'
+ * runtime (investigation-context.ts builds run-tool's, intel-context.ts run-intel's).
+ */
+export type ToolStepContext = SessionContext & Pick<InvestigationContext, 'data' | 'intel'>;
+
+/** Which step runs the tool, the tools it carries and what they read besides the context. */
+export interface ToolStep {
+  /** The step function's name: fault-injection rules (workflow-faults.ts) address it. */
+  name: 'step-run-tool' | 'step-run-intel';
+  tools: readonly Tool[];
+  offline?: OfflineIntel;
+}
 
 const EntityShape = /* @__PURE__ */ (() =>
   z.object({
@@ -56,25 +75,26 @@ function lineFor(call: ToolCall): ToolResultLine {
 }
 
 export async function runTool(
-  ctx: InvestigationContext,
+  ctx: ToolStepContext,
   rawInput: unknown,
-  enrichment: { offline?: OfflineIntel } = {},
+  step: ToolStep,
 ): Promise<ToolResultLine> {
   const input = RunToolInput.parse(rawInput);
-  await injectFault(ctx.cfg, 'step-run-tool', input.entity.value, input.tool);
+  await injectFault(ctx.cfg, step.name, input.entity.value, input.tool);
   const requestedId = input.requested?.tool_use_id;
   const existing = await ctx.sessions.getToolResult(input.session_id, input.tool, requestedId);
   if (existing) return lineFor(existing.call as unknown as ToolCall);
 
   const events: HistoryEntry[] = [];
-  const call = await runToolByName(
+  const call = await runToolIn(
+    step.tools,
     input.tool,
     input.entity,
     {
-      data: dataWithFaults(ctx.cfg, input.entity.value, input.tool, ctx.data),
+      data: dataWithFaults(ctx.cfg, step.name, input.entity.value, input.tool, ctx.data),
       sessionId: input.session_id,
       now: ctx.now,
-      ...(enrichment.offline ? { offline: enrichment.offline } : {}),
+      ...(step.offline ? { offline: step.offline } : {}),
       intel: ctx.intel,
       tlp: input.tlp,
       refreshIntel: input.refresh_intel,

@@ -101,11 +101,12 @@ export async function injectFault(
 /** The tool's data port with the first matching in-tool rule applied to every read (or as is). */
 export function dataWithFaults(
   cfg: Config,
+  step: string,
   entityValue: string,
   tool: string,
   data: InvestigationData,
 ): InvestigationData {
-  const rule = matching(cfg, 'step-run-tool', entityValue, tool, true);
+  const rule = matching(cfg, step, entityValue, tool, true);
   if (!rule) return data;
   const action = rule.action;
   const before = async () => {

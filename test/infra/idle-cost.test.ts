@@ -158,8 +158,9 @@ describe('the cost of use', () => {
     };
     expect(countSuccessPath(definition, 3).transitions).toBe(1 + 1 + 3 + 1 + 1);
     const model = usageCostModel(template, 'acme');
-    // MarkActive, RunTools, ChooseAnalyst (default: rules), Assess, Persist, Done, plus one per tool.
-    expect(model.transitionsPerInvestigation).toBe(6 + model.toolsPerInvestigation);
+    // MarkActive, RunTools, ChooseAnalyst (default: rules), Assess, Persist, Done, plus two per tool:
+    // the Choice of its step (run-tool or run-intel) and the step.
+    expect(model.transitionsPerInvestigation).toBe(6 + 2 * model.toolsPerInvestigation);
     expect(model.perThousandCallsUsd).toBeGreaterThan(0.0035); // at least API Gateway's $3.50 per million
     expect(model.perThousandCallsUsd).toBeLessThan(0.05);
     expect(model.perInvestigationUsd).toBeLessThan(0.01);

@@ -4,8 +4,9 @@ import { resourcesOfType, rolePolicies, synthTenantStack, type TemplateJson } fr
 
 /**
  * The intelligence connectors on AWS: the keys live in the tenant's Secrets Manager secret named in
- * the deployment settings; only the run-tool step may read it (least privilege), and the run-tool
- * step and the connectors admin route learn which connectors are enabled from the environment.
+ * the deployment settings; only the run-intel step (the connector tools) may read it (least
+ * privilege), and the run-intel step and the connectors admin route learn which connectors are
+ * enabled from the environment. The run-tool step (the built-in tools) learns none of it.
  */
 const SECRET = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:sis/test/intel-AbCdEf';
 
@@ -25,7 +26,7 @@ describe('intelligence connectors on AWS', () => {
   });
   const json = template.toJSON() as TemplateJson;
 
-  it('grants GetSecretValue on the named secret to the run-tool step and to nothing else', () => {
+  it('grants GetSecretValue on the named secret to the run-intel step and to nothing else', () => {
     const readers = rolePolicies(json).filter((policy) => JSON.stringify(policy.statements).includes(SECRET));
     expect(readers).toHaveLength(1);
     const [reader] = readers;
@@ -33,14 +34,14 @@ describe('intelligence connectors on AWS', () => {
     expect(statements).toContainEqual(
       expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: SECRET }),
     );
-    const [runToolId] = functionNamed(json, 'step-run-tool');
+    const [runIntelId] = functionNamed(json, 'step-run-intel');
     const roleOf = (id: string) =>
       JSON.stringify((json.Resources[id]!.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]);
-    expect(reader?.roles).toContain(JSON.parse(roleOf(runToolId)));
+    expect(reader?.roles).toContain(JSON.parse(roleOf(runIntelId)));
   });
 
-  it('tells the run-tool step and the admin route which connectors are enabled, never a key', () => {
-    for (const name of ['step-run-tool', 'list-connectors']) {
+  it('tells the run-intel step and the admin route which connectors are enabled, never a key', () => {
+    for (const name of ['step-run-intel', 'list-connectors']) {
       const [, fn] = functionNamed(json, name);
       const env = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
       expect(env).toMatchObject({
@@ -53,6 +54,12 @@ describe('intelligence connectors on AWS', () => {
       });
       expect(Object.keys(env).filter((key) => key.endsWith('_API_KEY'))).toEqual([]);
     }
+    // Every function knows the tables' names (the common environment), not the connectors' settings.
+    const [, runTool] = functionNamed(json, 'step-run-tool');
+    const runToolEnv = (runTool.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(
+      Object.keys(runToolEnv).filter((key) => /^SIS_(INTEL_(?!TABLE$)|INTERNAL_SUFFIXES$)/.test(key)),
+    ).toEqual([]);
   });
 
   it('refuses keyed connectors without the secret, and unknown connector names', () => {

@@ -131,12 +131,10 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'list-incidents': [...readTable('incidents', true), ...CURSOR_SECRET],
   'ingest-incidents': [{ actions: QUEUE_SEND, resources: ['{queue/incidents}'] }],
   'step-mark-active': writeTable('sessions'),
-  'step-run-tool': [
-    ...writeTable('sessions'),
-    ...readTable('graph'),
-    ...readTable('incidents'),
-    ...writeTable('intel'),
-  ],
+  // The built-in tools read the graph and the incidents; only the connector tools' step touches the
+  // intel table (cache, quota, circuit) and, when configured, the connectors' secret.
+  'step-run-tool': [...writeTable('sessions'), ...readTable('graph'), ...readTable('incidents')],
+  'step-run-intel': [...writeTable('sessions'), ...writeTable('intel')],
   'step-assess': writeTable('sessions'),
   'step-analyst-turn': writeTable('sessions'),
   'step-persist': [...writeTable('sessions'), ...writeTable('graph')],
@@ -184,6 +182,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
 const STEP_FUNCTIONS = [
   'step-mark-active',
   'step-run-tool',
+  'step-run-intel',
   'step-assess',
   'step-analyst-turn',
   'step-persist',

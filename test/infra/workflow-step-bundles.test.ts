@@ -17,6 +17,19 @@ const TOOL_CODE = /^shared\/domain\/investigation\/(tool-(?!catalogue)[a-z-]+|to
 const CONNECTORS = /^shared\/domain\/intel\/(connectors|mappers)\.ts$/;
 const CONNECTOR_MAPPERS = /^shared\/domain\/intel\/mappers\.ts$/;
 /**
+ * The connectors' runtime: the cache/quota/circuit store, the HTTP client, the lookups and the
+ * Secrets Manager client for their keys. Only step-run-intel carries it (with CONNECTORS), and
+ * step-run-tool only the built-in tools with the offline data reader (OFFLINE_READER).
+ */
+const CONNECTOR_RUNTIME =
+  /^(shared\/(services\/intel-lookups|store\/intel-repository|platform\/intel-http)\.ts|node_modules\/@aws-sdk\/client-secrets-manager\/)/;
+const CONNECTOR_TOOLS = /^shared\/domain\/investigation\/tool-intel\.ts$/;
+const OFFLINE_READER =
+  /^(shared\/platform\/offline-intel(-build)?\.ts|node_modules\/(maxmind|mmdb-lib|tiny-lru)\/)/;
+/** The built-in tools' code (the connector tools are CONNECTOR_TOOLS). */
+const BUILT_IN_TOOL_CODE =
+  /^shared\/domain\/investigation\/(tool-(?!catalogue|intel)[a-z-]+|built-in-tools)\.ts$/;
+/**
  * Summaries and recommendations: a run that ends without a report says only its persona's ending, and
  * the analyst turn grounds the model on the report's score, verdict and findings, not its wording.
  */
@@ -32,6 +45,8 @@ const NOT_CARRIED: Record<string, RegExp[]> = {
   'step-assess': [TOOL_CODE, CONNECTORS, MODEL_CLIENT],
   'step-mark-active': [TOOL_CODE, CONNECTOR_MAPPERS, MODEL_CLIENT],
   'step-analyst-turn': [TOOL_CODE, CONNECTOR_MAPPERS, PERSONA_WORDING],
+  'step-run-tool': [CONNECTORS, CONNECTOR_TOOLS, CONNECTOR_RUNTIME, MODEL_CLIENT, PERSONA_WORDING],
+  'step-run-intel': [BUILT_IN_TOOL_CODE, OFFLINE_READER, MODEL_CLIENT, PERSONA_WORDING],
 };
 
 async function bundledInputs(names: string[]): Promise<Record<string, string[]>> {
@@ -59,11 +74,22 @@ describe('what the workflow step bundles carry', () => {
     expect(carried).toEqual([]);
   }, 120_000);
 
-  it('finds them where they are used (run-tool runs the tools, the analyst turn calls the model, Assess words the report)', async () => {
-    const inputs = await bundledInputs(['step-run-tool', 'step-analyst-turn', 'step-assess']);
-    expect(inputs['step-run-tool']!.some((path) => CONNECTOR_MAPPERS.test(path))).toBe(true);
-    expect(inputs['step-run-tool']!.filter((path) => TOOL_CODE.test(path)).length).toBeGreaterThan(4);
-    expect(inputs['step-run-tool']!.some((path) => CONNECTORS.test(path))).toBe(true);
+  it('finds them where they are used (run-tool runs the built-in tools, run-intel the connectors, the analyst turn calls the model, Assess words the report)', async () => {
+    const inputs = await bundledInputs([
+      'step-run-tool',
+      'step-run-intel',
+      'step-analyst-turn',
+      'step-assess',
+    ]);
+    expect(inputs['step-run-tool']!.filter((path) => BUILT_IN_TOOL_CODE.test(path)).length).toBeGreaterThan(
+      4,
+    );
+    expect(inputs['step-run-tool']!.some((path) => OFFLINE_READER.test(path))).toBe(true);
+    expect(inputs['step-run-intel']!.some((path) => CONNECTOR_MAPPERS.test(path))).toBe(true);
+    expect(inputs['step-run-intel']!.some((path) => CONNECTOR_TOOLS.test(path))).toBe(true);
+    const runtime = inputs['step-run-intel']!.filter((path) => CONNECTOR_RUNTIME.test(path));
+    expect(runtime.some((path) => path.includes('client-secrets-manager'))).toBe(true);
+    expect(runtime.filter((path) => path.startsWith('shared/'))).toHaveLength(3);
     expect(inputs['step-analyst-turn']!.some((path) => MODEL_CLIENT.test(path))).toBe(true);
     expect(inputs['step-assess']!.some((path) => PERSONA_WORDING.test(path))).toBe(true);
   }, 120_000);

@@ -10,6 +10,8 @@ import { startTestService, type TestService } from '../support/local-service';
  */
 const KEYS = { abuseipdb: 'abuseipdb-test-key-0001', crowdsec: 'crowdsec-test-key-0002' };
 const REPORTED_IP = '185.220.101.1';
+/** Its connector step fails outright (fault injection addressed to step-run-intel, docs/workflow.md). */
+const STEP_FAULT_IP = '185.220.101.9';
 
 let fake: IntelFakeServer;
 let service: TestService;
@@ -25,6 +27,11 @@ beforeAll(async () => {
       SIS_INTEL_CROWDSEC_URL: fake.urlFor('crowdsec'),
       SIS_INTEL_TIMEOUT_MS: '300',
       SIS_INTEL_RETRIES: '2',
+      SIS_FAULT_INJECTION: [
+        `step-run-intel@${STEP_FAULT_IP}#intel_crowdsec=throw`,
+        // A run-tool rule for the entity: the connector tools run in run-intel, so it leaves them be.
+        `step-run-tool@${STEP_FAULT_IP}=throw`,
+      ].join(','),
     },
   });
   analyst = (await service.createKey({ name: 'intel analyst' })).apiKey;
@@ -158,5 +165,17 @@ describe('intelligence connectors', () => {
 
     const refused = await service.call('GET', '/api/v1/admin/connectors', { key: analyst });
     expect(refused.status).toBe(403);
+  });
+
+  it('completes the investigation when the connector step itself fails, recording that tool failed', async () => {
+    const { body, report, byName } = await investigate(STEP_FAULT_IP);
+    expect(byName('intel_crowdsec')).toMatchObject({ status: 'failed', error: 'The tool could not be run.' });
+    expect(byName('intel_abuseipdb')).toMatchObject({ status: 'succeeded' });
+    // Every built-in tool failed in step-run-tool; the connector tools ran in step-run-intel.
+    const builtIn = (body.tool_calls as Call[]).filter((call) => !call.name.startsWith('intel_'));
+    expect(builtIn.length).toBeGreaterThan(0);
+    expect(builtIn.every((call) => call.status === 'failed')).toBe(true);
+    expect(report.coverage.intel_sources.failed).toEqual(['crowdsec']);
+    expect(fake.requestsFor('crowdsec', STEP_FAULT_IP)).toHaveLength(0);
   });
 });

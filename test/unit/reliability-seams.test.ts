@@ -38,17 +38,17 @@ describe('SIS_FAULT_INJECTION', () => {
   it('applies in-tool rules to the data reads of the matching tool only, and never to the step', async () => {
     const cfg = local({ SIS_FAULT_INJECTION: 'step-run-tool@x.example#incident_history=tool-throw' });
     await expect(injectFault(cfg, 'step-run-tool', 'x.example', 'incident_history')).resolves.toBeUndefined();
-    const faulty = dataWithFaults(cfg, 'x.example', 'incident_history', data);
+    const faulty = dataWithFaults(cfg, 'step-run-tool', 'x.example', 'incident_history', data);
     await expect(faulty.incidentsMentioning({ type: 'domain', value: 'x.example' }, 5)).rejects.toThrow(
       /Injected fault inside incident_history/,
     );
-    expect(dataWithFaults(cfg, 'x.example', 'graph_neighbourhood', data)).toBe(data);
-    expect(dataWithFaults(cfg, 'y.example', 'incident_history', data)).toBe(data);
+    expect(dataWithFaults(cfg, 'step-run-tool', 'x.example', 'graph_neighbourhood', data)).toBe(data);
+    expect(dataWithFaults(cfg, 'step-run-tool', 'y.example', 'incident_history', data)).toBe(data);
   });
 
   it('is ignored without a DynamoDB Local endpoint', async () => {
     const cfg = parseConfig({ SIS_FAULT_INJECTION: 'step-run-tool@x.example=tool-throw' });
-    expect(dataWithFaults(cfg, 'x.example', 'incident_history', data)).toBe(data);
+    expect(dataWithFaults(cfg, 'step-run-tool', 'x.example', 'incident_history', data)).toBe(data);
   });
 });
 

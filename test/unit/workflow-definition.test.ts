@@ -5,8 +5,11 @@ import {
   placeholdersIn,
   readWorkflowDefinitionText,
   substituteDefinition,
+  toolStepFunctions,
   WORKFLOW_STEPS,
 } from '../../infra/workflow/definition';
+import { connectorOfTool } from '../../shared/domain/intel/connectors';
+import { TOOL_NAMES } from '../../shared/domain/investigation/types';
 
 type AnyState = Record<string, unknown> & { Type: string };
 /** asl-validator (the validator aws-local-stepfunctions uses) ships no type declarations. */
@@ -29,13 +32,24 @@ const runTools = states.RunTools as AnyState & {
   ItemProcessor: { States: Record<string, AnyState> };
 };
 const iterationStates = runTools.ItemProcessor.States;
+const requestedStates = (states.RunRequestedTools as typeof runTools).ItemProcessor.States;
 
 function tasks(): [string, AnyState][] {
-  return [...Object.entries(states), ...Object.entries(iterationStates)].filter(([, s]) => s.Type === 'Task');
+  return [
+    ...Object.entries(states),
+    ...Object.entries(iterationStates),
+    ...Object.entries(requestedStates),
+  ].filter(([, s]) => s.Type === 'Task');
 }
 
+const RUN_TOOL_ARN = arns.RunToolFunctionArn;
+const RUN_INTEL_ARN = arns.RunIntelFunctionArn;
+
 /** Runs the ASL with stand-in steps; `fail` names a state whose step throws. */
-async function run(fail: { state: string; tool?: string } | undefined) {
+async function run(
+  fail: { state: string; tool?: string } | undefined,
+  plan: { tools?: readonly string[]; analyst?: string } = {},
+) {
   const calls: { state: string; input: Record<string, unknown> }[] = [];
   const step = (state: string, result: (input: Record<string, unknown>) => unknown) => (input: unknown) => {
     const value = input as Record<string, unknown>;
@@ -53,11 +67,30 @@ async function run(fail: { state: string; tool?: string } | undefined) {
         taskResourceLocalHandlers: {
           MarkActive: step('MarkActive', () => ({
             entity: { type: 'ip', value: '203.0.113.7' },
-            tools: ['a', 'b', 'c', 'd', 'e'],
+            tools: plan.tools ?? ['a', 'b', 'c', 'd', 'e'],
             tlp: 'amber',
             refresh_intel: false,
+            ...(plan.analyst ? { analyst: plan.analyst } : {}),
           })),
           RunTool: step('RunTool', (i) => ({ tool: i.tool, status: 'succeeded', recorded: true })),
+          RunIntel: step('RunIntel', (i) => ({ tool: i.tool, status: 'succeeded', recorded: true })),
+          // The model asks for every tool once, then ends its turns.
+          AnalystTurn: step('AnalystTurn', (i) =>
+            i.turn === 0
+              ? {
+                  action: 'run_tools',
+                  turn: 1,
+                  requests: TOOL_NAMES.map((tool, n) => ({
+                    entity: { type: 'ip', value: '203.0.113.7' },
+                    tool,
+                    requested: { tool_use_id: `tu_${n}`, turn: 1 },
+                  })),
+                }
+              : { action: 'done', turn: 2, requests: [] },
+          ),
+          RunRequestedTool: step('RunRequestedTool', (i) => ({ tool: i.tool, status: 'succeeded' })),
+          RunRequestedIntel: step('RunRequestedIntel', (i) => ({ tool: i.tool, status: 'succeeded' })),
+          AssessWithAnalyst: step('AssessWithAnalyst', () => ({ report: { verdict: 'benign' } })),
           Assess: step('Assess', () => ({ report: { verdict: 'benign' } })),
           Persist: step('Persist', (i) => ({ session_id: i.session_id, status: 'completed' })),
           MarkFailed: step('MarkFailed', () => ({ recorded: true })),
@@ -118,6 +151,53 @@ describe('investigation workflow definition (ASL)', () => {
     expect(iterationStates.RunTool?.Catch).toEqual([
       expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: 'ToolFailed' }),
     ]);
+  });
+
+  it('runs intel_* tools in step-run-intel and every other tool in step-run-tool, in both tool Maps', async () => {
+    const connectorTools = TOOL_NAMES.filter((tool) => connectorOfTool(tool) !== undefined);
+    const builtInTools = TOOL_NAMES.filter((tool) => connectorOfTool(tool) === undefined);
+    expect(connectorTools.length).toBeGreaterThan(0);
+    const { error, calls } = await run(undefined, { tools: TOOL_NAMES, analyst: 'bedrock' });
+    expect(error).toBeUndefined();
+    const toolsOf = (state: string) => calls.filter((c) => c.state === state).map((c) => c.input.tool);
+    expect(toolsOf('RunTool').sort()).toEqual([...builtInTools].sort());
+    expect(toolsOf('RunIntel').sort()).toEqual([...connectorTools].sort());
+    expect(toolsOf('RunRequestedTool').sort()).toEqual([...builtInTools].sort());
+    expect(toolsOf('RunRequestedIntel').sort()).toEqual([...connectorTools].sort());
+    expect(iterationStates.RunTool?.Resource).toBe(RUN_TOOL_ARN);
+    expect(iterationStates.RunIntel?.Resource).toBe(RUN_INTEL_ARN);
+    expect(requestedStates.RunRequestedTool?.Resource).toBe(RUN_TOOL_ARN);
+    expect(requestedStates.RunRequestedIntel?.Resource).toBe(RUN_INTEL_ARN);
+    // What the bench and the cost model count as one invocation per tool.
+    expect(toolStepFunctions()).toEqual(['step-run-tool', 'step-run-intel']);
+  });
+
+  it('gives the intel Task of each tool Map the same timeout, retries and catch as its run-tool Task', () => {
+    const handling = (state: AnyState | undefined) => ({
+      TimeoutSeconds: state?.TimeoutSeconds,
+      Retry: state?.Retry,
+      Catch: state?.Catch,
+      End: state?.End,
+    });
+    expect(handling(iterationStates.RunIntel)).toEqual(handling(iterationStates.RunTool));
+    expect(handling(requestedStates.RunRequestedIntel)).toEqual(handling(requestedStates.RunRequestedTool));
+    const timeoutOf = (name: string) => WORKFLOW_STEPS.find((s) => s.functionName === name)?.timeoutSeconds;
+    expect(timeoutOf('step-run-intel')).toBe(timeoutOf('step-run-tool'));
+  });
+
+  it('turns a failing connector tool into a failed tool result and still completes', async () => {
+    const { error, calls } = await run(
+      { state: 'RunIntel', tool: 'intel_abuseipdb' },
+      { tools: ['ip_classification', 'intel_abuseipdb'] },
+    );
+    expect(error).toBeUndefined();
+    const assess = calls.find((c) => c.state === 'Assess')!.input;
+    expect(assess.tool_results).toEqual([
+      { tool: 'ip_classification', status: 'succeeded', recorded: true },
+      { tool: 'intel_abuseipdb', status: 'failed', recorded: false, error: 'StepError' },
+    ]);
+    expect(calls.filter((c) => c.state === 'RunIntel')).toHaveLength(1);
+    expect(calls.some((c) => c.state === 'MarkFailed')).toBe(false);
   });
 
   it('runs MarkActive, one RunTool per tool, Assess and Persist, and succeeds', async () => {

@@ -27,11 +27,12 @@ async function stepHandler(fn: string, event: Event): Promise<unknown> {
     case 'step-mark-active':
       return {
         entity: { type: 'domain', value: 'example.com' },
-        tools: ['one', 'two'],
+        tools: ['one', 'intel_two'],
         tlp: 'amber',
         refresh_intel: false,
       };
     case 'step-run-tool':
+    case 'step-run-intel':
       return { tool: event.tool, status: 'succeeded', recorded: true };
     case 'step-assess':
       if (session === 'broken') throw new RangeError('assessment exploded');
@@ -89,6 +90,12 @@ describe('local Step Functions endpoint', () => {
     expect(JSON.parse(described.input!)).toEqual({ session_id: 's-ok' });
     expect(described.stopDate!.getTime()).toBeGreaterThanOrEqual(described.startDate!.getTime());
     expect(statusChanges('run-ok')).toHaveLength(0);
+    // The tool Map's Choice: a connector tool runs in step-run-intel, the others in step-run-tool.
+    const toolSteps = invocations
+      .filter((i) => i.event.session_id === 's-ok' && String(i.fn).startsWith('step-run-'))
+      .map((i) => `${i.fn}:${i.event.tool}`)
+      .sort();
+    expect(toolSteps).toEqual(['step-run-intel:intel_two', 'step-run-tool:one']);
   });
 
   it('answers a repeated start with the same name and input idempotently, and refuses other input', async () => {

@@ -4,8 +4,6 @@ import { normaliseEntity } from '../entity-normalisation';
 import { DomainError, ToolSkippedError, ValidationError } from '../errors';
 import { newToolCallId } from './call-ids';
 import { clampScore, severityForScore } from './scoring';
-import { toolsFor } from './tool-catalogue';
-import { getTool } from './tools';
 import {
   type Attributes,
   DEFAULT_DATA_LIMITS,
@@ -25,7 +23,7 @@ import {
  * Runs one tool and records what happened as a ToolCall. A tool that throws is recorded as
  * `failed`, one that does not settle within the timeout as `timed_out`; neither throws out of here,
  * so one broken enricher never aborts an investigation. The workflow calls this once per Map
- * iteration (`runToolByName`); `runTools` runs a whole set concurrently for tests and tools.
+ * iteration (`runToolIn`, with the tools its step carries); tools.ts runs any tool by name for tests.
  */
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 10_000;
@@ -226,32 +224,35 @@ export async function runTool(
 }
 
 /**
- * Runs the named tool; for the workflow's Map state. Throws ValidationError (a bug in the caller,
- * not a tool failure) when the name is unknown or the tool does not apply to the entity.
+ * Runs the named tool of `tools`: each workflow tool step passes the set it carries (the built-in
+ * tools, or the intelligence connectors'), so neither bundle holds the other's code. Throws
+ * ValidationError (a bug in the caller, not a tool failure) when the set has no tool of that name or
+ * the tool does not apply to the entity.
  */
-export async function runToolByName(
+export async function runToolIn(
+  tools: readonly Tool[],
   name: string,
   entity: Entity,
   ctx: ToolContext,
   options: RunToolOptions = {},
 ): Promise<ToolCall> {
-  const tool = getTool(name);
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (!tool) {
+    throw new ValidationError(`Unknown tool "${name}".`, [
+      { path: 'tool', message: `must be one of ${tools.map((t) => t.name).join(', ')}` },
+    ]);
+  }
   const subject = normaliseEntity(entity);
   if (!tool.appliesTo(subject)) {
     throw new ValidationError(`Tool "${name}" does not apply to a ${subject.type}.`, [
-      { path: 'tool', message: `applicable tools: ${toolsFor(subject).join(', ')}` },
+      {
+        path: 'tool',
+        message: `applicable tools: ${tools
+          .filter((t) => t.appliesTo(subject))
+          .map((t) => t.name)
+          .join(', ')}`,
+      },
     ]);
   }
   return runTool(tool, subject, ctx, options);
-}
-
-/** Runs every applicable tool (or the named ones) concurrently; results in report order. */
-export async function runTools(
-  entity: Entity,
-  ctx: ToolContext,
-  options: Omit<RunToolOptions, 'toolCallId'> & { tools?: readonly string[] } = {},
-): Promise<ToolCall[]> {
-  const subject = normaliseEntity(entity);
-  const names = options.tools ?? toolsFor(subject);
-  return Promise.all(names.map((name) => runToolByName(name, subject, ctx, options)));
 }

@@ -1,51 +1,16 @@
 import type { Entity } from '../entity';
 import { CONNECTORS, connectorOfTool } from '../intel/connectors';
+import { type BuiltInToolName, builtInTool } from './built-in-tool-declarations';
 import { TOOL_NAMES, type ToolDeclaration, type ToolName } from './types';
 
 /**
  * What the service says about each tool without running it: its name, the line shown in docs and
  * offered to the analyst model, and the entities it applies to. Planning a run (MarkActive) and
  * offering lookups to the model (AnalystTurn) read only this; the tools' code (tools.ts and the
- * tool-*.ts modules, which take their declaration from here) is carried by the step that runs
- * them. Listed in report order, the order of TOOL_NAMES.
+ * tool-*.ts modules, which take their declaration from here or, for the built-in tools, from
+ * built-in-tool-declarations.ts) is carried by the step that runs them. Listed in report order,
+ * the order of TOOL_NAMES.
  */
-
-type BuiltInToolName = Exclude<ToolName, `intel_${string}`>;
-
-const BUILT_IN: Record<BuiltInToolName, Omit<ToolDeclaration, 'name'>> = {
-  ip_classification: {
-    description:
-      'Classifies an IP address by special-purpose range (private, CGNAT, documentation, bogon, tunnel...).',
-    appliesTo: (entity) => entity.type === 'ip',
-  },
-  domain_analysis: {
-    description:
-      'Registrable domain, subdomain depth, label entropy, suspicious TLDs, IDN homographs and look-alikes of well-known brands.',
-    appliesTo: (entity) => entity.type === 'domain',
-  },
-  account_analysis: {
-    description:
-      'Account naming (built-in, privileged, service, generic, machine) and incidents that mention the bare logon name.',
-    appliesTo: (entity) => entity.type === 'user',
-  },
-  host_analysis: {
-    description:
-      'Host naming (domain controller, high-value server, jump host, default or offensive-distribution names) and incidents that mention the short name.',
-    appliesTo: (entity) => entity.type === 'host',
-  },
-  incident_history: {
-    description: 'Incidents that mention the entity, weighted by severity and recency; entities they share.',
-    appliesTo: () => true,
-  },
-  prior_investigations: {
-    description: 'Verdicts of earlier investigations of the same entity, the strongest recent one counting.',
-    appliesTo: () => true,
-  },
-  graph_neighbourhood: {
-    description: 'Neighbours in the knowledge graph and links to entities already judged high-risk.',
-    appliesTo: () => true,
-  },
-};
 
 /** The declaration of the tool of that name: a built-in one, or one per intelligence connector. */
 export function declaredTool(name: ToolName): ToolDeclaration {
@@ -58,7 +23,7 @@ export function declaredTool(name: ToolName): ToolDeclaration {
       appliesTo: (entity) => connector.entityTypes.includes(entity.type),
     };
   }
-  return { name, ...BUILT_IN[name as BuiltInToolName] };
+  return builtInTool(name as BuiltInToolName);
 }
 
 let declarations: readonly ToolDeclaration[] | undefined;

@@ -3,10 +3,10 @@ import type { AttackTechniqueId } from '../attack';
 import { BRANDS, type Brand, brandOwning, TYPOSQUAT_EXEMPT_WORDS } from '../data/brands';
 import type { Entity } from '../entity';
 import { describeEntity } from '../entity-normalisation';
+import { builtInTool } from './built-in-tool-declarations';
 import { editDistance, scriptsOf, shannonEntropy, skeleton } from './lookalike';
 import { mailProviderAnswer } from './mail-provider';
 import { makeFinding } from './scoring';
-import { declaredTool } from './tool-catalogue';
 import type { Facts, Finding, RelatedEntity, Tool, ToolOutput, ToolRunContext } from './types';
 
 /**
@@ -322,7 +322,7 @@ export function brandMatches(domain: string): BrandMatch[] {
 }
 
 export const domainAnalysis: Tool = {
-  ...declaredTool('domain_analysis'),
+  ...builtInTool('domain_analysis'),
   async run(entity: Entity, ctx?: ToolRunContext): Promise<ToolOutput> {
     const description = describeEntity(entity);
     if (description.type !== 'domain') throw new Error('domain_analysis needs a domain');

@@ -1,4 +1,5 @@
 import { type Entity, entityKey, entityLabel, sameEntity } from '../entity';
+import { builtInTool } from './built-in-tool-declarations';
 import {
   ageInDays,
   incidentScore,
@@ -9,7 +10,6 @@ import {
   PRIOR_HALF_LIFE_DAYS,
   priorVerdictScore,
 } from './scoring';
-import { declaredTool } from './tool-catalogue';
 import type {
   Facts,
   Finding,
@@ -123,7 +123,7 @@ export function incidentFinding(
 }
 
 export const incidentHistory: Tool = {
-  ...declaredTool('incident_history'),
+  ...builtInTool('incident_history'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     const incidents = await ctx.data.incidentsMentioning(entity, ctx.limits.incidents);
     const digest = digestIncidents(incidents, ctx.now);
@@ -153,7 +153,7 @@ export const incidentHistory: Tool = {
 };
 
 export const priorInvestigations: Tool = {
-  ...declaredTool('prior_investigations'),
+  ...builtInTool('prior_investigations'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     const sessions = (await ctx.data.priorInvestigations(entity, ctx.limits.priorInvestigations)).filter(
       (s) => s.session_id !== ctx.sessionId,
@@ -229,7 +229,7 @@ export const priorInvestigations: Tool = {
 };
 
 export const graphNeighbourhood: Tool = {
-  ...declaredTool('graph_neighbourhood'),
+  ...builtInTool('graph_neighbourhood'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     const neighbours = (await ctx.data.neighbourhood(entity, ctx.limits.neighbours)).filter(
       (n) => !sameEntity(n.entity, entity),

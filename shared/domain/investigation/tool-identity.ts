@@ -1,9 +1,9 @@
 import type { AttackTechniqueId } from '../attack';
 import { type Entity, entityLabel } from '../entity';
 import { describeEntity } from '../entity-normalisation';
+import { builtInTool } from './built-in-tool-declarations';
 import { mailProviderAnswer } from './mail-provider';
 import { makeFinding } from './scoring';
-import { declaredTool } from './tool-catalogue';
 import { coOccurringEntities, digestIncidents, incidentFinding } from './tool-history';
 import type {
   Facts,
@@ -254,7 +254,7 @@ async function aliasIncidents(
 }
 
 export const accountAnalysis: Tool = {
-  ...declaredTool('account_analysis'),
+  ...builtInTool('account_analysis'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     const user = describeEntity(entity);
     if (user.type !== 'user') throw new Error('account_analysis needs a user');
@@ -297,7 +297,7 @@ export const accountAnalysis: Tool = {
 };
 
 export const hostAnalysis: Tool = {
-  ...declaredTool('host_analysis'),
+  ...builtInTool('host_analysis'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     const host = describeEntity(entity);
     if (host.type !== 'host') throw new Error('host_analysis needs a host');

@@ -9,8 +9,8 @@ import {
 } from '../intel/connectors';
 import { MAPPERS } from '../intel/mappers';
 import { DEFAULT_TLP, type Tlp, tlpAllows } from '../tlp';
+import { classifyIp } from './ip-ranges';
 import { declaredTool } from './tool-catalogue';
-import { classifyIp } from './tool-ip-classification';
 import type { Finding, Tool, ToolName } from './types';
 
 /**

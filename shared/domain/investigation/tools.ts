@@ -1,25 +1,18 @@
+import type { Entity } from '../entity';
+import { normaliseEntity } from '../entity-normalisation';
 import { ValidationError } from '../errors';
-import { domainAnalysis } from './tool-domain-analysis';
-import { graphNeighbourhood, incidentHistory, priorInvestigations } from './tool-history';
-import { accountAnalysis, hostAnalysis } from './tool-identity';
+import { BUILT_IN_TOOLS } from './built-in-tools';
+import { type RunToolOptions, runToolIn } from './engine';
+import { toolsFor } from './tool-catalogue';
 import { INTEL_TOOLS } from './tool-intel';
-import { ipClassification } from './tool-ip-classification';
-import { TOOL_NAMES, type Tool, type ToolName } from './types';
+import { TOOL_NAMES, type Tool, type ToolCall, type ToolContext, type ToolName } from './types';
 
 /**
  * Every tool, in the order reports list them (TOOL_NAMES' order, types.ts): entity-specific analysis
- * first, then history, then the intelligence connectors.
+ * and history first (built-in-tools.ts), then the intelligence connectors (tool-intel.ts). The
+ * workflow never loads this list: each of its tool steps carries only its own half.
  */
-export const TOOLS: readonly Tool[] = [
-  ipClassification,
-  domainAnalysis,
-  accountAnalysis,
-  hostAnalysis,
-  incidentHistory,
-  priorInvestigations,
-  graphNeighbourhood,
-  ...INTEL_TOOLS,
-];
+export const TOOLS: readonly Tool[] = [...BUILT_IN_TOOLS, ...INTEL_TOOLS];
 
 const BY_NAME = new Map<string, Tool>(TOOLS.map((tool) => [tool.name, tool]));
 
@@ -36,4 +29,25 @@ export function getTool(name: string): Tool {
     ]);
   }
   return tool;
+}
+
+/** Runs the named tool of any kind (tests and scripts; each workflow step uses its own set). */
+export function runToolByName(
+  name: string,
+  entity: Entity,
+  ctx: ToolContext,
+  options: RunToolOptions = {},
+): Promise<ToolCall> {
+  return runToolIn(TOOLS, name, entity, ctx, options);
+}
+
+/** Runs every applicable tool (or the named ones) concurrently; results in report order. */
+export async function runTools(
+  entity: Entity,
+  ctx: ToolContext,
+  options: Omit<RunToolOptions, 'toolCallId'> & { tools?: readonly string[] } = {},
+): Promise<ToolCall[]> {
+  const subject = normaliseEntity(entity);
+  const names = options.tools ?? toolsFor(subject);
+  return Promise.all(names.map((name) => runToolByName(name, subject, ctx, options)));
 }

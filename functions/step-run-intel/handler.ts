@@ -1,0 +1,13 @@
+import { INTEL_TOOLS } from '../../shared/domain/investigation/tool-intel';
+import { intelContext } from '../../shared/services/intel-context';
+import { runTool } from '../../shared/services/step-run-tool';
+import { asStep } from '../../shared/services/workflow-step';
+
+/**
+ * Workflow step RunIntel (one Map iteration, chosen for `intel_*` tools): runs one threat-intelligence
+ * connector tool and records its tool call once. The only function with the connectors, their
+ * cache/quota/circuit store and their keys; no offline enrichment data (that is run-tool's).
+ */
+const STEP = { name: 'step-run-intel', tools: INTEL_TOOLS } as const;
+
+export const handler = (event: unknown) => asStep(STEP.name, () => runTool(intelContext(), event, STEP));
