@@ -230,31 +230,43 @@ export class TenantStack extends Stack {
 
   /** The optional custom domain and WAF in front of the stage. */
   /**
-   * Intelligence connectors: the step that runs their tools (WORKFLOW_STEPS' `intelConnectors`,
+   * Intelligence connectors: the step that runs their tools (WORKFLOW_STEPS' `intelConnectors: run`,
    * step-run-intel) learns which connectors to use and reads their keys from the tenant's secret (the
-   * only function granted it); the connectors admin route learns the same settings to show them,
-   * without any access to the secret.
+   * only function granted it); the step that plans a run's tools (`plan`, step-mark-active) and the
+   * connectors admin route learn the same settings, to plan and to show them, without any access to
+   * the secret.
    */
   private wireIntelConnectors(settings: TenantSettings): void {
-    const runIntel = this.workflow.intelConnectorsFunction;
     const admin = this.routeFunctions.get('list-connectors');
-    const environment: Record<string, string> = {
+    const enabled: Record<string, string> = {
       ...Object.fromEntries(
         settings.intelConnectors.map((name) => [`${intelEnvPrefix(name)}_ENABLED`, 'true']),
       ),
       ...(settings.intelSecretArn ? { SIS_INTEL_SECRET_ARN: settings.intelSecretArn } : {}),
-      ...(settings.internalSuffixes ? { SIS_INTERNAL_SUFFIXES: settings.internalSuffixes } : {}),
     };
-    for (const fn of [runIntel, admin]) {
-      for (const [key, value] of Object.entries(environment)) fn?.addEnvironment(key, value);
+    // Only the tools' gate reads the internal suffixes (a name under them is never sent out).
+    const internal: Record<string, string> = settings.internalSuffixes
+      ? { SIS_INTERNAL_SUFFIXES: settings.internalSuffixes }
+      : {};
+    const recipients = [
+      ...this.workflow.intelConnectorSteps.map(({ fn, use }) => ({
+        fn,
+        environment: use === 'run' ? { ...enabled, ...internal } : enabled,
+      })),
+      ...(admin ? [{ fn: admin, environment: { ...enabled, ...internal } }] : []),
+    ];
+    for (const { fn, environment } of recipients) {
+      for (const [key, value] of Object.entries(environment)) fn.addEnvironment(key, value);
     }
     if (settings.intelSecretArn && settings.intelConnectors.length > 0) {
-      runIntel.function.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['secretsmanager:GetSecretValue'],
-          resources: [settings.intelSecretArn],
-        }),
-      );
+      for (const { fn } of this.workflow.intelConnectorSteps.filter((step) => step.use === 'run')) {
+        fn.function.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['secretsmanager:GetSecretValue'],
+            resources: [settings.intelSecretArn],
+          }),
+        );
+      }
     }
   }
 

@@ -48,8 +48,12 @@ export interface InvestigationWorkflowProps {
 export class InvestigationWorkflow extends Construct {
   readonly stateMachine: StateMachine;
   readonly stepFunctions = new Map<string, ServiceFunction>();
-  /** The one step declared `intelConnectors` (step-run-intel): connector settings and keys go to it. */
-  readonly intelConnectorsFunction: ServiceFunction;
+  /**
+   * The steps declared `intelConnectors` (WORKFLOW_STEPS): the one that runs the connector tools
+   * (step-run-intel) gets their settings and keys, the one that plans them (step-mark-active) their
+   * settings.
+   */
+  readonly intelConnectorSteps: { fn: ServiceFunction; use: 'plan' | 'run' }[] = [];
   readonly statusChangeFunction: ServiceFunction;
   readonly statusChangeRule: Rule;
   /** Status-change events EventBridge could not deliver after its retries. */
@@ -65,7 +69,6 @@ export class InvestigationWorkflow extends Construct {
     const { defaults, tenant } = props;
 
     const substitutions: Record<string, string> = {};
-    let intelConnectorsFunction: ServiceFunction | undefined;
     for (const step of WORKFLOW_STEPS) {
       const fn = new ServiceFunction(this, pascalCase(step.functionName), {
         defaults,
@@ -93,13 +96,11 @@ export class InvestigationWorkflow extends Construct {
       }
       this.stepFunctions.set(step.functionName, fn);
       substitutions[step.substitution] = fn.function.functionArn;
-      if (step.intelConnectors) {
-        if (intelConnectorsFunction) throw new Error('Only one workflow step may run the intel connectors.');
-        intelConnectorsFunction = fn;
-      }
+      if (step.intelConnectors) this.intelConnectorSteps.push({ fn, use: step.intelConnectors });
     }
-    if (!intelConnectorsFunction) throw new Error('No workflow step runs the intel connectors.');
-    this.intelConnectorsFunction = intelConnectorsFunction;
+    if (this.intelConnectorSteps.filter((step) => step.use === 'run').length !== 1) {
+      throw new Error('Exactly one workflow step must run the intel connectors.');
+    }
 
     const telemetry = defaults.telemetry ?? telemetryProfile();
     this.logGroup = new LogGroup(this, 'ExecutionLogs', {

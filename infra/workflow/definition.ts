@@ -27,10 +27,12 @@ export interface WorkflowStep {
    */
   offlineData?: true;
   /**
-   * Runs the intelligence connectors' tools (`intel_*`): the stack tells it which connectors are
-   * enabled and grants it the connectors' secret; no other step reads a key or the intel table.
+   * What the step does with the intelligence connectors. `run`: runs their tools (`intel_*`); the
+   * stack tells it which connectors are enabled and grants it the connectors' secret; no other step
+   * reads a key or the intel table. `plan`: plans a run's tools, so it is told which connectors are
+   * enabled (their flags and the secret's name, never a grant) and lists their tools.
    */
-  intelConnectors?: true;
+  intelConnectors?: 'plan' | 'run';
 }
 
 export const WORKFLOW_STEPS: readonly WorkflowStep[] = [
@@ -39,6 +41,7 @@ export const WORKFLOW_STEPS: readonly WorkflowStep[] = [
     functionName: 'step-mark-active',
     description: 'Investigation step: session initialized -> active, plans the tools',
     timeoutSeconds: 30,
+    intelConnectors: 'plan',
   },
   {
     substitution: 'RunToolFunctionArn',
@@ -54,7 +57,7 @@ export const WORKFLOW_STEPS: readonly WorkflowStep[] = [
     functionName: 'step-run-intel',
     description: 'Investigation step: runs one threat-intelligence connector tool and records the tool call',
     timeoutSeconds: 120,
-    intelConnectors: true,
+    intelConnectors: 'run',
   },
   {
     substitution: 'AssessFunctionArn',

@@ -40,7 +40,7 @@ describe('intelligence connectors on AWS', () => {
     expect(reader?.roles).toContain(JSON.parse(roleOf(runIntelId)));
   });
 
-  it('tells the run-intel step and the admin route which connectors are enabled, never a key', () => {
+  it('tells the run-intel step, the planning step and the admin route which connectors are enabled, never a key', () => {
     for (const name of ['step-run-intel', 'list-connectors']) {
       const [, fn] = functionNamed(json, name);
       const env = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
@@ -54,7 +54,18 @@ describe('intelligence connectors on AWS', () => {
       });
       expect(Object.keys(env).filter((key) => key.endsWith('_API_KEY'))).toEqual([]);
     }
-    // Every function knows the tables' names (the common environment), not the connectors' settings.
+    // Planning a run lists the enabled connectors' tools: MarkActive is told which are enabled (the
+    // secret's name, no grant: the test above), not the suffixes only the tools' gate reads.
+    const [, markActive] = functionNamed(json, 'step-mark-active');
+    const planning = (markActive.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(planning).toMatchObject({
+      SIS_INTEL_ABUSEIPDB_ENABLED: 'true',
+      SIS_INTEL_CROWDSEC_ENABLED: 'true',
+      SIS_INTEL_INTERNETDB_ENABLED: 'true',
+      SIS_INTEL_SECRET_ARN: SECRET,
+    });
+    expect(planning.SIS_INTERNAL_SUFFIXES).toBeUndefined();
+    // Every other function knows the tables' names (the common environment), not the connectors' settings.
     const [, runTool] = functionNamed(json, 'step-run-tool');
     const runToolEnv = (runTool.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(
