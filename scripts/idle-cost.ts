@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildTenantApp } from '../infra/build-app';
 import { PROJECT_ROOT } from '../infra/constructs/service-function';
-import { readWorkflowDefinitionText } from '../infra/workflow/definition';
+import { readWorkflowDefinitionText, toolMapItems } from '../infra/workflow/definition';
 import type { EntityType } from '../shared/domain/entity';
 import { toolsFor } from '../shared/domain/investigation';
 import { MINUTES_PER_MONTH, AWS_PRICES as P, PRICE_REGION, PRICES_AS_OF } from './aws-prices';
@@ -370,17 +370,29 @@ export const ASSUMPTIONS = {
 interface AslState {
   Type: string;
   Next?: string;
+  Choices?: unknown[];
   /** A Choice's fallback branch: the default deployment's path (e.g. the rules analyst). */
   Default?: string;
   End?: boolean;
-  ItemProcessor?: { StartAt: string; States: Record<string, AslState> };
-  Iterator?: { StartAt: string; States: Record<string, AslState> };
+  ItemsPath?: string;
+  ItemProcessor?: AslStates;
+  Iterator?: AslStates;
+  Branches?: AslStates[];
+}
+interface AslStates {
+  StartAt: string;
+  States: Record<string, AslState>;
 }
 
-/** State transitions and execution-history events along the ASL's success path (a Choice takes its Default). */
+/**
+ * State transitions and execution-history events along the ASL's success path (a Choice takes its
+ * Default; a Parallel runs every branch). `iterations` gives each Map's item count by its ItemsPath
+ * (e.g. `$.plan.tools`); a Map on the path without one is an error, so a new Map is never counted as
+ * free.
+ */
 export function countSuccessPath(
-  definition: { StartAt: string; States: Record<string, AslState> },
-  iterations: number,
+  definition: AslStates,
+  iterations: Readonly<Record<string, number>>,
 ): { transitions: number; events: number; tasks: number } {
   let transitions = 0;
   let events = 0;
@@ -398,10 +410,20 @@ export function countSuccessPath(
     } else if (state.Type === 'Map') {
       const inner = state.ItemProcessor ?? state.Iterator;
       if (!inner) throw new Error(`Map state ${name} without an item processor`);
-      const once = countSuccessPath(inner, 1);
-      transitions += iterations * once.transitions;
-      events += 4 + iterations * (2 + once.events);
-      tasks += iterations * once.tasks;
+      const count = iterations[state.ItemsPath ?? ''];
+      if (count === undefined) throw new Error(`No item count for Map state ${name} (${state.ItemsPath})`);
+      const once = countSuccessPath(inner, iterations);
+      transitions += count * once.transitions;
+      events += 4 + count * (2 + once.events);
+      tasks += count * once.tasks;
+    } else if (state.Type === 'Parallel') {
+      events += 4; // entered, started, succeeded, exited
+      for (const branch of state.Branches ?? []) {
+        const path = countSuccessPath(branch, iterations);
+        transitions += path.transitions;
+        events += path.events - 2;
+        tasks += path.tasks;
+      }
     } else events += 2;
     if (state.End || state.Type === 'Succeed' || state.Type === 'Fail') break;
     name = state.Type === 'Choice' ? state.Default : state.Next;
@@ -550,9 +572,10 @@ export function usageCostModel(template: CostTemplate, tenant: string): UsageMod
     StartAt: string;
     States: Record<string, AslState>;
   };
+  // The default deployment: no connector configured, so the built-in tools alone (step-run-tool).
   const toolCounts = a.sampleEntities.map((entity) => toolsFor(entity).length);
   const tools = Math.max(...toolCounts);
-  const path = countSuccessPath(definition, tools);
+  const path = countSuccessPath(definition, toolMapItems({ 'step-run-tool': tools, 'step-run-intel': 0 }));
   const steps = Object.entries(a.steps);
   const stepInvocations = (name: string) => (name === 'step-run-tool' ? tools : 1);
   const stepRru = steps.reduce((sum, [name, s]) => sum + s.rru * stepInvocations(name), 0);

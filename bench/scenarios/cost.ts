@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_MEMORY_MB } from '../../infra/constructs/service-function';
-import { readWorkflowDefinitionText, toolStepFunctions } from '../../infra/workflow/definition';
+import { readWorkflowDefinitionText, toolMapItems, toolStepFunctions } from '../../infra/workflow/definition';
 import { countSuccessPath } from '../../scripts/idle-cost';
 import { ROUTES } from '../../shared/api/routes';
 import { type DynamoMeter, meterTotals, type OperationUnits, startDynamoMeter } from '../lib/dynamo-meter';
@@ -58,9 +58,12 @@ export interface CostMeasurements {
   toolsPerInvestigation: number;
 }
 
-/** Transitions and history events of a successful run over `tools` tools (shared with scripts/idle-cost.ts). */
-function successRun(tools: number) {
-  return countSuccessPath(JSON.parse(readWorkflowDefinitionText()), tools);
+/**
+ * Transitions and history events of a successful run whose tool steps were invoked this many times
+ * (by function name; shared with scripts/idle-cost.ts).
+ */
+function successRun(toolInvocations: Readonly<Record<string, number>>) {
+  return countSuccessPath(JSON.parse(readWorkflowDefinitionText()), toolMapItems(toolInvocations));
 }
 
 /** Body bytes on the wire when API Gateway compresses answers and the client accepts gzip. */
@@ -112,8 +115,14 @@ async function measure(
     byFunction.set(i.functionName, list);
   }
   const totals = meterTotals(meter.calls.filter((c) => c.label === label));
-  const tools = invocations.filter((i) => toolStepFunctions().includes(i.functionName)).length / repetitions;
   const runs = invocations.filter((i) => i.functionName === 'step-persist').length / repetitions;
+  // Tool-step invocations per run, by step function: each tool Map's item count.
+  const perRun = Object.fromEntries(
+    toolStepFunctions().map((name) => [
+      name,
+      invocations.filter((i) => i.functionName === name).length / repetitions / (runs || 1),
+    ]),
+  );
   return {
     id,
     repetitions,
@@ -141,9 +150,9 @@ async function measure(
         ]),
       ),
     },
-    stateTransitions: runs > 0 ? runs * successRun(tools / runs).transitions : 0,
+    stateTransitions: runs > 0 ? runs * successRun(perRun).transitions : 0,
     workflowRuns: runs,
-    executionLogEvents: runs > 0 ? runs * successRun(tools / runs).events : 0,
+    executionLogEvents: runs > 0 ? runs * successRun(perRun).events : 0,
     logBytes: (logBytesByLabel.get(label) ?? 0) / repetitions,
   };
 }

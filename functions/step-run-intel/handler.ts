@@ -4,9 +4,10 @@ import { runTool } from '../../shared/services/step-run-tool';
 import { asStep } from '../../shared/services/workflow-step';
 
 /**
- * Workflow step RunIntel (one Map iteration, chosen for `intel_*` tools): runs one threat-intelligence
- * connector tool and records its tool call once. The only function with the connectors, their
- * cache/quota/circuit store and their keys; no offline enrichment data (that is run-tool's).
+ * Workflow step RunIntel (one iteration of the RunIntelTools Map over the plan's `intel_tools`, or an
+ * `intel_*` lookup the analyst model asked for): runs one threat-intelligence connector tool and
+ * records its tool call once. The only function with the connectors, their cache/quota/circuit
+ * store and their keys; no offline enrichment data (that is run-tool's).
  */
 const STEP = { name: 'step-run-intel', tools: INTEL_TOOLS } as const;
 

@@ -8,8 +8,9 @@ import { runTool } from '../../shared/services/step-run-tool';
 import { asStep } from '../../shared/services/workflow-step';
 
 /**
- * Workflow step RunTool (one Map iteration, chosen for every tool but `intel_*`): runs one built-in
- * enrichment tool and records its tool call once. The only function that carries the offline
+ * Workflow step RunTool (one iteration of the RunBuiltInTools Map over the plan's `tools`, or a
+ * built-in lookup the analyst model asked for): runs one built-in enrichment tool and records its
+ * tool call once. The only function that carries the offline
  * enrichment data: it is opened here (meta only) and each data set is read on its first lookup, once
  * per cold start. The intelligence connectors run in step-run-intel.
  */

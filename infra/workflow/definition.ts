@@ -51,8 +51,9 @@ export const WORKFLOW_STEPS: readonly WorkflowStep[] = [
     offlineData: true,
   },
   {
-    // The tool Maps choose this step for `intel_*` tools (a Choice state before RunTool), with
-    // RunTool's timeout, retries and catch: an outside source failing is a failed tool call.
+    // Runs the plan's `intel_tools` (the RunIntelTools Map beside RunBuiltInTools, in a Parallel) and
+    // the `intel_*` lookups the analyst model asks for (a Choice in RunRequestedTools), with RunTool's
+    // timeout, retries and catch: an outside source failing is a failed tool call.
     substitution: 'RunIntelFunctionArn',
     functionName: 'step-run-intel',
     description: 'Investigation step: runs one threat-intelligence connector tool and records the tool call',
@@ -113,22 +114,71 @@ export function workflowTimeoutSeconds(definitionText = readWorkflowDefinitionTe
   return timeout;
 }
 
+interface AslState {
+  Type?: string;
+  Resource?: string;
+  ItemsPath?: string;
+  ItemProcessor?: AslStates;
+  Branches?: AslStates[];
+}
 interface AslStates {
-  States: Record<string, { Type?: string; Resource?: string; ItemProcessor?: AslStates }>;
+  States: Record<string, AslState>;
+}
+
+export interface ToolMap {
+  /** The Map state's name. */
+  name: string;
+  /** Where its items come from, e.g. `$.plan.tools`. */
+  itemsPath: string;
+  /** The step functions its iterations invoke, one invocation per tool, in WORKFLOW_STEPS order. */
+  functionNames: string[];
+}
+
+/**
+ * The Map states that run tools, wherever they sit (top level or in a Parallel's branches), with the
+ * step functions their Task states invoke: read from the definition, so counting "tool invocations"
+ * (bench, cost) and the transitions per tool follow the ASL.
+ */
+export function toolMaps(definitionText = readWorkflowDefinitionText()): ToolMap[] {
+  const maps: ToolMap[] = [];
+  const walk = (states: Record<string, AslState>) => {
+    for (const [name, state] of Object.entries(states)) {
+      for (const branch of state.Branches ?? []) walk(branch.States);
+      if (!state.ItemProcessor) continue;
+      const resources = Object.values(state.ItemProcessor.States).map((inner) => inner.Resource ?? '');
+      const functionNames = WORKFLOW_STEPS.filter((step) =>
+        resources.includes(`\${${step.substitution}}`),
+      ).map((step) => step.functionName);
+      if (functionNames.length > 0) maps.push({ name, itemsPath: state.ItemsPath ?? '', functionNames });
+    }
+  };
+  walk((JSON.parse(definitionText) as AslStates).States);
+  return maps;
 }
 
 /**
  * The step functions the tool Maps invoke, one invocation per tool (run-tool for the built-in tools,
- * run-intel for the connector tools): read from the Task states inside the definition's Map item
- * processors, so counting "tool invocations" (bench, cost) follows the ASL.
+ * run-intel for the connector tools).
  */
 export function toolStepFunctions(definitionText = readWorkflowDefinitionText()): string[] {
-  const definition = JSON.parse(definitionText) as AslStates;
-  const inMaps = Object.values(definition.States).flatMap((state) =>
-    Object.values(state.ItemProcessor?.States ?? {}).map((inner) => inner.Resource ?? ''),
-  );
-  return WORKFLOW_STEPS.filter((step) => inMaps.includes(`\${${step.substitution}}`)).map(
-    (step) => step.functionName,
+  const invoked = new Set(toolMaps(definitionText).flatMap((map) => map.functionNames));
+  return WORKFLOW_STEPS.filter((step) => invoked.has(step.functionName)).map((step) => step.functionName);
+}
+
+/**
+ * Each tool Map's item count, by its ItemsPath, for a run whose tool steps were invoked this many
+ * times (by function name): what the cost model needs to count the transitions of the Maps. A Map
+ * whose tasks invoke two steps (the analyst's requests) gets the sum.
+ */
+export function toolMapItems(
+  invocations: Readonly<Record<string, number>>,
+  definitionText = readWorkflowDefinitionText(),
+): Record<string, number> {
+  return Object.fromEntries(
+    toolMaps(definitionText).map((map) => [
+      map.itemsPath,
+      map.functionNames.reduce((sum, name) => sum + (invocations[name] ?? 0), 0),
+    ]),
   );
 }
 

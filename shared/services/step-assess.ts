@@ -16,21 +16,29 @@ import { loadSession, recordedToolCalls, SessionInput } from './workflow-step';
 
 /** The Assess state: records tools that could not run, scores the tool results and builds the report. */
 
-const AssessInput = /* @__PURE__ */ (() =>
-  z.extend(SessionInput, {
-    tool_results: z
-      .array(
-        z.object({
-          tool: z.string(),
-          status: z.string(),
-          recorded: z.optional(z.boolean()),
-          error: z.optional(z.string()),
-        }),
-      )
-      .check(z.maxLength(TOOL_NAMES.length)),
+const AssessInput = /* @__PURE__ */ (() => {
+  const results = z
+    .array(
+      z.object({
+        tool: z.string(),
+        status: z.string(),
+        recorded: z.optional(z.boolean()),
+        error: z.optional(z.string()),
+      }),
+    )
+    .check(z.maxLength(TOOL_NAMES.length));
+  return z.extend(SessionInput, {
+    /** The built-in tools' Map (step-run-tool). */
+    tool_results: results,
+    /**
+     * The connector tools' Map (step-run-intel), a separate field because ASL cannot concatenate two
+     * lists; optional for a run started by a definition from before the two Maps.
+     */
+    intel_results: z.optional(results),
     /** Set by the AssessWithAnalyst state (bedrock mode): the report gains the analyst's section. */
     analyst: z.optional(z.boolean()),
-  }))();
+  });
+})();
 
 /** What a tool that could not even run (its step failed after retries) is recorded as. */
 function unrecordedFailure(tool: ToolName, entity: Entity, at: Date): ToolCall {
@@ -61,7 +69,7 @@ export async function assess(ctx: SessionContext, rawInput: unknown): Promise<{ 
   // history and the report's coverage show every tool that was planned.
   const recorded = await recordedToolCalls(ctx, input.session_id);
   const seen = new Set(recorded.map((call) => call.name));
-  for (const line of input.tool_results) {
+  for (const line of [...input.tool_results, ...(input.intel_results ?? [])]) {
     const tool = line.tool as ToolName;
     if (seen.has(tool) || !(TOOL_NAMES as readonly string[]).includes(tool)) continue;
     const at = ctx.now();

@@ -1,5 +1,6 @@
 import type { Entity } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity-normalisation';
+import { connectorOfTool } from '../domain/intel/connectors';
 import { openingMessage } from '../domain/investigation/report';
 import { toolsFor } from '../domain/investigation/tool-catalogue';
 import type { ToolName } from '../domain/investigation/types';
@@ -14,7 +15,14 @@ import { loadSession, SessionEndedError, SessionInput } from './workflow-step';
 export interface Plan {
   entity: Entity;
   persona: string;
+  /** The built-in tools, run by step-run-tool (the workflow's RunBuiltInTools Map). */
   tools: ToolName[];
+  /**
+   * The connector tools (`intel_*`), run by step-run-intel (the RunIntelTools Map, beside the other):
+   * two lists rather than one routed per tool, since a Choice per tool is a billed transition that a
+   * deployment without connectors (the default: this list is empty) would pay for.
+   */
+  intel_tools: ToolName[];
   /** Handed to every tool by the Map state: connectors gate what they send on them. */
   tlp: Tlp;
   refresh_intel: boolean;
@@ -31,7 +39,8 @@ export async function markActive(ctx: PlanningContext, rawInput: unknown): Promi
   const plan: Plan = {
     entity,
     persona: session.persona,
-    tools,
+    tools: tools.filter((tool) => connectorOfTool(tool) === undefined),
+    intel_tools: tools.filter((tool) => connectorOfTool(tool) !== undefined),
     tlp: tlpOf(session.tlp),
     refresh_intel: session.options?.refresh_intel === true,
     analyst: ctx.cfg.SIS_ANALYST,

@@ -141,14 +141,37 @@ describe('the idle list', () => {
 });
 
 describe('the cost of use', () => {
-  it('counts the workflow’s transitions from the ASL (one per state on the success path, per tool in the map)', () => {
-    const definition = {
+  it('counts the workflow’s transitions from the ASL (one per state on the success path, per item in each Map)', () => {
+    const definition: Parameters<typeof countSuccessPath>[0] = {
       StartAt: 'A',
       States: {
-        A: { Type: 'Task', Next: 'M' },
-        M: {
-          Type: 'Map',
-          ItemProcessor: { StartAt: 'T', States: { T: { Type: 'Task', End: true } } },
+        A: { Type: 'Task', Next: 'P' },
+        P: {
+          Type: 'Parallel',
+          Branches: [
+            {
+              StartAt: 'M',
+              States: {
+                M: {
+                  Type: 'Map',
+                  ItemsPath: '$.plan.tools',
+                  ItemProcessor: { StartAt: 'T', States: { T: { Type: 'Task', End: true } } },
+                  End: true,
+                },
+              },
+            },
+            {
+              StartAt: 'N',
+              States: {
+                N: {
+                  Type: 'Map',
+                  ItemsPath: '$.plan.intel_tools',
+                  ItemProcessor: { StartAt: 'U', States: { U: { Type: 'Task', End: true } } },
+                  End: true,
+                },
+              },
+            },
+          ],
           Next: 'C',
         },
         C: { Type: 'Choice', Choices: [{ Variable: '$.x', IsPresent: true, Next: 'X' }], Default: 'D' },
@@ -156,11 +179,19 @@ describe('the cost of use', () => {
         D: { Type: 'Succeed' },
       },
     };
-    expect(countSuccessPath(definition, 3).transitions).toBe(1 + 1 + 3 + 1 + 1);
+    const items = { '$.plan.tools': 3, '$.plan.intel_tools': 2 };
+    // A, P, M + 3 T, N + 2 U, C, D
+    expect(countSuccessPath(definition, items).transitions).toBe(1 + 1 + (1 + 3) + (1 + 2) + 1 + 1);
+    expect(countSuccessPath(definition, items).tasks).toBe(1 + 3 + 2);
+    expect(() => countSuccessPath(definition, { '$.plan.tools': 3 })).toThrow(
+      /No item count for Map state N/,
+    );
     const model = usageCostModel(template, 'acme');
-    // MarkActive, RunTools, ChooseAnalyst (default: rules), Assess, Persist, Done, plus two per tool:
-    // the Choice of its step (run-tool or run-intel) and the step.
-    expect(model.transitionsPerInvestigation).toBe(6 + 2 * model.toolsPerInvestigation);
+    // MarkActive, RunTools (Parallel), its two Maps (RunBuiltInTools, RunIntelTools: empty without a
+    // connector), ChooseAnalyst (default: rules), Assess, Persist, Done, plus one RunTool per tool:
+    // no per-tool Choice.
+    expect(model.transitionsPerInvestigation).toBe(8 + model.toolsPerInvestigation);
+    expect(model.transitionsPerInvestigation).toBe(12);
     expect(model.perThousandCallsUsd).toBeGreaterThan(0.0035); // at least API Gateway's $3.50 per million
     expect(model.perThousandCallsUsd).toBeLessThan(0.05);
     expect(model.perInvestigationUsd).toBeLessThan(0.01);

@@ -5,6 +5,7 @@ import {
   placeholdersIn,
   readWorkflowDefinitionText,
   substituteDefinition,
+  toolMapItems,
   toolStepFunctions,
   WORKFLOW_STEPS,
 } from '../../infra/workflow/definition';
@@ -28,16 +29,20 @@ const arns = Object.fromEntries(
 );
 const definition = substituteDefinition(text, arns) as StateMachineDefinition;
 const states = definition.States as unknown as Record<string, AnyState>;
-const runTools = states.RunTools as AnyState & {
-  ItemProcessor: { States: Record<string, AnyState> };
-};
-const iterationStates = runTools.ItemProcessor.States;
-const requestedStates = (states.RunRequestedTools as typeof runTools).ItemProcessor.States;
+type MapState = AnyState & { ItemProcessor: { States: Record<string, AnyState> } };
+const runTools = states.RunTools as AnyState & { Branches: { States: Record<string, AnyState> }[] };
+const branchStates = runTools.Branches.map((branch) => branch.States);
+const builtInMap = branchStates[0]?.RunBuiltInTools as MapState;
+const intelMap = branchStates[1]?.RunIntelTools as MapState;
+const iterationStates = builtInMap.ItemProcessor.States;
+const intelIterationStates = intelMap.ItemProcessor.States;
+const requestedStates = (states.RunRequestedTools as MapState).ItemProcessor.States;
 
 function tasks(): [string, AnyState][] {
   return [
     ...Object.entries(states),
     ...Object.entries(iterationStates),
+    ...Object.entries(intelIterationStates),
     ...Object.entries(requestedStates),
   ].filter(([, s]) => s.Type === 'Task');
 }
@@ -48,7 +53,7 @@ const RUN_INTEL_ARN = arns.RunIntelFunctionArn;
 /** Runs the ASL with stand-in steps; `fail` names a state whose step throws. */
 async function run(
   fail: { state: string; tool?: string } | undefined,
-  plan: { tools?: readonly string[]; analyst?: string } = {},
+  plan: { tools?: readonly string[]; intel_tools?: readonly string[]; analyst?: string } = {},
 ) {
   const calls: { state: string; input: Record<string, unknown> }[] = [];
   const step = (state: string, result: (input: Record<string, unknown>) => unknown) => (input: unknown) => {
@@ -68,6 +73,7 @@ async function run(
           MarkActive: step('MarkActive', () => ({
             entity: { type: 'ip', value: '203.0.113.7' },
             tools: plan.tools ?? ['a', 'b', 'c', 'd', 'e'],
+            intel_tools: plan.intel_tools ?? [],
             tlp: 'amber',
             refresh_intel: false,
             ...(plan.analyst ? { analyst: plan.analyst } : {}),
@@ -135,7 +141,7 @@ describe('investigation workflow definition (ASL)', () => {
 
   it('routes every failure outside a tool to MarkFailed and then to a Fail state', () => {
     for (const [name, state] of Object.entries(states)) {
-      if (!['Task', 'Map'].includes(state.Type) || name === 'MarkFailed') continue;
+      if (!['Task', 'Map', 'Parallel'].includes(state.Type) || name === 'MarkFailed') continue;
       const catchers = state.Catch as { ErrorEquals: string[]; Next: string }[];
       // The analyst model's states fall back to the rules narrative, never fail the run (docs/analyst.md).
       const next = ['AnalystTurn', 'RunRequestedTools'].includes(name) ? 'AssessWithAnalyst' : 'MarkFailed';
@@ -145,19 +151,39 @@ describe('investigation workflow definition (ASL)', () => {
     expect(states.Failed?.Type).toBe('Fail');
   });
 
-  it('runs the tools as an inline Map of at most 4 at a time with a Catch per tool', () => {
-    expect(runTools.Type).toBe('Map');
-    expect(runTools.MaxConcurrency).toBe(4);
-    expect(iterationStates.RunTool?.Catch).toEqual([
-      expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: 'ToolFailed' }),
-    ]);
+  it('runs the built-in and the connector tools side by side, each list an inline Map of at most 4 with a Catch per tool', () => {
+    expect(runTools.Type).toBe('Parallel');
+    expect(runTools.Branches).toHaveLength(2);
+    for (const [map, task, failed] of [
+      [builtInMap, 'RunTool', 'ToolFailed'],
+      [intelMap, 'RunIntel', 'IntelToolFailed'],
+    ] as const) {
+      expect(map.Type).toBe('Map');
+      expect(map.MaxConcurrency).toBe(4);
+      expect(map.ItemProcessor.States[task]?.Catch).toEqual([
+        expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: failed }),
+      ]);
+      expect(map.ItemProcessor.States[failed]?.Parameters).toEqual(iterationStates.ToolFailed?.Parameters);
+    }
+    expect(builtInMap.ItemsPath).toBe('$.plan.tools');
+    expect(intelMap.ItemsPath).toBe('$.plan.intel_tools');
   });
 
-  it('runs intel_* tools in step-run-intel and every other tool in step-run-tool, in both tool Maps', async () => {
+  it('has no per-tool Choice on the planned tools’ path (every state is a billed transition)', () => {
+    const types = (map: MapState) => Object.values(map.ItemProcessor.States).map((state) => state.Type);
+    expect(types(builtInMap).sort()).toEqual(['Pass', 'Task']);
+    expect(types(intelMap).sort()).toEqual(['Pass', 'Task']);
+  });
+
+  it('runs the planned tools in their list’s step, and routes the analyst’s requests by name (intel_* -> step-run-intel)', async () => {
     const connectorTools = TOOL_NAMES.filter((tool) => connectorOfTool(tool) !== undefined);
     const builtInTools = TOOL_NAMES.filter((tool) => connectorOfTool(tool) === undefined);
     expect(connectorTools.length).toBeGreaterThan(0);
-    const { error, calls } = await run(undefined, { tools: TOOL_NAMES, analyst: 'bedrock' });
+    const { error, calls } = await run(undefined, {
+      tools: builtInTools,
+      intel_tools: connectorTools,
+      analyst: 'bedrock',
+    });
     expect(error).toBeUndefined();
     const toolsOf = (state: string) => calls.filter((c) => c.state === state).map((c) => c.input.tool);
     expect(toolsOf('RunTool').sort()).toEqual([...builtInTools].sort());
@@ -165,11 +191,20 @@ describe('investigation workflow definition (ASL)', () => {
     expect(toolsOf('RunRequestedTool').sort()).toEqual([...builtInTools].sort());
     expect(toolsOf('RunRequestedIntel').sort()).toEqual([...connectorTools].sort());
     expect(iterationStates.RunTool?.Resource).toBe(RUN_TOOL_ARN);
-    expect(iterationStates.RunIntel?.Resource).toBe(RUN_INTEL_ARN);
+    expect(intelIterationStates.RunIntel?.Resource).toBe(RUN_INTEL_ARN);
     expect(requestedStates.RunRequestedTool?.Resource).toBe(RUN_TOOL_ARN);
     expect(requestedStates.RunRequestedIntel?.Resource).toBe(RUN_INTEL_ARN);
-    // What the bench and the cost model count as one invocation per tool.
+    // Both lists reach AssessWithAnalyst, one field each (ASL has no list concatenation).
+    const assess = calls.find((c) => c.state === 'AssessWithAnalyst')!.input;
+    expect((assess.tool_results as { tool: string }[]).map((r) => r.tool)).toEqual(builtInTools);
+    expect((assess.intel_results as { tool: string }[]).map((r) => r.tool)).toEqual(connectorTools);
+    // What the bench and the cost model count as one invocation per tool, and each Map's item count.
     expect(toolStepFunctions()).toEqual(['step-run-tool', 'step-run-intel']);
+    expect(toolMapItems({ 'step-run-tool': 4, 'step-run-intel': 2 })).toEqual({
+      '$.plan.tools': 4,
+      '$.plan.intel_tools': 2,
+      '$.analyst.requests': 6,
+    });
   });
 
   it('gives the intel Task of each tool Map the same timeout, retries and catch as its run-tool Task', () => {
@@ -179,7 +214,15 @@ describe('investigation workflow definition (ASL)', () => {
       Catch: state?.Catch,
       End: state?.End,
     });
-    expect(handling(iterationStates.RunIntel)).toEqual(handling(iterationStates.RunTool));
+    const catchOf = (state: AnyState | undefined) =>
+      ((state?.Catch ?? []) as { Next: string }[]).map((c) => ({ ...c, Next: 'the failed-tool Pass' }));
+    expect({
+      ...handling(intelIterationStates.RunIntel),
+      Catch: catchOf(intelIterationStates.RunIntel),
+    }).toEqual({
+      ...handling(iterationStates.RunTool),
+      Catch: catchOf(iterationStates.RunTool),
+    });
     expect(handling(requestedStates.RunRequestedIntel)).toEqual(handling(requestedStates.RunRequestedTool));
     const timeoutOf = (name: string) => WORKFLOW_STEPS.find((s) => s.functionName === name)?.timeoutSeconds;
     expect(timeoutOf('step-run-intel')).toBe(timeoutOf('step-run-tool'));
@@ -188,15 +231,16 @@ describe('investigation workflow definition (ASL)', () => {
   it('turns a failing connector tool into a failed tool result and still completes', async () => {
     const { error, calls } = await run(
       { state: 'RunIntel', tool: 'intel_abuseipdb' },
-      { tools: ['ip_classification', 'intel_abuseipdb'] },
+      { tools: ['ip_classification'], intel_tools: ['intel_abuseipdb', 'intel_crowdsec'] },
     );
     expect(error).toBeUndefined();
     const assess = calls.find((c) => c.state === 'Assess')!.input;
-    expect(assess.tool_results).toEqual([
-      { tool: 'ip_classification', status: 'succeeded', recorded: true },
+    expect(assess.tool_results).toEqual([{ tool: 'ip_classification', status: 'succeeded', recorded: true }]);
+    expect(assess.intel_results).toEqual([
       { tool: 'intel_abuseipdb', status: 'failed', recorded: false, error: 'StepError' },
+      { tool: 'intel_crowdsec', status: 'succeeded', recorded: true },
     ]);
-    expect(calls.filter((c) => c.state === 'RunIntel')).toHaveLength(1);
+    expect(calls.filter((c) => c.state === 'RunIntel')).toHaveLength(2);
     expect(calls.some((c) => c.state === 'MarkFailed')).toBe(false);
   });
 
@@ -234,6 +278,9 @@ describe('investigation workflow definition (ASL)', () => {
       error: 'StepError',
     });
     expect((assess.tool_results as unknown[]).length).toBe(5);
+    // No connector configured: the connector Map ran nothing.
+    expect(assess.intel_results).toEqual([]);
+    expect(calls.some((c) => c.state === 'RunIntel')).toBe(false);
     expect(calls.some((c) => c.state === 'MarkFailed')).toBe(false);
   });
 

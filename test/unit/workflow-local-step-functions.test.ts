@@ -27,7 +27,8 @@ async function stepHandler(fn: string, event: Event): Promise<unknown> {
     case 'step-mark-active':
       return {
         entity: { type: 'domain', value: 'example.com' },
-        tools: ['one', 'intel_two'],
+        tools: ['one'],
+        intel_tools: ['intel_two'],
         tlp: 'amber',
         refresh_intel: false,
       };
@@ -90,7 +91,7 @@ describe('local Step Functions endpoint', () => {
     expect(JSON.parse(described.input!)).toEqual({ session_id: 's-ok' });
     expect(described.stopDate!.getTime()).toBeGreaterThanOrEqual(described.startDate!.getTime());
     expect(statusChanges('run-ok')).toHaveLength(0);
-    // The tool Map's Choice: a connector tool runs in step-run-intel, the others in step-run-tool.
+    // The plan's two lists: its connector tools run in step-run-intel, its built-in tools in step-run-tool.
     const toolSteps = invocations
       .filter((i) => i.event.session_id === 's-ok' && String(i.fn).startsWith('step-run-'))
       .map((i) => `${i.fn}:${i.event.tool}`)
