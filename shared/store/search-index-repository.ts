@@ -182,10 +182,13 @@ function postingFields(entry: SearchEntry, terms: readonly string[]) {
   };
 }
 
-/** The session's posting in the tenant partition (the console's list). */
-function tenantPosting(entry: SearchEntry, terms: readonly string[]): Item {
+/**
+ * The session's posting under `pk` naming its owner: in the tenant partition (the console's list)
+ * or in the owner's open partition (a running session).
+ */
+function ownedPosting(pk: string, entry: SearchEntry, terms: readonly string[]): Item {
   return {
-    pk: TENANT_PK,
+    pk,
     sk: postingSk(entry),
     owner_key_id: entry.owner_key_id,
     ...postingFields(entry, terms),
@@ -197,7 +200,7 @@ export function postingItems(entry: SearchEntry, terms: readonly string[]): Item
   const posting = postingFields(entry, terms);
   return [
     ...terms.map((term) => ({ pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting })),
-    tenantPosting(entry, terms),
+    ownedPosting(TENANT_PK, entry, terms),
   ];
 }
 
@@ -263,17 +266,8 @@ export class SearchIndexRepository {
   async indexOpenSession(entry: SearchEntry, terms: readonly string[]): Promise<void> {
     const wanted = storedTerms(terms);
     await this.batchWrite([
-      { PutRequest: { Item: tenantPosting(entry, wanted) } },
-      {
-        PutRequest: {
-          Item: {
-            pk: openPk(entry.owner_key_id),
-            sk: postingSk(entry),
-            owner_key_id: entry.owner_key_id,
-            ...postingFields(entry, wanted),
-          },
-        },
-      },
+      { PutRequest: { Item: ownedPosting(TENANT_PK, entry, wanted) } },
+      { PutRequest: { Item: ownedPosting(openPk(entry.owner_key_id), entry, wanted) } },
     ]);
   }
 
