@@ -223,11 +223,14 @@ export function apiKeyServiceFromConfig(cfg: Config): ApiKeyService {
 export const apiKeyService = /* @__PURE__ */ perConfiguration(apiKeyServiceFromConfig);
 
 /**
- * Listing keys reads the keys table only, so the listing functions get a service built without the
- * API Gateway control plane (as the authorizer's keyAuthenticator is): its client would otherwise be
- * bundled and loaded at every cold start of a function that never calls it.
+ * The service built without the API Gateway control plane, for the functions that use the keys
+ * table only: the key listings (apiKeyDirectory) and the authorizer (key-authorizer.ts's
+ * keyAuthenticator). The control plane's client would otherwise be bundled and loaded at every cold
+ * start of a function that never calls it.
  */
-export const apiKeyDirectory = /* @__PURE__ */ perConfiguration(
-  (cfg): Pick<ApiKeyService, 'list'> =>
-    new ApiKeyService({ repository: keysRepositoryFromConfig(cfg), usagePlans: noUsagePlans }),
+export const keysTableService = /* @__PURE__ */ perConfiguration(
+  (cfg) => new ApiKeyService({ repository: keysRepositoryFromConfig(cfg), usagePlans: noUsagePlans }),
 );
+
+/** Listing keys reads the keys table only. */
+export const apiKeyDirectory: () => Pick<ApiKeyService, 'list'> = keysTableService;

@@ -1,6 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { type RouteDefinition, servedPaths } from '../api/route-types';
-import { type Config, config } from '../config';
 import { hasRepeatedCredentialHeaders, presentedApiKey } from '../domain/api-key';
 import type { ApiKeyRecord, DenialReason } from '../domain/key-lifecycle';
 import {
@@ -13,9 +12,7 @@ import {
   policyAllows,
 } from '../domain/policy';
 import type { Caller } from '../domain/scopes';
-import { noUsagePlans } from '../platform/usage-plans';
-import { keysRepositoryFromConfig } from '../store/keys-repository';
-import { ApiKeyService } from './api-keys';
+import { type ApiKeyService, keysTableService } from './api-keys';
 
 /**
  * The REST API REQUEST authorizer's decision. A rejected key throws `Unauthorized`, which API Gateway
@@ -107,20 +104,9 @@ export async function decide(
   };
 }
 
-let shared: { cfg: Config; service: ApiKeyService } | undefined;
-
 /**
- * The authorizer's key service: authentication reads the keys table only, so it is built without the
- * API Gateway control plane (usage plans), whose client would otherwise be bundled and loaded at every
- * authorizer cold start.
+ * The authorizer's key service: authentication reads the keys table only, so it is the one built
+ * without the API Gateway control plane (usage plans), whose client would otherwise be bundled and
+ * loaded at every authorizer cold start.
  */
-export function keyAuthenticator(): Pick<ApiKeyService, 'authenticate' | 'recordUse'> {
-  const cfg = config();
-  if (shared?.cfg !== cfg) {
-    shared = {
-      cfg,
-      service: new ApiKeyService({ repository: keysRepositoryFromConfig(cfg), usagePlans: noUsagePlans }),
-    };
-  }
-  return shared.service;
-}
+export const keyAuthenticator: () => Pick<ApiKeyService, 'authenticate' | 'recordUse'> = keysTableService;
