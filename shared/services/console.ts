@@ -1,4 +1,4 @@
-import { type Config, config } from '../config';
+import { perConfiguration } from '../config';
 import { NotFoundError } from '../domain/errors';
 import { incidentLink } from '../domain/incident';
 import { ownerOf } from '../domain/ownership';
@@ -106,11 +106,7 @@ export async function keyAuditTrail(
   };
 }
 
-let shared: { cfg: Config; keys: KeysRepository } | undefined;
-
 /** The keys table of this process, for the audit trail (rebuilt when tests reset the config). */
-export function auditStore(): KeysRepository {
-  const cfg = config();
-  if (shared?.cfg !== cfg) shared = { cfg, keys: keysRepositoryFromConfig(cfg) };
-  return shared.keys;
-}
+export const auditStore: () => KeysRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  keysRepositoryFromConfig(cfg),
+);

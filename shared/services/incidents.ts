@@ -1,4 +1,4 @@
-import { type Config, config } from '../config';
+import { perConfiguration } from '../config';
 import {
   type IncidentStatus,
   type IncidentView,
@@ -69,11 +69,7 @@ export async function listIncidents(
   };
 }
 
-let shared: { cfg: Config; incidents: IncidentsRepository } | undefined;
-
 /** The incident store of this process (one per cold start; rebuilt when tests reset the config). */
-export function incidentStore(): IncidentsRepository {
-  const cfg = config();
-  if (shared?.cfg !== cfg) shared = { cfg, incidents: incidentsRepositoryFromConfig(cfg) };
-  return shared.incidents;
-}
+export const incidentStore: () => IncidentsRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  incidentsRepositoryFromConfig(cfg),
+);

@@ -1,4 +1,4 @@
-import { type Config, config } from '../config';
+import { perConfiguration } from '../config';
 import { type Entity, type EntityType, entityKey, entityLabel } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity-normalisation';
 import { NotFoundError, ValidationError } from '../domain/errors';
@@ -121,11 +121,7 @@ export async function queryKnowledgeGraph(
   };
 }
 
-let shared: { cfg: Config; graph: GraphRepository } | undefined;
-
 /** The graph store of this process (one per cold start; rebuilt when tests reset the config). */
-export function graphStore(): GraphRepository {
-  const cfg = config();
-  if (shared?.cfg !== cfg) shared = { cfg, graph: graphRepositoryFromConfig(cfg) };
-  return shared.graph;
-}
+export const graphStore: () => GraphRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  graphRepositoryFromConfig(cfg),
+);

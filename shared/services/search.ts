@@ -1,4 +1,4 @@
-import { type Config, config } from '../config';
+import { perConfiguration } from '../config';
 import type { Entity } from '../domain/entity';
 import { InvalidCursorError } from '../domain/errors';
 import type { Caller } from '../domain/scopes';
@@ -99,11 +99,7 @@ export async function searchInvestigations(
   };
 }
 
-let shared: { cfg: Config; index: SearchIndexRepository } | undefined;
-
 /** The search index of this process (one per cold start; rebuilt when tests reset the config). */
-export function searchIndex(): SearchIndexRepository {
-  const cfg = config();
-  if (shared?.cfg !== cfg) shared = { cfg, index: searchIndexRepositoryFromConfig(cfg) };
-  return shared.index;
-}
+export const searchIndex: () => SearchIndexRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  searchIndexRepositoryFromConfig(cfg),
+);
