@@ -5,12 +5,12 @@ import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 import {
   functionEntry,
-  LAMBDA_BUNDLE_ALIASES,
   PROJECT_ROOT,
   publicSuffixListCommand,
 } from '../../infra/constructs/service-function';
 import { STATUS_CHANGE_FUNCTION, WORKFLOW_STEPS } from '../../infra/workflow/definition';
 import { ROUTES } from '../../shared/api/routes';
+import { LAMBDA_BUNDLE_OPTIONS } from '../../test/support/lambda-bundle';
 import { DEPENDENCY_PROBES } from '../floor/dependency-probes';
 import { packageOf } from '../lib/sourcemap';
 
@@ -132,7 +132,8 @@ export async function buildBundle(
   const outfile = join(BUNDLE_DIR, folder, 'index.mjs');
   const start = performance.now();
   const result = await build({
-    absWorkingDir: PROJECT_ROOT,
+    // The construct's settings, as the tests that check what a bundle carries use them.
+    ...LAMBDA_BUNDLE_OPTIONS,
     ...(options.source
       ? {
           stdin: {
@@ -143,18 +144,10 @@ export async function buildBundle(
         }
       : { entryPoints: [entry] }),
     outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node24',
-    format: 'esm',
-    mainFields: ['module', 'main'],
     banner: { js: banner },
-    minify: true,
-    alias: { ...(options.aliases ?? LAMBDA_BUNDLE_ALIASES) },
+    ...(options.aliases ? { alias: { ...options.aliases } } : {}),
     sourcemap: options.linkedSourceMap ? 'linked' : 'external',
     sourcesContent: false,
-    metafile: true,
-    logLevel: 'error',
     plugins: options.plugins ?? [],
   });
   const buildMs = performance.now() - start;

@@ -8,8 +8,8 @@ import {
 /**
  * esbuild as ServiceFunction bundles a Lambda function (ESM for Node 24, minified, AWS SDK included,
  * nothing external, the createRequire banner, the construct's aliases resolved from the project root,
- * where CDK runs esbuild), for the tests that check what a bundle carries. The bench mirrors the same
- * settings (bench/scenarios/bundles.ts) and checks them against the construct's source.
+ * where CDK runs esbuild), for the tests that check what a bundle carries and for the bench
+ * (bench/scenarios/bundles.ts), which checks them against the construct's source.
  */
 export const LAMBDA_BUNDLE_OPTIONS = {
   absWorkingDir: PROJECT_ROOT,
