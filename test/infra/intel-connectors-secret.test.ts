@@ -18,6 +18,19 @@ function functionNamed(template: TemplateJson, name: string) {
   return found;
 }
 
+function environmentOf(template: TemplateJson, name: string): Record<string, unknown> {
+  const [, fn] = functionNamed(template, name);
+  return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+}
+
+/** What every function that plans or runs the connectors' tools, or shows them, is told: the enabled ones. */
+const ENABLED_CONNECTORS = {
+  SIS_INTEL_ABUSEIPDB_ENABLED: 'true',
+  SIS_INTEL_CROWDSEC_ENABLED: 'true',
+  SIS_INTEL_INTERNETDB_ENABLED: 'true',
+  SIS_INTEL_SECRET_ARN: SECRET,
+};
+
 describe('intelligence connectors on AWS', () => {
   const { template } = synthTenantStack({
     intelSecretArn: SECRET,
@@ -42,13 +55,9 @@ describe('intelligence connectors on AWS', () => {
 
   it('tells the run-intel step, the planning step and the admin route which connectors are enabled, never a key', () => {
     for (const name of ['step-run-intel', 'list-connectors']) {
-      const [, fn] = functionNamed(json, name);
-      const env = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
+      const env = environmentOf(json, name);
       expect(env).toMatchObject({
-        SIS_INTEL_ABUSEIPDB_ENABLED: 'true',
-        SIS_INTEL_CROWDSEC_ENABLED: 'true',
-        SIS_INTEL_INTERNETDB_ENABLED: 'true',
-        SIS_INTEL_SECRET_ARN: SECRET,
+        ...ENABLED_CONNECTORS,
         SIS_INTERNAL_SUFFIXES: 'corp.example.com',
         SIS_INTEL_TABLE: { Ref: expect.stringMatching(/^TablesIntelTable/) },
       });
@@ -56,18 +65,11 @@ describe('intelligence connectors on AWS', () => {
     }
     // Planning a run lists the enabled connectors' tools: MarkActive is told which are enabled (the
     // secret's name, no grant: the test above), not the suffixes only the tools' gate reads.
-    const [, markActive] = functionNamed(json, 'step-mark-active');
-    const planning = (markActive.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(planning).toMatchObject({
-      SIS_INTEL_ABUSEIPDB_ENABLED: 'true',
-      SIS_INTEL_CROWDSEC_ENABLED: 'true',
-      SIS_INTEL_INTERNETDB_ENABLED: 'true',
-      SIS_INTEL_SECRET_ARN: SECRET,
-    });
+    const planning = environmentOf(json, 'step-mark-active');
+    expect(planning).toMatchObject(ENABLED_CONNECTORS);
     expect(planning.SIS_INTERNAL_SUFFIXES).toBeUndefined();
     // Every other function knows the tables' names (the common environment), not the connectors' settings.
-    const [, runTool] = functionNamed(json, 'step-run-tool');
-    const runToolEnv = (runTool.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const runToolEnv = environmentOf(json, 'step-run-tool');
     expect(
       Object.keys(runToolEnv).filter((key) => /^SIS_(INTEL_(?!TABLE$)|INTERNAL_SUFFIXES$)/.test(key)),
     ).toEqual([]);
