@@ -119,8 +119,8 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     },
   },
   // The connector tools: the intel table (cache, quota, circuit) and, when the deployment names one,
-  // the connectors' secret (granted by the stack: infra/settings.ts intelSecretArn). The graph and
-  // incidents only because the tools' shared context opens their data port (never read by intel_*).
+  // the connectors' secret (granted by the stack: infra/settings.ts intelSecretArn). No graph or
+  // incidents table: its context opens neither (the connector tools read no tenant data).
   'step-run-intel': {
     tables: {
       sessions: { access: 'readWrite' },
