@@ -125,7 +125,7 @@ interface AslStates {
   States: Record<string, AslState>;
 }
 
-export interface ToolMap {
+interface ToolMap {
   /** The Map state's name. */
   name: string;
   /** Where its items come from, e.g. `$.plan.tools`. */
@@ -139,7 +139,7 @@ export interface ToolMap {
  * step functions their Task states invoke: read from the definition, so counting "tool invocations"
  * (bench, cost) and the transitions per tool follow the ASL.
  */
-export function toolMaps(definitionText = readWorkflowDefinitionText()): ToolMap[] {
+function toolMaps(definitionText = readWorkflowDefinitionText()): ToolMap[] {
   const maps: ToolMap[] = [];
   const walk = (states: Record<string, AslState>) => {
     for (const [name, state] of Object.entries(states)) {
