@@ -18,7 +18,6 @@ import {
   type TurnRecord,
 } from '../domain/analyst';
 import type { Entity } from '../domain/entity';
-import { NotFoundError } from '../domain/errors';
 import { personaNamed } from '../domain/investigation/persona-names';
 import { assessmentOf } from '../domain/investigation/report';
 import { toolDeclarations } from '../domain/investigation/tool-catalogue';
@@ -29,6 +28,7 @@ import type { HistoryEntry } from '../store/sessions-repository';
 import * as z from '../zod';
 import { readPromptFile } from './analyst-prompts';
 import { event, message, type SessionContext, subjectOf } from './session-context';
+import { loadSession, SessionInput } from './workflow-step';
 
 /**
  * The AnalystTurn state of the workflow (SIS_ANALYST=bedrock; docs/analyst.md): one model turn per
@@ -49,8 +49,7 @@ export function analystDeps(ctx: SessionContext): AnalystDeps {
 }
 
 const TurnInput = /* @__PURE__ */ (() =>
-  z.object({
-    session_id: z.string().check(z.minLength(1), z.maxLength(64)),
+  z.extend(SessionInput, {
     /** Turns the workflow has seen complete; a stored conversation further on means a retried step. */
     turn: z._default(z.number().check(z.int(), z.gte(0)), 0),
   }))();
@@ -133,8 +132,7 @@ export async function analystTurn(
   rawInput: unknown,
 ): Promise<AnalystTurnOutput> {
   const input = TurnInput.parse(rawInput);
-  const session = await ctx.sessions.get(input.session_id);
-  if (!session) throw new NotFoundError(`No session ${input.session_id}`);
+  const session = await loadSession(ctx, input.session_id);
   const stored = await ctx.sessions.getAnalystState(input.session_id);
   let conversation = stored ? (JSON.parse(stored.state) as Conversation) : undefined;
   if (conversation && (conversation.outcome || conversation.use.turns > input.turn))
