@@ -6,8 +6,7 @@ import { event, type SessionContext } from './session-context';
  * The analyst's part of the report (bedrock mode), written by Assess from the conversation the
  * AnalystTurn steps stored (analyst-steps.ts): apart from the turns, so Assess carries neither the
  * model client nor the tools offered to the model.
- */
-/**
+ *
  * Assess in bedrock mode: the rules report gains `analyst` (who wrote the narrative, usage, cost);
  * with the model's narrative the summary and closing message are the model's, the score, verdict,
  * findings and recommendations stay the rules engine's. A fallback decided here (the conversation
