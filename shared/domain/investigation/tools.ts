@@ -1,6 +1,5 @@
 import type { Entity } from '../entity';
 import { normaliseEntity } from '../entity-normalisation';
-import { ValidationError } from '../errors';
 import { BUILT_IN_TOOLS } from './built-in-tools';
 import { type RunToolOptions, runToolIn } from './engine';
 import { toolsFor } from './tool-catalogue';
@@ -14,21 +13,8 @@ import { TOOL_NAMES, type Tool, type ToolCall, type ToolContext, type ToolName }
  */
 export const TOOLS: readonly Tool[] = [...BUILT_IN_TOOLS, ...INTEL_TOOLS];
 
-const BY_NAME = new Map<string, Tool>(TOOLS.map((tool) => [tool.name, tool]));
-
 export function isToolName(name: string): name is ToolName {
   return (TOOL_NAMES as readonly string[]).includes(name);
-}
-
-/** The tool of that name; throws ValidationError for an unknown name. */
-export function getTool(name: string): Tool {
-  const tool = BY_NAME.get(name);
-  if (!tool) {
-    throw new ValidationError(`Unknown tool "${name}".`, [
-      { path: 'tool', message: `must be one of ${TOOL_NAMES.join(', ')}` },
-    ]);
-  }
-  return tool;
 }
 
 /** Runs the named tool of any kind (tests and scripts; each workflow step uses its own set). */
