@@ -2,6 +2,7 @@ import type { Entity } from '../domain/entity';
 import { newToolCallId } from '../domain/investigation/call-ids';
 import { buildReport } from '../domain/investigation/report';
 import {
+  isToolName,
   type Report,
   TOOL_NAMES,
   type ToolCall,
@@ -70,8 +71,8 @@ export async function assess(ctx: SessionContext, rawInput: unknown): Promise<{ 
   const recorded = await recordedToolCalls(ctx, input.session_id);
   const seen = new Set(recorded.map((call) => call.name));
   for (const line of [...input.tool_results, ...(input.intel_results ?? [])]) {
-    const tool = line.tool as ToolName;
-    if (seen.has(tool) || !(TOOL_NAMES as readonly string[]).includes(tool)) continue;
+    const tool = line.tool;
+    if (!isToolName(tool) || seen.has(tool)) continue;
     const at = ctx.now();
     const call = unrecordedFailure(tool, entity, at);
     const outcome = await ctx.sessions.recordToolResult(

@@ -3,6 +3,7 @@ import { ValidationError } from '../../shared/domain/errors';
 import {
   buildReport,
   type InvestigationEvent,
+  isToolName,
   runTool,
   runToolByName,
   runTools,
@@ -55,6 +56,8 @@ describe('toolsFor', () => {
     expect(toolOrder('domain_analysis')).toBe(1);
     expect(toolOrder('intel_misp')).toBe(TOOL_NAMES.length - 1);
     expect(toolOrder('not_a_tool')).toBe(-1);
+    expect(TOOL_NAMES.every(isToolName)).toBe(true);
+    expect(isToolName('not_a_tool')).toBe(false);
   });
 });
 

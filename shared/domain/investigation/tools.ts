@@ -4,7 +4,7 @@ import { BUILT_IN_TOOLS } from './built-in-tools';
 import { type RunToolOptions, runToolIn } from './engine';
 import { toolsFor } from './tool-catalogue';
 import { INTEL_TOOLS } from './tool-intel';
-import { TOOL_NAMES, type Tool, type ToolCall, type ToolContext, type ToolName } from './types';
+import type { Tool, ToolCall, ToolContext } from './types';
 
 /**
  * Every tool, in the order reports list them (TOOL_NAMES' order, types.ts): entity-specific analysis
@@ -12,10 +12,6 @@ import { TOOL_NAMES, type Tool, type ToolCall, type ToolContext, type ToolName }
  * workflow never loads this list: each of its tool steps carries only its own half.
  */
 export const TOOLS: readonly Tool[] = [...BUILT_IN_TOOLS, ...INTEL_TOOLS];
-
-export function isToolName(name: string): name is ToolName {
-  return (TOOL_NAMES as readonly string[]).includes(name);
-}
 
 /** Runs the named tool of any kind (tests and scripts; each workflow step uses its own set). */
 export function runToolByName(

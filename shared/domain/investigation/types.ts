@@ -42,6 +42,11 @@ export function toolOrder(name: string): number {
   return (TOOL_NAMES as readonly string[]).indexOf(name);
 }
 
+/** Whether a name is a tool's; read from the names alone, like toolOrder. */
+export function isToolName(name: string): name is ToolName {
+  return (TOOL_NAMES as readonly string[]).includes(name);
+}
+
 export const PERSONA_NAMES = ['SOC Analyst', 'CISO', 'Threat Hunter'] as const;
 export type PersonaName = (typeof PERSONA_NAMES)[number];
 export const DEFAULT_PERSONA: PersonaName = 'SOC Analyst';
