@@ -47,30 +47,32 @@ export async function indexForSearch(ctx: SearchIndexing, session: SessionRecord
 }
 
 /**
- * Makes a session that was just created findable while it runs (one open posting and its line in
- * the tenant list, instead of a posting per term that its end would rewrite); quiet like the
- * re-index below.
+ * Search is a secondary view: a failure to update it must not fail the lifecycle change that
+ * triggered it (the next change re-indexes the session).
  */
-export async function indexStartedForSearchQuietly(
-  ctx: SearchIndexing,
-  session: SessionRecord,
-): Promise<void> {
+async function quietly(session: SessionRecord, update: () => Promise<void>): Promise<void> {
   try {
-    const { entry, terms } = searchable(session);
-    await ctx.search.indexOpenSession(entry, terms);
+    await update();
   } catch (error) {
     logger.warn('search index update failed', { session_id: session.session_id, error: error as Error });
   }
 }
 
 /**
- * Search is a secondary view: a failure to update it must not fail the lifecycle change that
- * triggered it (the next change re-indexes the session).
+ * Makes a session that was just created findable while it runs (one open posting and its line in
+ * the tenant list, instead of a posting per term that its end would rewrite), quietly.
  */
+export async function indexStartedForSearchQuietly(
+  ctx: SearchIndexing,
+  session: SessionRecord,
+): Promise<void> {
+  await quietly(session, () => {
+    const { entry, terms } = searchable(session);
+    return ctx.search.indexOpenSession(entry, terms);
+  });
+}
+
+/** Re-indexes the session for search, quietly. */
 export async function indexForSearchQuietly(ctx: SearchIndexing, session: SessionRecord): Promise<void> {
-  try {
-    await indexForSearch(ctx, session);
-  } catch (error) {
-    logger.warn('search index update failed', { session_id: session.session_id, error: error as Error });
-  }
+  await quietly(session, () => indexForSearch(ctx, session));
 }
