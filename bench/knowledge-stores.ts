@@ -12,7 +12,7 @@ import { queryKnowledgeGraph } from '../shared/services/knowledge-graph';
 import { searchInvestigations } from '../shared/services/search';
 import { ensureTables, tableEnvironment, tableNamesFor } from '../shared/store/create-tables';
 import { createDocumentClient } from '../shared/store/dynamo-client';
-import { GraphRepository, nodeItem, sideItem } from '../shared/store/graph-repository';
+import { GraphRepository, nodeItems, sideItem } from '../shared/store/graph-repository';
 import { IncidentsRepository, incidentItem } from '../shared/store/incidents-repository';
 import {
   postingItems,
@@ -80,7 +80,7 @@ async function main() {
     let started = Date.now();
     const hub: Entity = { type: 'ip', value: '203.0.113.66' };
     const items: Record<string, unknown>[] = [
-      nodeItem({ ...hub, first_seen: at, last_seen: at, incident_count: 10_000, investigation_count: 0 }),
+      ...nodeItems({ ...hub, first_seen: at, last_seen: at, incident_count: 10_000, investigation_count: 0 }),
     ];
     for (let i = 0; i < 10_000; i++) {
       const other: Entity = { type: 'host', value: `host-${String(i).padStart(5, '0')}` };

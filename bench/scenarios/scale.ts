@@ -7,7 +7,7 @@ import { listIncidents } from '../../shared/services/incidents';
 import { queryKnowledgeGraph } from '../../shared/services/knowledge-graph';
 import { searchInvestigations } from '../../shared/services/search';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
-import { GraphRepository, nodeItem, sideItem } from '../../shared/store/graph-repository';
+import { GraphRepository, nodeItems, sideItem } from '../../shared/store/graph-repository';
 import { IncidentsRepository, incidentItem } from '../../shared/store/incidents-repository';
 import { postingItems, SearchIndexRepository } from '../../shared/store/search-index-repository';
 import { tableName } from '../../shared/store/tables';
@@ -219,8 +219,8 @@ export async function runScale(ctx: ScenarioContext, bench: BenchService): Promi
   const graphRows: Row[] = [];
   const graphRepo = new GraphRepository(meteredDoc, tableName(cfg, 'graph'));
   await seed(tableName(cfg, 'graph'), [
-    ...[HUB, REFERENCE].map((entity) =>
-      nodeItem({
+    ...[HUB, REFERENCE].flatMap((entity) =>
+      nodeItems({
         ...entity,
         first_seen: SEEDED_AT,
         last_seen: SEEDED_AT,

@@ -24,8 +24,13 @@ import { GSI1, tableName } from './tables';
 /**
  * The knowledge graph as an adjacency list in the graph table:
  *
- * - node      pk `ENTITY#<type>#<value>`, sk `NODE`: counts, first/last seen, latest risk score;
- *             gsi1 `VALUE#<value>` / `<type>` finds an entity's types from its bare value.
+ * - node      pk `ENTITY#<type>#<value>`, sk `NODE`: counts, first/last seen, latest risk score.
+ * - value     pk `ENTITY#<type>#<value>`, sk `VALUE`: the node's gsi1 entry `VALUE#<value>` / `<type>`,
+ *             which finds an entity's types from its bare value. An item of its own, written only by
+ *             the transaction that creates the node: every evidence rewrites the node, and on the node
+ *             the ALL-projected entry was rewritten with it (DynamoDB Local meters such a transaction
+ *             12 units instead of 4). Nodes written before carry the gsi1 attributes themselves until
+ *             the first transaction that rewrites them moves the entry here (`isLegacyIndexedNode`).
  * - edge side pk `ENTITY#<type>#<value>`, sk `EDGE#<type>#<value>#<relationship>#<direction>`: one
  *             item per edge in the partition of each of its two entities (domain `edgeSides`).
  * - evidence  pk `ENTITY#<type>#<value>`, sk `EVIDENCE#<kind>#<id>`: which edge sides an incident or
@@ -58,11 +63,15 @@ export interface NeighbourPage {
 }
 
 const NODE_SK = 'NODE';
+const VALUE_SK = 'VALUE';
 const EDGE_PREFIX = 'EDGE#';
 const EVIDENCE_PREFIX = 'EVIDENCE#';
 const MAX_TRANSACTION_ITEMS = 100;
-/** Edge sides per transaction: the rest of the 100 items are the node and the evidence item. */
-const SIDES_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 2;
+/**
+ * Edge sides per transaction: the rest of the 100 items are the node, its value item (the
+ * transaction that creates or migrates the node) and the evidence item.
+ */
+const SIDES_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 3;
 const MAX_ATTEMPTS = 8;
 /** Entity partitions written in parallel for one observation. */
 const PARTITION_CONCURRENCY = 6;
@@ -138,13 +147,11 @@ export function sideItem(side: EdgeSide, version = 1): Item {
   };
 }
 
-/** The stored form of a node (also for bulk seeding by tooling and benchmarks). */
-export function nodeItem(node: StoredNode, version = 1): Item {
+/** The node item alone; `nodeItems` is the stored form of a node. */
+function nodeItem(node: StoredNode, version: number): Item {
   return {
     pk: entityPk(node),
     sk: NODE_SK,
-    [GSI1.partitionKey]: valueIndexPk(node.value),
-    [GSI1.sortKey]: node.type,
     entity_type: node.type,
     value: node.value,
     first_seen: node.first_seen,
@@ -156,6 +163,26 @@ export function nodeItem(node: StoredNode, version = 1): Item {
       : {}),
     version,
   };
+}
+
+/** The entity's entry in the value index (gsi1): keys only, it never changes once written. */
+function valueItem(entity: Entity): Item {
+  return {
+    pk: entityPk(entity),
+    sk: VALUE_SK,
+    [GSI1.partitionKey]: valueIndexPk(entity.value),
+    [GSI1.sortKey]: entity.type,
+  };
+}
+
+/** The stored form of a node, its node and value items (for bulk seeding by tooling and benchmarks). */
+export function nodeItems(node: StoredNode, version = 1): Item[] {
+  return [nodeItem(node, version), valueItem(node)];
+}
+
+/** A node written before the value item existed: its gsi1 entry is on the node item itself. */
+function isLegacyIndexedNode(item: Item): boolean {
+  return item[GSI1.partitionKey] !== undefined;
 }
 
 /** The side as seen from `self`, out of a freshly observed edge. */
@@ -310,11 +337,17 @@ export class GraphRepository {
       newlyApplied.push(sk);
     }
 
+    // The value item is written when the node is created, or moved off a legacy node by the first
+    // put that rewrites it; every other transaction leaves the index alone. Unconditional: it is a
+    // function of the key alone, so rewriting it is harmless, and the node's version condition
+    // already decides whether the transaction applies.
+    let indexEntry: Item | undefined;
     if (nextNode) {
       puts.unshift({
         item: nodeItem(nextNode, (existingNode?.version ?? 0) + 1),
         previousVersion: existingNode?.version,
       });
+      if (!nodeRecord || isLegacyIndexedNode(nodeRecord)) indexEntry = valueItem(work.entity);
     }
     if (puts.length === 0 && markerRecord) return;
 
@@ -334,19 +367,22 @@ export class GraphRepository {
 
     await this.doc.send(
       new TransactWriteCommand({
-        TransactItems: puts.map(({ item, previousVersion }) => ({
-          Put: {
-            TableName: this.table,
-            Item: item,
-            ...(previousVersion === undefined
-              ? { ConditionExpression: 'attribute_not_exists(pk)' }
-              : {
-                  ConditionExpression: '#version = :version',
-                  ExpressionAttributeNames: { '#version': 'version' },
-                  ExpressionAttributeValues: { ':version': previousVersion },
-                }),
-          },
-        })),
+        TransactItems: [
+          ...puts.map(({ item, previousVersion }) => ({
+            Put: {
+              TableName: this.table,
+              Item: item,
+              ...(previousVersion === undefined
+                ? { ConditionExpression: 'attribute_not_exists(pk)' }
+                : {
+                    ConditionExpression: '#version = :version',
+                    ExpressionAttributeNames: { '#version': 'version' },
+                    ExpressionAttributeValues: { ':version': previousVersion },
+                  }),
+            },
+          })),
+          ...(indexEntry ? [{ Put: { TableName: this.table, Item: indexEntry } }] : []),
+        ],
       }),
     );
   }
@@ -374,7 +410,11 @@ export class GraphRepository {
     return item ? nodeFromItem(item) : undefined;
   }
 
-  /** The entity types under which a normalised value is stored (gsi1), in type order. */
+  /**
+   * The entity types under which a normalised value is stored (gsi1), in type order. A type is
+   * listed once even if both its value item and a legacy node carry the entry (a node rewritten by
+   * a function still running the previous code during a deployment).
+   */
   async typesOf(value: string): Promise<EntityType[]> {
     const result = await this.doc.send(
       new QueryCommand({
@@ -387,7 +427,7 @@ export class GraphRepository {
         Limit: 10,
       }),
     );
-    return (result.Items ?? []).map((item) => item[GSI1.sortKey]).filter(isEntityType);
+    return [...new Set((result.Items ?? []).map((item) => item[GSI1.sortKey]).filter(isEntityType))];
   }
 
   /**

@@ -15,7 +15,8 @@ import type { Config } from '../config';
  *              gsi1 (sparse): sessions not yet terminal (gsi1pk OPEN), so the runtime can find what a
  *              restart interrupted without a Scan; the attribute is removed when a session ends.
  * - graph:     one partition per entity (pk ENTITY#<type>#<value>): node item + one item per edge.
- *              gsi1: entity types by bare value (gsi1pk VALUE#<value>).
+ *              gsi1: entity types by bare value (gsi1pk VALUE#<value>), carried by a value item beside
+ *              the node (sk VALUE) and written once, so the node's frequent rewrites write no index.
  * - incidents: normalised incidents (pk INCIDENT#<id>), connector watermarks.
  *              gsi1: incidents by severity, newest first (gsi1pk SEVERITY#<sev>, gsi1sk <created_at>#<id>).
  * - intel:     threat-intelligence connector state (shared/store/intel-repository.ts): cached answers
