@@ -134,8 +134,9 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'step-persist': { tables: { sessions: { access: 'readWrite' }, graph: { access: 'readWrite' } } },
   'step-mark-failed': { tables: { sessions: { access: 'readWrite' } } },
   'workflow-status-change': { tables: { sessions: { access: 'readWrite' } } },
-  // Lists open sessions on the sparse gsi1 (Query), ends stale ones like the status-change path does,
-  // after DescribeExecution on their run.
+  // Lists open sessions on the sparse gsi1 (Query, then their META with BatchGetItem; deletes open
+  // markers of ended sessions), ends stale ones like the status-change path does, after
+  // DescribeExecution on their run.
   'sweep-stale-sessions': {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['describe'],

@@ -1,6 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
@@ -24,6 +25,9 @@ import { GSI1 } from './tables';
  *                                         committed, in order; seq is the first entry's number
  *                     sk META            the session record; sorts after every history item
  *                     sk META#REPORT     the report of a completed session (sorts right after META)
+ *                     sk OPEN            open marker: exists while the session is not terminal and
+ *                                         carries its gsi1 entry (sorts after META#REPORT, outside
+ *                                         the poll's and get's key ranges)
  *   pk IDEMP#<keyId>#<key>  sk IDEMP     Idempotency-Key record of a start request (TTL 24 h)
  *   pk SUBJECT#<type>#<value>  sk <completed_at>#<session_id>   verdict of a completed session on
  *                     that entity (any owner: prior verdicts are tenant knowledge for the tools)
@@ -50,9 +54,18 @@ import { GSI1 } from './tables';
  * returns whole items, so a cursor always ends on an item's last entry and the next page starts at
  * an item's key. Items written before packing (one entry each: kind, at, body) read the same way.
  *
- * While a session is not terminal its META carries gsi1pk OPEN (a sparse index), removed by the
- * transition to a terminal status, so the local runtime finds sessions a restart interrupted with a
- * Query.
+ * While a session is not terminal its open marker (sk OPEN) carries gsi1pk OPEN (a sparse index), so
+ * the stale-session sweeper and the local runtime find sessions left open with a Query. The marker,
+ * not META, is in the index because with gsi1 on META every status transaction (initialized →
+ * active, active → completed) also wrote the index entry (projection ALL): one more write on AWS,
+ * and DynamoDB Local meters a transaction that writes an index entry 12 units instead of 4. Now a
+ * status transaction writes no index entry; the marker is put before
+ * anything else of the session exists and deleted after the terminal transition committed. A crash
+ * between two of those writes leaves a marker without META or a marker of an ended session: the
+ * readers check every marker against META (consistently) and delete those two kinds. Sessions
+ * created before the marker carry gsi1pk on META itself; the readers list them as before and the
+ * terminal transition still REMOVEs the attributes (on a META without them this writes no index
+ * entry: the transaction meters 4).
  */
 export interface SessionOptions {
   background: boolean;
@@ -151,6 +164,12 @@ const SEQ_DIGITS = 6;
 const MAX_SEQ = 10 ** SEQ_DIGITS - 1;
 const APPEND_ATTEMPTS = 25;
 const OPEN = 'OPEN';
+const OPEN_MARKER = 'OPEN';
+/**
+ * A marker without META younger than this may belong to a creation still under way (the marker is
+ * written first), so readers leave it; an older one is what a crashed creation left.
+ */
+const ORPHAN_MARKER_GRACE_MS = 10 * 60_000;
 
 const sessionKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: META });
 const historySk = (seq: number) => `${HISTORY}${String(seq).padStart(SEQ_DIGITS, '0')}`;
@@ -159,6 +178,7 @@ const idempotencyKey = (keyId: string, key: string) => ({ pk: `IDEMP#${keyId}#${
 
 const STORE_ONLY = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'expires_at_epoch']);
 const reportKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: REPORT });
+const openMarkerKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: OPEN_MARKER });
 
 function toSession(item: Record<string, unknown> | undefined): SessionRecord | undefined {
   if (!item) return undefined;
@@ -298,17 +318,28 @@ export class SessionsRepository {
     history: HistoryEntry[],
     idempotency?: Omit<IdempotencyRecord, 'session_id'>,
   ): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }> {
-    const meta = {
-      ...sessionKey(session.session_id),
-      ...session,
+    const meta = { ...sessionKey(session.session_id), ...session };
+    const marker = {
+      ...openMarkerKey(session.session_id),
       gsi1pk: OPEN,
       gsi1sk: `${session.created_at}#${session.session_id}`,
+      session_id: session.session_id,
+      created_at: session.created_at,
     };
     const record = idempotency ? { ...idempotency, session_id: session.session_id } : undefined;
     if (!record) {
-      // Two plain writes instead of a transaction (which bills twice per item): the history first, so
-      // whatever a crash in between leaves is history no META points to, never a session without it.
-      // Nothing reads a session before its META exists.
+      // Plain writes instead of a transaction (which bills twice per item, and three times with an
+      // index entry). The open marker first, so a crash never leaves a session the sweeper cannot find;
+      // then the history, so a session never exists without it. What a crash in between leaves is a
+      // marker (the readers delete it) and history no META points to. Nothing reads a session before
+      // its META exists.
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: marker,
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
       if (history.length > 0) {
         await this.doc.send(
           new PutCommand({
@@ -345,6 +376,7 @@ export class SessionsRepository {
       ...(history.length > 0
         ? [{ Put: { TableName: this.tableName, Item: this.historyItem(session.session_id, 1, history) } }]
         : []),
+      { Put: { TableName: this.tableName, Item: marker } },
     ];
     try {
       await this.doc.send(new TransactWriteCommand({ TransactItems: actions }));
@@ -467,8 +499,8 @@ export class SessionsRepository {
 
   /**
    * Moves the session to `to` if its current status allows it (session-status.ts), together with
-   * `set` fields and history entries, in one transaction. A terminal move removes the OPEN marker.
-   * Returns ok:false with the current record when the status did not allow the move.
+   * `set` fields and history entries, in one transaction. After a terminal move commits, the open
+   * marker is deleted. Returns ok:false with the current record when the status did not allow the move.
    */
   async transition(
     sessionId: string,
@@ -501,6 +533,8 @@ export class SessionsRepository {
     const update = {
       TableName: this.tableName,
       Key: sessionKey(sessionId),
+      // The REMOVE takes a session created before the open marker (gsi1 on META) out of the index; on a
+      // META without the attributes it writes no index entry (the transaction still meters 4).
       UpdateExpression: `SET ${assignments.join(', ')}${isTerminal(to) ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
       ConditionExpression: `attribute_exists(pk) AND #status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
       ExpressionAttributeNames: names,
@@ -517,47 +551,116 @@ export class SessionsRepository {
           },
         ]
       : [];
+    /** The record as the update returned it; after a transaction it is read back. */
+    let updated: SessionRecord | undefined;
     try {
       if (history.length === 0 && !report) {
         const { Attributes } = await this.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
-        return { ok: true, session: toSession(Attributes)! };
-      }
-      if (history.length === 0) {
+        updated = toSession(Attributes);
+      } else if (history.length === 0) {
         await this.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...reportPut] }));
-        return { ok: true, session: (await this.get(sessionId))! };
-      }
-      await this.withNextSlots(
-        sessionId,
-        history.length,
-        async (first) => {
-          await this.doc.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                { Update: update },
-                ...reportPut,
-                {
-                  Put: {
-                    TableName: this.tableName,
-                    Item: this.historyItem(sessionId, first, history),
-                    ConditionExpression: 'attribute_not_exists(sk)',
+      } else {
+        await this.withNextSlots(
+          sessionId,
+          history.length,
+          async (first) => {
+            await this.doc.send(
+              new TransactWriteCommand({
+                TransactItems: [
+                  { Update: update },
+                  ...reportPut,
+                  {
+                    Put: {
+                      TableName: this.tableName,
+                      Item: this.historyItem(sessionId, first, history),
+                      ConditionExpression: 'attribute_not_exists(sk)',
+                    },
                   },
-                },
-              ],
-            }),
-          );
-        },
-        1 + reportPut.length,
-      );
-      return { ok: true, session: (await this.get(sessionId))! };
+                ],
+              }),
+            );
+          },
+          1 + reportPut.length,
+        );
+      }
     } catch (error) {
       const statusRefused =
         isConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed';
       if (!statusRefused) throw error;
       return { ok: false, session: await this.get(sessionId) };
     }
+    const [session] = await Promise.all([
+      updated ?? this.get(sessionId),
+      isTerminal(to) ? this.deleteOpenMarker(sessionId) : undefined,
+    ]);
+    return { ok: true, session: session! };
   }
 
-  /** Sessions still initialized or active, oldest first (sparse gsi1, eventually consistent). */
+  /**
+   * Deletes the open marker of a session that has ended. The transition has committed by then: a
+   * failure here must not make its caller believe otherwise (a retried step would find the session
+   * ended and skip what follows), so it is left to the readers, which delete a marker whose META is
+   * terminal.
+   */
+  private async deleteOpenMarker(sessionId: string): Promise<void> {
+    try {
+      await this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: openMarkerKey(sessionId) }));
+    } catch {
+      // Left for the readers (see above).
+    }
+  }
+
+  /**
+   * The open sessions among one page of gsi1 entries, in the page's order (oldest first). An entry
+   * is an open marker, checked against its META (read consistently: the index lags, and a marker is
+   * deleted only on what META says now), or, for a session created before the marker, META itself,
+   * listed as the index has it (as before the marker). Markers of ended sessions, and markers
+   * without META past the creation grace (a crashed creation), are deleted on the way.
+   */
+  private async openSessionsOf(entries: Record<string, unknown>[]): Promise<SessionRecord[]> {
+    const markers = entries.filter((entry) => entry.sk === OPEN_MARKER);
+    const metas = await this.getMetas(markers.map((marker) => String(marker.pk)));
+    const now = Date.now();
+    const stale: string[] = [];
+    const sessions: SessionRecord[] = [];
+    for (const entry of entries) {
+      if (entry.sk === META) {
+        sessions.push(toSession(entry)!);
+        continue;
+      }
+      if (entry.sk !== OPEN_MARKER) continue;
+      const session = toSession(metas.get(String(entry.pk)));
+      if (session && !isTerminal(session.status)) sessions.push(session);
+      // An unreadable creation time counts as old: such a marker would otherwise stay forever.
+      else if (session || !(now - Date.parse(String(entry.created_at)) <= ORPHAN_MARKER_GRACE_MS)) {
+        stale.push(String(entry.session_id));
+      }
+    }
+    await Promise.all(stale.map((sessionId) => this.deleteOpenMarker(sessionId)));
+    return sessions;
+  }
+
+  /** The META items of the given partitions, by pk (one consistent BatchGetItem per 100). */
+  private async getMetas(pks: string[]): Promise<Map<string, Record<string, unknown>>> {
+    const found = new Map<string, Record<string, unknown>>();
+    for (let i = 0; i < pks.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = pks.slice(i, i + 100).map((pk) => ({ pk, sk: META }));
+      for (let round = 0; keys && keys.length > 0; round++) {
+        if (round > 0) await pause(Math.min(1000, 25 * 2 ** round));
+        const result = await this.doc.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
+        );
+        for (const item of result.Responses?.[this.tableName] ?? []) found.set(String(item.pk), item);
+        keys = result.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Sessions still initialized or active, oldest first (sparse gsi1, eventually consistent; a
+   * session found by its open marker is checked against its META, read consistently).
+   */
   async listOpen(limit = 100): Promise<SessionRecord[]> {
     const sessions: SessionRecord[] = [];
     let start: Record<string, unknown> | undefined;
@@ -572,7 +675,7 @@ export class SessionsRepository {
           ExclusiveStartKey: start,
         }),
       );
-      for (const item of page.Items ?? []) sessions.push(toSession(item)!);
+      sessions.push(...(await this.openSessionsOf(page.Items ?? [])));
       start = page.LastEvaluatedKey;
     } while (start && sessions.length < limit);
     return sessions;
@@ -581,7 +684,9 @@ export class SessionsRepository {
   /**
    * One page of the sessions still initialized or active that were created before `cutoff` (ISO),
    * oldest first: a Query on the sparse gsi1 (eventually consistent), its sort key starting with the
-   * creation time. `next` continues the listing; absent when there is nothing more.
+   * creation time, each open marker checked against its META. `next` continues the listing; absent
+   * when there is nothing more. A page may hold fewer than `limit` sessions (entries of ended
+   * sessions are dropped) even when `next` is set.
    */
   async listOpenCreatedBefore(
     cutoff: string,
@@ -600,7 +705,7 @@ export class SessionsRepository {
       }),
     );
     return {
-      sessions: (page.Items ?? []).map((item) => toSession(item)!),
+      sessions: await this.openSessionsOf(page.Items ?? []),
       ...(page.LastEvaluatedKey ? { next: page.LastEvaluatedKey } : {}),
     };
   }

@@ -12,8 +12,10 @@ import type { Config } from '../config';
  *              gsi1: all keys by creation time (gsi1pk KEYS).
  * - sessions:  session metadata and history (pk SESSION#<id>), idempotency records, search index
  *              terms (pk TERM#<ownerKeyId>#<term>) and running sessions (pk SEARCHOPEN#<ownerKeyId>).
- *              gsi1 (sparse): sessions not yet terminal (gsi1pk OPEN), so the runtime can find what a
- *              restart interrupted without a Scan; the attribute is removed when a session ends.
+ *              gsi1 (sparse): sessions not yet terminal (gsi1pk OPEN), so the sweeper and the runtime
+ *              find sessions left open without a Scan. The entry is carried by a per-session open
+ *              marker (sk OPEN), not META, so a status transaction writes no index entry; the marker
+ *              is deleted when the session ends. Sessions created before it carry gsi1pk on META.
  * - graph:     one partition per entity (pk ENTITY#<type>#<value>): node item + one item per edge.
  *              gsi1: entity types by bare value (gsi1pk VALUE#<value>), carried by a value item beside
  *              the node (sk VALUE) and written once, so the node's frequent rewrites write no index.
