@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { foldText, wordsOf } from '../shared/domain/search-terms';
+
+/**
+ * The phrase vocabulary of the search index (shared/domain/search-phrases.ts), generated ahead of time
+ * from the rules engine's fixed text and committed: every string or template literal of the files
+ * below whose static parts hold at least MIN_PHRASE_WORDS complete words is a phrase (two already:
+ * a two-word finding title, posted once instead of twice, saves a write per session). A completed
+ * session that has every word of a phrase is posted once under the phrase instead of once per word.
+ *
+ * The file is append-only: deployed sessions have postings under the phrase IDs it already lists, and
+ * a word query keeps reading them, so an entry is never changed or removed; a new or changed literal
+ * appends a phrase. A word belongs to at most MAX_PHRASES_PER_WORD phrases (earlier entries first), so
+ * a word query reads at most that many partitions more; a new phrase leaves out a word that is already
+ * in that many (the word is then posted on its own). `npm run search:phrases` appends; a unit test
+ * fails when the committed file lags behind the sources.
+ */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const SEARCH_PHRASES_PATH = resolve(ROOT, 'shared/domain/generated/search-phrases.json');
+
+export const MIN_PHRASE_WORDS = 2;
+export const MAX_PHRASES_PER_WORD = 3;
+
+/** Where finding titles, descriptions and persona summaries are written, in the order phrases are taken. */
+export function phraseSourceFiles(): string[] {
+  const inDir = (dir: string, keep: (name: string) => boolean) =>
+    readdirSync(resolve(ROOT, dir))
+      .filter(keep)
+      .sort()
+      .map((name) => `${dir}/${name}`);
+  return [
+    ...inDir('shared/domain/investigation', (n) => /^tool-.*\.ts$/.test(n)),
+    'shared/domain/investigation/mail-provider.ts',
+    'shared/domain/intel/mappers.ts',
+    ...inDir('shared/domain/investigation', (n) => /^personas.*\.ts$/.test(n)),
+    'shared/domain/investigation/report.ts',
+  ];
+}
+
+export interface SourceFile {
+  path: string;
+  text: string;
+}
+
+export type PhraseEntry = [id: string, words: string];
+
+export interface PhraseFile {
+  phrases: PhraseEntry[];
+}
+
+/**
+ * The words of a literal's static part that are whole words whatever is substituted: a word touching
+ * a `${…}` (no separator in between) may be glued to the substituted text, so it is left out.
+ */
+function completeWords(text: string, substitutionBefore: boolean, substitutionAfter: boolean): string[] {
+  const tokens = foldText(text).split(/[^\p{L}\p{N}]+/u);
+  if (substitutionBefore) tokens.shift();
+  if (substitutionAfter) tokens.pop();
+  return tokens.flatMap((token) => wordsOf(token));
+}
+
+/** The word set of every string and template literal of a source file that is a phrase, in source order. */
+export function literalPhrases(source: SourceFile): string[][] {
+  return literalsOf(source).map((literal) => literal.words);
+}
+
+/** Names of what holds the text a session is indexed under: finding titles, descriptions, summaries. */
+const INDEXED_TEXT = new Set(['title', 'description', 'summary']);
+
+interface Literal {
+  words: string[];
+  /** Inside a `title:` / `description:` property or a `summary` method: text search indexes. */
+  indexed: boolean;
+}
+
+function nameOf(node: ts.Node): string | undefined {
+  if (
+    (ts.isPropertyAssignment(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isFunctionDeclaration(node) ||
+      ts.isVariableDeclaration(node)) &&
+    node.name &&
+    (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))
+  ) {
+    return node.name.text;
+  }
+  return undefined;
+}
+
+function literalsOf(source: SourceFile): Literal[] {
+  const file = ts.createSourceFile(source.path, source.text, ts.ScriptTarget.Latest, false);
+  const literals: Literal[] = [];
+  const visit = (node: ts.Node, holder: string | undefined) => {
+    let words: string[] | undefined;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+      words = wordsOf(node.text);
+    } else if (ts.isTemplateExpression(node)) {
+      const parts = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
+      words = parts.flatMap((part, i) => completeWords(part, i > 0, i < parts.length - 1));
+    }
+    const set = [...new Set(words ?? [])].sort();
+    if (set.length >= MIN_PHRASE_WORDS)
+      literals.push({ words: set, indexed: INDEXED_TEXT.has(holder ?? '') });
+    const inner = nameOf(node) ?? holder;
+    ts.forEachChild(node, (child) => visit(child, inner));
+  };
+  visit(file, undefined);
+  return literals;
+}
+
+/**
+ * A phrase's ID: 8 base64url characters of the SHA-256 of the literal's sorted words (all of them, also
+ * those the fan-out cap leaves out), so a literal already in the file is recognised on every run.
+ * Computed here, stored in the file: the runtime needs no hash.
+ */
+export function phraseId(words: readonly string[]): string {
+  return createHash('sha256')
+    .update([...words].sort().join(' '))
+    .digest('base64url')
+    .slice(0, 8);
+}
+
+/** The vocabulary: every entry of `existing` unchanged, then the new phrases of `sources`. */
+export function phraseVocabulary(
+  existing: PhraseFile | undefined,
+  sources: readonly SourceFile[],
+): PhraseFile {
+  const phrases: PhraseEntry[] = [...(existing?.phrases ?? [])];
+  const byId = new Map<string, string[]>();
+  const uses = new Map<string, number>();
+  const take = ([id, text]: PhraseEntry) => {
+    const words = text.split(' ');
+    byId.set(id, words);
+    for (const word of words) uses.set(word, (uses.get(word) ?? 0) + 1);
+  };
+  for (const entry of phrases) take(entry);
+  // Text the index reads first (finding titles and descriptions, persona summaries), then the rest,
+  // each in file order: the fan-out cap then gives a word's phrase slots to the text sessions have.
+  const all = sources.flatMap(literalsOf);
+  const literals = [...all.filter((l) => l.indexed), ...all.filter((l) => !l.indexed)].map((l) => l.words);
+  for (const words of literals) {
+    const id = phraseId(words);
+    const known = byId.get(id);
+    if (known) {
+      if (!known.every((word) => words.includes(word))) {
+        throw new Error(`phrase ID ${id} of "${words.join(' ')}" is taken by "${known.join(' ')}"`);
+      }
+      continue;
+    }
+    const kept = words.filter((word) => (uses.get(word) ?? 0) < MAX_PHRASES_PER_WORD);
+    // Too few words left, or nothing a phrase in the file does not already cover: no new phrase. (Both
+    // stay true as the file grows, so a rerun skips the literal again and the file is a fixed point.)
+    if (kept.length < MIN_PHRASE_WORDS) continue;
+    if ([...byId.values()].some((phrase) => kept.every((word) => phrase.includes(word)))) continue;
+    const entry: PhraseEntry = [id, kept.join(' ')];
+    phrases.push(entry);
+    take(entry);
+  }
+  return { phrases };
+}
+
+/** The file's text: one phrase per line, so an append is a diff of added lines. */
+export function phraseFileText(vocabulary: PhraseFile): string {
+  const lines = vocabulary.phrases.map((entry) => JSON.stringify(entry));
+  return `{"phrases": [\n${lines.join(',\n')}\n]}\n`;
+}
+
+export function readSources(paths: readonly string[] = phraseSourceFiles()): SourceFile[] {
+  return paths.map((path) => ({ path, text: readFileSync(resolve(ROOT, path), 'utf8') }));
+}
+
+export function committedVocabulary(): PhraseFile | undefined {
+  return existsSync(SEARCH_PHRASES_PATH)
+    ? (JSON.parse(readFileSync(SEARCH_PHRASES_PATH, 'utf8')) as PhraseFile)
+    : undefined;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const before = committedVocabulary()?.phrases.length ?? 0;
+  const vocabulary = phraseVocabulary(committedVocabulary(), readSources());
+  writeFileSync(SEARCH_PHRASES_PATH, phraseFileText(vocabulary));
+  console.log(
+    `wrote ${relative(ROOT, SEARCH_PHRASES_PATH)}: ${vocabulary.phrases.length} phrases (${vocabulary.phrases.length - before} new)`,
+  );
+}

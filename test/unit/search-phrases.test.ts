@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  committedVocabulary,
+  literalPhrases,
+  MAX_PHRASES_PER_WORD,
+  MIN_PHRASE_WORDS,
+  phraseFileText,
+  phraseId,
+  phraseVocabulary,
+  readSources,
+  SEARCH_PHRASES_PATH,
+} from '../../scripts/search-phrases';
+import {
+  type Phrase,
+  type PhraseIndex,
+  partitionsFor,
+  phraseIndexOf,
+  postingTermsFor,
+} from '../../shared/domain/search-phrases';
+import { termsForSession } from '../../shared/domain/search-terms';
+
+const committed = committedVocabulary()!;
+const committedPhrases: Phrase[] = committed.phrases.map(([id, words]) => ({ id, words: words.split(' ') }));
+const vocabularyWords = [...new Set(committedPhrases.flatMap((phrase) => phrase.words))].sort();
+
+const randomWord = fc.stringMatching(/^[a-z0-9]{2,8}$/);
+const structural = fc.subarray(['v:203.0.113.7', 't:ip', 's:completed', 'vd:benign', 'p:soc-analyst']);
+
+/** Findable terms of a session: structural terms, words of the vocabulary (often whole phrases), random words. */
+const findableTerms = fc
+  .tuple(
+    structural,
+    fc.subarray(committedPhrases, { maxLength: 6 }),
+    fc.subarray(vocabularyWords, { maxLength: 30 }),
+    fc.array(randomWord, { maxLength: 10 }),
+  )
+  .map(([terms, phrases, words, random]) => [
+    ...new Set([
+      ...terms,
+      ...[...phrases.flatMap((phrase) => phrase.words), ...words, ...random].map((word) => `w:${word}`),
+    ]),
+  ]);
+
+/** The exactness argument, checked on one session: a word query finds it iff it has the word. */
+function checkExact(index: PhraseIndex, phrases: readonly Phrase[], findable: string[], probes: string[]) {
+  const posted = index.postingTermsFor(findable);
+  const byId = new Map(phrases.map((phrase) => [`x:${phrase.id}`, phrase]));
+  const findableWords = new Set(findable.filter((t) => t.startsWith('w:')));
+  const covered = new Set<string>();
+  for (const term of posted.filter((t) => t.startsWith('x:'))) {
+    const phrase = byId.get(term);
+    expect(phrase, term).toBeDefined();
+    // A phrase is posted only when the session has every word of it.
+    for (const word of phrase!.words) {
+      expect(findableWords.has(`w:${word}`), word).toBe(true);
+      covered.add(`w:${word}`);
+    }
+  }
+  // Non-word terms are posted as they are; a covered word is never posted on its own.
+  for (const term of findable.filter((t) => !t.startsWith('w:'))) expect(posted).toContain(term);
+  for (const term of posted.filter((t) => t.startsWith('w:'))) {
+    expect(findableWords.has(term)).toBe(true);
+    expect(covered.has(term), term).toBe(false);
+  }
+  // Every findable word is reachable through its partitions, and no other word is.
+  const postedSet = new Set(posted);
+  for (const word of new Set([...findableWords, ...probes.map((w) => `w:${w}`)])) {
+    const found = index.partitionsFor(word).some((partition) => postedSet.has(partition));
+    expect(found, word).toBe(findableWords.has(word));
+  }
+  expect(posted.length).toBeLessThanOrEqual(findable.length);
+}
+
+describe('phrase postings (shared/domain/search-phrases.ts)', () => {
+  it('post a session so that every word query finds it exactly when it has the word (committed vocabulary)', () => {
+    const index = phraseIndexOf(committedPhrases);
+    fc.assert(
+      fc.property(findableTerms, fc.subarray(vocabularyWords, { maxLength: 20 }), (findable, probes) => {
+        checkExact(index, committedPhrases, findable, probes);
+        expect(postingTermsFor(findable)).toEqual(index.postingTermsFor(findable));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('are exact for any vocabulary, overlapping phrases included', () => {
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta', 'theta'];
+    const vocabulary = fc
+      .uniqueArray(fc.uniqueArray(fc.constantFrom(...words), { minLength: 3, maxLength: 6 }), {
+        maxLength: 8,
+        selector: (phrase) => [...phrase].sort().join(' '),
+      })
+      .map((list) => list.map((phrase, i) => ({ id: `p${i}`, words: phrase })));
+    fc.assert(
+      fc.property(vocabulary, fc.subarray(words), (phrases, present) => {
+        checkExact(phraseIndexOf(phrases), phrases, ['t:ip', ...present.map((w) => `w:${w}`)], words);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('read a template word from its own partition and those of its phrases, other terms from their own', () => {
+    const word = committedPhrases[0]!.words[0]!;
+    const phrases = committedPhrases.filter((phrase) => phrase.words.includes(word));
+    expect(partitionsFor(`w:${word}`)).toEqual([`w:${word}`, ...phrases.map((p) => `x:${p.id}`)]);
+    expect(partitionsFor('w:zebra')).toEqual(['w:zebra']);
+    expect(partitionsFor('v:203.0.113.7')).toEqual(['v:203.0.113.7']);
+    expect(partitionsFor('t:ip')).toEqual(['t:ip']);
+  });
+
+  it('post a rules-engine description once instead of once per word', () => {
+    const description =
+      '203.0.113.7 is reserved for documentation (TEST-NET-1/2/3, 2001:db8::/32, 3fff::/20) and never appears in real traffic: it points to test data, a placeholder left in a configuration, or spoofing.';
+    const findable = termsForSession({
+      entity: { type: 'ip', value: '203.0.113.7' },
+      status: 'completed',
+      persona: 'SOC Analyst',
+      findings: [{ title: 'Documentation-only address', description }],
+    });
+    const posted = postingTermsFor(findable);
+    expect(findable.filter((t) => t.startsWith('w:'))).toHaveLength(23);
+    // 23 words, 6 postings at most: the address's own words (203, 113), the phrases, and the few
+    // words whose 3 phrase slots earlier text took.
+    const postedWords = posted.filter((t) => t.startsWith('w:') || t.startsWith('x:'));
+    expect(postedWords).toEqual(expect.arrayContaining(['w:113', 'w:203']));
+    expect(postedWords.length).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('the phrase vocabulary (shared/domain/generated/search-phrases.json)', () => {
+  it('is what `npm run search:phrases` writes from the sources (run it after changing engine text)', () => {
+    expect(readFileSync(SEARCH_PHRASES_PATH, 'utf8')).toBe(
+      phraseFileText(phraseVocabulary(committed, readSources())),
+    );
+  });
+
+  it('has unique IDs, phrases of 2+ words and no word in more than 3 phrases', () => {
+    expect(new Set(committed.phrases.map(([id]) => id)).size).toBe(committed.phrases.length);
+    const uses = new Map<string, number>();
+    for (const phrase of committedPhrases) {
+      expect(phrase.words.length).toBeGreaterThanOrEqual(MIN_PHRASE_WORDS);
+      expect(new Set(phrase.words).size).toBe(phrase.words.length);
+      for (const word of phrase.words) uses.set(word, (uses.get(word) ?? 0) + 1);
+    }
+    expect(Math.max(...uses.values())).toBeLessThanOrEqual(MAX_PHRASES_PER_WORD);
+  });
+
+  it('appends the phrase of a changed literal and keeps every entry it had', () => {
+    const sources = readSources();
+    const target = sources.findIndex((source) => source.text.includes('is reserved for documentation'));
+    expect(target).toBeGreaterThanOrEqual(0);
+    const changed = sources.map((source, i) =>
+      i === target
+        ? {
+            ...source,
+            text: source.text.replace(
+              'is reserved for documentation',
+              'is reserved for documentation and tutorial examples',
+            ),
+          }
+        : source,
+    );
+    const next = phraseVocabulary(committed, changed);
+    expect(next.phrases.slice(0, committed.phrases.length)).toEqual(committed.phrases);
+    const added = next.phrases.slice(committed.phrases.length);
+    expect(added).toHaveLength(1);
+    const [id, words] = added[0]!;
+    expect(words.split(' ')).toEqual(expect.arrayContaining(['tutorial', 'examples']));
+    const literal = literalPhrases(changed[target]!).find((set) => set.includes('tutorial'))!;
+    expect(id).toBe(phraseId(literal));
+    // A rerun over the same sources changes nothing more.
+    expect(phraseVocabulary(next, changed)).toEqual(next);
+  });
+
+  it('takes the complete words of a literal: a word glued to a substitution is left out', () => {
+    const text = [
+      'const a = `$',
+      '{v}abc is the first real phrase of text$',
+      '{w}, end`; const b = "one two"; const c = "the one";',
+    ].join('');
+    expect(literalPhrases({ path: 'a.ts', text })).toEqual([
+      ['end', 'first', 'phrase', 'real'],
+      ['one', 'two'],
+    ]);
+  });
+});
