@@ -6,6 +6,7 @@ import type { Entity } from '../shared/domain/entity';
 import { type NormalisedIncident, SEVERITIES } from '../shared/domain/incident';
 import { assertIncident } from '../shared/domain/incident-input';
 import type { Caller } from '../shared/domain/scopes';
+import { postingTermsFor } from '../shared/domain/search-phrases';
 import { termsForSession } from '../shared/domain/search-terms';
 import { listIncidents } from '../shared/services/incidents';
 import { queryKnowledgeGraph } from '../shared/services/knowledge-graph';
@@ -155,7 +156,7 @@ async function main() {
         summary,
       };
       const terms = termsForSession({ ...entry, findings: [] });
-      postings.push(...postingItems(entry, terms));
+      postings.push(...postingItems(entry, terms, postingTermsFor(terms)));
     }
     await batchWrite(doc, names.sessions, postings);
     console.log(`seeded search: 5000 sessions, ${postings.length} postings in ${Date.now() - started} ms\n`);

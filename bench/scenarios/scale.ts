@@ -2,6 +2,7 @@ import { config } from '../../shared/config';
 import type { Entity } from '../../shared/domain/entity';
 import { incidentId, type NormalisedIncident, type Severity } from '../../shared/domain/incident';
 import type { Caller } from '../../shared/domain/scopes';
+import { postingTermsFor } from '../../shared/domain/search-phrases';
 import { termsForSession } from '../../shared/domain/search-terms';
 import { listIncidents } from '../../shared/services/incidents';
 import { queryKnowledgeGraph } from '../../shared/services/knowledge-graph';
@@ -145,7 +146,8 @@ function sessionPostings(i: number, ownerKeyId: string): Item[] {
     verdict,
     summary: `Observed ${WORDS[i % WORDS.length]} activity involving ${entity.value}; verdict ${verdict}.`,
   };
-  return postingItems(entry, termsForSession({ ...entry, findings: [] }));
+  const terms = termsForSession({ ...entry, findings: [] });
+  return postingItems(entry, terms, postingTermsFor(terms));
 }
 
 export function scaleLevels(quick: boolean) {

@@ -12,6 +12,10 @@ import { ValidationError } from './errors';
  * - `t:<type>`    the subject's entity type
  * - `s:<status>`  session status;  `vd:<verdict>` report verdict;  `p:<persona>` persona slug
  * - `w:<word>`    a word of the summary, finding titles and descriptions, or of the subject's name
+ *
+ * These are the terms a session is FOUND by (every posting carries them). The partitions it is
+ * posted under are fewer: search-phrases.ts posts one `x:<phrase>` for the words of a static
+ * phrase of the rules engine's text that the session has in full, with the same results.
  */
 export const MAX_SESSION_TERMS = 60;
 export const MAX_QUERY_TERMS = 8;

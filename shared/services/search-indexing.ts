@@ -1,3 +1,4 @@
+import { postingTermsFor } from '../domain/search-phrases';
 import { termsForSession } from '../domain/search-terms';
 import { logger } from '../observability';
 import type { SearchIndexRepository } from '../store/search-index-repository';
@@ -43,7 +44,7 @@ function searchable(session: SessionRecord) {
 /** Re-indexes the session for search with its current status and report. */
 export async function indexForSearch(ctx: SearchIndexing, session: SessionRecord): Promise<void> {
   const { entry, terms } = searchable(session);
-  await ctx.search.indexSession(entry, terms);
+  await ctx.search.indexSession(entry, terms, postingTermsFor(terms));
 }
 
 /**

@@ -2,6 +2,7 @@ import { perConfiguration } from '../config';
 import type { Entity } from '../domain/entity';
 import { InvalidCursorError } from '../domain/errors';
 import type { Caller } from '../domain/scopes';
+import { partitionsFor } from '../domain/search-phrases';
 import { termsForQuery } from '../domain/search-terms';
 import {
   isPostingSortKey,
@@ -83,6 +84,7 @@ export async function searchInvestigations(
   const page = await index.search({
     ownerKeyId: caller.keyId,
     terms,
+    partitions: Object.fromEntries(terms.map((term) => [term, partitionsFor(term)])),
     statuses: input.status ? [input.status] : undefined,
     verdicts: input.verdict ? [input.verdict] : undefined,
     limit: input.limit,

@@ -15,19 +15,24 @@ import { tableName } from './tables';
 /**
  * The investigation search index: an inverted index in the sessions table.
  *
- * - posting   pk `TERM#<ownerKeyId>#<term>`, sk `<created_at>#<session_id>`: one item per term of a
- *             session, carrying the result fields and the session's whole term set, so a query for
- *             several terms is ONE Query on one term's partition (newest first) with the other terms
- *             checked inside the items (`contains(th, :h)`). The owner is part of the partition
- *             key: a key can only ever read postings of its own sessions.
+ * - posting   pk `TERM#<ownerKeyId>#<term>`, sk `<created_at>#<session_id>`: one item per posting
+ *             term of a session, carrying the result fields and the session's whole (findable) term
+ *             set, so a query for several terms is ONE Query on one term's partitions (newest first)
+ *             with the other terms checked inside the items (`contains(th, :h)`). The owner is part
+ *             of the partition key: a key can only ever read postings of its own sessions.
+ *             Posting terms (domain `postingTermsFor`, shared/domain/search-phrases.ts) are the
+ *             findable terms except that a phrase of the rules engine's text (`x:<id>`) stands for
+ *             its words when the session has all of them; a word is read from its own partition and
+ *             those of its phrases (domain `partitionsFor`, at most 4), merged by sort key. Sessions
+ *             indexed before phrases (a posting per word) are found in the word's own partition.
  *             The term set is stored as 48-bit hashes (`th`, a string set of 8 base64url characters
  *             per term) and the session ID, creation time and owner are read back from the keys: a
  *             posting is then under 1 KB (one write unit) for a session with its full 60 terms, where
  *             the plain term list made it 1-2 KB. A hash can only add a match, never lose one; two
  *             different terms share a hash with odds of about 1 in 10^12 per posting examined.
  *             Postings written before carry the plain list (`terms`), which the filters still read.
- * - document  pk `SEARCHDOC#<session_id>`, sk `TERMS`: the term list last indexed, so re-indexing
- *             deletes postings of terms the session no longer has.
+ * - document  pk `SEARCHDOC#<session_id>`, sk `TERMS`: the posting terms last written, so
+ *             re-indexing deletes postings the session no longer has (phrase postings included).
  * - tenant    pk `TENANT#SESSIONS`, sk `<created_at>#<session_id>`: one more posting per session,
  *             whatever its owner, for the web console (people see every session of the tenant).
  *             Listing is one Query newest first; a console search filters it with `contains(th)`.
@@ -63,6 +68,11 @@ export interface SearchIndexQuery {
   ownerKeyId: string;
   /** Normalised query terms, rarest kind first (domain `termsForQuery`). */
   terms: readonly string[];
+  /**
+   * The posting partitions whose union holds exactly the sessions having a term (domain
+   * `partitionsFor`: a word's own and its phrases'); a term not listed is read from its own only.
+   */
+  partitions?: Readonly<Record<string, readonly string[]>> | undefined;
   statuses?: readonly string[] | undefined;
   verdicts?: readonly string[] | undefined;
   limit: number;
@@ -195,12 +205,20 @@ function ownedPosting(pk: string, entry: SearchEntry, terms: readonly string[]):
   };
 }
 
-/** The postings of a session (also for bulk seeding by tooling and benchmarks). */
-export function postingItems(entry: SearchEntry, terms: readonly string[]): Item[] {
-  const posting = postingFields(entry, terms);
+/**
+ * The postings of a session (also for bulk seeding by tooling and benchmarks): one under each of
+ * `posted` (domain `postingTermsFor`; by default one per findable term, the layout before phrase
+ * postings) and the tenant posting, each carrying the `findable` terms the filters check.
+ */
+export function postingItems(
+  entry: SearchEntry,
+  findable: readonly string[],
+  posted: readonly string[] = findable,
+): Item[] {
+  const posting = postingFields(entry, findable);
   return [
-    ...terms.map((term) => ({ pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting })),
-    ownedPosting(TENANT_PK, entry, terms),
+    ...posted.map((term) => ({ pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting })),
+    ownedPosting(TENANT_PK, entry, findable),
   ];
 }
 
@@ -233,15 +251,20 @@ export class SearchIndexRepository {
   ) {}
 
   /**
-   * Makes the session findable by exactly `terms` (domain `termsForSession`), replacing whatever it
-   * was indexed under before. Call it whenever the session's searchable fields change. A session's
-   * owner, created_at and session_id never change, so its postings keep one sort key for life.
+   * Makes the session findable by exactly `findable` (domain `termsForSession`), posted under
+   * `posted` (domain `postingTermsFor`), replacing whatever it was indexed under before. Call it
+   * whenever the session's searchable fields change. A session's owner, created_at and session_id
+   * never change, so its postings keep one sort key for life.
    */
-  async indexSession(entry: SearchEntry, terms: readonly string[]): Promise<void> {
-    const wanted = storedTerms(terms);
+  async indexSession(
+    entry: SearchEntry,
+    findable: readonly string[],
+    posted: readonly string[] = findable,
+  ): Promise<void> {
+    const terms = { findable: storedTerms(findable), posted: storedTerms(posted) };
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.tryIndex(entry, wanted);
+        await this.tryIndex(entry, terms);
         break;
       } catch (error) {
         if (!isConditionFailure(error) || attempt >= MAX_ATTEMPTS) throw error;
@@ -271,7 +294,10 @@ export class SearchIndexRepository {
     ]);
   }
 
-  private async tryIndex(entry: SearchEntry, terms: string[]): Promise<void> {
+  private async tryIndex(
+    entry: SearchEntry,
+    { findable, posted: terms }: { findable: string[]; posted: string[] },
+  ): Promise<void> {
     const { Item: current } = await this.doc.send(
       new GetCommand({
         TableName: this.table,
@@ -307,10 +333,10 @@ export class SearchIndexRepository {
       ...stale.map((term) => ({
         DeleteRequest: { Key: { pk: termPk(entry.owner_key_id, term), sk: postingSk(entry) } },
       })),
-      ...postingItems(entry, terms).map((Item) => ({ PutRequest: { Item } })),
+      ...postingItems(entry, findable, terms).map((Item) => ({ PutRequest: { Item } })),
     ];
     await this.batchWrite(requests);
-    // Without stale terms the document already says exactly `terms`.
+    // Without stale postings the document already lists exactly the posted terms.
     if (stale.length > 0) await putDoc(terms);
   }
 
@@ -329,15 +355,19 @@ export class SearchIndexRepository {
 
   /**
    * The caller's sessions having every term, newest first, from ONE term's postings with the other
-   * terms and the filters checked inside the items.
+   * terms and the filters checked inside the items. A term's postings are the union of its
+   * partitions (`query.partitions`: a word's own and those of the phrases containing it), read in
+   * parallel and merged by sort key.
    *
    * Which term's postings are read matters (a common term means reading many postings to find a few
    * matches), and term frequencies are not stored. So a first page of a multi-term query reads the
    * first `limit + 1` postings of every term in parallel: a term whose postings all fit in that read
    * answers the query on the spot (every match is among them). Otherwise the first term (the
-   * domain's rarest-kind-first order) drives, continuing from its first read. Later pages keep the
-   * driving term, which the position names. At most MAX_EVALUATED_PER_SEARCH postings are examined
-   * per call; a page may then be short but carries a position.
+   * domain's rarest-kind-first order) drives, or a term of the same kind read from one partition
+   * (a word no phrase contains, so likely rarer than the engine's template words), continuing from
+   * its first read. Later pages keep the driving term, which the position names. At most
+   * MAX_EVALUATED_PER_SEARCH postings are examined per call; a page may then be short but carries a
+   * position.
    */
   async search(query: SearchIndexQuery): Promise<SearchIndexPage> {
     if (query.terms.length === 0) return { hits: [] };
@@ -352,7 +382,7 @@ export class SearchIndexRepository {
     const hits = [...page.hits, ...running].sort(newestFirst);
     if (hits.length <= query.limit) return { ...page, hits };
     const shown = hits.slice(0, query.limit);
-    const driving = page.next?.driving ?? query.after?.driving ?? (query.terms[0] as string);
+    const driving = page.next?.driving ?? query.after?.driving ?? drivingTerm(query);
     return { hits: shown, next: { driving, sk: postingSk(shown.at(-1) as SearchEntry) } };
   }
 
@@ -380,60 +410,50 @@ export class SearchIndexRepository {
   }
 
   private async searchPostings(query: SearchIndexQuery): Promise<SearchIndexPage> {
-    if (query.after) {
-      return this.continueSearch(query, query.after.driving, {
-        pk: termPk(query.ownerKeyId, query.after.driving),
-        sk: query.after.sk,
-      });
-    }
-    if (query.terms.length === 1) return this.continueSearch(query, query.terms[0] as string, undefined);
+    if (query.after) return this.continueSearch(query, query.after.driving, query.after.sk);
+    const driving = drivingTerm(query);
+    if (query.terms.length === 1) return this.continueSearch(query, driving, undefined);
 
     const probes = await Promise.all(
-      query.terms.map((term) => this.queryPostings(query, term, undefined, query.limit + 1)),
+      query.terms.map((term) => this.readTerm(query, term, undefined, query.limit + 1)),
     );
-    const complete = probes.findIndex((probe) => probe.lastKey === undefined);
+    const complete = probes.findIndex((probe) => probe.next === undefined);
     if (complete >= 0) {
       const probe = probes[complete]!;
       return this.pageOf(query, query.terms[complete] as string, probe.items, undefined);
     }
-    const first = probes[0]!;
-    if (first.items.length > query.limit)
-      return this.pageOf(query, query.terms[0] as string, first.items, undefined);
-    return this.continueSearch(query, query.terms[0] as string, first.lastKey, first.items, first.evaluated);
+    const first = probes[query.terms.indexOf(driving)]!;
+    if (first.items.length > query.limit) return this.pageOf(query, driving, first.items, undefined);
+    return this.continueSearch(query, driving, first.next, first.items, first.evaluated);
   }
 
-  private pageOf(
-    query: SearchIndexQuery,
-    driving: string,
-    hits: Item[],
-    lastKey: Record<string, unknown> | undefined,
-  ) {
+  private pageOf(query: SearchIndexQuery, driving: string, hits: Item[], next: string | undefined) {
     if (hits.length > query.limit) {
       const page = hits.slice(0, query.limit);
       return { hits: page.map(entryFromItem), next: { driving, sk: String(page.at(-1)?.sk) } };
     }
-    return lastKey
-      ? { hits: hits.map(entryFromItem), next: { driving, sk: String(lastKey.sk) } }
+    return next
+      ? { hits: hits.map(entryFromItem), next: { driving, sk: next } }
       : { hits: hits.map(entryFromItem) };
   }
 
   private async continueSearch(
     query: SearchIndexQuery,
     driving: string,
-    startKey: Record<string, unknown> | undefined,
+    before: string | undefined,
     found: Item[] = [],
     alreadyEvaluated = 0,
   ): Promise<SearchIndexPage> {
     const hits = [...found];
     let evaluated = alreadyEvaluated;
-    let next = startKey;
+    let next = before;
     const filtered = query.terms.length > 1 || !!query.statuses?.length || !!query.verdicts?.length;
     const pageSize = Math.min(500, filtered ? Math.max(100, query.limit + 1) : query.limit + 1);
     for (;;) {
-      const result = await this.queryPostings(query, driving, next, pageSize);
+      const result = await this.readTerm(query, driving, next, pageSize);
       evaluated += result.evaluated;
       hits.push(...result.items);
-      next = result.lastKey;
+      next = result.next;
       if (hits.length > query.limit || !next || evaluated >= MAX_EVALUATED_PER_SEARCH) {
         return this.pageOf(query, driving, hits, next);
       }
@@ -480,41 +500,91 @@ export class SearchIndexRepository {
     }
   }
 
-  /** One Query on a term's postings, newest first, the other terms and filters checked in the items. */
-  private async queryPostings(
+  /**
+   * The postings of `term` older than `before`, newest first, the other terms and the filters
+   * checked in the items: one Query of up to `limit` items per partition of the term, merged by sort
+   * key with each session once. A partition that stopped early has read down to its last key only,
+   * so the merge is complete down to the newest such key: items older than it are dropped (the next
+   * read, from `next`, reads them again) and `next` is that key; absent when every partition was
+   * read to its end.
+   */
+  private async readTerm(
     query: SearchIndexQuery,
-    driving: string,
-    startKey: Record<string, unknown> | undefined,
+    term: string,
+    before: string | undefined,
     limit: number,
-  ): Promise<{ items: Item[]; lastKey: Record<string, unknown> | undefined; evaluated: number }> {
+  ): Promise<{ items: Item[]; next: string | undefined; evaluated: number }> {
+    const reads = await Promise.all(
+      partitionsOf(query, term).map((partition) =>
+        this.queryPartition(query, term, partition, before, limit),
+      ),
+    );
+    let next: string | undefined;
+    for (const read of reads) {
+      if (read.lastKey !== undefined && (next === undefined || read.lastKey > next)) next = read.lastKey;
+    }
+    const bySortKey = new Map<string, Item>();
+    for (const item of reads.flatMap((read) => read.items)) {
+      const sk = String(item.sk);
+      if (next === undefined || sk >= next) bySortKey.set(sk, item);
+    }
+    const items = [...bySortKey.entries()]
+      .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
+      .map(([, item]) => item);
+    return { items, next, evaluated: reads.reduce((sum, read) => sum + read.evaluated, 0) };
+  }
+
+  /** One Query on one partition of `term`'s postings, newest first, below `before`. */
+  private async queryPartition(
+    query: SearchIndexQuery,
+    term: string,
+    partition: string,
+    before: string | undefined,
+    limit: number,
+  ): Promise<{ items: Item[]; lastKey: string | undefined; evaluated: number }> {
     const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':pk': termPk(query.ownerKeyId, driving) };
+    const values: Record<string, unknown> = { ':pk': termPk(query.ownerKeyId, partition) };
+    if (before !== undefined) values[':before'] = before;
     const filters: string[] = [];
     query.terms
-      .filter((term) => term !== driving)
-      .forEach((term, i) => {
+      .filter((other) => other !== term)
+      .forEach((other, i) => {
         Object.assign(names, TERM_NAMES);
-        filters.push(hasTerm(values, term, i));
+        filters.push(hasTerm(values, other, i));
       });
     filters.push(...fieldFilters(query, names, values));
     const result = await this.doc.send(
       new QueryCommand({
         TableName: this.table,
-        KeyConditionExpression: 'pk = :pk',
+        KeyConditionExpression: before === undefined ? 'pk = :pk' : 'pk = :pk AND sk < :before',
         ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
         ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
         ExpressionAttributeValues: values,
         ScanIndexForward: false,
         Limit: limit,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );
     return {
       items: result.Items ?? [],
-      lastKey: result.LastEvaluatedKey,
+      lastKey: result.LastEvaluatedKey === undefined ? undefined : String(result.LastEvaluatedKey.sk),
       evaluated: result.ScannedCount ?? 0,
     };
   }
+}
+
+/** The partitions whose postings together are those of `term`. */
+function partitionsOf(query: SearchIndexQuery, term: string): readonly string[] {
+  return query.partitions?.[term] ?? [term];
+}
+
+/**
+ * The term a query's postings are read by: the first (rarest kind), or the first term of that kind
+ * with a single partition.
+ */
+function drivingTerm(query: SearchIndexQuery): string {
+  const first = query.terms[0] as string;
+  const kind = first.slice(0, first.indexOf(':') + 1);
+  return query.terms.find((term) => term.startsWith(kind) && partitionsOf(query, term).length === 1) ?? first;
 }
 
 /** A cursor position must look like a posting sort key (`<created_at>#<session_id>`). */
