@@ -9,8 +9,12 @@ import { foldText, wordsOf } from '../shared/domain/search-terms';
  * The phrase vocabulary of the search index (shared/domain/search-phrases.ts), generated ahead of time
  * from the rules engine's fixed text and committed: every string or template literal of the files
  * below whose static parts hold at least MIN_PHRASE_WORDS complete words is a phrase (two already:
- * a two-word finding title, posted once instead of twice, saves a write per session). A completed
- * session that has every word of a phrase is posted once under the phrase instead of once per word.
+ * a two-word finding title, posted once instead of twice, saves a write per session), and so is a
+ * finding's title and description together (an object literal whose `title` and `description` are
+ * both literals: they are always written together, so one posting stands for both). A completed
+ * session that has every word of a phrase is posted once under the phrase instead of once per word;
+ * a literal's own phrase stays in the file beside its finding's, for a session that has the one but
+ * not the other (a report whose term set was cut at 60 terms).
  *
  * The file is append-only: deployed sessions have postings under the phrase IDs it already lists, and
  * a word query keeps reading them, so an entry is never changed or removed; a new or changed literal
@@ -23,7 +27,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const SEARCH_PHRASES_PATH = resolve(ROOT, 'shared/domain/generated/search-phrases.json');
 
 export const MIN_PHRASE_WORDS = 2;
-export const MAX_PHRASES_PER_WORD = 3;
+export const MAX_PHRASES_PER_WORD = 6;
 
 /** Where finding titles, descriptions and persona summaries are written, in the order phrases are taken. */
 export function phraseSourceFiles(): string[] {
@@ -73,8 +77,11 @@ const INDEXED_TEXT = new Set(['title', 'description', 'summary']);
 
 interface Literal {
   words: string[];
-  /** Inside a `title:` / `description:` property or a `summary` method: text search indexes. */
-  indexed: boolean;
+  /**
+   * `finding`: a finding's title and description together; `indexed`: a literal inside a `title:` /
+   * `description:` property or a `summary` method (text search indexes); `other`: any other literal.
+   */
+  kind: 'finding' | 'indexed' | 'other';
 }
 
 function nameOf(node: ts.Node): string | undefined {
@@ -91,20 +98,44 @@ function nameOf(node: ts.Node): string | undefined {
   return undefined;
 }
 
+/** The complete words of a string or template literal's static parts; undefined for anything else. */
+function staticWords(node: ts.Node): string[] | undefined {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return wordsOf(node.text);
+  if (!ts.isTemplateExpression(node)) return undefined;
+  const parts = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
+  return parts.flatMap((part, i) => completeWords(part, i > 0, i < parts.length - 1));
+}
+
+/** The `title` and `description` literals of a finding written as an object literal, when both are literals. */
+function findingTexts(node: ts.ObjectLiteralExpression): ts.Node[] | undefined {
+  const texts = ['title', 'description'].map(
+    (name) =>
+      node.properties.find(
+        (property): property is ts.PropertyAssignment =>
+          ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && property.name.text === name,
+      )?.initializer,
+  );
+  return texts.every((text) => text !== undefined && staticWords(text) !== undefined)
+    ? (texts as ts.Node[])
+    : undefined;
+}
+
 function literalsOf(source: SourceFile): Literal[] {
   const file = ts.createSourceFile(source.path, source.text, ts.ScriptTarget.Latest, false);
   const literals: Literal[] = [];
+  const add = (words: string[], kind: Literal['kind']) => {
+    const set = [...new Set(words)].sort();
+    if (set.length >= MIN_PHRASE_WORDS) literals.push({ words: set, kind });
+  };
   const visit = (node: ts.Node, holder: string | undefined) => {
-    let words: string[] | undefined;
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
-      words = wordsOf(node.text);
-    } else if (ts.isTemplateExpression(node)) {
-      const parts = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
-      words = parts.flatMap((part, i) => completeWords(part, i > 0, i < parts.length - 1));
-    }
-    const set = [...new Set(words ?? [])].sort();
-    if (set.length >= MIN_PHRASE_WORDS)
-      literals.push({ words: set, indexed: INDEXED_TEXT.has(holder ?? '') });
+    const finding = ts.isObjectLiteralExpression(node) ? findingTexts(node) : undefined;
+    if (finding)
+      add(
+        finding.flatMap((text) => staticWords(text) ?? []),
+        'finding',
+      );
+    const words = staticWords(node);
+    if (words) add(words, INDEXED_TEXT.has(holder ?? '') ? 'indexed' : 'other');
     const inner = nameOf(node) ?? holder;
     ts.forEachChild(node, (child) => visit(child, inner));
   };
@@ -138,10 +169,13 @@ export function phraseVocabulary(
     for (const word of words) uses.set(word, (uses.get(word) ?? 0) + 1);
   };
   for (const entry of phrases) take(entry);
-  // Text the index reads first (finding titles and descriptions, persona summaries), then the rest,
-  // each in file order: the fan-out cap then gives a word's phrase slots to the text sessions have.
+  // Whole findings first, then the other text the index reads (titles, descriptions, persona
+  // summaries), then the rest, each in file order: the fan-out cap then gives a word's phrase slots
+  // to the text sessions have.
   const all = sources.flatMap(literalsOf);
-  const literals = [...all.filter((l) => l.indexed), ...all.filter((l) => !l.indexed)].map((l) => l.words);
+  const literals = (['finding', 'indexed', 'other'] as const).flatMap((kind) =>
+    all.filter((literal) => literal.kind === kind).map((literal) => literal.words),
+  );
   for (const words of literals) {
     const id = phraseId(words);
     const known = byId.get(id);
@@ -152,10 +186,10 @@ export function phraseVocabulary(
       continue;
     }
     const kept = words.filter((word) => (uses.get(word) ?? 0) < MAX_PHRASES_PER_WORD);
-    // Too few words left, or nothing a phrase in the file does not already cover: no new phrase. (Both
-    // stay true as the file grows, so a rerun skips the literal again and the file is a fixed point.)
+    // Too few words left: no new phrase (stays true as the file grows, so a rerun skips the literal
+    // again and the file is a fixed point). A phrase inside a longer one is kept: it is what a session
+    // that has only its part of the longer one is posted under.
     if (kept.length < MIN_PHRASE_WORDS) continue;
-    if ([...byId.values()].some((phrase) => kept.every((word) => phrase.includes(word)))) continue;
     const entry: PhraseEntry = [id, kept.join(' ')];
     phrases.push(entry);
     take(entry);

@@ -67,7 +67,7 @@ export function parseUser(value: string): UserName {
   return { form: 'bare', name: value };
 }
 
-const TYPE_LABELS: Record<EntityType, string> = {
+export const TYPE_LABELS: Readonly<Record<EntityType, string>> = {
   ip: 'IP address',
   user: 'user',
   host: 'host',

@@ -1,4 +1,7 @@
+import { ENTITY_TYPES, TYPE_LABELS } from './entity';
 import vocabulary from './generated/search-phrases.json';
+import { VERDICTS } from './investigation/types';
+import { wordsOf } from './search-terms';
 
 /**
  * Phrase postings: the search index posts a completed session once per static phrase of the rules
@@ -16,7 +19,15 @@ import vocabulary from './generated/search-phrases.json';
  *
  * The vocabulary (generated/search-phrases.json, `npm run search:phrases`, scripts/search-phrases.ts)
  * is append-only, so the phrases of postings already written keep being read, and a word is in at
- * most 3 phrases, so a word query reads at most 4 partitions.
+ * most 6 phrases.
+ *
+ * Words a structural term names stand in for the word too: the verdict (`vd:benign` for the word
+ * "benign") and the subject type's label (`t:ip` for "ip" and "address", as in "IP address
+ * 203.0.113.7"), which the engine's summaries always write. A session with such a term and word is
+ * not posted under the word; a word query also reads the term's partition, keeping only postings
+ * that have the word (the store checks the word inside every posting it reads from a partition other
+ * than the word's own), so a session without the word in its text is never returned for it. A word
+ * query therefore reads at most 6 phrase partitions, one verdict and one type partition besides its own.
  */
 
 export interface Phrase {
@@ -34,6 +45,15 @@ export interface PhraseIndex {
 const WORD = 'w:';
 const PHRASE = 'x:';
 
+/** The structural terms whose partitions stand in for a word: `word` → [`vd:<verdict>`, `t:<type>`]. */
+const STRUCTURAL_COVERS: ReadonlyMap<string, readonly string[]> = (() => {
+  const covers = new Map<string, string[]>();
+  const add = (word: string, term: string) => covers.set(word, [...(covers.get(word) ?? []), term]);
+  for (const verdict of VERDICTS) for (const word of wordsOf(verdict)) add(word, `vd:${verdict}`);
+  for (const type of ENTITY_TYPES) for (const word of wordsOf(TYPE_LABELS[type])) add(word, `t:${type}`);
+  return covers;
+})();
+
 export function phraseIndexOf(phrases: readonly Phrase[]): PhraseIndex {
   const containing = new Map<string, Phrase[]>();
   for (const phrase of phrases) {
@@ -42,12 +62,16 @@ export function phraseIndexOf(phrases: readonly Phrase[]): PhraseIndex {
   return {
     postingTermsFor(findable) {
       const words = new Set(findable.filter((t) => t.startsWith(WORD)).map((t) => t.slice(WORD.length)));
+      const present = new Set(findable);
+      // Words the session's own verdict or type term stands in for are covered before any phrase.
+      const covered = new Set(
+        [...words].filter((word) => STRUCTURAL_COVERS.get(word)?.some((term) => present.has(term))),
+      );
       const candidates = [...new Set([...words].flatMap((word) => containing.get(word) ?? []))].filter(
         (phrase) => phrase.words.every((word) => words.has(word)),
       );
       // Greedy cover: the phrase covering most words not yet covered, while it covers two or more (a
       // phrase covering one word costs the same posting as the word). Ties: vocabulary order.
-      const covered = new Set<string>();
       const posted: Phrase[] = [];
       for (;;) {
         let best: Phrase | undefined;
@@ -67,8 +91,13 @@ export function phraseIndexOf(phrases: readonly Phrase[]): PhraseIndex {
     },
     partitionsFor(term) {
       if (!term.startsWith(WORD)) return [term];
-      const phrasesOf = containing.get(term.slice(WORD.length)) ?? [];
-      return [term, ...phrasesOf.map((phrase) => `${PHRASE}${phrase.id}`)];
+      const word = term.slice(WORD.length);
+      const phrasesOf = containing.get(word) ?? [];
+      return [
+        term,
+        ...phrasesOf.map((phrase) => `${PHRASE}${phrase.id}`),
+        ...(STRUCTURAL_COVERS.get(word) ?? []),
+      ];
     },
   };
 }
@@ -91,7 +120,10 @@ export function postingTermsFor(findable: readonly string[]): string[] {
   return committedIndex().postingTermsFor(findable);
 }
 
-/** `w:<word>` → its own partition and those of the phrases containing it; any other term → itself. */
+/**
+ * `w:<word>` → its own partition, those of the phrases containing it and of the structural terms
+ * standing in for it (read with the word checked in each posting); any other term → itself.
+ */
 export function partitionsFor(term: string): string[] {
   return committedIndex().partitionsFor(term);
 }

@@ -23,7 +23,8 @@ import { tableName } from './tables';
  *             Posting terms (domain `postingTermsFor`, shared/domain/search-phrases.ts) are the
  *             findable terms except that a phrase of the rules engine's text (`x:<id>`) stands for
  *             its words when the session has all of them; a word is read from its own partition and
- *             those of its phrases (domain `partitionsFor`, at most 4), merged by sort key. Sessions
+ *             those of its phrases and of the verdict or type term naming it (domain `partitionsFor`),
+ *             merged by sort key, the word checked inside every posting not read from its own. Sessions
  *             indexed before phrases (a posting per word) are found in the word's own partition.
  *             The term set is stored as 48-bit hashes (`th`, a string set of 8 base64url characters
  *             per term) and the session ID, creation time and owner are read back from the keys: a
@@ -70,7 +71,8 @@ export interface SearchIndexQuery {
   terms: readonly string[];
   /**
    * The posting partitions whose union holds exactly the sessions having a term (domain
-   * `partitionsFor`: a word's own and its phrases'); a term not listed is read from its own only.
+   * `partitionsFor`: a word's own, its phrases' and its verdict's or type's, where postings are
+   * checked for the term); a term not listed is read from its own only.
    */
   partitions?: Readonly<Record<string, readonly string[]>> | undefined;
   statuses?: readonly string[] | undefined;
@@ -546,8 +548,10 @@ export class SearchIndexRepository {
     const values: Record<string, unknown> = { ':pk': termPk(query.ownerKeyId, partition) };
     if (before !== undefined) values[':before'] = before;
     const filters: string[] = [];
+    // In a partition that stands in for the term (a phrase's, or a verdict's or type's), the term
+    // itself is checked too: a phrase posting always has it, a verdict or type posting may not.
     query.terms
-      .filter((other) => other !== term)
+      .filter((other) => other !== term || partition !== term)
       .forEach((other, i) => {
         Object.assign(names, TERM_NAMES);
         filters.push(hasTerm(values, other, i));

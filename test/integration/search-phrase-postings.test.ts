@@ -1,7 +1,7 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
-import { postingTermsFor } from '../../shared/domain/search-phrases';
+import { partitionsFor, postingTermsFor } from '../../shared/domain/search-phrases';
 import { termsForQuery, termsForSession } from '../../shared/domain/search-terms';
 import { documentClientFor } from '../../shared/store/dynamo-client';
 import {
@@ -259,5 +259,40 @@ describe('a term read from several partitions (store)', () => {
       }
       expect(found, `${terms} by ${limit}`).toEqual(expected);
     }
+  });
+});
+
+describe('a word read through the verdict and type partitions that stand in for it (store and service)', () => {
+  it('returns a session posted only under the verdict when it has the word, never one without it', async () => {
+    const ownerKeyId = 'ownercover';
+    const entry = (id: string, minute: number, summary: string): SearchEntry => ({
+      session_id: id,
+      owner_key_id: ownerKeyId,
+      status: 'completed',
+      entity: { type: 'user', value: `${id}@contoso.example` },
+      persona: 'SOC Analyst',
+      created_at: new Date(Date.UTC(2026, 10, 2, 0, minute)).toISOString(),
+      verdict: 'benign',
+      summary,
+    });
+    // Both benign; only the first says so (an analyst's free text need not).
+    const said = entry('s_coversaid', 1, 'BENIGN · nothing found');
+    const unsaid = entry('s_coverunsaid', 2, 'Nothing found');
+    for (const session of [said, unsaid]) {
+      const findable = termsForSession(session);
+      const posted = postingTermsFor(findable);
+      expect(posted).not.toContain('w:benign');
+      await index().indexSession(session, findable, posted);
+    }
+    const search = async (q: string) => {
+      const { terms } = termsForQuery(q);
+      const partitions = Object.fromEntries(terms.map((term) => [term, partitionsFor(term)]));
+      return (await index().search({ ownerKeyId, terms, partitions, limit: 10 })).hits.map(
+        (h) => h.session_id,
+      );
+    };
+    expect(await search('benign')).toEqual(['s_coversaid']);
+    expect(await search('verdict:benign')).toEqual(['s_coverunsaid', 's_coversaid']);
+    expect(await search('benign nothing')).toEqual(['s_coversaid']);
   });
 });

@@ -43,7 +43,11 @@ const findableTerms = fc
     ]),
   ]);
 
-/** The exactness argument, checked on one session: a word query finds it iff it has the word. */
+/**
+ * The exactness argument, checked on one session: a word query finds it iff it has the word. The
+ * store reads a word's own partition as it is and checks the word inside every posting of its other
+ * partitions (a phrase's, where every posting has it, or a verdict's or type's, where one may not).
+ */
 function checkExact(index: PhraseIndex, phrases: readonly Phrase[], findable: string[], probes: string[]) {
   const posted = index.postingTermsFor(findable);
   const byId = new Map(phrases.map((phrase) => [`x:${phrase.id}`, phrase]));
@@ -58,7 +62,7 @@ function checkExact(index: PhraseIndex, phrases: readonly Phrase[], findable: st
       covered.add(`w:${word}`);
     }
   }
-  // Non-word terms are posted as they are; a covered word is never posted on its own.
+  // Non-word terms are posted as they are; a word covered by a posted phrase is never posted on its own.
   for (const term of findable.filter((t) => !t.startsWith('w:'))) expect(posted).toContain(term);
   for (const term of posted.filter((t) => t.startsWith('w:'))) {
     expect(findableWords.has(term)).toBe(true);
@@ -67,7 +71,14 @@ function checkExact(index: PhraseIndex, phrases: readonly Phrase[], findable: st
   // Every findable word is reachable through its partitions, and no other word is.
   const postedSet = new Set(posted);
   for (const word of new Set([...findableWords, ...probes.map((w) => `w:${w}`)])) {
-    const found = index.partitionsFor(word).some((partition) => postedSet.has(partition));
+    const partitions = index.partitionsFor(word);
+    // A phrase partition never needs the check: a session posted there has every word of the phrase.
+    for (const partition of partitions.filter((p) => p.startsWith('x:') && postedSet.has(p))) {
+      expect(findableWords.has(word), `${word} via ${partition}`).toBe(true);
+    }
+    const found = partitions.some(
+      (partition) => postedSet.has(partition) && (partition === word || findableWords.has(word)),
+    );
     expect(found, word).toBe(findableWords.has(word));
   }
   expect(posted.length).toBeLessThanOrEqual(findable.length);
@@ -102,12 +113,28 @@ describe('phrase postings (shared/domain/search-phrases.ts)', () => {
   });
 
   it('read a template word from its own partition and those of its phrases, other terms from their own', () => {
-    const word = committedPhrases[0]!.words[0]!;
+    const word = committedPhrases.flatMap((phrase) => phrase.words).find((w) => w !== 'address')!;
     const phrases = committedPhrases.filter((phrase) => phrase.words.includes(word));
     expect(partitionsFor(`w:${word}`)).toEqual([`w:${word}`, ...phrases.map((p) => `x:${p.id}`)]);
     expect(partitionsFor('w:zebra')).toEqual(['w:zebra']);
     expect(partitionsFor('v:203.0.113.7')).toEqual(['v:203.0.113.7']);
     expect(partitionsFor('t:ip')).toEqual(['t:ip']);
+  });
+
+  it('let the verdict and the subject type stand in for the words that name them', () => {
+    // "benign" and "address" ("IP address 203.0.113.7") are in every rules-engine summary of such a session.
+    expect(partitionsFor('w:benign')).toEqual(expect.arrayContaining(['w:benign', 'vd:benign']));
+    expect(partitionsFor('w:address')).toEqual(expect.arrayContaining(['w:address', 't:ip']));
+    expect(partitionsFor('w:domain')).toEqual(expect.arrayContaining(['w:domain', 't:domain']));
+    const findable = ['v:203.0.113.7', 't:ip', 'vd:benign', 'w:benign', 'w:address', 'w:ip', 'w:zebra'];
+    expect(postingTermsFor(findable)).toEqual(['v:203.0.113.7', 't:ip', 'vd:benign', 'w:zebra']);
+    // Without the term, the word is posted on its own.
+    expect(postingTermsFor(['t:user', 'vd:malicious', 'w:benign', 'w:address'])).toEqual([
+      't:user',
+      'vd:malicious',
+      'w:benign',
+      'w:address',
+    ]);
   });
 
   it('post a rules-engine description once instead of once per word', () => {
@@ -136,7 +163,7 @@ describe('the phrase vocabulary (shared/domain/generated/search-phrases.json)', 
     );
   });
 
-  it('has unique IDs, phrases of 2+ words and no word in more than 3 phrases', () => {
+  it('has unique IDs, phrases of 2+ words and no word in more phrases than the cap', () => {
     expect(new Set(committed.phrases.map(([id]) => id)).size).toBe(committed.phrases.length);
     const uses = new Map<string, number>();
     for (const phrase of committedPhrases) {
@@ -164,12 +191,15 @@ describe('the phrase vocabulary (shared/domain/generated/search-phrases.json)', 
     );
     const next = phraseVocabulary(committed, changed);
     expect(next.phrases.slice(0, committed.phrases.length)).toEqual(committed.phrases);
+    // Two: the description's own phrase and its finding's (title and description together).
     const added = next.phrases.slice(committed.phrases.length);
-    expect(added).toHaveLength(1);
-    const [id, words] = added[0]!;
-    expect(words.split(' ')).toEqual(expect.arrayContaining(['tutorial', 'examples']));
-    const literal = literalPhrases(changed[target]!).find((set) => set.includes('tutorial'))!;
-    expect(id).toBe(phraseId(literal));
+    expect(added).toHaveLength(2);
+    for (const [, words] of added) {
+      expect(words.split(' ')).toEqual(expect.arrayContaining(['tutorial', 'examples']));
+    }
+    const changedPhrases = literalPhrases(changed[target]!).filter((set) => set.includes('tutorial'));
+    expect(added.map(([id]) => id).sort()).toEqual(changedPhrases.map((set) => phraseId(set)).sort());
+    expect(changedPhrases.some((set) => set.includes('only'))).toBe(true); // the title's word
     // A rerun over the same sources changes nothing more.
     expect(phraseVocabulary(next, changed)).toEqual(next);
   });
@@ -183,6 +213,23 @@ describe('the phrase vocabulary (shared/domain/generated/search-phrases.json)', 
     expect(literalPhrases({ path: 'a.ts', text })).toEqual([
       ['end', 'first', 'phrase', 'real'],
       ['one', 'two'],
+    ]);
+  });
+
+  it("takes a finding's title and description together as one phrase, besides each literal's own", () => {
+    const text = [
+      "const f = { code: 'x', title: 'Bogon address seen', description: `$",
+      '{value} is not routable on the internet`, score: 30 };',
+      "const g = { title: cond ? 'Alpha beta' : 'Gamma delta', description: 'Never both' };",
+    ].join('');
+    expect(literalPhrases({ path: 'a.ts', text })).toEqual([
+      ['address', 'bogon', 'internet', 'routable', 'seen'],
+      ['address', 'bogon', 'seen'],
+      ['internet', 'routable'],
+      // A title with alternatives is no single literal: no finding phrase, only the literals'.
+      ['alpha', 'beta'],
+      ['delta', 'gamma'],
+      ['both', 'never'],
     ]);
   });
 });
