@@ -1,4 +1,3 @@
-import { postingTermsFor } from '../domain/search-phrases';
 import { termsForSession } from '../domain/search-terms';
 import { logger } from '../observability';
 import type { SearchIndexRepository } from '../store/search-index-repository';
@@ -41,10 +40,25 @@ function searchable(session: SessionRecord) {
   return { entry, terms };
 }
 
-/** Re-indexes the session for search with its current status and report. */
-export async function indexForSearch(ctx: SearchIndexing, session: SessionRecord): Promise<void> {
+/** Which terms a session is posted under, given its findable terms. */
+export type PostingTerms = (findable: readonly string[]) => readonly string[];
+
+/** A posting per findable term. */
+const eachTerm: PostingTerms = (findable) => findable;
+
+/**
+ * Re-indexes the session for search with its current status and report. Only the completing step
+ * passes phrase postings (domain `postingTermsFor`): a session ended without a report has no engine
+ * text for a phrase to stand for, and the functions that end it that way (start, cancel, the sweep)
+ * then do not carry the phrase vocabulary.
+ */
+export async function indexForSearch(
+  ctx: SearchIndexing,
+  session: SessionRecord,
+  postingTerms: PostingTerms = eachTerm,
+): Promise<void> {
   const { entry, terms } = searchable(session);
-  await ctx.search.indexSession(entry, terms, postingTermsFor(terms));
+  await ctx.search.indexSession(entry, terms, postingTerms(terms));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { edgesFromInvestigation } from '../domain/graph';
 import { closingMessage, relationshipsFrom } from '../domain/investigation/report';
 import type { Report } from '../domain/investigation/types';
+import { postingTermsFor } from '../domain/search-phrases';
 import type { SessionStatus } from '../domain/session-status';
 import { METRIC } from '../metric-names';
 import { countMetric, durationMetric } from '../observability';
@@ -53,7 +54,7 @@ export async function persist(
     risk_score: report.risk_score,
     completed_at: completedAt,
   });
-  await indexForSearch(ctx, { ...session, status: 'completed', report: report as never });
+  await indexForSearch(ctx, { ...session, status: 'completed', report: report as never }, postingTermsFor);
 
   const moved = await ctx.sessions.transition(
     session.session_id,
