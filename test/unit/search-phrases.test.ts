@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -149,7 +150,7 @@ describe('phrase postings (shared/domain/search-phrases.ts)', () => {
     const posted = postingTermsFor(findable);
     expect(findable.filter((t) => t.startsWith('w:'))).toHaveLength(23);
     // 23 words, 6 postings at most: the address's own words (203, 113), the phrases, and the few
-    // words whose 3 phrase slots earlier text took.
+    // words whose phrase slots earlier text took.
     const postedWords = posted.filter((t) => t.startsWith('w:') || t.startsWith('x:'));
     expect(postedWords).toEqual(expect.arrayContaining(['w:113', 'w:203']));
     expect(postedWords.length).toBeLessThanOrEqual(6);
@@ -161,6 +162,21 @@ describe('the phrase vocabulary (shared/domain/generated/search-phrases.json)', 
     expect(readFileSync(SEARCH_PHRASES_PATH, 'utf8')).toBe(
       phraseFileText(phraseVocabulary(committed, readSources())),
     );
+  });
+
+  it('keeps every entry it had, unchanged and in place (append-only)', () => {
+    // Postings are written under these phrases: an entry edited, dropped or moved (a hand edit, a
+    // merge resolved by taking one side) would leave sessions posted under a phrase that no longer
+    // lists the word a query reads it for. The regeneration test above cannot see that: it starts
+    // from the committed file. Appending leaves this digest as it is; change it only to cover more
+    // entries (a longer prefix), never to let an entry change.
+    const FROZEN = {
+      entries: 342,
+      sha256: '59233fefccdc4d3e35ea131d0d5a7897358b4d6bfbb37e3c4147b91c0591ba36',
+    };
+    const frozen = committed.phrases.slice(0, FROZEN.entries);
+    expect(frozen).toHaveLength(FROZEN.entries);
+    expect(createHash('sha256').update(JSON.stringify(frozen)).digest('hex')).toBe(FROZEN.sha256);
   });
 
   it('has unique IDs, phrases of 2+ words and no word in more phrases than the cap', () => {
