@@ -358,8 +358,8 @@ export class SearchIndexRepository {
   /**
    * The caller's sessions having every term, newest first, from ONE term's postings with the other
    * terms and the filters checked inside the items. A term's postings are the union of its
-   * partitions (`query.partitions`: a word's own and those of the phrases containing it), read in
-   * parallel and merged by sort key.
+   * partitions (`query.partitions`: a word's own, those of the phrases containing it and of the
+   * verdict or type term naming it), read in parallel and merged by sort key.
    *
    * Which term's postings are read matters (a common term means reading many postings to find a few
    * matches), and term frequencies are not stored. So a first page of a multi-term query reads the
