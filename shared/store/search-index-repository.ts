@@ -180,6 +180,14 @@ function isConditionFailure(error: unknown): boolean {
 
 const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
+/** Another re-index of the same session moved its term document while this one wrote postings. */
+class ConcurrentReindex extends Error {
+  constructor(sessionId: string) {
+    super(`Session ${sessionId} was re-indexed concurrently`);
+    this.name = 'ConcurrentReindex';
+  }
+}
+
 /** The result fields and term hashes every posting of a session carries. */
 function postingFields(entry: SearchEntry, terms: readonly string[]) {
   return {
@@ -269,7 +277,8 @@ export class SearchIndexRepository {
         await this.tryIndex(entry, terms);
         break;
       } catch (error) {
-        if (!isConditionFailure(error) || attempt >= MAX_ATTEMPTS) throw error;
+        const concurrent = isConditionFailure(error) || error instanceof ConcurrentReindex;
+        if (!concurrent || attempt >= MAX_ATTEMPTS) throw error;
         await pause(Math.random() * 20 * 2 ** attempt);
       }
     }
@@ -338,8 +347,26 @@ export class SearchIndexRepository {
       ...postingItems(entry, findable, terms).map((Item) => ({ PutRequest: { Item } })),
     ];
     await this.batchWrite(requests);
-    // Without stale postings the document already lists exactly the posted terms.
-    if (stale.length > 0) await putDoc(terms);
+    if (stale.length > 0) {
+      await putDoc(terms);
+      return;
+    }
+    // The document already lists exactly the posted terms, unless another re-index of the session
+    // (a cancel's while the completing step indexes) moved it meanwhile: that one may have deleted
+    // postings this one wrote again after, which its document then no longer lists. A consistent
+    // read of the version tells; the caller then indexes again from the document as it is now.
+    const { Item: after } = await this.doc.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: { pk: docPk(entry.session_id), sk: DOC_SK },
+        ConsistentRead: true,
+        ProjectionExpression: '#version',
+        ExpressionAttributeNames: { '#version': 'version' },
+      }),
+    );
+    // A document written before versions counts as version 0, as when it was read above.
+    if ((after ? Number(after.version ?? 0) : undefined) !== version)
+      throw new ConcurrentReindex(entry.session_id);
   }
 
   private async batchWrite(requests: Record<string, unknown>[]): Promise<void> {

@@ -1,6 +1,7 @@
 import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
+  GetCommand,
   QueryCommand,
   type ServiceInputTypes,
 } from '@aws-sdk/lib-dynamodb';
@@ -286,5 +287,53 @@ describe('search index repository', () => {
     );
     const ended = await index.search({ ownerKeyId: 'ownerf', terms: ['w:scanner'], limit: 10 });
     expect(ended.hits.map((h) => [h.session_id, h.status])).toEqual([['s_open000002', 'completed']]);
+  });
+
+  it('leaves no posting its term document does not list when a cancel re-indexes the session during the completing step', async () => {
+    const session = entry('s_race000001', 'ownerrace', '2026-11-10T00:00:00.000Z');
+    const completed = ['v:203.0.113.66', 't:ip', 's:completed', 'vd:malicious', 'w:brute', 'w:force'];
+    const canceled = ['v:203.0.113.66', 't:ip', 's:canceled'];
+    // The completing step indexes the completed view; a cancel commits meanwhile and re-indexes the
+    // session between the completing step's document write and its postings.
+    let cancelRan = false;
+    const interleaved = {
+      send: async (command: { constructor: { name: string } }) => {
+        if (command.constructor.name === 'BatchWriteCommand' && !cancelRan) {
+          cancelRan = true;
+          await index.indexSession({ ...session, status: 'canceled', verdict: null }, canceled);
+        }
+        return doc.send(command as never);
+      },
+    } as unknown as DynamoDBDocumentClient;
+    await new SearchIndexRepository(interleaved, sessionsTable).indexSession(session, completed);
+    expect(cancelRan).toBe(true);
+
+    const listed = async () => {
+      const { Item } = await doc.send(
+        new GetCommand({ TableName: sessionsTable, Key: { pk: 'SEARCHDOC#s_race000001', sk: 'TERMS' } }),
+      );
+      return [...((Item?.terms as string[]) ?? [])].sort();
+    };
+    const posted = async () => {
+      const found: string[] = [];
+      for (const term of new Set([...completed, ...canceled])) {
+        const { Items } = await doc.send(
+          new QueryCommand({
+            TableName: sessionsTable,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': `TERM#ownerrace#${term}` },
+          }),
+        );
+        if (Items?.length) found.push(term);
+      }
+      return found.sort();
+    };
+    // Every posting is one the document lists, so the next re-index can delete it.
+    expect(await posted()).toEqual(await listed());
+    // The completing step's transition is then refused (canceled) and it re-indexes what stuck.
+    await index.indexSession({ ...session, status: 'canceled', verdict: null }, canceled);
+    expect(await posted()).toEqual([...canceled].sort());
+    expect(await listed()).toEqual([...canceled].sort());
+    expect((await index.search({ ownerKeyId: 'ownerrace', terms: ['w:brute'], limit: 10 })).hits).toEqual([]);
   });
 });
