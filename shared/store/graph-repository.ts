@@ -1,9 +1,4 @@
-import {
-  BatchGetCommand,
-  type DynamoDBDocumentClient,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import { type Entity, type EntityType, isEntityType } from '../domain/entity';
 import {
@@ -18,6 +13,7 @@ import {
   type NodeObservation,
   type Relationship,
 } from '../domain/graph';
+import { consistentBatchGet } from './consistent-batch-get';
 import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
 
@@ -389,19 +385,12 @@ export class GraphRepository {
 
   /** Consistent batch read of several items of one partition, by sort key. */
   private async getMany(pk: string, sortKeys: readonly string[]): Promise<Map<string, Item>> {
-    const found = new Map<string, Item>();
-    for (let i = 0; i < sortKeys.length; i += 100) {
-      let keys: Record<string, unknown>[] | undefined = sortKeys.slice(i, i + 100).map((sk) => ({ pk, sk }));
-      for (let round = 0; keys && keys.length > 0; round++) {
-        if (round > 0) await pause(Math.min(1000, 25 * 2 ** round));
-        const result = await this.doc.send(
-          new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }),
-        );
-        for (const item of result.Responses?.[this.table] ?? []) found.set(String(item.sk), item);
-        keys = result.UnprocessedKeys?.[this.table]?.Keys as Record<string, unknown>[] | undefined;
-      }
-    }
-    return found;
+    const items = await consistentBatchGet(
+      this.doc,
+      this.table,
+      sortKeys.map((sk) => ({ pk, sk })),
+    );
+    return new Map(items.map((item) => [String(item.sk), item as Item]));
   }
 
   async getNode(entity: Entity): Promise<StoredNode | undefined> {

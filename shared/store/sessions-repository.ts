@@ -1,7 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
@@ -13,6 +12,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { SessionStatus } from '../domain/session-status';
 import { isTerminal, statusesBefore } from '../domain/session-status';
+import { consistentBatchGet } from './consistent-batch-get';
 import { GSI1 } from './tables';
 
 /**
@@ -640,21 +640,14 @@ export class SessionsRepository {
     return sessions;
   }
 
-  /** The META items of the given partitions, by pk (one consistent BatchGetItem per 100). */
+  /** The META items of the given partitions, by pk. */
   private async getMetas(pks: string[]): Promise<Map<string, Record<string, unknown>>> {
-    const found = new Map<string, Record<string, unknown>>();
-    for (let i = 0; i < pks.length; i += 100) {
-      let keys: Record<string, unknown>[] | undefined = pks.slice(i, i + 100).map((pk) => ({ pk, sk: META }));
-      for (let round = 0; keys && keys.length > 0; round++) {
-        if (round > 0) await pause(Math.min(1000, 25 * 2 ** round));
-        const result = await this.doc.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
-        );
-        for (const item of result.Responses?.[this.tableName] ?? []) found.set(String(item.pk), item);
-        keys = result.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined;
-      }
-    }
-    return found;
+    const items = await consistentBatchGet(
+      this.doc,
+      this.tableName,
+      pks.map((pk) => ({ pk, sk: META })),
+    );
+    return new Map(items.map((item) => [String(item.pk), item]));
   }
 
   /**
