@@ -9,6 +9,7 @@ import { noUsagePlans } from '../../shared/platform/usage-plans';
 import { ApiKeyService, apiKeyService } from '../../shared/services/api-keys';
 import { keysRepositoryFromConfig } from '../../shared/store/keys-repository';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
+import { tamperedApiKey } from '../support/tampered-api-key';
 
 /**
  * The authorization matrix over HTTP, generated from the route table: every protected route on every
@@ -83,7 +84,7 @@ beforeAll(async () => {
   ).apiKey;
   const unknownId = generateKeyId();
   keys.unknown = generateSecret(unknownId).apiKey;
-  keys.tampered = `${(keys.allScopes as string).slice(0, -1)}${(keys.allScopes as string).endsWith('A') ? 'B' : 'A'}`;
+  keys.tampered = tamperedApiKey(keys.allScopes as string);
 });
 
 afterAll(async () => {
