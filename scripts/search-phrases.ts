@@ -60,11 +60,79 @@ export interface PhraseFile {
  * The words of a literal's static part that are whole words whatever is substituted: a word touching
  * a `${…}` (no separator in between) may be glued to the substituted text, so it is left out.
  */
-function completeWords(text: string, substitutionBefore: boolean, substitutionAfter: boolean): string[] {
+function completeWords(text: string, gluedBefore: boolean, gluedAfter: boolean): string[] {
   const tokens = foldText(text).split(/[^\p{L}\p{N}]+/u);
-  if (substitutionBefore) tokens.shift();
-  if (substitutionAfter) tokens.pop();
+  if (gluedBefore) tokens.shift();
+  if (gluedAfter) tokens.pop();
   return tokens.flatMap((token) => wordsOf(token));
+}
+
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/** The initial values of a file's `const` declarations by name (several where functions reuse a name). */
+type Consts = ReadonlyMap<string, readonly ts.Expression[]>;
+
+function constsOf(file: ts.SourceFile): Consts {
+  const consts = new Map<string, ts.Expression[]>();
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isVariableDeclarationList(node) &&
+      node.flags & ts.NodeFlags.Const &&
+      node.declarations.every((d) => ts.isIdentifier(d.name))
+    ) {
+      for (const { name, initializer } of node.declarations) {
+        const key = (name as ts.Identifier).text;
+        if (initializer) consts.set(key, [...(consts.get(key) ?? []), initializer]);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return consts;
+}
+
+/**
+ * Whether a substitution's value may begin (`edge` 'start') or end ('end') with a letter or digit,
+ * gluing to the static text beside it. Only a choice between literals is known, written in place or
+ * as a `const` of the file (every one of that name), such as
+ * `tools${failed ? ` (did not complete: …)` : ''}.`: each branch is looked at, an empty one by the
+ * static text that then touches the word (`beside`: undefined at the literal's start or end, which
+ * are word boundaries; '' where that is another substitution). Anything else may glue. A wrong
+ * guess (a parameter shadowing a const of the same name) only makes a phrase that no session has in
+ * full: the vocabulary decides what is posted, never what is found.
+ */
+function mayGlue(
+  expression: ts.Expression,
+  edge: 'start' | 'end',
+  beside: string | undefined,
+  consts: Consts,
+  depth = 0,
+): boolean {
+  let value = expression;
+  while (ts.isParenthesizedExpression(value)) value = value.expression;
+  if (depth > 4) return true;
+  if (ts.isIdentifier(value)) {
+    const values = consts.get(value.text);
+    return !values || values.some((v) => mayGlue(v, edge, beside, consts, depth + 1));
+  }
+  if (ts.isConditionalExpression(value)) {
+    return (
+      mayGlue(value.whenTrue, edge, beside, consts, depth + 1) ||
+      mayGlue(value.whenFalse, edge, beside, consts, depth + 1)
+    );
+  }
+  let text: string;
+  if (ts.isStringLiteral(value) || ts.isNoSubstitutionTemplateLiteral(value)) text = value.text;
+  else if (ts.isTemplateExpression(value)) {
+    // A template that begins (ends) with a substitution: unknown.
+    text = edge === 'start' ? value.head.text : (value.templateSpans.at(-1)?.literal.text ?? '');
+    if (text === '') return true;
+  } else return true;
+  // An empty branch: the word then touches the static text on the substitution's other side.
+  const touching = text !== '' ? text : beside;
+  if (touching === undefined) return false;
+  const character = edge === 'start' ? touching.at(0) : touching.at(-1);
+  return character === undefined || WORD_CHARACTER.test(character);
 }
 
 /** The word set of every string and template literal of a source file that is a phrase, in source order. */
@@ -99,15 +167,30 @@ function nameOf(node: ts.Node): string | undefined {
 }
 
 /** The complete words of a string or template literal's static parts; undefined for anything else. */
-function staticWords(node: ts.Node): string[] | undefined {
+function staticWords(node: ts.Node, consts: Consts): string[] | undefined {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return wordsOf(node.text);
   if (!ts.isTemplateExpression(node)) return undefined;
   const parts = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
-  return parts.flatMap((part, i) => completeWords(part, i > 0, i < parts.length - 1));
+  // The static text on the far side of substitution `i` from part `j`: undefined at the literal's
+  // start or end (a word boundary), '' where another substitution follows (unknown).
+  const beside = (j: number) => {
+    const text = parts[j] as string;
+    return text !== '' ? text : j === 0 || j === parts.length - 1 ? undefined : '';
+  };
+  const spans = node.templateSpans;
+  return parts.flatMap((part, i) => {
+    const before = spans[i - 1];
+    const after = spans[i];
+    return completeWords(
+      part,
+      before !== undefined && mayGlue(before.expression, 'end', beside(i - 1), consts),
+      after !== undefined && mayGlue(after.expression, 'start', beside(i + 1), consts),
+    );
+  });
 }
 
 /** The `title` and `description` literals of a finding written as an object literal, when both are literals. */
-function findingTexts(node: ts.ObjectLiteralExpression): ts.Node[] | undefined {
+function findingTexts(node: ts.ObjectLiteralExpression, consts: Consts): ts.Node[] | undefined {
   const texts = ['title', 'description'].map(
     (name) =>
       node.properties.find(
@@ -115,26 +198,27 @@ function findingTexts(node: ts.ObjectLiteralExpression): ts.Node[] | undefined {
           ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && property.name.text === name,
       )?.initializer,
   );
-  return texts.every((text) => text !== undefined && staticWords(text) !== undefined)
+  return texts.every((text) => text !== undefined && staticWords(text, consts) !== undefined)
     ? (texts as ts.Node[])
     : undefined;
 }
 
 function literalsOf(source: SourceFile): Literal[] {
   const file = ts.createSourceFile(source.path, source.text, ts.ScriptTarget.Latest, false);
+  const consts = constsOf(file);
   const literals: Literal[] = [];
   const add = (words: string[], kind: Literal['kind']) => {
     const set = [...new Set(words)].sort();
     if (set.length >= MIN_PHRASE_WORDS) literals.push({ words: set, kind });
   };
   const visit = (node: ts.Node, holder: string | undefined) => {
-    const finding = ts.isObjectLiteralExpression(node) ? findingTexts(node) : undefined;
+    const finding = ts.isObjectLiteralExpression(node) ? findingTexts(node, consts) : undefined;
     if (finding)
       add(
-        finding.flatMap((text) => staticWords(text) ?? []),
+        finding.flatMap((text) => staticWords(text, consts) ?? []),
         'finding',
       );
-    const words = staticWords(node);
+    const words = staticWords(node, consts);
     if (words) add(words, INDEXED_TEXT.has(holder ?? '') ? 'indexed' : 'other');
     const inner = nameOf(node) ?? holder;
     ts.forEachChild(node, (child) => visit(child, inner));

@@ -232,6 +232,29 @@ describe('the phrase vocabulary (shared/domain/generated/search-phrases.json)', 
     ]);
   });
 
+  it('keeps a word beside a choice between literals that never glues to it, in place or as a const', () => {
+    // Source text with § for $, so that the substitutions stay text here.
+    const text = `
+      const gaps = failed ? ' (some failed)' : '';
+      const a = \`counted §{n} tools§{failed ? \` (some failed: §{x})\` : ''}.\`;
+      const b = \`counted §{n} tools§{gaps}.\\nNo risk context\`;
+      // An empty branch glues to a letter or a substitution after it; any other value may glue.
+      const c = \`first tools§{failed ? '' : ' x'}s\`;
+      const d = \`second tools§{failed ? '' : ' x'}§{y}.\`;
+      const e = \`third tools§{count}.\`;
+      const f = \`fourth open port§{n === 1 ? '' : 's'}\`;
+      const g = \`§{failed ? '' : 'x '}fifth tools\`;
+    `.replaceAll('§', '$');
+    expect(literalPhrases({ path: 'a.ts', text })).toEqual([
+      ['failed', 'some'],
+      ['counted', 'tools'],
+      ['failed', 'some'],
+      ['context', 'counted', 'risk', 'tools'],
+      ['fourth', 'open'],
+      ['fifth', 'tools'],
+    ]);
+  });
+
   it("takes a finding's title and description together as one phrase, besides each literal's own", () => {
     const text = [
       "const f = { code: 'x', title: 'Bogon address seen', description: `$",
