@@ -5,14 +5,17 @@ import { ValidationError } from '../../shared/domain/errors';
 import {
   buildReport,
   closingMessage,
+  type Finding,
   openingMessage,
   PERSONA_NAMES,
   type Report,
+  type ReportView,
   rawResultsFrom,
   relationshipsFrom,
   resolvePersona,
   runTools,
   type ToolCall,
+  type ToolName,
   toolsFor,
   unfinishedMessage,
 } from '../../shared/domain/investigation';
@@ -159,6 +162,39 @@ describe('personas shape the words, never the numbers', () => {
     expect(soc.recommendations[0]).toMatch(/^Block xn--ypal-43d9g\.com in DNS filtering/);
     expect(soc.recommendations.join('\n')).toMatch(/takedown/);
     expect(soc.recommendations.join('\n')).toMatch(/inc_1, inc_2/);
+  });
+
+  it('SOC Analyst: counts indicators and tools, with the context when none is an indicator', () => {
+    const soc = resolvePersona('SOC Analyst');
+    const finding = (title: string, score: number) =>
+      ({ title, score, severity: score > 0 ? 'low' : 'info', source_tool: 'ip_classification' }) as Finding;
+    const view = (findings: Finding[], failed: ToolName[] = []): ReportView => ({
+      entity: c2,
+      riskScore: 15,
+      verdict: 'benign',
+      findings,
+      related: [],
+      coverage: {
+        tools_run: 4,
+        tools_succeeded: 4 - failed.length,
+        tools_failed: failed,
+        tools_timed_out: [],
+      },
+    });
+    const head = 'BENIGN · risk 15/100 · IP address 198.51.100.23';
+    expect(soc.summary(view([finding('Quiet', 0), finding('Known', 0)]))).toBe(
+      `${head}\n0 indicators from 4/4 tools.\nNo risk indicators. Context: Quiet; Known.`,
+    );
+    expect(soc.summary(view([], ['graph_neighbourhood']))).toBe(
+      `${head}\n0 indicators from 3/4 tools (did not complete: graph_neighbourhood).\nNo risk indicators.`,
+    );
+    expect(soc.summary(view([finding('Odd', 15), finding('Quiet', 0)]))).toBe(
+      `${head}\n1 indicator from 4/4 tools.\nIndicators:\n- [low 15] Odd (ip_classification)`,
+    );
+    expect(soc.summary(view([finding('Odd', 15), finding('Odder', 20)], ['incident_history']))).toBe(
+      `${head}\n2 indicators from 3/4 tools (did not complete: incident_history).\nIndicators:\n` +
+        '- [low 15] Odd (ip_classification)\n- [low 20] Odder (ip_classification)',
+    );
   });
 
   it('CISO: business impact and a decision, in plain words without jargon', async () => {

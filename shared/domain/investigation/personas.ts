@@ -112,19 +112,28 @@ const socAnalyst: Persona = {
   summary(view) {
     const found = indicators(view);
     const failed = incomplete(view.coverage);
+    const tools = `${view.coverage.tools_succeeded}/${view.coverage.tools_run}`;
+    const gaps = failed.length > 0 ? ` (did not complete: ${failed.join(', ')})` : '';
+    const context = view.findings.slice(0, 3).map((f) => f.title);
     const lines = [
       `${view.verdict.toUpperCase()} · risk ${view.riskScore}/100 · ${entityLabel(view.entity)}`,
-      `${found.length} ${found.length === 1 ? 'indicator' : 'indicators'} from ${view.coverage.tools_succeeded}/${view.coverage.tools_run} tools${
-        failed.length > 0 ? ` (did not complete: ${failed.join(', ')})` : ''
-      }.`,
     ];
-    if (found.length > 0) {
-      lines.push('Indicators:');
+    // Each case's fixed words are written in one literal, none glued to a substitution: the search
+    // index then posts a session once for them, under the literal's phrase (scripts/search-phrases.ts).
+    if (found.length === 0) {
+      lines.push(
+        context.length > 0
+          ? `0 indicators from ${tools} tools${gaps}.\nNo risk indicators. Context: ${context.join('; ')}.`
+          : `0 indicators from ${tools} tools${gaps}.\nNo risk indicators.`,
+      );
+    } else {
+      lines.push(
+        found.length === 1
+          ? `1 indicator from ${tools} tools${gaps}.\nIndicators:`
+          : `${found.length} indicators from ${tools} tools${gaps}.\nIndicators:`,
+      );
       for (const f of found.slice(0, 6))
         lines.push(`- [${f.severity} ${f.score}] ${f.title} (${f.source_tool})`);
-    } else {
-      const context = view.findings.slice(0, 3).map((f) => f.title);
-      lines.push(`No risk indicators.${context.length > 0 ? ` Context: ${context.join('; ')}.` : ''}`);
     }
     const related = view.related.filter((r) => r.role === 'related');
     if (related.length > 0) {
