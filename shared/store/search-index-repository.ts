@@ -459,8 +459,8 @@ export class SearchIndexRepository {
   }
 
   /**
-   * Every running session of the tenant having all of `terms`, newer than `below` (a posting sort
-   * key) when given: the whole open partition, which holds only sessions still running.
+   * Every running session of the tenant having all of `terms`, older than `below` (where the previous
+   * page ended) when given: the whole open partition, which holds only sessions still running.
    */
   private async openTenant(terms: readonly string[], below: string | undefined): Promise<SearchEntry[]> {
     const values: Record<string, unknown> = { ':pk': OPEN_PK };
