@@ -75,14 +75,15 @@ export async function assess(ctx: SessionContext, rawInput: unknown): Promise<{ 
     if (!isToolName(tool) || seen.has(tool)) continue;
     const at = ctx.now();
     const call = unrecordedFailure(tool, entity, at);
-    const outcome = await ctx.sessions.recordToolResult(
-      input.session_id,
-      { tool, call: call as unknown as Record<string, unknown> },
-      [
-        toolCallEntry(call),
-        event(at, 'tool_failed', { tool, tool_call_id: call.tool_call_id, error: call.error }),
-      ],
-    );
+    const result = { tool, call: call as unknown as Record<string, unknown> };
+    const history = [
+      toolCallEntry(call),
+      event(at, 'tool_failed', { tool, tool_call_id: call.tool_call_id, error: call.error }),
+    ];
+    // A rules run's tool calls enter the history at its end (step-run-tool); the analyst's are already in it.
+    const outcome = input.analyst
+      ? await ctx.sessions.recordToolResult(input.session_id, result, history)
+      : await ctx.sessions.recordToolResultDeferred(input.session_id, result, history);
     if (outcome === 'not_active') return { report: null };
     recorded.push(call);
     seen.add(tool);

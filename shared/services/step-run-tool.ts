@@ -44,6 +44,12 @@ const RunToolInput = /* @__PURE__ */ (() =>
     tool: z.enum(TOOL_NAMES),
     tlp: z._default(z.enum(TLP_LEVELS), DEFAULT_TLP),
     refresh_intel: z._default(z.boolean(), false),
+    /**
+     * The run's analyst mode, which the workflow passes to the built-in tools only: in a rules run
+     * their history waits for the session's end (recordToolResultDeferred). Connector lookups, which
+     * take seconds, and the model's lookups, whose answers its turns refer to, are published at once.
+     */
+    analyst: z.optional(z.enum(['rules', 'bedrock'])),
     /** Set when the analyst model asked for this lookup (the workflow's RunRequestedTools map). */
     requested: z.optional(
       z.object({
@@ -114,12 +120,12 @@ export async function runTool(
   const [started, ...finished] = events;
   // A lookup the analyst model asked for is marked as such, with the model's tool use ID.
   const recorded = input.requested ? { ...call, requested_by: 'model' as const, ...input.requested } : call;
-  const outcome = await ctx.sessions.recordToolResult(
-    input.session_id,
-    { tool: input.tool, call: recorded as unknown as Record<string, unknown> },
-    [...(started ? [started] : []), toolCallEntry(recorded), ...finished],
-    requestedId,
-  );
+  const result = { tool: input.tool, call: recorded as unknown as Record<string, unknown> };
+  const history = [...(started ? [started] : []), toolCallEntry(recorded), ...finished];
+  const outcome =
+    input.analyst === 'rules' && !input.requested
+      ? await ctx.sessions.recordToolResultDeferred(input.session_id, result, history)
+      : await ctx.sessions.recordToolResult(input.session_id, result, history, requestedId);
   if (outcome === 'not_active') return { tool: input.tool, status: 'skipped', recorded: false };
   if (outcome === 'duplicate') {
     const recorded = await ctx.sessions.getToolResult(input.session_id, input.tool, requestedId);

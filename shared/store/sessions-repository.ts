@@ -18,7 +18,9 @@ import { GSI1 } from './tables';
 /**
  * Sessions and their history, in the sessions table (key design in docs/workflow.md):
  *
- *   pk SESSION#<id>   sk D#TOOL#<tool>   persisted tool result (raw output), read by the Assess step
+ *   pk SESSION#<id>   sk D#TOOL#<tool>   persisted tool result (raw output), read by the Assess step; a
+ *                                         deferred one also holds its history entries until the
+ *                                         session's terminal transition publishes them
  *                     sk D#ATOOL#<tool use id>  result of a tool the analyst model requested (bedrock mode)
  *                     sk D#ANALYST       the analyst's conversation state between model turns (bedrock mode)
  *                     sk H#<seq 6 digits> history: the entries (message | event | tool_call) one write
@@ -245,9 +247,32 @@ function toolResultItem(result: ToolResultRecord): Record<string, unknown> {
   return { ...rest, ...packed('call', call) };
 }
 
+/**
+ * A deferred result's call and history entries are packed together: deflate finds the call again
+ * inside its tool_call entry, so the item is about as large as the history item alone.
+ */
+interface DeferredToolResult {
+  call: Record<string, unknown>;
+  history: HistoryEntry[];
+}
+
+const DEFERRED = 'deferred';
+
+function deferredOf(item: Record<string, unknown>): DeferredToolResult | undefined {
+  return unpacked(item, DEFERRED) as unknown as DeferredToolResult | undefined;
+}
+
 function toToolResult(item: Record<string, unknown>): ToolResultRecord {
-  const { pk: _pk, sk: _sk, call: _call, call_z: _callZ, ...rest } = item;
-  return { ...rest, call: unpacked(item, 'call') ?? {} } as ToolResultRecord;
+  const {
+    pk: _pk,
+    sk: _sk,
+    call: _call,
+    call_z: _callZ,
+    [DEFERRED]: _deferred,
+    [`${DEFERRED}_z`]: _deferredZ,
+    ...rest
+  } = item;
+  return { ...rest, call: deferredOf(item)?.call ?? unpacked(item, 'call') ?? {} } as ToolResultRecord;
 }
 
 /** The entries of one history item, each with its sequence number. */
@@ -286,17 +311,16 @@ function cancellationCodes(error: unknown): string[] | undefined {
 }
 
 /**
- * Whether a write failed only because another writer claimed its history slot (the history put is
- * the last action; a refused condition on one of the `leadingActions` before it, such as a status
- * update, is not a slot clash).
+ * Whether a write failed only because another writer claimed one of its history slots (the history
+ * puts are the last actions; a refused condition on one of the `leadingActions` before them, such as
+ * a status update, is not a slot clash).
  */
 function historySlotTaken(error: unknown, leadingActions: number): boolean {
   const codes = cancellationCodes(error);
   if (codes === undefined) return isConditionFailure(error);
   if (codes.slice(0, leadingActions).includes('ConditionalCheckFailed')) return false;
   return codes.some(
-    (code, i) =>
-      (code === 'ConditionalCheckFailed' && i === codes.length - 1) || code === 'TransactionConflict',
+    (code, i) => (code === 'ConditionalCheckFailed' && i >= leadingActions) || code === 'TransactionConflict',
   );
 }
 
@@ -499,8 +523,11 @@ export class SessionsRepository {
 
   /**
    * Moves the session to `to` if its current status allows it (session-status.ts), together with
-   * `set` fields and history entries, in one transaction. After a terminal move commits, the open
-   * marker is deleted. Returns ok:false with the current record when the status did not allow the move.
+   * `set` fields and history entries, in one transaction. A terminal move also publishes the history
+   * of the deferred tool results (recordToolResultDeferred), before its own entries and in the same
+   * transaction, so every tool call recorded before the end is in the history of every outcome.
+   * After a terminal move commits, the open marker is deleted. Returns ok:false with the current
+   * record when the status did not allow the move.
    */
   async transition(
     sessionId: string,
@@ -551,31 +578,30 @@ export class SessionsRepository {
           },
         ]
       : [];
+    const writes = [...(isTerminal(to) ? await this.deferredToolHistory(sessionId) : []), history].filter(
+      (entries) => entries.length > 0,
+    );
     /** The record as the update returned it; after a transaction it is read back. */
     let updated: SessionRecord | undefined;
     try {
-      if (history.length === 0 && !report) {
+      if (writes.length === 0 && !report) {
         const { Attributes } = await this.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
         updated = toSession(Attributes);
-      } else if (history.length === 0) {
+      } else if (writes.length === 0) {
         await this.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...reportPut] }));
       } else {
         await this.withNextSlots(
           sessionId,
-          history.length,
+          writes.reduce((count, entries) => count + entries.length, 0),
           async (first) => {
             await this.doc.send(
               new TransactWriteCommand({
                 TransactItems: [
                   { Update: update },
                   ...reportPut,
-                  {
-                    Put: {
-                      TableName: this.tableName,
-                      Item: this.historyItem(sessionId, first, history),
-                      ConditionExpression: 'attribute_not_exists(sk)',
-                    },
-                  },
+                  ...this.historyItems(sessionId, first, writes).map((Item) => ({
+                    Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(sk)' },
+                  })),
                 ],
               }),
             );
@@ -795,6 +821,66 @@ export class SessionsRepository {
     }
   }
 
+  /**
+   * Records one tool's result once, with its history entries kept in the result item instead of
+   * appended: the session's terminal transition publishes them (`transition`). One conditional put,
+   * where `recordToolResult` is a transaction with the session's status check and a history item.
+   * For the tools of a run whose history nobody reads before its end: the rules analyst's tools run
+   * for milliseconds, and what they find is read from the results, not from the history. A result
+   * recorded after the session ended is never published (what `recordToolResult` refuses as
+   * 'not_active'). 'duplicate' when this tool's result already exists (a retried step).
+   */
+  async recordToolResultDeferred(
+    sessionId: string,
+    result: ToolResultRecord,
+    history: HistoryEntry[],
+  ): Promise<'recorded' | 'duplicate'> {
+    const { call, ...rest } = result;
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            pk: sessionKey(sessionId).pk,
+            sk: toolResultSk(result.tool),
+            ...rest,
+            ...packed(DEFERRED, { call, history } satisfies DeferredToolResult),
+          },
+          ConditionExpression: 'attribute_not_exists(sk)',
+        }),
+      );
+      return 'recorded';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'duplicate';
+      throw error;
+    }
+  }
+
+  /** The history entries of the deferred tool results, one list per tool, in the order the tools started. */
+  private async deferredToolHistory(sessionId: string): Promise<HistoryEntry[][]> {
+    const deferred: HistoryEntry[][] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page: QueryCommandOutput = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          FilterExpression: 'attribute_exists(#deferred) OR attribute_exists(#deferredZ)',
+          ExpressionAttributeNames: { '#deferred': DEFERRED, '#deferredZ': `${DEFERRED}_z` },
+          ExpressionAttributeValues: { ':pk': sessionKey(sessionId).pk, ':prefix': TOOL_RESULT },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const history = deferredOf(item)?.history ?? [];
+        if (history.length > 0) deferred.push(history);
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return deferred.sort((a, b) => (a[0]?.at ?? '').localeCompare(b[0]?.at ?? ''));
+  }
+
   async getToolResult(
     sessionId: string,
     tool: string,
@@ -907,6 +993,16 @@ export class SessionsRepository {
       n: entries.length,
       ...(json.length < PACK_MIN_BYTES ? { entries: list } : { entries_z: deflateRawSync(json) }),
     };
+  }
+
+  /** One history item per list of `writes`, numbered on from `first`. */
+  private historyItems(sessionId: string, first: number, writes: HistoryEntry[][]) {
+    let next = first;
+    return writes.map((entries) => {
+      const item = this.historyItem(sessionId, next, entries);
+      next += entries.length;
+      return item;
+    });
   }
 
   private async lastSeq(sessionId: string): Promise<number> {

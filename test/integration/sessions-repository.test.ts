@@ -292,6 +292,85 @@ describe('sessions repository', () => {
     expect(await repo.getToolResult(session.session_id, 'ip_classification')).toEqual(result);
   });
 
+  it('keeps a deferred tool result out of the history until a terminal transition publishes it', async () => {
+    const session = newSession();
+    await repo.create(session, [event('session_created')]);
+    await repo.transition(session.session_id, 'active', {}, [event('status_changed')]);
+    const at = (ms: number) => new Date(Date.parse(session.created_at) + ms).toISOString();
+    const toolHistory = (tool: string, ms: number): HistoryEntry[] => [
+      { kind: 'event', at: at(ms), body: { type: 'tool_started', tool } },
+      { kind: 'tool_call', at: at(ms), body: { name: tool, output: { findings: ['x'.repeat(600)] } } },
+      { kind: 'event', at: at(ms + 5), body: { type: 'tool_succeeded', tool } },
+    ];
+    const result = (tool: string) => ({ tool, call: { name: tool, status: 'succeeded' } });
+    // Recorded in the opposite order of their starts: the history follows the starts.
+    expect(
+      await repo.recordToolResultDeferred(session.session_id, result('whois'), toolHistory('whois', 20)),
+    ).toBe('recorded');
+    expect(
+      await repo.recordToolResultDeferred(
+        session.session_id,
+        result('ip_classification'),
+        toolHistory('ip_classification', 10),
+      ),
+    ).toBe('recorded');
+    requests = [];
+    expect(
+      await repo.recordToolResultDeferred(session.session_id, result('whois'), toolHistory('whois', 30)),
+    ).toBe('duplicate');
+    // One conditional put, no transaction and no read of the history's last slot.
+    expect(requests).toEqual(['PutItemCommand']);
+
+    expect((await repo.readPage(session.session_id, undefined, 50)).history.map((h) => h.body.type)).toEqual([
+      'session_created',
+      'status_changed',
+    ]);
+    expect(await repo.getToolResult(session.session_id, 'whois')).toEqual(result('whois'));
+    expect(await repo.listToolResults(session.session_id)).toEqual([
+      result('ip_classification'),
+      result('whois'),
+    ]);
+
+    const done = await repo.transition(session.session_id, 'completed', { report: { verdict: 'benign' } }, [
+      event('status_changed'),
+    ]);
+    expect(done.ok).toBe(true);
+    const history = (await repo.readPage(session.session_id, undefined, 50)).history;
+    expect(history.map((h) => [h.seq, h.kind, h.body.type ?? h.body.name])).toEqual([
+      [1, 'event', 'session_created'],
+      [2, 'event', 'status_changed'],
+      [3, 'event', 'tool_started'],
+      [4, 'tool_call', 'ip_classification'],
+      [5, 'event', 'tool_succeeded'],
+      [6, 'event', 'tool_started'],
+      [7, 'tool_call', 'whois'],
+      [8, 'event', 'tool_succeeded'],
+      [9, 'event', 'status_changed'],
+    ]);
+    expect(history[6]?.body).toEqual(toolHistory('whois', 20)[1]?.body);
+    // The first write of the same tool is the one kept, in the results and in the history.
+    expect(history[5]?.at).toBe(at(20));
+    // A result recorded after the end is never published.
+    await repo.recordToolResultDeferred(session.session_id, result('late'), toolHistory('late', 40));
+    expect((await repo.readPage(session.session_id, undefined, 50)).history).toHaveLength(9);
+  });
+
+  it('publishes deferred tool results with every terminal outcome, and not with a refused one', async () => {
+    for (const outcome of ['failed', 'canceled'] as const) {
+      const session = newSession();
+      await repo.create(session, []);
+      await repo.transition(session.session_id, 'active');
+      await repo.recordToolResultDeferred(session.session_id, { tool: 'whois', call: { name: 'whois' } }, [
+        { kind: 'tool_call', at: new Date().toISOString(), body: { name: 'whois' } },
+      ]);
+      expect((await repo.transition(session.session_id, outcome, {}, [event(outcome)])).ok).toBe(true);
+      const refused = await repo.transition(session.session_id, 'completed', {}, [event('late')]);
+      expect(refused.ok).toBe(false);
+      const history = (await repo.readPage(session.session_id, undefined, 50)).history;
+      expect(history.map((h) => h.body.type ?? h.body.name)).toEqual(['whois', outcome]);
+    }
+  });
+
   it('records an idempotency key with the session and returns the first session on reuse', async () => {
     const first = newSession();
     const idem = {

@@ -76,7 +76,8 @@ async function run(
             intel_tools: plan.intel_tools ?? [],
             tlp: 'amber',
             refresh_intel: false,
-            ...(plan.analyst ? { analyst: plan.analyst } : {}),
+            // MarkActive always names the analyst mode: the built-in tools' Map passes it on.
+            analyst: plan.analyst ?? 'rules',
           })),
           RunTool: step('RunTool', (i) => ({ tool: i.tool, status: 'succeeded', recorded: true })),
           RunIntel: step('RunIntel', (i) => ({ tool: i.tool, status: 'succeeded', recorded: true })),
@@ -259,6 +260,7 @@ describe('investigation workflow definition (ASL)', () => {
       tool: 'a',
       tlp: 'amber',
       refresh_intel: false,
+      analyst: 'rules',
     });
     // The state carries compact results only; the report goes to Persist, nothing else.
     expect(calls.find((c) => c.state === 'Persist')!.input).toEqual({
