@@ -44,7 +44,10 @@ import { GSI1 } from './tables';
  * back to a consistent read when it finds no session at all (just created, not yet on the replica it
  * asked). A lagging replica can only answer with an earlier state: each partition's writes reach a
  * replica in commit order, and slot n is written only after slot n-1 committed, so a page never has
- * a gap and the next poll continues from its last item.
+ * a gap and the next poll continues from its last item. The one exception is a terminal transition
+ * that publishes deferred tool calls: its transaction writes several history items, which a Query
+ * (read-committed only against transactions) may see in part while it commits; the poll reads a
+ * page with a gap again (readPage).
  *
  * History sequence numbers are gap-free and become visible in order: a writer reads the last
  * sequence number (consistently) and claims the next ones with ONE conditional put of one item
@@ -326,6 +329,23 @@ function historySlotTaken(error: unknown, leadingActions: number): boolean {
 
 const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
+/** How long the poll waits before each consistent re-read of a page with a gap (readPage). */
+const GAP_REREAD_PAUSES_MS = [25, 100];
+
+/**
+ * Whether a page's history items leave out an entry: the first must start right after the cursor
+ * (at 1 without one) and each next one right after the last entry of the one before.
+ */
+function hasHistoryGap(items: Record<string, unknown>[], afterSeq: number | undefined): boolean {
+  let next = (afterSeq ?? 0) + 1;
+  for (const item of items) {
+    if (!String(item.sk).startsWith(HISTORY)) continue;
+    if (Number(String(item.sk).slice(HISTORY.length)) !== next) return true;
+    next = lastSeqOf(item) + 1;
+  }
+  return false;
+}
+
 export class SessionsRepository {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -478,6 +498,18 @@ export class SessionsRepository {
     let requests = 1;
     if (page.Items?.at(-1)?.sk !== META && page.LastEvaluatedKey === undefined) {
       // No session on the replica asked: unknown, or created a moment ago. Only a consistent read can tell.
+      page = await query(true);
+      requests += 1;
+      consumed += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    }
+    // A Query is only read-committed against a transaction: it may see some items of one still
+    // committing and not others. A terminal move writes several history items at once (a rules run's
+    // deferred tool calls, then its own), so a page can show a later item without an earlier one,
+    // and its cursor would skip the missing entries for good: read again, consistently, a moment
+    // later. A gap that stays (never written by this code) is returned as it is after two re-reads.
+    for (const wait of GAP_REREAD_PAUSES_MS) {
+      if (!hasHistoryGap(page.Items ?? [], afterSeq)) break;
+      await pause(wait);
       page = await query(true);
       requests += 1;
       consumed += page.ConsumedCapacity?.CapacityUnits ?? 0;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,8 @@ let raw: DynamoDBDocumentClient;
 let table: string;
 let requests: string[] = [];
 let consistent: boolean[] = [];
+/** Runs once after the repository's next Query has been answered (what lands between two reads). */
+let afterNextQuery: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   const tables = await createIsolatedTables();
@@ -27,7 +29,13 @@ beforeAll(async () => {
     (next, context) => async (args) => {
       requests.push(String(context.commandName));
       consistent.push((args.input as { ConsistentRead?: boolean }).ConsistentRead === true);
-      return next(args);
+      const output = await next(args);
+      const landing = context.commandName === 'QueryCommand' ? afterNextQuery : undefined;
+      if (landing) {
+        afterNextQuery = undefined;
+        await landing();
+      }
+      return output;
     },
     { step: 'initialize', name: 'countRequests' },
   );
@@ -371,6 +379,99 @@ describe('sessions repository', () => {
     }
   });
 
+  it('publishes deferred tool calls of hundreds of KB each: one item per tool keeps each under 400 KB', async () => {
+    const session = newSession();
+    await repo.create(session, []);
+    await repo.transition(session.session_id, 'active');
+    const tools = ['ip_classification', 'whois', 'incident_history'];
+    const started = Date.parse(session.created_at);
+    for (const [i, tool] of tools.entries()) {
+      // About 250 KB that deflate cannot shrink much: the three together exceed DynamoDB's 400 KB item.
+      const evidence = randomBytes(187_500).toString('base64');
+      await repo.recordToolResultDeferred(session.session_id, { tool, call: { name: tool } }, [
+        { kind: 'tool_call', at: new Date(started + i).toISOString(), body: { name: tool, evidence } },
+      ]);
+    }
+    const ended = await repo.transition(session.session_id, 'failed', {}, [event('status_changed')]);
+    expect(ended.ok).toBe(true);
+    const history = (await repo.readPage(session.session_id, undefined, 50)).history;
+    expect(history.map((h) => [h.seq, h.body.type ?? h.body.name])).toEqual([
+      [1, 'ip_classification'],
+      [2, 'whois'],
+      [3, 'incident_history'],
+      [4, 'status_changed'],
+    ]);
+  });
+
+  it('reads the page again when it sees only part of a transaction (a gap in the history)', async () => {
+    // A terminal move writes one history item per deferred tool and one of its own in ONE transaction,
+    // but a Query is only read-committed against a transaction: it may see some of those items and
+    // not (yet) others. A page with a later item and without an earlier one would move the cursor
+    // past the missing entries for good.
+    const session = newSession();
+    await repo.create(session, [event('session_created')]);
+    await repo.transition(session.session_id, 'active', {}, [event('status_changed')]);
+    const item = (first: number, types: string[]) => ({
+      pk: `SESSION#${session.session_id}`,
+      sk: `H#${String(first).padStart(6, '0')}`,
+      n: types.length,
+      entries: types.map((type) => ({ kind: 'event', at: new Date().toISOString(), body: { type } })),
+    });
+    // Of the transaction's items H#000003 (a tool's two entries) and H#000005 (the end's), only the
+    // second is visible to the first read; the first lands right after it.
+    await raw.send(new PutCommand({ TableName: table, Item: item(5, ['status_changed']) }));
+    afterNextQuery = async () => {
+      await raw.send(new PutCommand({ TableName: table, Item: item(3, ['tool_started', 'tool_succeeded']) }));
+    };
+    for (const after of [2, undefined]) {
+      const page = await repo.readPage(session.session_id, after, 50);
+      expect(page.history.map((h) => h.seq)).toEqual(after === 2 ? [3, 4, 5] : [1, 2, 3, 4, 5]);
+    }
+
+    // A gap that stays (history written before the slots were checked, or a cursor inside an item)
+    // is returned as it is after a bounded number of reads: a poll never spins on it.
+    const gapped = newSession();
+    await repo.create(gapped, [event('session_created')]);
+    await raw.send(
+      new PutCommand({
+        TableName: table,
+        Item: { ...item(3, ['late']), pk: `SESSION#${gapped.session_id}` },
+      }),
+    );
+    requests = [];
+    const page = await repo.readPage(gapped.session_id, undefined, 50);
+    expect(page.history.map((h) => h.seq)).toEqual([1, 3]);
+    expect(requests.length).toBeLessThanOrEqual(3);
+    expect(page.requests).toBe(requests.length);
+  });
+
+  it('publishes deferred tool calls gap-free and adjacent while other writers append', async () => {
+    const session = newSession();
+    await repo.create(session, [event('session_created')]);
+    await repo.transition(session.session_id, 'active');
+    const at = new Date().toISOString();
+    for (const tool of ['ip_classification', 'whois']) {
+      await repo.recordToolResultDeferred(session.session_id, { tool, call: { name: tool } }, [
+        { kind: 'event', at, body: { type: 'tool_started', tool } },
+        { kind: 'tool_call', at, body: { name: tool } },
+      ]);
+    }
+    const [ended] = await Promise.all([
+      repo.transition(session.session_id, 'failed', {}, [event('status_changed')]),
+      ...Array.from({ length: 6 }, (_, i) => repo.append(session.session_id, [event(`w${i}`)])),
+    ]);
+    expect(ended.ok).toBe(true);
+    const history = (await repo.readPage(session.session_id, undefined, 50)).history;
+    expect(history.map((h) => h.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    const first = history.findIndex((h) => h.body.type === 'tool_started');
+    expect(history.slice(first, first + 5).map((h) => h.body.type ?? h.body.name)).toEqual([
+      'tool_started',
+      'ip_classification',
+      'tool_started',
+      'whois',
+      'status_changed',
+    ]);
+  });
   it('records an idempotency key with the session and returns the first session on reuse', async () => {
     const first = newSession();
     const idem = {
