@@ -265,8 +265,9 @@ export const CANCEL_REASON = 'Canceled by the caller.';
 
 /**
  * Cancels a running investigation: the session moves to canceled (recorded first, so the outcome is
- * certain), then the run is stopped; any step still finishing finds the session ended and writes
- * nothing. A session that already ended is a 409.
+ * certain), then the run is stopped; any step still finishing finds the session ended and adds
+ * nothing to its history (a rules run's tool step may still write its result item, which the
+ * cancel did not publish). A session that already ended is a 409.
  */
 export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller, sessionId: string) {
   const session = assertOwner(await ctx.sessions.get(sessionId), caller);

@@ -557,7 +557,8 @@ export class SessionsRepository {
    * Moves the session to `to` if its current status allows it (session-status.ts), together with
    * `set` fields and history entries, in one transaction. A terminal move also publishes the history
    * of the deferred tool results (recordToolResultDeferred), before its own entries and in the same
-   * transaction, so every tool call recorded before the end is in the history of every outcome.
+   * transaction, so every tool call recorded before the end read them is in the history of every
+   * outcome (one recorded between that read and the commit keeps its result but is not published).
    * After a terminal move commits, the open marker is deleted. Returns ok:false with the current
    * record when the status did not allow the move.
    */
@@ -859,8 +860,9 @@ export class SessionsRepository {
    * where `recordToolResult` is a transaction with the session's status check and a history item.
    * For the tools of a run whose history nobody reads before its end: the rules analyst's tools run
    * for milliseconds, and what they find is read from the results, not from the history. A result
-   * recorded after the session ended is never published (what `recordToolResult` refuses as
-   * 'not_active'). 'duplicate' when this tool's result already exists (a retried step).
+   * recorded after the terminal transition read the results is never published (what
+   * `recordToolResult` refuses as 'not_active'), though its item stays: nothing here checks the
+   * session's status. 'duplicate' when this tool's result already exists (a retried step).
    */
   async recordToolResultDeferred(
     sessionId: string,
