@@ -96,6 +96,13 @@ describe('a failing engine step', () => {
     expect(answer.body.session.failure_reason).not.toMatch(/Injected|assess|Error/);
     expect(answer.body.events.at(-1)).toMatchObject({ type: 'status_changed', detail: { status: 'failed' } });
     expect(answer.body.messages.at(-1).role).toBe('assistant');
+    // The tools ran before Assess failed: MarkFailed's transition published their calls (a rules run
+    // keeps them with its results until the end), each with its events, before its own entries.
+    const tools = answer.body.tool_calls.map((call: { name: string }) => call.name);
+    expect(tools.length).toBeGreaterThan(0);
+    const types = answer.body.events.map((e: { type: string }) => e.type);
+    expect(types.filter((type: string) => type === 'tool_started')).toHaveLength(tools.length);
+    expect(types.lastIndexOf('tool_succeeded')).toBeLessThan(types.lastIndexOf('status_changed'));
 
     const report = await service.call('GET', `/api/v1/sessions/${started.body.session_id}`, { key });
     expect(report.status).toBe(200);
