@@ -251,6 +251,13 @@ describe('bedrock analyst over HTTP', () => {
     });
     expect(report.summary).toContain('Hypothesis:');
     expect(fallbackOf(outcomes.pivot)).toBeUndefined();
+    // The planned tools' history is published as each completes (the ASL hands RunTool the bedrock
+    // mode), not deferred to the end as in a rules run: the model's turns come after it.
+    const planned = tool_calls.filter((c) => c.requested_by === undefined);
+    expect(planned.length).toBeGreaterThan(0);
+    const firstTurn = events.findIndex((e) => e.type === 'analyst_turn');
+    const startedBefore = events.slice(0, firstTurn).filter((e) => e.type === 'tool_started');
+    expect(startedBefore.map((e) => e.detail.tool).sort()).toEqual(planned.map((c) => c.name).sort());
 
     // What the model saw: the Threat Hunter prompt, quoted tool data, the pivot's result, every tool.
     const calls = fake.calls.filter((c) => JSON.stringify(c.body.messages[0]).includes(IP.pivot));
