@@ -472,6 +472,36 @@ describe('sessions repository', () => {
       'status_changed',
     ]);
   });
+  it('publishes deferred tool calls exactly once when terminal transitions race', async () => {
+    for (let round = 0; round < 5; round++) {
+      const session = newSession();
+      await repo.create(session, []);
+      await repo.transition(session.session_id, 'active');
+      for (const tool of ['ip_classification', 'whois']) {
+        await repo.recordToolResultDeferred(session.session_id, { tool, call: { name: tool } }, [
+          { kind: 'tool_call', at: new Date().toISOString(), body: { name: tool } },
+        ]);
+      }
+      // Persist and a cancel (or the status-change function) at the same moment: one of them ends it.
+      const moves = await Promise.all([
+        repo.transition(session.session_id, 'completed', { report: { verdict: 'benign' } }, [
+          event('completed'),
+        ]),
+        repo.transition(session.session_id, 'canceled', {}, [event('canceled')]),
+        repo.transition(session.session_id, 'failed', {}, [event('failed')]),
+      ]);
+      const winners = moves.filter((move) => move.ok);
+      expect(winners).toHaveLength(1);
+      const outcome = winners[0]!.session.status;
+      const history = (await repo.readPage(session.session_id, undefined, 50)).history;
+      expect(history.map((h) => [h.seq, h.body.type ?? h.body.name])).toEqual([
+        [1, 'ip_classification'],
+        [2, 'whois'],
+        [3, outcome],
+      ]);
+    }
+  });
+
   it('records an idempotency key with the session and returns the first session on reuse', async () => {
     const first = newSession();
     const idem = {
