@@ -44,10 +44,11 @@ import { GSI1 } from './tables';
  * back to a consistent read when it finds no session at all (just created, not yet on the replica it
  * asked). A lagging replica can only answer with an earlier state: each partition's writes reach a
  * replica in commit order, and slot n is written only after slot n-1 committed, so a page never has
- * a gap and the next poll continues from its last item. The one exception is a terminal transition
- * that publishes deferred tool calls: its transaction writes several history items, which a Query
- * (read-committed only against transactions) may see in part while it commits; the poll reads a
- * page with a gap again (readPage).
+ * a gap and the next poll continues from its last item. The exception is a status transition: its
+ * transaction writes META with history items (a terminal one that publishes deferred tool calls,
+ * several), which a Query (read-committed only against transactions) may see in part while it
+ * commits; META names the transition's last entry (`history_seq`) and the poll reads a page that
+ * misses any of them again (readPage).
  *
  * History sequence numbers are gap-free and become visible in order: a writer reads the last
  * sequence number (consistently) and claims the next ones with ONE conditional put of one item
@@ -181,7 +182,9 @@ const historySk = (seq: number) => `${HISTORY}${String(seq).padStart(SEQ_DIGITS,
 const subjectPk = (subject: { type: string; value: string }) => `SUBJECT#${subject.type}#${subject.value}`;
 const idempotencyKey = (keyId: string, key: string) => ({ pk: `IDEMP#${keyId}#${key}`, sk: 'IDEMP' });
 
-const STORE_ONLY = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'expires_at_epoch']);
+/** On META: the last history entry the latest status transition wrote with it (readPage). */
+const HISTORY_SEQ = 'history_seq';
+const STORE_ONLY = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'expires_at_epoch', HISTORY_SEQ]);
 const reportKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: REPORT });
 const openMarkerKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: OPEN_MARKER });
 
@@ -329,21 +332,43 @@ function historySlotTaken(error: unknown, leadingActions: number): boolean {
 
 const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
-/** How long the poll waits before each consistent re-read of a page with a gap (readPage). */
+/** How long the poll waits before each consistent re-read of a page that misses history (readPage). */
 const GAP_REREAD_PAUSES_MS = [25, 100];
 
 /**
- * Whether a page's history items leave out an entry: the first must start right after the cursor
- * (at 1 without one) and each next one right after the last entry of the one before.
+ * Whether a page leaves out history it should hold: the first item must start right after the
+ * cursor (at 1 without one), each next one right after the last entry of the one before, and META,
+ * when the page reaches it, must not name a later entry than the page holds (`history_seq`, written
+ * with the transition's own history items).
  */
-function hasHistoryGap(items: Record<string, unknown>[], afterSeq: number | undefined): boolean {
+function missesHistory(items: Record<string, unknown>[], afterSeq: number | undefined): boolean {
   let next = (afterSeq ?? 0) + 1;
   for (const item of items) {
+    if (item.sk === META) return typeof item[HISTORY_SEQ] === 'number' && item[HISTORY_SEQ] >= next;
     if (!String(item.sk).startsWith(HISTORY)) continue;
     if (Number(String(item.sk).slice(HISTORY.length)) !== next) return true;
     next = lastSeqOf(item) + 1;
   }
   return false;
+}
+
+/**
+ * A status update that also names on META the last history entry its transaction writes, so a
+ * poll that sees the new status before all of that transaction's history items reads again.
+ */
+function withHistorySeq<
+  T extends {
+    UpdateExpression: string;
+    ExpressionAttributeNames: Record<string, string>;
+    ExpressionAttributeValues: Record<string, unknown>;
+  },
+>(update: T, lastSeq: number): T {
+  return {
+    ...update,
+    UpdateExpression: update.UpdateExpression.replace(/^SET /, 'SET #historySeq = :historySeq, '),
+    ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#historySeq': HISTORY_SEQ },
+    ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':historySeq': lastSeq },
+  };
 }
 
 export class SessionsRepository {
@@ -503,12 +528,14 @@ export class SessionsRepository {
       consumed += page.ConsumedCapacity?.CapacityUnits ?? 0;
     }
     // A Query is only read-committed against a transaction: it may see some items of one still
-    // committing and not others. A terminal move writes several history items at once (a rules run's
-    // deferred tool calls, then its own), so a page can show a later item without an earlier one,
-    // and its cursor would skip the missing entries for good: read again, consistently, a moment
-    // later. A gap that stays (never written by this code) is returned as it is after two re-reads.
+    // committing and not others. A status transition writes META with its history items, a terminal
+    // one several of them at once (a rules run's deferred tool calls, then its own), so a page can
+    // show a later item without an earlier one, whose entries its cursor would then skip for good,
+    // or the final status without the history that ends it, after which a client stops polling:
+    // read again, consistently, a moment later. What stays missing (never written so by this code)
+    // is returned as it is after two re-reads.
     for (const wait of GAP_REREAD_PAUSES_MS) {
-      if (!hasHistoryGap(page.Items ?? [], afterSeq)) break;
+      if (!missesHistory(page.Items ?? [], afterSeq)) break;
       await pause(wait);
       page = await query(true);
       requests += 1;
@@ -623,14 +650,15 @@ export class SessionsRepository {
       } else if (writes.length === 0) {
         await this.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...reportPut] }));
       } else {
+        const count = writes.reduce((total, entries) => total + entries.length, 0);
         await this.withNextSlots(
           sessionId,
-          writes.reduce((count, entries) => count + entries.length, 0),
+          count,
           async (first) => {
             await this.doc.send(
               new TransactWriteCommand({
                 TransactItems: [
-                  { Update: update },
+                  { Update: withHistorySeq(update, first + count - 1) },
                   ...reportPut,
                   ...this.historyItems(sessionId, first, writes).map((Item) => ({
                     Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(sk)' },

@@ -1,6 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type HistoryEntry,
@@ -403,7 +409,7 @@ describe('sessions repository', () => {
     ]);
   });
 
-  it('reads the page again when it sees only part of a transaction (a gap in the history)', async () => {
+  it('reads the page again when it sees only part of a transaction (a gap, or META before its history)', async () => {
     // A terminal move writes one history item per deferred tool and one of its own in ONE transaction,
     // but a Query is only read-committed against a transaction: it may see some of those items and
     // not (yet) others. A page with a later item and without an earlier one would move the cursor
@@ -427,6 +433,41 @@ describe('sessions repository', () => {
       const page = await repo.readPage(session.session_id, after, 50);
       expect(page.history.map((h) => h.seq)).toEqual(after === 2 ? [3, 4, 5] : [1, 2, 3, 4, 5]);
     }
+
+    // Or the ending's META without any of its history items: a client seeing the final status
+    // would stop polling without the tool calls and the closing entries.
+    const ending = newSession();
+    await repo.create(ending, [event('session_created')]);
+    await repo.transition(ending.session_id, 'active', {}, [event('status_changed')]);
+    await repo.recordToolResultDeferred(ending.session_id, { tool: 'whois', call: { name: 'whois' } }, [
+      { kind: 'tool_call', at: new Date().toISOString(), body: { name: 'whois' } },
+    ]);
+    await repo.transition(ending.session_id, 'completed', { report: { verdict: 'benign' } }, [
+      event('status_changed'),
+    ]);
+    const written = await raw.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'pk = :pk AND sk > :h',
+        ExpressionAttributeValues: { ':pk': `SESSION#${ending.session_id}`, ':h': 'H#000002' },
+        ConsistentRead: true,
+      }),
+    );
+    const endingItems = (written.Items ?? []).filter((i) => String(i.sk).startsWith('H#'));
+    expect(endingItems.map((i) => i.sk)).toEqual(['H#000003', 'H#000004']);
+    for (const i of endingItems) {
+      await raw.send(new DeleteCommand({ TableName: table, Key: { pk: i.pk, sk: i.sk } }));
+    }
+    afterNextQuery = async () => {
+      for (const i of endingItems) await raw.send(new PutCommand({ TableName: table, Item: i }));
+    };
+    const ended = await repo.readPage(ending.session_id, 2, 50);
+    expect(ended.session?.status).toBe('completed');
+    expect(ended.session).not.toHaveProperty('history_seq');
+    expect(ended.history.map((h) => [h.seq, h.body.type ?? h.body.name])).toEqual([
+      [3, 'whois'],
+      [4, 'status_changed'],
+    ]);
 
     // A gap that stays (history written before the slots were checked, or a cursor inside an item)
     // is returned as it is after a bounded number of reads: a poll never spins on it.
