@@ -31,6 +31,8 @@ async function stepHandler(fn: string, event: Event): Promise<unknown> {
         intel_tools: ['intel_two'],
         tlp: 'amber',
         refresh_intel: false,
+        // MarkActive always names the analyst mode: the built-in tools' Map hands it to each tool.
+        analyst: 'rules',
       };
     case 'step-run-tool':
     case 'step-run-intel':
@@ -97,6 +99,10 @@ describe('local Step Functions endpoint', () => {
       .map((i) => `${i.fn}:${i.event.tool}`)
       .sort();
     expect(toolSteps).toEqual(['step-run-intel:intel_two', 'step-run-tool:one']);
+    // Only the built-in tools learn the mode (a rules run defers their history to its end).
+    const analystOf = (fn: string) =>
+      invocations.find((i) => i.event.session_id === 's-ok' && i.fn === fn)?.event.analyst;
+    expect([analystOf('step-run-tool'), analystOf('step-run-intel')]).toEqual(['rules', undefined]);
   });
 
   it('answers a repeated start with the same name and input idempotently, and refuses other input', async () => {
