@@ -1,3 +1,4 @@
+import { ANALYST_MODES } from './domain/analyst/modes';
 import {
   CONNECTOR_NAMES,
   type ConnectorName,
@@ -195,7 +196,7 @@ const variables = {
    * model failure. SIS_BEDROCK_MODEL_ID is a model ID, inference-profile ID or ARN. The SDK's own
    * AWS_ENDPOINT_URL_BEDROCK_RUNTIME points the client elsewhere (the tests' local Converse server).
    */
-  SIS_ANALYST: withDefault('rules', () => z.enum(['rules', 'bedrock'])),
+  SIS_ANALYST: withDefault('rules', () => z.enum(ANALYST_MODES)),
   SIS_BEDROCK_MODEL_ID: optional(() => z.string().check(z.minLength(1), z.maxLength(2048))),
   SIS_BEDROCK_GUARDRAIL_ID: optional(() => z.string().check(z.minLength(1), z.maxLength(2048))),
   SIS_BEDROCK_GUARDRAIL_VERSION: optional(() => z.string().check(z.regex(/^(DRAFT|[1-9][0-9]{0,7})$/))),

@@ -1,3 +1,4 @@
+import type { AnalystMode } from '../domain/analyst/modes';
 import type { Entity } from '../domain/entity';
 import { normaliseEntity } from '../domain/entity-normalisation';
 import { connectorOfTool } from '../domain/intel/connectors';
@@ -27,7 +28,7 @@ export interface Plan {
   tlp: Tlp;
   refresh_intel: boolean;
   /** The deployment's analyst mode: the workflow's Choice sends `bedrock` runs through AnalystTurn. */
-  analyst: 'rules' | 'bedrock';
+  analyst: AnalystMode;
 }
 
 export async function markActive(ctx: PlanningContext, rawInput: unknown): Promise<Plan> {

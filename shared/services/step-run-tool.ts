@@ -1,3 +1,4 @@
+import { ANALYST_MODES } from '../domain/analyst/modes';
 import type { OfflineIntel } from '../domain/enrichment';
 import { newToolCallId } from '../domain/investigation/call-ids';
 import { runToolIn } from '../domain/investigation/engine';
@@ -49,7 +50,7 @@ const RunToolInput = /* @__PURE__ */ (() =>
      * their history waits for the session's end (recordToolResultDeferred). Connector lookups, which
      * take seconds, and the model's lookups, whose answers its turns refer to, are published at once.
      */
-    analyst: z.optional(z.enum(['rules', 'bedrock'])),
+    analyst: z.optional(z.enum(ANALYST_MODES)),
     /** Set when the analyst model asked for this lookup (the workflow's RunRequestedTools map). */
     requested: z.optional(
       z.object({
