@@ -1,6 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
+import { ANALYST_MODES } from '../shared/domain/analyst/modes';
 import { CONNECTOR_NAMES, KEYLESS_CONNECTORS } from '../shared/domain/intel/names';
 import { TELEMETRY_DEFAULTS } from './telemetry';
 
@@ -164,7 +165,7 @@ export const tenantSettingsSchema = z
      * foundation model ID (`anthropic.claude-…`), a cross-region inference profile ID (`us.anthropic.…`)
      * or an ARN of either; the analyst step may invoke that model only. A guardrail is optional.
      */
-    analyst: z.enum(['rules', 'bedrock']).default('rules'),
+    analyst: z.enum(ANALYST_MODES).default('rules'),
     bedrockModelId: z
       .string()
       .regex(/^[A-Za-z0-9:/._-]{3,2048}$/, 'must be a Bedrock model ID, inference-profile ID or ARN')
