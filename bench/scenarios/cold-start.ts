@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
-import { localDataDir } from '../../shared/platform/offline-intel';
+import { localDataDir } from '../../shared/platform/offline-intel-build';
 import { authorizerEvent, consoleAuthorizerEvent, httpEvent, type SampleData } from '../lib/events';
 import { packageOf, sourceLookup } from '../lib/sourcemap';
 import { type Figure, figure } from '../lib/stats';

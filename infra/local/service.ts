@@ -7,6 +7,7 @@ import { config, resetConfigForTests } from '../../shared/config';
 import { RateLimiter, rateLimitFromContext } from '../../shared/domain/rate-limit';
 import { logger } from '../../shared/observability';
 import { incidentQueueFromConfig } from '../../shared/platform/incident-queue';
+import { localDataDir } from '../../shared/platform/offline-intel-build';
 import { failInterruptedSessions } from '../../shared/services/ended-runs';
 import type { SweepResult } from '../../shared/services/stale-session-sweeper';
 import { stepContext } from '../../shared/services/step-context';
@@ -127,6 +128,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       SIS_SFN_ENDPOINT: stepFunctions.endpoint,
       SIS_STATE_MACHINE_ARN: stepFunctions.stateMachineArn,
       SIS_WORKFLOW_TIMEOUT_SECONDS: String(workflowTimeoutSeconds()),
+      // The run-tool step's offline enrichment data: the stack ships it beside the function; here it
+      // is the cache built from the installed packages (once, ~5 s).
+      SIS_OFFLINE_DATA_DIR: process.env.SIS_OFFLINE_DATA_DIR ?? localDataDir(),
       ...tableEnvironment(tableNames),
       ...options.env,
     };

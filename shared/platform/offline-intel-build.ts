@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -9,7 +10,9 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { OfflineDataSource } from '../domain/enrichment';
+import { ASN_HEADER_BYTES, ASN_MAGIC, OFFLINE_DATA_FILES, type OfflineDataMeta } from './offline-data-format';
 
 /**
  * Builds the offline-data directory the run-tool function ships (CDK bundling runs this after
@@ -28,24 +31,6 @@ import type { OfflineDataSource } from '../domain/enrichment';
  * end-low (u64 arrays), v6 ASNs (u32); organisation ASNs sorted (u32), name offsets (u32, count + 1),
  * then the UTF-8 names.
  */
-
-export const OFFLINE_DATA_FILES = {
-  country: 'ip-country.mmdb',
-  asn: 'ip-asn.bin',
-  disposable: 'mail-disposable.txt',
-  free: 'mail-free.txt',
-  meta: 'meta.json',
-} as const;
-
-export const ASN_MAGIC = 'SISASN02';
-export const ASN_HEADER_BYTES = 24;
-
-export interface OfflineDataMeta {
-  format: 1;
-  ip_data_date: string;
-  mail_data_date: string;
-  sources: OfflineDataSource[];
-}
 
 const require = createRequire(import.meta.url);
 // A variable, not a literal, so no bundler inlines the 2 MB list into a function's code.
@@ -266,4 +251,18 @@ export function buildOfflineData(outDir: string): OfflineDataMeta {
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }
+}
+
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The local cache directory (built on first use, ~5 s once), keyed by the data packages' versions so
+ * an upgrade rebuilds it. The local runtime points SIS_OFFLINE_DATA_DIR at it; on AWS the variable
+ * names the directory shipped with the run-tool function.
+ */
+export function localDataDir(): string {
+  const key = createHash('sha256').update(offlineDataInputs()).digest('hex').slice(0, 12);
+  const dir = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'sis-offline-data', key);
+  if (!existsSync(path.join(dir, OFFLINE_DATA_FILES.meta))) buildOfflineData(dir);
+  return dir;
 }

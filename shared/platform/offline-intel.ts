@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ipaddr from 'ipaddr.js';
 import { Reader, type Response } from 'maxmind';
 import {
@@ -10,20 +8,14 @@ import {
   type MailDomainIntel,
   type OfflineIntel,
 } from '../domain/enrichment';
-import {
-  ASN_HEADER_BYTES,
-  ASN_MAGIC,
-  buildOfflineData,
-  OFFLINE_DATA_FILES,
-  type OfflineDataMeta,
-  offlineDataInputs,
-} from './offline-intel-build';
+import { ASN_HEADER_BYTES, ASN_MAGIC, OFFLINE_DATA_FILES, type OfflineDataMeta } from './offline-data-format';
 
 /**
  * The offline data, read from the directory the run-tool function ships (`SIS_OFFLINE_DATA_DIR`,
- * set by the stack) or, locally, from a cache directory built from the installed packages on first
- * use. Loaded lazily, once per process (cold start): the first lookup reads ~17 MB of files, later
- * ones are binary searches in memory. Only the run-tool handler imports this module.
+ * set by the stack) or, locally, from a cache directory built from the installed packages
+ * (offline-intel-build.ts, which no function bundle carries). Loaded lazily, once per process (cold
+ * start): the first lookup reads ~17 MB of files, later ones are binary searches in memory. Only the
+ * run-tool handler imports this module.
  */
 
 interface AsnTable {
@@ -182,25 +174,17 @@ class FileOfflineIntel implements OfflineIntel {
   }
 }
 
-const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** The local cache directory, keyed by the data packages' versions so an upgrade rebuilds it. */
-export function localDataDir(): string {
-  const key = createHash('sha256').update(offlineDataInputs()).digest('hex').slice(0, 12);
-  const dir = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'sis-offline-data', key);
-  if (!existsSync(path.join(dir, OFFLINE_DATA_FILES.meta))) buildOfflineData(dir);
-  return dir;
-}
-
-let shared: { dir: string | undefined; intel: OfflineIntel } | undefined;
+let shared: { dir: string; intel: OfflineIntel } | undefined;
 
 /**
- * The process's offline data. `dir` is SIS_OFFLINE_DATA_DIR: the directory shipped with the
- * function on AWS; unset locally (built into node_modules/.cache on first use, ~5 s once).
- * Only meta.json is read here; each data set is read on its first lookup.
+ * The process's offline data, from SIS_OFFLINE_DATA_DIR: the directory shipped with the function on
+ * AWS, the local cache (offline-intel-build.ts, localDataDir) in the local runtime. Unset, there is
+ * no data: the caller degrades the enrichment. Only meta.json is read here; each data set is read
+ * on its first lookup.
  */
 export function offlineIntel(dir: string | undefined): OfflineIntel {
-  if (shared?.dir !== dir || !shared) shared = { dir, intel: new FileOfflineIntel(dir ?? localDataDir()) };
+  if (!dir) throw new Error('SIS_OFFLINE_DATA_DIR is not set: no offline enrichment data');
+  if (shared?.dir !== dir) shared = { dir, intel: new FileOfflineIntel(dir) };
   return shared.intel;
 }
 

@@ -1,4 +1,4 @@
-import { localDataDir } from '../../shared/platform/offline-intel';
+import { localDataDir } from '../../shared/platform/offline-intel-build';
 
 /**
  * Builds the offline enrichment data (node_modules/.cache/sis-offline-data) once before the test

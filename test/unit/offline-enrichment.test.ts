@@ -4,14 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { mailDomainOf, NETWORK_PROVIDERS, type OfflineIntel } from '../../shared/domain/enrichment';
 import { normaliseEntity } from '../../shared/domain/entity-normalisation';
 import { buildReport, runToolByName, runTools } from '../../shared/domain/investigation';
-import {
-  asnOf,
-  asOrgOf,
-  localDataDir,
-  openOfflineIntel,
-  readAsnTable,
-} from '../../shared/platform/offline-intel';
-import { compileAsnRanges } from '../../shared/platform/offline-intel-build';
+import { asnOf, asOrgOf, openOfflineIntel, readAsnTable } from '../../shared/platform/offline-intel';
+import { compileAsnRanges, localDataDir } from '../../shared/platform/offline-intel-build';
 import { context } from './investigation-test-data';
 
 /** The real shipped data (built by the unit project's global setup from the pinned packages). */
