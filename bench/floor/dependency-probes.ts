@@ -8,7 +8,18 @@ export interface DependencyProbe {
   source: string;
   /** esbuild aliases instead of the construct's (LAMBDA_BUNDLE_ALIASES), for a probe of what they save. */
   aliases?: Readonly<Record<string, string>>;
+  /** Packages replaced by an empty stand-in (besides the construct's aliases), for a probe without them. */
+  standIns?: Readonly<Record<string, string>>;
 }
+
+const HTTP_SHELL = [
+  "import { httpHandler } from '../../shared/api/http-handler';",
+  "import { health } from '../../shared/api/routes/meta';",
+  "import { config } from '../../shared/config';",
+  "import { documentClientFor } from '../../shared/store/dynamo-client';",
+  // As a handler module: the wrapper is built at import, the configuration and the client on the first call.
+  'export const probe = [httpHandler(health, async () => ({ statusCode: 200 })), () => documentClientFor(config())];',
+].join('\n');
 
 export const DEPENDENCY_PROBES: readonly DependencyProbe[] = [
   {
@@ -34,14 +45,17 @@ export const DEPENDENCY_PROBES: readonly DependencyProbe[] = [
     // (middy, error mapping, Powertools logger and metrics), the configuration (zod/mini) and the
     // document client. The bundle-size target's headroom above the floor is measured against it.
     name: 'http-shell',
-    source: [
-      "import { httpHandler } from '../../shared/api/http-handler';",
-      "import { health } from '../../shared/api/routes/meta';",
-      "import { config } from '../../shared/config';",
-      "import { documentClientFor } from '../../shared/store/dynamo-client';",
-      // As a handler module: the wrapper is built at import, the configuration and the client on the first call.
-      'export const probe = [httpHandler(health, async () => ({ statusCode: 200 })), () => documentClientFor(config())];',
-    ].join('\n'),
+    source: HTTP_SHELL,
+  },
+  {
+    // The same shell with Powertools' logger and metrics replaced by empty classes: their share of
+    // what every HTTP function carries (docs/performance.md, "What the shell is made of").
+    name: 'http-shell-without-powertools',
+    source: HTTP_SHELL,
+    standIns: {
+      '@aws-lambda-powertools/logger': './bench/floor/stand-ins/powertools-logger.ts',
+      '@aws-lambda-powertools/metrics': './bench/floor/stand-ins/powertools-metrics.ts',
+    },
   },
   {
     name: 'tldts',

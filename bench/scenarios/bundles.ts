@@ -187,6 +187,7 @@ export async function buildProbes(banner: string): Promise<BundleInfo[]> {
         source,
         kind: 'probe',
         ...(probe.aliases ? { aliases: probe.aliases } : {}),
+        ...(probe.standIns ? { aliases: { ...LAMBDA_BUNDLE_OPTIONS.alias, ...probe.standIns } } : {}),
       }),
     );
   }
