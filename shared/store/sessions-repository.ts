@@ -920,27 +920,39 @@ export class SessionsRepository {
 
   /** The history entries of the deferred tool results, one list per tool, in the order the tools started. */
   private async deferredToolHistory(sessionId: string): Promise<HistoryEntry[][]> {
-    const deferred: HistoryEntry[][] = [];
+    const items = await this.toolResultItems(sessionId, TOOL_RESULT, {
+      FilterExpression: 'attribute_exists(#deferred) OR attribute_exists(#deferredZ)',
+      ExpressionAttributeNames: { '#deferred': DEFERRED, '#deferredZ': `${DEFERRED}_z` },
+    });
+    return items
+      .map((item) => deferredOf(item)?.history ?? [])
+      .filter((history) => history.length > 0)
+      .sort((a, b) => (a[0]?.at ?? '').localeCompare(b[0]?.at ?? ''));
+  }
+
+  /** Every tool result item under `prefix` (a consistent Query, page by page), optionally filtered. */
+  private async toolResultItems(
+    sessionId: string,
+    prefix: string,
+    filter?: { FilterExpression: string; ExpressionAttributeNames: Record<string, string> },
+  ): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
       const page: QueryCommandOutput = await this.doc.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          FilterExpression: 'attribute_exists(#deferred) OR attribute_exists(#deferredZ)',
-          ExpressionAttributeNames: { '#deferred': DEFERRED, '#deferredZ': `${DEFERRED}_z` },
-          ExpressionAttributeValues: { ':pk': sessionKey(sessionId).pk, ':prefix': TOOL_RESULT },
+          ...filter,
+          ExpressionAttributeValues: { ':pk': sessionKey(sessionId).pk, ':prefix': prefix },
           ConsistentRead: true,
           ExclusiveStartKey: start,
         }),
       );
-      for (const item of page.Items ?? []) {
-        const history = deferredOf(item)?.history ?? [];
-        if (history.length > 0) deferred.push(history);
-      }
+      items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
     } while (start);
-    return deferred.sort((a, b) => (a[0]?.at ?? '').localeCompare(b[0]?.at ?? ''));
+    return items;
   }
 
   async getToolResult(
@@ -959,25 +971,8 @@ export class SessionsRepository {
   }
 
   async listToolResults(sessionId: string, requested = false): Promise<ToolResultRecord[]> {
-    const results: ToolResultRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page: QueryCommandOutput = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: {
-            ':pk': sessionKey(sessionId).pk,
-            ':prefix': requested ? REQUESTED_TOOL_RESULT : TOOL_RESULT,
-          },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) results.push(toToolResult(item));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return results;
+    const items = await this.toolResultItems(sessionId, requested ? REQUESTED_TOOL_RESULT : TOOL_RESULT);
+    return items.map(toToolResult);
   }
 
   /** The analyst's conversation state (JSON) and its revision; undefined before the first turn. */
