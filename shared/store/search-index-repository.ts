@@ -134,6 +134,17 @@ function hasTerm(values: Record<string, unknown>, term: string, i: number): stri
   return `(contains(#th, :h${i}) OR contains(#terms, :t${i}))`;
 }
 
+/** The filter of a whole-partition Query for items having every one of `terms` (none: no filter). */
+function allTermsFilter(
+  values: Record<string, unknown>,
+  terms: readonly string[],
+): { FilterExpression?: string; ExpressionAttributeNames?: Record<string, string> } {
+  const filters = terms.map((term, i) => hasTerm(values, term, i));
+  return filters.length
+    ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: TERM_NAMES }
+    : {};
+}
+
 /** The query's status and verdict filters (`IN` lists), names and values added to the maps given. */
 function fieldFilters(
   query: Pick<SearchIndexQuery, 'statuses' | 'verdicts'>,
@@ -464,7 +475,7 @@ export class SearchIndexRepository {
    */
   private async openTenant(terms: readonly string[], below: string | undefined): Promise<SearchEntry[]> {
     const values: Record<string, unknown> = { ':pk': OPEN_PK };
-    const filters = terms.map((term, i) => hasTerm(values, term, i));
+    const filter = allTermsFilter(values, terms);
     const running: SearchEntry[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -472,9 +483,7 @@ export class SearchIndexRepository {
         new QueryCommand({
           TableName: this.table,
           KeyConditionExpression: 'pk = :pk',
-          ...(filters.length
-            ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: TERM_NAMES }
-            : {}),
+          ...filter,
           ExpressionAttributeValues: values,
           ...(startKey ? { ExclusiveStartKey: startKey } : {}),
         }),
@@ -563,7 +572,7 @@ export class SearchIndexRepository {
   /** The tenant partition's postings having all of `terms`, newest first, below `query.after`. */
   private async tenantPostings(query: TenantListQuery): Promise<{ hits: SearchEntry[]; next?: string }> {
     const values: Record<string, unknown> = { ':pk': TENANT_PK };
-    const filters = query.terms.map((term, i) => hasTerm(values, term, i));
+    const filter = allTermsFilter(values, query.terms);
     const hits: Item[] = [];
     let evaluated = 0;
     let startKey: Record<string, unknown> | undefined = query.after
@@ -574,12 +583,10 @@ export class SearchIndexRepository {
         new QueryCommand({
           TableName: this.table,
           KeyConditionExpression: 'pk = :pk',
-          ...(filters.length
-            ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: TERM_NAMES }
-            : {}),
+          ...filter,
           ExpressionAttributeValues: values,
           ScanIndexForward: false,
-          Limit: filters.length ? Math.min(500, Math.max(100, query.limit + 1)) : query.limit + 1,
+          Limit: filter.FilterExpression ? Math.min(500, Math.max(100, query.limit + 1)) : query.limit + 1,
           ...(startKey ? { ExclusiveStartKey: startKey } : {}),
         }),
       );
