@@ -74,8 +74,8 @@ async function quietly(session: SessionRecord, update: () => Promise<void>): Pro
 }
 
 /**
- * Makes a session that was just created findable while it runs, and listed for the console (one open
- * posting, instead of a posting per term that its end would rewrite), quietly.
+ * Makes a session that was just created findable while it runs (one open posting and its line in
+ * the tenant list, instead of a posting per term that its end would rewrite), quietly.
  */
 export async function indexStartedForSearchQuietly(
   ctx: SearchIndexing,

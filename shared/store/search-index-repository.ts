@@ -34,26 +34,22 @@ import { tableName } from './tables';
  *             Postings written before carry the plain list (`terms`), which the filters still read.
  * - document  pk `SEARCHDOC#<session_id>`, sk `TERMS`: the posting terms last written, so
  *             re-indexing deletes postings the session no longer has (phrase postings included).
- * - tenant    pk `TENANT#SESSIONS`, sk `<created_at>#<session_id>`: one more posting per indexed
- *             session, whatever its owner, for the web console (people see every session of the
- *             tenant). Listing is one Query newest first, merged with the running sessions of the
- *             open partition below; a console search filters both with `contains(th)`. Chosen over a
- *             GSI (which would copy every posting) and over per-term tenant postings (which would
- *             double the index's writes): it costs one item write per re-index.
- * - open      pk `SEARCHOPEN`, sk `<ownerKeyId>#<created_at>#<session_id>`: ONE posting with the
+ * - tenant    pk `TENANT#SESSIONS`, sk `<created_at>#<session_id>`: one more posting per session,
+ *             whatever its owner, for the web console (people see every session of the tenant).
+ *             Listing is one Query newest first; a console search filters it with `contains(th)`.
+ *             Chosen over a GSI (which would copy every posting) and over per-term tenant postings
+ *             (which would double the index's writes): it costs one item write per re-index.
+ * - open      pk `SEARCHOPEN#<ownerKeyId>`, sk `<created_at>#<session_id>`: ONE posting with the
  *             session's whole term set while it runs (`indexOpenSession`, at the start), instead of
  *             a posting per term. Every term posting would be rewritten when the session ends (its
  *             status, verdict and summary change), so writing them at the start cost a write per
  *             term twice, plus a stale status term to delete; one open posting costs one write and
- *             one delete. A search reads the caller's range of it (`begins_with` the owner: another
- *             key's running sessions are never read) beside the term postings (one more Query,
- *             ≤ MAX_OPEN_READ items: only sessions still running) and merges by sort key, so a
- *             running session is found by every term it has, and a page costs the same at every
- *             number of finished sessions. The console's list reads the whole partition (every
- *             running session of the tenant), so a running session needs no tenant posting of its
- *             own. The first full index (`indexSession`) writes the tenant posting and deletes the
- *             open one. (Until 2026-11-26 the open posting was per owner, pk `SEARCHOPEN#<ownerKeyId>`
- *             sk `<created_at>#<session_id>`, and the start also wrote the tenant posting.)
+ *             one delete. A search reads the caller's open partition before the term postings (one
+ *             more Query, ≤ MAX_OPEN_READ items: only sessions still running) and merges by sort key,
+ *             so a running session is found by every term it has, and a page costs the same at every
+ *             number of finished sessions. A key with more running sessions than one read holds gets
+ *             a page that ends where that read stopped (the next page reads on from there). The first
+ *             full index (`indexSession`) deletes it.
  *
  * Re-indexing first widens the document to old ∪ new terms, then writes and deletes postings, then
  * narrows the document: a crash in between leaves extra postings that the next re-index removes,
@@ -108,20 +104,16 @@ export const POSTING_SUMMARY_LENGTH = 300;
 const MAX_EVALUATED_PER_SEARCH = 2_000;
 const MAX_ATTEMPTS = 5;
 
-/** Open postings one search reads: the caller's running sessions, newest first. */
+/** Open postings one search page reads: the caller's running sessions, newest first (more: next page). */
 const MAX_OPEN_READ = 100;
 
 const DOC_SK = 'TERMS';
 const TENANT_PK = 'TENANT#SESSIONS';
-const OPEN_PK = 'SEARCHOPEN';
 const termPk = (owner: string, term: string) => `TERM#${owner}#${term}`;
+const openPk = (owner: string) => `SEARCHOPEN#${owner}`;
 const docPk = (sessionId: string) => `SEARCHDOC#${sessionId}`;
 const postingSk = (entry: Pick<SearchEntry, 'created_at' | 'session_id'>) =>
   `${entry.created_at}#${entry.session_id}`;
-/** The open partition's sort keys: the owner's range first, newest first within it. */
-const openPrefix = (owner: string) => `${owner}#`;
-const openSk = (entry: Pick<SearchEntry, 'owner_key_id' | 'created_at' | 'session_id'>) =>
-  `${openPrefix(entry.owner_key_id)}${postingSk(entry)}`;
 
 type Item = Record<string, unknown>;
 
@@ -132,17 +124,6 @@ function hasTerm(values: Record<string, unknown>, term: string, i: number): stri
   values[`:h${i}`] = termHash(term);
   values[`:t${i}`] = term;
   return `(contains(#th, :h${i}) OR contains(#terms, :t${i}))`;
-}
-
-/** The filter of a whole-partition Query for items having every one of `terms` (none: no filter). */
-function allTermsFilter(
-  values: Record<string, unknown>,
-  terms: readonly string[],
-): { FilterExpression?: string; ExpressionAttributeNames?: Record<string, string> } {
-  const filters = terms.map((term, i) => hasTerm(values, term, i));
-  return filters.length
-    ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: TERM_NAMES }
-    : {};
 }
 
 /** The query's status and verdict filters (`IN` lists), names and values added to the maps given. */
@@ -178,8 +159,6 @@ export function termHash(term: string): string {
 
 function entryFromItem(item: Item): SearchEntry {
   const entity = item.entity as Entity;
-  // Read from the sort key `<created_at>#<session_id>` unless the item names them (an open posting,
-  // whose sort key starts with its owner, does).
   const sk = String(item.sk);
   const cut = sk.indexOf('#');
   const pk = String(item.pk);
@@ -225,23 +204,15 @@ function postingFields(entry: SearchEntry, terms: readonly string[]) {
   };
 }
 
-/** The session's posting in the tenant partition (the console's list), naming its owner. */
-function tenantPosting(entry: SearchEntry, terms: readonly string[]): Item {
+/**
+ * The session's posting under `pk` naming its owner: in the tenant partition (the console's list)
+ * or in the owner's open partition (a running session).
+ */
+function ownedPosting(pk: string, entry: SearchEntry, terms: readonly string[]): Item {
   return {
-    pk: TENANT_PK,
+    pk,
     sk: postingSk(entry),
     owner_key_id: entry.owner_key_id,
-    ...postingFields(entry, terms),
-  };
-}
-
-/** A running session's one posting in the open partition, naming its owner and itself. */
-function openPosting(entry: SearchEntry, terms: readonly string[]): Item {
-  return {
-    pk: OPEN_PK,
-    sk: openSk(entry),
-    owner_key_id: entry.owner_key_id,
-    session_id: entry.session_id,
     ...postingFields(entry, terms),
   };
 }
@@ -259,7 +230,7 @@ export function postingItems(
   const posting = postingFields(entry, findable);
   return [
     ...posted.map((term) => ({ pk: termPk(entry.owner_key_id, term), sk: postingSk(entry), ...posting })),
-    tenantPosting(entry, findable),
+    ownedPosting(TENANT_PK, entry, findable),
   ];
 }
 
@@ -313,22 +284,27 @@ export class SearchIndexRepository {
         await pause(Math.random() * 20 * 2 ** attempt);
       }
     }
-    // After the term postings exist, so a search in between finds the session twice (merged into
-    // one hit), never not at all.
+    // After the term postings exist, so a search in between (it reads the open postings before the
+    // others) finds the session twice (merged into one hit), never not at all.
     await this.doc.send(
-      new DeleteCommand({ TableName: this.table, Key: { pk: OPEN_PK, sk: openSk(entry) } }),
+      new DeleteCommand({
+        TableName: this.table,
+        Key: { pk: openPk(entry.owner_key_id), sk: postingSk(entry) },
+      }),
     );
   }
 
   /**
-   * Makes a session that has just started findable by exactly `terms`, and listed for the console,
-   * with one item write: its open posting. Call it once, before anything else indexes the session;
-   * the first `indexSession` replaces it with the term and tenant postings.
+   * Makes a session that has just started findable by exactly `terms` (and listed in the tenant
+   * partition) with two item writes: its open posting and its tenant posting. Call it once, before
+   * anything else indexes the session; the first `indexSession` replaces both.
    */
   async indexOpenSession(entry: SearchEntry, terms: readonly string[]): Promise<void> {
-    await this.doc.send(
-      new PutCommand({ TableName: this.table, Item: openPosting(entry, storedTerms(terms)) }),
-    );
+    const wanted = storedTerms(terms);
+    await this.batchWrite([
+      { PutRequest: { Item: ownedPosting(TENANT_PK, entry, wanted) } },
+      { PutRequest: { Item: ownedPosting(openPk(entry.owner_key_id), entry, wanted) } },
+    ]);
   }
 
   private async tryIndex(
@@ -426,39 +402,50 @@ export class SearchIndexRepository {
    */
   async search(query: SearchIndexQuery): Promise<SearchIndexPage> {
     if (query.terms.length === 0) return { hits: [] };
-    const [page, open] = await Promise.all([this.searchPostings(query), this.openPostings(query)]);
+    // The open postings first, then the term postings: a session's end writes its term postings
+    // before it deletes its open posting, so a session that ends between the reads is in the second
+    // (read in parallel, the term read could come before the end and the open read after: not found).
+    const open = await this.openPostings(query);
+    const page = await this.searchPostings(query);
+    // Each read is complete down to where it stopped (the term postings at `page.next`, the open
+    // read at its last evaluated key, after MAX_OPEN_READ items): the merge is complete down to the
+    // newer of the two. Hits below it are left to the next page, which reads both from there again.
+    const end = page.next?.sk;
+    const floor = end === undefined || (open.last !== undefined && open.last > end) ? open.last : end;
     // Running sessions in this page's range (newer than where it ends), not already among its hits.
     const listed = new Set(page.hits.map((hit) => hit.session_id));
-    const end = page.next?.sk;
-    const running = open.filter(
+    const running = open.hits.filter(
       (entry) => !listed.has(entry.session_id) && (end === undefined || postingSk(entry) > end),
     );
-    if (running.length === 0) return page;
-    const hits = [...page.hits, ...running].sort(newestFirst);
-    if (hits.length <= query.limit) return { ...page, hits };
-    const shown = hits.slice(0, query.limit);
+    if (running.length === 0 && floor === end) return page;
+    const hits = [...page.hits, ...running]
+      .filter((hit) => floor === undefined || postingSk(hit) >= floor)
+      .sort(newestFirst);
     const driving = page.next?.driving ?? query.after?.driving ?? drivingTerm(query);
-    return { hits: shown, next: { driving, sk: postingSk(shown.at(-1) as SearchEntry) } };
+    if (hits.length > query.limit) {
+      const shown = hits.slice(0, query.limit);
+      return { hits: shown, next: { driving, sk: postingSk(shown.at(-1) as SearchEntry) } };
+    }
+    return floor === undefined ? { hits } : { hits, next: { driving, sk: floor } };
   }
 
-  /** The caller's running sessions having every term, older than the query's position. */
-  private async openPostings(query: SearchIndexQuery): Promise<SearchEntry[]> {
+  /**
+   * The caller's running sessions having every term, older than the query's position, from one read
+   * of at most MAX_OPEN_READ open postings, newest first; `last`: the posting sort key it stopped
+   * at when the caller's open partition goes on below it (the older ones are read from there).
+   */
+  private async openPostings(query: SearchIndexQuery): Promise<{ hits: SearchEntry[]; last?: string }> {
     const names: Record<string, string> = { ...TERM_NAMES };
-    const prefix = openPrefix(query.ownerKeyId);
-    const values: Record<string, unknown> = { ':pk': OPEN_PK, ':owner': prefix };
+    const values: Record<string, unknown> = { ':pk': openPk(query.ownerKeyId) };
     const filters = [
       ...query.terms.map((term, i) => hasTerm(values, term, i)),
       ...fieldFilters(query, names, values),
     ];
-    // The owner's range, below the position: BETWEEN includes the position's own key, dropped here.
-    const before = query.after ? `${prefix}${query.after.sk}` : undefined;
-    if (before) values[':before'] = before;
+    if (query.after) values[':after'] = query.after.sk;
     const result = await this.doc.send(
       new QueryCommand({
         TableName: this.table,
-        KeyConditionExpression: before
-          ? 'pk = :pk AND sk BETWEEN :owner AND :before'
-          : 'pk = :pk AND begins_with(sk, :owner)',
+        KeyConditionExpression: query.after ? 'pk = :pk AND sk < :after' : 'pk = :pk',
         FilterExpression: filters.join(' AND '),
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
@@ -466,32 +453,9 @@ export class SearchIndexRepository {
         Limit: MAX_OPEN_READ,
       }),
     );
-    return (result.Items ?? []).filter((item) => item.sk !== before).map(entryFromItem);
-  }
-
-  /**
-   * Every running session of the tenant having all of `terms`, older than `below` (where the previous
-   * page ended) when given: the whole open partition, which holds only sessions still running.
-   */
-  private async openTenant(terms: readonly string[], below: string | undefined): Promise<SearchEntry[]> {
-    const values: Record<string, unknown> = { ':pk': OPEN_PK };
-    const filter = allTermsFilter(values, terms);
-    const running: SearchEntry[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await this.doc.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ...filter,
-          ExpressionAttributeValues: values,
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      );
-      running.push(...(result.Items ?? []).map(entryFromItem));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return below === undefined ? running : running.filter((entry) => postingSk(entry) < below);
+    const hits = (result.Items ?? []).map(entryFromItem);
+    const last = result.LastEvaluatedKey?.sk;
+    return last === undefined ? { hits } : { hits, last: String(last) };
   }
 
   private async searchPostings(query: SearchIndexQuery): Promise<SearchIndexPage> {
@@ -547,32 +511,11 @@ export class SearchIndexRepository {
 
   /**
    * Every session of the tenant (any owner), newest first, having all of `terms`: one Query on the
-   * tenant partition, continued until the page is full or MAX_EVALUATED_PER_SEARCH items were read,
-   * merged with the running sessions of the open partition (read whole: it holds only those).
+   * tenant partition, continued until the page is full or MAX_EVALUATED_PER_SEARCH items were read.
    */
   async listTenant(query: TenantListQuery): Promise<{ hits: SearchEntry[]; next?: string }> {
-    const [page, open] = await Promise.all([
-      this.tenantPostings(query),
-      this.openTenant(query.terms, query.after),
-    ]);
-    // Running sessions in this page's range, not already listed by a tenant posting (which the
-    // session's first full index writes before it deletes the open posting).
-    const listed = new Set(page.hits.map((hit) => hit.session_id));
-    const end = page.next;
-    const running = open.filter(
-      (entry) => !listed.has(entry.session_id) && (end === undefined || postingSk(entry) > end),
-    );
-    if (running.length === 0) return page;
-    const hits = [...page.hits, ...running].sort(newestFirst);
-    if (hits.length <= query.limit) return { ...page, hits };
-    const shown = hits.slice(0, query.limit);
-    return { hits: shown, next: postingSk(shown.at(-1) as SearchEntry) };
-  }
-
-  /** The tenant partition's postings having all of `terms`, newest first, below `query.after`. */
-  private async tenantPostings(query: TenantListQuery): Promise<{ hits: SearchEntry[]; next?: string }> {
     const values: Record<string, unknown> = { ':pk': TENANT_PK };
-    const filter = allTermsFilter(values, query.terms);
+    const filters = query.terms.map((term, i) => hasTerm(values, term, i));
     const hits: Item[] = [];
     let evaluated = 0;
     let startKey: Record<string, unknown> | undefined = query.after
@@ -583,10 +526,12 @@ export class SearchIndexRepository {
         new QueryCommand({
           TableName: this.table,
           KeyConditionExpression: 'pk = :pk',
-          ...filter,
+          ...(filters.length
+            ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: TERM_NAMES }
+            : {}),
           ExpressionAttributeValues: values,
           ScanIndexForward: false,
-          Limit: filter.FilterExpression ? Math.min(500, Math.max(100, query.limit + 1)) : query.limit + 1,
+          Limit: filters.length ? Math.min(500, Math.max(100, query.limit + 1)) : query.limit + 1,
           ...(startKey ? { ExclusiveStartKey: startKey } : {}),
         }),
       );

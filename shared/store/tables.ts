@@ -11,8 +11,7 @@ import type { Config } from '../config';
  *              secret (pk SETTING#cursor-secret: the functions that page may reach only that item).
  *              gsi1: all keys by creation time (gsi1pk KEYS).
  * - sessions:  session metadata and history (pk SESSION#<id>), idempotency records, search index
- *              terms (pk TERM#<ownerKeyId>#<term>) and running sessions (pk SEARCHOPEN, sk
- *              <ownerKeyId>#<created_at>#<session_id>).
+ *              terms (pk TERM#<ownerKeyId>#<term>) and running sessions (pk SEARCHOPEN#<ownerKeyId>).
  *              gsi1 (sparse): sessions not yet terminal (gsi1pk OPEN), so the sweeper and the runtime
  *              find sessions left open without a Scan. The entry is carried by a per-session open
  *              marker (sk OPEN), not META, so a status transaction writes no index entry; the marker
