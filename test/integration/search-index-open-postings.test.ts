@@ -2,12 +2,9 @@ import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
-import {
-  type SearchEntry,
-  SearchIndexRepository,
-  type SearchPosition,
-} from '../../shared/store/search-index-repository';
+import { SearchIndexRepository, type SearchPosition } from '../../shared/store/search-index-repository';
 import { createIsolatedTables } from '../support/dynamodb';
+import { isolatedSearchIndex, searchEntry } from '../support/search-index';
 
 /**
  * How the running sessions' open postings (partition SEARCHOPEN#<owner>) merge with the term
@@ -19,26 +16,8 @@ let doc: DynamoDBDocumentClient;
 let sessionsTable: string;
 
 beforeAll(async () => {
-  const tables = await createIsolatedTables();
-  doc = createDocumentClient(parseConfig({ ...tables.env }));
-  sessionsTable = tables.names.sessions;
-  index = new SearchIndexRepository(doc, sessionsTable);
+  ({ index, doc, sessionsTable } = await isolatedSearchIndex());
 });
-
-function entry(id: string, owner: string, at: string, extra: Partial<SearchEntry> = {}): SearchEntry {
-  return {
-    session_id: id,
-    owner_key_id: owner,
-    status: 'completed',
-    entity: { type: 'ip', value: '203.0.113.66' },
-    persona: 'SOC Analyst',
-    created_at: at,
-    risk_score: 80,
-    verdict: 'malicious',
-    summary: 'Brute force from 203.0.113.66',
-    ...extra,
-  };
-}
 
 const running = { status: 'initialized', verdict: null, risk_score: null, summary: null };
 /** A creation time `minutes` after a fixed start, so sort keys order as the numbers do. */
@@ -98,7 +77,7 @@ describe('search index: running sessions (open postings)', () => {
       await Promise.all(
         Array.from({ length: Math.min(15, 105 - i) }, (_, j) => i + j).map((n) =>
           index.indexOpenSession(
-            entry(`s_many${String(n).padStart(6, '0')}`, owner, at(100 + n), running),
+            searchEntry(`s_many${String(n).padStart(6, '0')}`, owner, at(100 + n), running),
             n === 0 || n === 2 ? [...start, 'w:needle'] : start,
           ),
         ),
@@ -106,7 +85,7 @@ describe('search index: running sessions (open postings)', () => {
     }
     // Completed sessions with the word, all older than the running ones.
     for (const n of [1, 2, 3]) {
-      await index.indexSession(entry(`s_done${String(n).padStart(6, '0')}`, owner, at(n)), [
+      await index.indexSession(searchEntry(`s_done${String(n).padStart(6, '0')}`, owner, at(n)), [
         'v:203.0.113.66',
         'w:needle',
       ]);
@@ -135,10 +114,10 @@ describe('search index: running sessions (open postings)', () => {
     const store = new SearchIndexRepository(own, tables.names.sessions);
     const done = ['v:203.0.113.66', 't:ip', 's:completed'];
     const start = ['v:203.0.113.66', 't:ip', 's:initialized'];
-    await store.indexSession(entry('s_end0000001', 'key1', at(1)), done);
-    const ending = entry('s_end0000002', 'key2', at(2), running);
+    await store.indexSession(searchEntry('s_end0000001', 'key1', at(1)), done);
+    const ending = searchEntry('s_end0000002', 'key2', at(2), running);
     await store.indexOpenSession(ending, start);
-    await store.indexSession(entry('s_end0000003', 'key1', at(3)), done);
+    await store.indexSession(searchEntry('s_end0000003', 'key1', at(3)), done);
 
     // The session ends (tenant posting rewritten, then open posting deleted) right after the page's
     // read of the tenant partition.
@@ -157,10 +136,10 @@ describe('search index: running sessions (open postings)', () => {
   it("finds a key's session that ends while a search page is read, once", async () => {
     const owner = 'openend00000001';
     const done = ['v:203.0.113.66', 't:ip', 's:completed'];
-    await index.indexSession(entry('s_kend000001', owner, at(1)), done);
-    const ending = entry('s_kend000002', owner, at(2), running);
+    await index.indexSession(searchEntry('s_kend000001', owner, at(1)), done);
+    const ending = searchEntry('s_kend000002', owner, at(2), running);
     await index.indexOpenSession(ending, ['v:203.0.113.66', 't:ip', 's:initialized']);
-    await index.indexSession(entry('s_kend000003', owner, at(3)), done);
+    await index.indexSession(searchEntry('s_kend000003', owner, at(3)), done);
 
     // Its end (term postings written, then the open posting deleted) comes between the page's read
     // of the term postings and its read of the open postings, whichever is first.

@@ -6,54 +6,33 @@ import {
   type ServiceInputTypes,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../shared/config';
-import { createDocumentClient } from '../../shared/store/dynamo-client';
 import {
   postingItems,
-  type SearchEntry,
   SearchIndexRepository,
   type SearchPosition,
 } from '../../shared/store/search-index-repository';
-import { createIsolatedTables } from '../support/dynamodb';
+import { isolatedSearchIndex, searchEntry } from '../support/search-index';
 
 let index: SearchIndexRepository;
 let doc: DynamoDBDocumentClient;
 let sessionsTable: string;
 
 beforeAll(async () => {
-  const tables = await createIsolatedTables();
-  doc = createDocumentClient(parseConfig({ ...tables.env }));
-  sessionsTable = tables.names.sessions;
-  index = new SearchIndexRepository(doc, sessionsTable);
+  ({ index, doc, sessionsTable } = await isolatedSearchIndex());
 });
-
-function entry(id: string, owner: string, at: string, extra: Partial<SearchEntry> = {}): SearchEntry {
-  return {
-    session_id: id,
-    owner_key_id: owner,
-    status: 'completed',
-    entity: { type: 'ip', value: '203.0.113.66' },
-    persona: 'SOC Analyst',
-    created_at: at,
-    risk_score: 80,
-    verdict: 'malicious',
-    summary: 'Brute force from 203.0.113.66',
-    ...extra,
-  };
-}
 
 describe('search index repository', () => {
   it('finds a session by all its terms, only for its owner, and forgets dropped terms', async () => {
-    await index.indexSession(entry('s_aaaaaaaa01', 'ownera', '2026-11-01T00:00:00.000Z'), [
+    await index.indexSession(searchEntry('s_aaaaaaaa01', 'ownera', '2026-11-01T00:00:00.000Z'), [
       '203.0.113.66',
       'brute',
       'force',
     ]);
-    await index.indexSession(entry('s_aaaaaaaa02', 'ownera', '2026-11-02T00:00:00.000Z'), [
+    await index.indexSession(searchEntry('s_aaaaaaaa02', 'ownera', '2026-11-02T00:00:00.000Z'), [
       '203.0.113.66',
       'phishing',
     ]);
-    await index.indexSession(entry('s_bbbbbbbb01', 'ownerb', '2026-11-03T00:00:00.000Z'), [
+    await index.indexSession(searchEntry('s_bbbbbbbb01', 'ownerb', '2026-11-03T00:00:00.000Z'), [
       '203.0.113.66',
       'brute',
     ]);
@@ -64,7 +43,7 @@ describe('search index repository', () => {
     expect(and.hits.map((h) => h.session_id)).toEqual(['s_aaaaaaaa01']);
 
     await index.indexSession(
-      entry('s_aaaaaaaa01', 'ownera', '2026-11-01T00:00:00.000Z', { status: 'failed' }),
+      searchEntry('s_aaaaaaaa01', 'ownera', '2026-11-01T00:00:00.000Z', { status: 'failed' }),
       ['203.0.113.66'],
     );
     expect((await index.search({ ownerKeyId: 'ownera', terms: ['brute'], limit: 10 })).hits).toEqual([]);
@@ -79,7 +58,7 @@ describe('search index repository', () => {
 
   it('pages newest first without repeats', async () => {
     for (let i = 0; i < 7; i++) {
-      await index.indexSession(entry(`s_page0000${i}`, 'ownerc', `2026-10-0${i + 1}T00:00:00.000Z`), [
+      await index.indexSession(searchEntry(`s_page0000${i}`, 'ownerc', `2026-10-0${i + 1}T00:00:00.000Z`), [
         'paged',
       ]);
     }
@@ -105,7 +84,7 @@ describe('search index repository', () => {
     for (let i = 0; i < 60; i++) {
       const terms = ['w:common', ...(i % 20 === 0 ? ['w:rare'] : []), ...(i % 2 === 0 ? ['w:half'] : [])];
       await index.indexSession(
-        entry(
+        searchEntry(
           `s_and000${String(i).padStart(3, '0')}`,
           'ownerd',
           new Date(Date.UTC(2026, 8, 1, 0, i)).toISOString(),
@@ -137,7 +116,7 @@ describe('search index repository', () => {
   it('keeps postings under 1 KB with 60 terms, and still reads postings of the older layout', async () => {
     const terms = Array.from({ length: 60 }, (_, i) => `w:investigationword${String(i).padStart(3, '0')}`);
     const posting = postingItems(
-      entry('s_layout0001', 'ownere', '2026-11-05T00:00:00.000Z', { summary: 'x'.repeat(300) }),
+      searchEntry('s_layout0001', 'ownere', '2026-11-05T00:00:00.000Z', { summary: 'x'.repeat(300) }),
       terms,
     )[0]!;
     expect(posting).not.toHaveProperty('terms');
@@ -152,7 +131,7 @@ describe('search index repository', () => {
     expect(size).toBeLessThan(1024);
 
     // A session indexed before the hashed layout: the whole term list and the IDs as attributes.
-    const old = entry('s_layout0002', 'ownere', '2026-11-06T00:00:00.000Z');
+    const old = searchEntry('s_layout0002', 'ownere', '2026-11-06T00:00:00.000Z');
     const oldTerms = ['v:203.0.113.66', 'w:legacy', 'w:layout'];
     const { th: _th, ...fields } = postingItems(old, oldTerms)[0]!;
     await doc.send(
@@ -173,7 +152,7 @@ describe('search index repository', () => {
         },
       }),
     );
-    await index.indexSession(entry('s_layout0003', 'ownere', '2026-11-07T00:00:00.000Z'), [
+    await index.indexSession(searchEntry('s_layout0003', 'ownere', '2026-11-07T00:00:00.000Z'), [
       'v:203.0.113.66',
       'w:legacy',
     ]);
@@ -212,18 +191,18 @@ describe('search index repository', () => {
     } as unknown as DynamoDBDocumentClient;
     const recorded = new SearchIndexRepository(recording, sessionsTable);
     const startTerms = ['v:198.51.100.9', 't:ip', 's:initialized', 'p:soc-analyst'];
-    const running = entry('s_open000002', 'ownerf', '2026-11-09T00:00:00.000Z', {
+    const running = searchEntry('s_open000002', 'ownerf', '2026-11-09T00:00:00.000Z', {
       status: 'initialized',
       verdict: null,
       risk_score: null,
       summary: null,
     });
-    await index.indexSession(entry('s_open000001', 'ownerf', '2026-11-08T00:00:00.000Z'), [
+    await index.indexSession(searchEntry('s_open000001', 'ownerf', '2026-11-08T00:00:00.000Z'), [
       'v:198.51.100.9',
       't:ip',
       's:completed',
     ]);
-    await index.indexSession(entry('s_open000003', 'ownerf', '2026-11-10T00:00:00.000Z'), [
+    await index.indexSession(searchEntry('s_open000003', 'ownerf', '2026-11-10T00:00:00.000Z'), [
       'v:198.51.100.9',
       't:ip',
       's:completed',
@@ -290,7 +269,7 @@ describe('search index repository', () => {
   });
 
   it('leaves no posting its term document does not list when a cancel re-indexes the session during the completing step', async () => {
-    const session = entry('s_race000001', 'ownerrace', '2026-11-10T00:00:00.000Z');
+    const session = searchEntry('s_race000001', 'ownerrace', '2026-11-10T00:00:00.000Z');
     const completed = ['v:203.0.113.66', 't:ip', 's:completed', 'vd:malicious', 'w:brute', 'w:force'];
     const canceled = ['v:203.0.113.66', 't:ip', 's:canceled'];
     // The completing step indexes the completed view; a cancel commits meanwhile and re-indexes the
