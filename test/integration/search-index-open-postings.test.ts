@@ -107,7 +107,7 @@ describe('search index: running sessions (open postings)', () => {
     expect(everything.at(-1)).toBe('s_many000000 initialized');
   });
 
-  it('lists a session that ends while a console page is read, once, whichever read sees it', async () => {
+  it('lists a session that ends right after a console page read the tenant postings, once', async () => {
     // Tables of its own: the console reads the whole tenant and open partitions.
     const tables = await createIsolatedTables();
     const own = createDocumentClient(parseConfig({ ...tables.env }));

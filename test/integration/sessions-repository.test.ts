@@ -575,28 +575,17 @@ describe('sessions repository', () => {
   });
 });
 
-/** The open marker (gsi1 entry) of a session, read consistently; undefined when there is none. */
-async function openMarker(sessionId: string) {
+/** A session's item with sort key `sk`, read consistently; undefined when there is none. */
+async function sessionItem(sessionId: string, sk: string) {
   const { Item } = await raw.send(
-    new GetCommand({
-      TableName: table,
-      Key: { pk: `SESSION#${sessionId}`, sk: 'OPEN' },
-      ConsistentRead: true,
-    }),
+    new GetCommand({ TableName: table, Key: { pk: `SESSION#${sessionId}`, sk }, ConsistentRead: true }),
   );
   return Item;
 }
 
-async function metaItem(sessionId: string) {
-  const { Item } = await raw.send(
-    new GetCommand({
-      TableName: table,
-      Key: { pk: `SESSION#${sessionId}`, sk: 'META' },
-      ConsistentRead: true,
-    }),
-  );
-  return Item;
-}
+/** The open marker (gsi1 entry) of a session; undefined when there is none. */
+const openMarker = (sessionId: string) => sessionItem(sessionId, 'OPEN');
+const metaItem = (sessionId: string) => sessionItem(sessionId, 'META');
 
 /** Every page of listOpenCreatedBefore, as the sweeper reads them. */
 async function allOpenCreatedBefore(cutoff: string, limit: number) {
