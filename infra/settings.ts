@@ -154,6 +154,11 @@ export const tenantSettingsSchema = z
       )
       .pipe(z.array(z.enum(CONNECTOR_NAMES)))
       .default([]),
+    /**
+     * The tenant's own MISP server (SIS_INTEL_MISP_URL), https only: required when intelConnectors
+     * names misp (its key is in the intelSecretArn secret under "MISP").
+     */
+    intelMispUrl: z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),
     /** Domain suffixes named internal: never sent to a third-party source (SIS_INTERNAL_SUFFIXES). */
     internalSuffixes: z.string().max(4000).optional(),
     /** A WAFv2 web ACL on the stage (managed rule groups + per-IP rate rule); about $8/month at idle. */
@@ -208,6 +213,10 @@ export const tenantSettingsSchema = z
   .refine((s) => s.intelConnectors.every((name) => KEYLESS_CONNECTORS.includes(name)) || !!s.intelSecretArn, {
     error: 'intelConnectors with keyed sources need intelSecretArn (the secret holding their keys)',
     path: ['intelSecretArn'],
+  })
+  .refine((s) => !s.intelConnectors.includes('misp') || Boolean(s.intelMispUrl), {
+    error: "is required when intelConnectors names misp (the tenant's own MISP server, https)",
+    path: ['intelMispUrl'],
   })
   .refine((s) => Boolean(s.customDomainName) === Boolean(s.customDomainCertificateArn), {
     error: 'customDomainName and customDomainCertificateArn must be given together',

@@ -243,6 +243,9 @@ export class TenantStack extends Stack {
         settings.intelConnectors.map((name) => [`${intelEnvPrefix(name)}_ENABLED`, 'true']),
       ),
       ...(settings.intelSecretArn ? { SIS_INTEL_SECRET_ARN: settings.intelSecretArn } : {}),
+      ...(settings.intelConnectors.includes('misp') && settings.intelMispUrl
+        ? { SIS_INTEL_MISP_URL: settings.intelMispUrl }
+        : {}),
     };
     // Only the tools' gate reads the internal suffixes (a name under them is never sent out).
     const internal: Record<string, string> = settings.internalSuffixes

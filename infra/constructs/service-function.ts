@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   type AddToPrincipalPolicyResult,
   type IGrantable,
@@ -14,6 +14,7 @@ import {
 import {
   ApplicationLogLevel,
   Architecture,
+  type CfnFunction,
   LoggingFormat,
   Runtime,
   SystemLogLevel,
@@ -29,6 +30,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { PUBLIC_SUFFIX_LIST_FILE } from '../../shared/domain/core/public-suffix';
 import { BUNDLED_DIST_DIR, BUNDLED_SHELL_TEMPLATE } from '../../shared/platform/console-files';
+import { functionConfigProblem } from '../function-config';
 import { type TelemetryProfile, telemetryProfile } from '../telemetry';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -258,6 +260,17 @@ export class ServiceFunction extends Construct {
           : {}),
       },
       bundling: this.bundling,
+    });
+    // At synth, after the stack has added every variable: the function's own configuration check.
+    this.node.addValidation({
+      validate: () => {
+        const cfn = this.function.node.defaultChild as CfnFunction;
+        const resolved = Stack.of(this).resolve(cfn.environment) as
+          | { variables?: Record<string, unknown> }
+          | undefined;
+        const problem = functionConfigProblem(resolved?.variables ?? {});
+        return problem ? [`${this.functionName} would refuse to start: ${problem}`] : [];
+      },
     });
   }
 
