@@ -76,7 +76,21 @@ const cursorSecret = optional(shared(() => z.string().check(z.minLength(32), z.m
 const dailyQuota = optional(shared(() => z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000_000))));
 
 const intelKey = optional(() => z.string().check(z.trim(), z.minLength(8), z.maxLength(512)));
-const intelUrl = optionalUrl;
+/** https, or plain http to this machine only (tests' local servers): keys and indicators never go in clear. */
+const intelUrl = optional(
+  shared(() =>
+    z.url().check(
+      z.refine((value: string) => {
+        const url = URL.parse(value);
+        if (!url) return true; // the url format's own issue says it
+        return (
+          url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname))
+        );
+      }, 'must be an https URL (plain http only to 127.0.0.1, localhost or [::1])'),
+    ),
+  ),
+);
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 const intelEnabled = optional(booleanFlag);
 const intelQuota = dailyQuota;
 type IntelEnv = { [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_API_KEY`]: typeof intelKey } & {

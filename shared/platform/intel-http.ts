@@ -22,7 +22,8 @@ export interface ProviderCall {
   fetchImpl?: typeof fetch;
 }
 
-const MAX_BODY_BYTES = 1_048_576;
+/** The most a provider's answer may hold, in bytes (not characters): larger ones are cut off unread. */
+export const MAX_BODY_BYTES = 1_048_576;
 const BACKOFF_BASE_MS = 250;
 const MAX_WAIT_MS = 5_000;
 
@@ -49,6 +50,50 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Whether a provider's base URL may be called: https, or plain http to this machine only (the
+ * tests' local servers). Plain http elsewhere would send the key and the indicator in clear.
+ */
+export function isAllowedProviderUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'https:') return true;
+    return parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The answer's body as text, read as a stream and abandoned as soon as it passes `maxBytes` (a
+ * Content-Length over it is refused before reading anything): a huge or endless answer costs at
+ * most `maxBytes` of memory and the time to read them.
+ */
+export async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
 export function requestUrl(baseUrl: string, request: ProviderRequest): string {
   const url = new URL(`${baseUrl.replace(/\/+$/, '')}${request.path}`);
   for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
@@ -72,6 +117,9 @@ export async function callProvider(request: ProviderRequest, call: ProviderCall)
     body = new URLSearchParams(request.form).toString();
   }
   const url = requestUrl(call.baseUrl, request);
+  if (!isAllowedProviderUrl(url)) {
+    throw new SourceUnavailableError(`${call.source} is configured with a URL that is not https; not asked.`);
+  }
   let lastProblem = 'did not answer';
   for (let attempt = 0; attempt <= call.retries; attempt++) {
     if (call.signal.aborted) break;
@@ -86,9 +134,8 @@ export async function callProvider(request: ProviderRequest, call: ProviderCall)
       });
       const ok = response.ok || call.answerStatuses.includes(response.status);
       if (ok) {
-        const text = await response.text();
-        if (text.length > MAX_BODY_BYTES)
-          throw new SourceUnavailableError(`${call.source} answered too much.`);
+        const text = await readCapped(response, MAX_BODY_BYTES);
+        if (text === undefined) throw new SourceUnavailableError(`${call.source} answered too much.`);
         try {
           return { status: response.status, body: text ? JSON.parse(text) : {} };
         } catch {

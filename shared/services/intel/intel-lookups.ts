@@ -57,6 +57,9 @@ export function connectorSettings(cfg: Config): Record<ConnectorName, ConnectorS
   return out;
 }
 
+/** An answer's JSON above this many bytes is not cached (a DynamoDB item holds 400 KB in all). */
+export const MAX_CACHED_ANSWER_BYTES = 350_000;
+
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 let secretsClient: SecretsManagerClient | undefined;
@@ -136,8 +139,9 @@ export class IntelLookups implements IntelPort {
 
     await this.takeQuota(declaration, settings, options.signal);
     const key = await this.keyFor(connector, settings);
+    let answer: IntelLookup['answer'];
     try {
-      const answer = await callProvider(declaration.request(entity), {
+      answer = await callProvider(declaration.request(entity), {
         source: declaration.title,
         baseUrl: settings.baseUrl ?? '',
         keyHeader: declaration.keyHeader,
@@ -148,18 +152,46 @@ export class IntelLookups implements IntelPort {
         signal: options.signal,
         ...(this.deps.fetchImpl ? { fetchImpl: this.deps.fetchImpl } : {}),
       });
-      const fetchedAt = this.now().toISOString();
-      await repo.putCached(
-        connector,
-        entity,
-        { ...answer, fetched_at: fetchedAt },
-        declaration.cacheTtlSeconds,
-      );
-      if (circuit && (circuit.failures > 0 || circuit.opened_until)) await repo.closeCircuit(connector);
-      return { answer, cached: false, age_seconds: 0 };
     } catch (error) {
       await this.recordFailure(connector, status, error);
       throw error;
+    }
+    // The provider answered: whatever happens to the cache now is ours, not the provider's, and
+    // never counts towards its circuit.
+    if (circuit && (circuit.failures > 0 || circuit.opened_until)) {
+      await repo.closeCircuit(connector).catch((error: unknown) => {
+        logger.warn('intel circuit close failed', { connector, error: error as Error });
+      });
+    }
+    await this.cache(connector, entity, answer, declaration.cacheTtlSeconds);
+    return { answer, cached: false, age_seconds: 0 };
+  }
+
+  /**
+   * Keeps an answer for its TTL, unless it is too large for one item (DynamoDB's 400 KB, key and
+   * attribute names included): such an answer is used once and asked again next time. A failed
+   * cache write is logged and forgotten: the lookup has its answer.
+   */
+  private async cache(
+    connector: ConnectorName,
+    entity: Entity,
+    answer: IntelLookup['answer'],
+    ttlSeconds: number,
+  ): Promise<void> {
+    const bytes = Buffer.byteLength(JSON.stringify(answer.body));
+    if (bytes > MAX_CACHED_ANSWER_BYTES) {
+      logger.info('intel answer too large to cache', { connector, bytes });
+      return;
+    }
+    try {
+      await this.deps.repo.putCached(
+        connector,
+        entity,
+        { ...answer, fetched_at: this.now().toISOString() },
+        ttlSeconds,
+      );
+    } catch (error) {
+      logger.warn('intel cache write failed', { connector, error: error as Error });
     }
   }
 
