@@ -199,6 +199,9 @@ export class TenantStack extends Stack {
     for (const [name, fn] of this.workflow.functions) applyFunctionGrants(fn, grantsOf(name), targets);
     for (const [name, fn] of this.incidentSync.functions) applyFunctionGrants(fn, grantsOf(name), targets);
 
+    const ingest = this.routeFunctions.get('ingest-incidents');
+    for (const [key, value] of Object.entries(this.incidentSync.pulledSourceUrls))
+      ingest?.addEnvironment(key, value);
     this.wireIntelConnectors(settings);
     this.addEdge(settings);
     // Keep last: alarms and the dashboard cover every function, state machine and dead-letter queue

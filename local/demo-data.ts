@@ -23,7 +23,10 @@ export type DemoDataOutcome = { loaded: number } | { skipped: 'store-not-empty' 
 
 export async function loadDemoData(deps: DemoDataDeps): Promise<DemoDataOutcome> {
   if (await deps.incidents.hasAny()) return { skipped: 'store-not-empty' };
-  const incidents = demoIncidents(deps.now ?? new Date());
+  const incidents = demoIncidents(deps.now ?? new Date()).map((incident) => ({
+    ...incident,
+    origin: { kind: 'demo' as const },
+  }));
   await deps.queue.enqueue(incidents);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, fail) => {

@@ -132,6 +132,8 @@ export interface Incident {
   source: string;
   source_id?: string;
   source_url?: string;
+  /** Who wrote the stored copy: a key's push, this deployment's pull, or the demo data. */
+  origin?: { kind: 'push'; key_id: string } | { kind: 'pull'; connector: string } | { kind: 'demo' } | null;
   created_at: string;
   updated_at: string;
   entities: Entity[];

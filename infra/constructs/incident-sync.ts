@@ -129,6 +129,11 @@ export class IncidentSync extends Construct {
   readonly consumer: ServiceFunction;
   readonly pull: ServiceFunction;
   readonly schedules = new Map<SiemFormat, Schedule>();
+  /**
+   * The configured SIEMs' URLs (no secrets): the push endpoint learns from them which sources this
+   * deployment pulls, and refuses pushes of those sources.
+   */
+  readonly pulledSourceUrls: Record<string, string> = {};
 
   constructor(scope: Construct, id: string, props: IncidentSyncProps) {
     super(scope, id);
@@ -176,6 +181,7 @@ export class IncidentSync extends Construct {
     const environment: Record<string, string> = {};
     for (const connector of connectors) {
       environment[FORMAT_ENV[connector.format].url] = connector.url;
+      this.pulledSourceUrls[FORMAT_ENV[connector.format].url] = connector.url;
       environment[FORMAT_ENV[connector.format].secret] = connector.secretArn;
       if (connector.webUrl) environment.SIS_SIEM_SPLUNK_WEB_URL = connector.webUrl;
     }

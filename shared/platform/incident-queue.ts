@@ -1,21 +1,23 @@
 import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
 import { ServiceUnavailableError } from '../domain/core/errors';
-import type { NormalisedIncident } from '../domain/incidents/incident';
+import type { IncidentOrigin, NormalisedIncident } from '../domain/incidents/incident';
 
 /**
  * The incident queue (SQS): the push endpoint and the pull connectors send normalised incidents,
  * the sync consumer stores them. Locally SIS_SQS_ENDPOINT points the same client at the in-process
  * queue of the local runtime (local/sqs.ts), which speaks the SQS JSON protocol.
  *
- * Message body: `{"v":1,"incident":<NormalisedIncident>}`. The consumer validates it again: a queue
- * is a trust boundary too, and a malformed message must end in the DLQ, not in the table.
+ * Message body: `{"v":1,"incident":<NormalisedIncident>,"origin":<IncidentOrigin>}` (who sent it: a
+ * key's push, a pull, the demo data). The consumer validates it again: a queue is a trust boundary
+ * too, and a malformed message must end in the DLQ, not in the table.
  */
 export const INCIDENT_MESSAGE_VERSION = 1;
 
 export interface IncidentMessage {
   v: typeof INCIDENT_MESSAGE_VERSION;
-  incident: NormalisedIncident;
+  incident: Omit<NormalisedIncident, 'origin'>;
+  origin?: IncidentOrigin;
 }
 
 export interface IncidentQueue {
@@ -29,7 +31,12 @@ const MAX_BATCH_BYTES = 256 * 1024 - 4 * 1024;
 const MAX_SEND_ATTEMPTS = 4;
 
 export function encodeIncidentMessage(incident: NormalisedIncident): string {
-  const message: IncidentMessage = { v: INCIDENT_MESSAGE_VERSION, incident };
+  const { origin, ...rest } = incident;
+  const message: IncidentMessage = {
+    v: INCIDENT_MESSAGE_VERSION,
+    incident: rest,
+    ...(origin ? { origin } : {}),
+  };
   return JSON.stringify(message);
 }
 

@@ -64,6 +64,7 @@ const INCIDENT_ATTRIBUTES = [
   'updated_at',
   'entities',
   'source_url',
+  'origin',
   'ingested_at',
 ] as const;
 
@@ -123,6 +124,40 @@ export function incidentItem(incident: NormalisedIncident, ingestedAt: string): 
   };
 }
 
+/**
+ * The write condition of an upsert, as domain `shouldReplace` states it: not older than the stored
+ * copy; a push never over a pulled copy; a pull over any copy that was not pulled.
+ */
+function upsertCondition(incident: NormalisedIncident): {
+  ConditionExpression: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+} {
+  const values: Record<string, unknown> = { ':updated': incident.updated_at };
+  const names = { '#origin': 'origin', '#kind': 'kind' };
+  const kind = incident.origin?.kind;
+  if (kind === 'push') {
+    return {
+      ConditionExpression:
+        'attribute_not_exists(pk) OR (updated_at <= :updated AND NOT (#origin.#kind = :pull))',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...values, ':pull': 'pull' },
+    };
+  }
+  if (kind === 'pull') {
+    return {
+      ConditionExpression:
+        'attribute_not_exists(pk) OR updated_at <= :updated OR attribute_not_exists(#origin.#kind) OR #origin.#kind <> :pull',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...values, ':pull': 'pull' },
+    };
+  }
+  return {
+    ConditionExpression: 'attribute_not_exists(pk) OR updated_at <= :updated',
+    ExpressionAttributeValues: values,
+  };
+}
+
 export class IncidentsRepository {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -140,8 +175,7 @@ export class IncidentsRepository {
         new PutCommand({
           TableName: this.table,
           Item: incidentItem(incident, now.toISOString()),
-          ConditionExpression: 'attribute_not_exists(pk) OR updated_at <= :updated',
-          ExpressionAttributeValues: { ':updated': incident.updated_at },
+          ...upsertCondition(incident),
           ReturnValues: 'ALL_OLD',
         }),
       );

@@ -86,6 +86,13 @@ describe('cdk synth runs the functions’ own configuration check', () => {
     }
   });
 
+  it('tells the push endpoint which SIEMs are pulled, so it refuses pushes of their incidents', () => {
+    const { template } = synthTenantStack(DOCUMENTED_COMBINATIONS['Splunk pull']!);
+    const ingest = environments(template.toJSON() as TemplateJson).get('sis-test-ingest-incidents');
+    expect(ingest).toMatchObject({ SIS_SIEM_SPLUNK_URL: 'https://splunk.example.com:8089' });
+    expect(Object.keys(ingest ?? {}).filter((key) => key.endsWith('_SECRET_ARN'))).toEqual([]);
+  });
+
   it.each([
     ['without intelMispUrl', {}, /intelMispUrl.*required/],
     ['with an http:// intelMispUrl', { intelMispUrl: 'http://misp.example.com' }, /intelMispUrl.*https/],

@@ -267,6 +267,18 @@ describe('upsert rule and view', () => {
     expect(shouldReplace(current, older)).toBe(false);
   });
 
+  it('never lets a push replace a pulled copy, and always lets a pull replace a pushed one', () => {
+    const pulled = { ...assertIncident(valid), origin: { kind: 'pull' as const, connector: 'splunk' } };
+    const pushedLater = {
+      ...assertIncident({ ...valid, updated_at: '2026-11-03T00:00:00Z' }),
+      origin: { kind: 'push' as const, key_id: 'key_a' },
+    };
+    const pushedFarAhead = { ...pushedLater, updated_at: '2099-01-01T00:00:00.000Z' };
+    expect(shouldReplace(pulled, pushedLater)).toBe(false);
+    expect(shouldReplace(pushedFarAhead, pulled)).toBe(true);
+    expect(shouldReplace(pushedLater, pushedFarAhead)).toBe(true);
+  });
+
   it('builds the list view with the service link and without the description', () => {
     const incident = assertIncident(valid);
     const view = toIncidentView(incident, 'https://sis.example.com');

@@ -65,11 +65,22 @@ export function IncidentPage({ id }: { id: string }) {
                   )}
                 </dd>
               </div>
+              <div>
+                <dt>Written by</dt>
+                <dd data-testid="incident-origin">{originText(incident.origin)}</dd>
+              </div>
             </dl>
-            {incident.source_url ? (
+            {incident.source_url && incident.origin?.kind === 'pull' ? (
               <p>
                 <a href={incident.source_url} target="_blank" rel="noopener noreferrer">
                   Open in {incident.source} (SIEM)
+                </a>
+              </p>
+            ) : incident.source_url ? (
+              <p data-testid="incident-external-link">
+                External link, given by {originText(incident.origin)} and not checked:{' '}
+                <a href={incident.source_url} target="_blank" rel="noopener noreferrer nofollow">
+                  {linkHost(incident.source_url)}
                 </a>
               </p>
             ) : (
@@ -118,4 +129,20 @@ export function IncidentPage({ id }: { id: string }) {
       )}
     </>
   );
+}
+
+/** Who wrote the stored copy, in words: a pushed copy names its key, so it is never taken for the SIEM's own. */
+function originText(origin: Incident['origin']): string {
+  if (!origin) return 'an earlier version (origin not recorded)';
+  if (origin.kind === 'pull') return `this deployment's pull from ${origin.connector}`;
+  if (origin.kind === 'demo') return 'the demo data';
+  return `a push by API key ${origin.key_id}`;
+}
+
+function linkHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

@@ -277,7 +277,30 @@ export const IncidentSummary = /* @__PURE__ */ (() =>
         example: 'sentinel',
       }),
       source_id: withMeta(z.string(), { description: "The incident's ID in the source system" }),
-      source_url: withMeta(z.optional(z.url()), { description: 'Link to the incident in the SIEM' }),
+      source_url: withMeta(z.optional(z.url()), {
+        description:
+          'Link to the incident in the SIEM, as its writer gave it: for a pushed copy (origin.kind push) an external link the pushing key chose',
+      }),
+      origin: withMeta(
+        z.optional(
+          z.object({
+            kind: withMeta(z.enum(['push', 'pull', 'demo']), {
+              description:
+                'push: sent to the ingest endpoint; pull: read from the SIEM by this deployment; demo: demo data',
+            }),
+            key_id: withMeta(z.optional(z.string()), {
+              description: 'The API key that pushed it (push only)',
+            }),
+            connector: withMeta(z.optional(z.string()), {
+              description: 'The SIEM it was pulled from (pull only)',
+            }),
+          }),
+        ),
+        {
+          description:
+            'Who wrote the stored copy: push (the API key that sent it), pull (this deployment read it from the SIEM) or demo; absent on copies stored before it was recorded',
+        },
+      ),
       entities: withMeta(z.array(Entity), { description: 'Normalised entities involved' }),
     }),
     { id: 'IncidentSummary', description: 'One incident in a list' },

@@ -39,6 +39,19 @@ export const INCIDENT_LIMITS = {
 
 export type IncidentEntity = Entity;
 
+/**
+ * Who wrote the stored copy of an incident: a push by an API key (`POST /incidents/ingest`), this
+ * deployment's pull of a SIEM, or the local demo data. Shown with the incident, so a pushed link is
+ * never mistaken for one read from the SIEM itself.
+ */
+export type IncidentOrigin =
+  | { kind: 'push'; key_id: string }
+  | { kind: 'pull'; connector: string }
+  | { kind: 'demo' };
+
+/** How far in the future a pushed `updated_at` may be (clock skew): later ones would freeze the incident. */
+export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
+
 export interface NormalisedIncident {
   /** `inc_` + 26 base32 characters derived from source and source_id: same SIEM record, same ID. */
   incident_id: string;
@@ -54,6 +67,8 @@ export interface NormalisedIncident {
   entities: IncidentEntity[];
   /** Link back to the incident in the SIEM's own console. */
   source_url?: string;
+  /** Who wrote this copy; absent on copies stored before it was recorded. */
+  origin?: IncidentOrigin;
 }
 
 export const INCIDENT_ID_PATTERN = /^inc_[a-z2-7]{26}$/;
@@ -240,13 +255,19 @@ export function truncate(text: string, max: number): string {
 
 /**
  * The idempotent-upsert rule: a re-delivered or older copy of an incident never overwrites a newer
- * one; an equal `updated_at` does (a replay is harmless and lets a corrected record through).
+ * one; an equal `updated_at` does (a replay is harmless and lets a corrected record through). Two
+ * rules of trust come first: a push never overwrites a copy this deployment pulled from the SIEM,
+ * and a pull always overwrites a pushed copy (the SIEM is the authority on its own incidents, so a
+ * forged push cannot freeze one). The store states the same as its write condition.
  */
 export function shouldReplace(
-  existing: Pick<NormalisedIncident, 'updated_at'> | undefined,
+  existing: Pick<NormalisedIncident, 'updated_at' | 'origin'> | undefined,
   incoming: NormalisedIncident,
 ): boolean {
-  return existing === undefined || incoming.updated_at >= existing.updated_at;
+  if (existing === undefined) return true;
+  if (incoming.origin?.kind === 'push' && existing.origin?.kind === 'pull') return false;
+  if (incoming.origin?.kind === 'pull' && existing.origin?.kind !== 'pull') return true;
+  return incoming.updated_at >= existing.updated_at;
 }
 
 export interface IncidentView {
@@ -260,6 +281,8 @@ export interface IncidentView {
   source: string;
   source_id: string;
   source_url?: string;
+  /** Who wrote the stored copy (absent for copies stored before it was recorded). */
+  origin?: IncidentOrigin;
   entities: IncidentEntity[];
 }
 
@@ -278,5 +301,6 @@ export function toIncidentView(incident: NormalisedIncident, publicUrl: string):
     entities: incident.entities,
   };
   if (incident.source_url) view.source_url = incident.source_url;
+  if (incident.origin) view.origin = incident.origin;
   return view;
 }

@@ -1,5 +1,10 @@
 import { DomainError, type ErrorDetail, ValidationError } from '../core/errors';
-import { INCIDENT_LIMITS, type NormalisedIncident } from '../incidents/incident';
+import {
+  INCIDENT_LIMITS,
+  type IncidentOrigin,
+  MAX_FUTURE_SKEW_MS,
+  type NormalisedIncident,
+} from '../incidents/incident';
 import { normaliseIncident } from '../incidents/incident-input';
 import { mapElasticAlert } from './elastic';
 import type { SiemFormat } from './formats';
@@ -56,25 +61,60 @@ export interface IngestOutcome {
   errors: Array<{ index: number; message: string; details?: ErrorDetail[] }>;
 }
 
+/** Who pushes, and what a push may not touch. */
+export interface PushGuard {
+  /** The pushing API key (or console user): recorded as each stored copy's origin. */
+  keyId: string;
+  /** Sources this deployment pulls from the SIEM itself: a push may neither create nor change them. */
+  pulledSources: readonly string[];
+  now: Date;
+}
+
+/** The trust rules of a push, as per-field problems (empty when the incident may be pushed). */
+export function pushProblems(incident: NormalisedIncident, guard: PushGuard): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  if (guard.pulledSources.includes(incident.source)) {
+    problems.push({
+      path: 'source',
+      message: `${incident.source} incidents are pulled from the SIEM by this deployment; a push cannot create or change them`,
+    });
+  }
+  if (Date.parse(incident.updated_at) > guard.now.getTime() + MAX_FUTURE_SKEW_MS) {
+    problems.push({
+      path: 'updated_at',
+      message: 'is more than 5 minutes in the future; send the time the SIEM last changed the incident',
+    });
+  }
+  return problems;
+}
+
 /**
  * The pure part of `POST /incidents/ingest`: each record is normalised on its own, so one bad record
  * in a batch of 500 is reported by index instead of failing the other 499. Two records naming the
- * same incident collapse to the newest copy.
+ * same incident collapse to the newest copy. With a guard (a push), every record must also pass
+ * `pushProblems` and is stamped with the pushing key as its origin.
  */
 export function normaliseIngestBatch(
   body: { format?: SiemFormat | undefined; incidents: readonly unknown[] },
   options: SiemMappingOptions = {},
+  guard?: PushGuard,
 ): IngestOutcome {
   if (body.incidents.length > INCIDENT_LIMITS.maxBatch) {
     throw new ValidationError(`At most ${INCIDENT_LIMITS.maxBatch} incidents per request.`);
   }
   const byId = new Map<string, NormalisedIncident>();
   const errors: IngestOutcome['errors'] = [];
+  const origin: IncidentOrigin | undefined = guard ? { kind: 'push', key_id: guard.keyId } : undefined;
+  const accept = (index: number, incident: NormalisedIncident) => {
+    const problems = guard ? pushProblems(incident, guard) : [];
+    if (problems.length === 0) return keepNewest(byId, origin ? { ...incident, origin } : incident);
+    const summary = problems.map((p) => `${p.path}: ${p.message}`).join('; ');
+    errors.push({ index, message: `Refused incident. ${summary}`.slice(0, 1000), details: problems });
+  };
   body.incidents.forEach((record, index) => {
     if (body.format) {
       try {
-        const incident = mapSiemRecord(body.format, record, options);
-        keepNewest(byId, incident);
+        accept(index, mapSiemRecord(body.format, record, options));
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         errors.push({ index, message: error.message, ...(error.details ? { details: error.details } : {}) });
@@ -82,7 +122,7 @@ export function normaliseIngestBatch(
       return;
     }
     const result = normaliseIncident(record);
-    if (result.ok) keepNewest(byId, result.incident);
+    if (result.ok) accept(index, result.incident);
     else {
       const summary = result.problems.map((p) => `${p.path}: ${p.message}`).join('; ');
       errors.push({

@@ -73,6 +73,7 @@ export async function getIncident(incidents: IncidentsRepository, publicUrl: str
     source: incident.source,
     source_id: incident.source_id,
     source_url: incident.source_url ?? null,
+    origin: incident.origin ?? null,
     created_at: incident.created_at,
     updated_at: incident.updated_at,
     entities: incident.entities,

@@ -6,7 +6,9 @@ import { assertIncident } from '../../domain/incidents/incident-input';
 import {
   mapSiemRecord,
   normaliseIngestBatch,
+  type PushGuard,
   pullWindow,
+  SIEM_FORMATS,
   type SiemFormat,
   type SiemMappingOptions,
   watermarkAfter,
@@ -45,16 +47,34 @@ export interface IngestResult {
   errors: { index: number; message: string }[];
 }
 
-/** POST /incidents/ingest: normalise each record on its own, enqueue the good ones. */
+/**
+ * POST /incidents/ingest: normalise each record on its own, enqueue the good ones, each stamped with
+ * the pushing key. A record of a source this deployment pulls, or dated more than 5 minutes ahead,
+ * is refused like an invalid one; a batch of which nothing is accepted is a 400 naming the fields.
+ */
 export async function ingestIncidents(
   queue: IncidentQueue,
   body: { format?: SiemFormat | undefined; incidents: readonly unknown[] },
-  options: SiemMappingOptions = {},
+  options: SiemMappingOptions,
+  guard: PushGuard,
 ): Promise<IngestResult> {
-  const outcome = normaliseIngestBatch(body, options);
+  const outcome = normaliseIngestBatch(body, options, guard);
+  countMetric(METRIC.incidentsRejected, outcome.errors.length);
+  if (outcome.incidents.length === 0 && outcome.errors.length > 0) {
+    const details = outcome.errors.flatMap(({ index, message, details: problems }) =>
+      (problems ?? [{ path: '(incident)', message }]).map((p) => ({
+        path: `incidents.${index}.${p.path}`,
+        message: p.message,
+      })),
+    );
+    const summary = details
+      .slice(0, 5)
+      .map((d) => `${d.path}: ${d.message}`)
+      .join('; ');
+    throw new ValidationError(`No incident accepted. ${summary}`.slice(0, 1000), details.slice(0, 100));
+  }
   if (outcome.incidents.length > 0) await queue.enqueue(outcome.incidents);
   countMetric(METRIC.incidentsAccepted, outcome.incidents.length);
-  countMetric(METRIC.incidentsRejected, outcome.errors.length);
   return {
     accepted: outcome.incidents.length,
     rejected: outcome.errors.length,
@@ -66,6 +86,13 @@ const incidentMessage = /* @__PURE__ */ (() =>
   z.object({
     v: z.literal(INCIDENT_MESSAGE_VERSION),
     incident: z.looseObject({ source_url: z.optional(z.string()) }),
+    origin: z.optional(
+      z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('push'), key_id: z.string().check(z.minLength(1), z.maxLength(128)) }),
+        z.object({ kind: z.literal('pull'), connector: z.enum(SIEM_FORMATS) }),
+        z.object({ kind: z.literal('demo') }),
+      ]),
+    ),
   }))();
 
 /** A message that can never be stored: redelivery cannot help, so it ends in the DLQ. */
@@ -87,8 +114,10 @@ export function decodeIncidentMessage(body: string): NormalisedIncident {
   const message = incidentMessage.safeParse(parsed);
   if (!message.success) throw new PoisonMessageError('The message is not an incident message (v1).');
   const { source_url, ...rest } = message.data.incident;
+  const { origin } = message.data;
   try {
-    return assertIncident({ ...rest, ...(source_url ? { url: source_url } : {}) });
+    const incident = assertIncident({ ...rest, ...(source_url ? { url: source_url } : {}) });
+    return origin ? { ...incident, origin } : incident;
   } catch (error) {
     if (error instanceof ValidationError) throw new PoisonMessageError(error.message);
     throw error;
@@ -166,7 +195,10 @@ export async function pullConnector(deps: PullDeps): Promise<PullResult> {
   let skipped = 0;
   for (const record of fetched.records) {
     try {
-      incidents.push(mapSiemRecord(connector, record, deps.mapping));
+      incidents.push({
+        ...mapSiemRecord(connector, record, deps.mapping),
+        origin: { kind: 'pull', connector },
+      });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       skipped++;
@@ -238,6 +270,16 @@ function current() {
 /** The consumer's stores (one document client per cold start). */
 export function syncStores(): SyncStores {
   return current().stores;
+}
+
+/** The sources this deployment pulls (a SIEM's URL is configured): pushes may not touch them. */
+export function pulledSources(cfg: Config): SiemFormat[] {
+  const urls: Record<SiemFormat, string | undefined> = {
+    sentinel: cfg.SIS_SIEM_SENTINEL_URL,
+    splunk: cfg.SIS_SIEM_SPLUNK_URL,
+    elastic: cfg.SIS_SIEM_ELASTIC_URL,
+  };
+  return SIEM_FORMATS.filter((format) => Boolean(urls[format]));
 }
 
 export function incidentQueue(): IncidentQueue {

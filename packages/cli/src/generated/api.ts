@@ -2251,9 +2251,21 @@ export interface components {
             source_id: string;
             /**
              * Format: uri
-             * @description Link to the incident in the SIEM
+             * @description Link to the incident in the SIEM, as its writer gave it: for a pushed copy (origin.kind push) an external link the pushing key chose
              */
             source_url?: string;
+            /** @description Who wrote the stored copy: push (the API key that sent it), pull (this deployment read it from the SIEM) or demo; absent on copies stored before it was recorded */
+            origin?: {
+                /**
+                 * @description push: sent to the ingest endpoint; pull: read from the SIEM by this deployment; demo: demo data
+                 * @enum {string}
+                 */
+                kind: "push" | "pull" | "demo";
+                /** @description The API key that pushed it (push only) */
+                key_id?: string;
+                /** @description The SIEM it was pulled from (pull only) */
+                connector?: string;
+            };
             /** @description Normalised entities involved */
             entities: components["schemas"]["Entity"][];
         };
