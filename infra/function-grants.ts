@@ -119,12 +119,14 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     },
   },
   // The connector tools: the intel table (cache, quota, circuit) and, when the deployment names one,
-  // the connectors' secret (granted by the stack: infra/settings.ts intelSecretArn). No graph or
-  // incidents table: its context opens neither (the connector tools read no tenant data).
+  // the connectors' secret (granted by the stack: infra/settings.ts intelSecretArn). No incidents
+  // table; of the graph only reads, for the looked-up entity's TLP (issue #27).
   'step-run-intel': {
     tables: {
       sessions: { access: 'readWrite' },
       intel: { access: 'readWrite' },
+      // The looked-up entity's node, for its TLP (an earlier red investigation keeps it in-house).
+      graph: { access: 'read' },
     },
   },
   'step-assess': { tables: { sessions: { access: 'readWrite' } } },

@@ -13,6 +13,7 @@ export const handler = httpHandler(queryKnowledgeGraph, async ({ params, query }
       depth: query.depth,
       limit: query.limit,
       cursor: query.cursor,
+      hideRed: true,
     }),
   ),
 }));

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import { type Entity, type EntityType, isEntityType } from '../domain/core/entity';
+import { isTlp, type Tlp } from '../domain/core/tlp';
 import {
   type Direction,
   type Edge,
@@ -48,6 +49,8 @@ export interface EvidenceRef {
   kind: EvidenceKind;
   /** When the evidence observed the entities (incident created_at, session completion). */
   at: string;
+  /** The session's TLP: every node the evidence writes keeps the highest level it was written at. */
+  tlp?: Tlp;
 }
 
 export interface StoredNode extends EntityNode {}
@@ -108,6 +111,7 @@ function nodeFromItem(item: Item): StoredNode {
   };
   if (typeof item.risk_score === 'number') node.risk_score = item.risk_score;
   if (typeof item.risk_scored_at === 'string') node.risk_scored_at = item.risk_scored_at;
+  if (isTlp(item.tlp)) node.tlp = item.tlp;
   return node;
 }
 
@@ -157,6 +161,7 @@ function nodeItem(node: StoredNode, version: number): Item {
     ...(node.risk_score !== undefined
       ? { risk_score: node.risk_score, risk_scored_at: node.risk_scored_at }
       : {}),
+    ...(node.tlp ? { tlp: node.tlp } : {}),
     version,
   };
 }
@@ -250,14 +255,23 @@ export class GraphRepository {
       const key = entityPk(entity);
       let entry = work.get(key);
       if (!entry) {
-        entry = { entity, node: { entity, kind: evidence.kind, at: evidence.at }, sides: [] };
+        entry = {
+          entity,
+          node: {
+            entity,
+            kind: evidence.kind,
+            at: evidence.at,
+            ...(evidence.tlp ? { tlp: evidence.tlp } : {}),
+          },
+          sides: [],
+        };
         work.set(key, entry);
       }
       return entry;
     };
     for (const node of nodes) {
       const entry = workFor(node.entity);
-      entry.node = { ...node, kind: evidence.kind };
+      entry.node = { ...node, kind: evidence.kind, ...(evidence.tlp ? { tlp: evidence.tlp } : {}) };
     }
     for (const edge of edges) {
       const observed: Edge = { ...edge, evidence: [evidence.id], count: 1 };
@@ -391,6 +405,18 @@ export class GraphRepository {
       sortKeys.map((sk) => ({ pk, sk })),
     );
     return new Map(items.map((item) => [String(item.sk), item as Item]));
+  }
+
+  /** The nodes of several entities (absent ones left out), keyed by `entityPk`. */
+  async getNodes(entities: readonly Entity[]): Promise<Map<string, StoredNode>> {
+    const unique = [...new Map(entities.map((e) => [entityPk(e), e])).values()];
+    if (unique.length === 0) return new Map();
+    const items = await consistentBatchGet(
+      this.doc,
+      this.table,
+      unique.map((e) => ({ pk: entityPk(e), sk: NODE_SK })),
+    );
+    return new Map(items.map((item) => [String(item.pk), nodeFromItem(item as Item)]));
   }
 
   async getNode(entity: Entity): Promise<StoredNode | undefined> {

@@ -91,6 +91,7 @@ export function investigationData(stores: InvestigationDataStores): Investigatio
           count: side.count,
           evidence: side.evidence,
           ...(node?.risk_score !== undefined ? { risk_score: node.risk_score } : {}),
+          ...(node?.tlp ? { tlp: node.tlp } : {}),
         };
       });
     },

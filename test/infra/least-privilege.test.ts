@@ -134,7 +134,8 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   // The built-in tools read the graph and the incidents; only the connector tools' step touches the
   // intel table (cache, quota, circuit) and, when configured, the connectors' secret.
   'step-run-tool': [...writeTable('sessions'), ...readTable('graph'), ...readTable('incidents')],
-  'step-run-intel': [...writeTable('sessions'), ...writeTable('intel')],
+  // ...and reads the looked-up entity's graph node for its TLP (issue #27: red stays in-house).
+  'step-run-intel': [...writeTable('sessions'), ...writeTable('intel'), ...readTable('graph')],
   'step-assess': writeTable('sessions'),
   'step-analyst-turn': writeTable('sessions'),
   'step-persist': [...writeTable('sessions'), ...writeTable('graph')],

@@ -274,4 +274,16 @@ describe('neighborhood', () => {
       '198.51.100.23',
     ]);
   });
+
+  it('keeps the highest TLP of the sessions that wrote the node; incidents leave it as it was', () => {
+    const at = '2026-11-01T00:00:00.000Z';
+    let node = mergeNode(undefined, { entity: ip, kind: 'incident', at });
+    expect(node.tlp).toBeUndefined();
+    node = mergeNode(node, { entity: ip, kind: 'investigation', at, tlp: 'amber' });
+    expect(node.tlp).toBe('amber');
+    node = mergeNode(node, { entity: ip, kind: 'investigation', at, tlp: 'red' });
+    node = mergeNode(node, { entity: ip, kind: 'investigation', at, tlp: 'green' });
+    node = mergeNode(node, { entity: ip, kind: 'incident', at });
+    expect(node.tlp).toBe('red');
+  });
 });

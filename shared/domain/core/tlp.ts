@@ -22,3 +22,8 @@ export function tlpAllows(level: Tlp, max: Tlp): boolean {
 export function tlpOf(value: unknown): Tlp {
   return isTlp(value) ? value : DEFAULT_TLP;
 }
+
+/** The stricter of two levels (a graph node keeps the highest level of the sessions that wrote it). */
+export function stricterTlp(a: Tlp, b: Tlp | undefined): Tlp {
+  return b !== undefined && RANK[b] > RANK[a] ? b : a;
+}

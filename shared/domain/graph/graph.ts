@@ -1,4 +1,5 @@
 import { type Entity, entityKey } from '../core/entity';
+import { stricterTlp, type Tlp } from '../core/tlp';
 import { earlierTime, laterTime, type NormalisedIncident } from '../incidents/incident';
 
 /**
@@ -175,6 +176,8 @@ export interface NodeObservation {
   at: string;
   /** Latest risk score from an investigation of this entity, 0-100. */
   risk_score?: number;
+  /** The TLP of the session that observed it (incidents carry none). */
+  tlp?: Tlp;
 }
 
 export interface EntityNode {
@@ -187,6 +190,12 @@ export interface EntityNode {
   risk_score?: number;
   /** When risk_score was set, so an older investigation finishing late does not overwrite a newer score. */
   risk_scored_at?: string;
+  /**
+   * The highest TLP of the sessions that wrote the node (absent: only incidents, or written before
+   * TLP was recorded). A `red` node is left out of API-key graph answers and never sent to a
+   * third-party source by a later investigation.
+   */
+  tlp?: Tlp;
 }
 
 export function mergeNode(existing: EntityNode | undefined, observation: NodeObservation): EntityNode {
@@ -212,6 +221,7 @@ export function mergeNode(existing: EntityNode | undefined, observation: NodeObs
     node.risk_score = observation.risk_score;
     node.risk_scored_at = observation.at;
   }
+  if (observation.tlp) node.tlp = base.tlp ? stricterTlp(base.tlp, observation.tlp) : observation.tlp;
   return node;
 }
 

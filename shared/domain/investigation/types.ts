@@ -204,6 +204,8 @@ export interface Neighbour {
   /** The neighbour's own latest verdict and risk, when it has been investigated. */
   verdict?: Verdict | null;
   risk_score?: number | null;
+  /** The neighbour node's TLP (the highest of the sessions that wrote it), when recorded. */
+  tlp?: Tlp;
 }
 
 /**
@@ -239,6 +241,11 @@ export interface IntelLookup {
  */
 export interface IntelPort {
   enabled(connector: string): boolean;
+  /**
+   * The entity's own TLP in the knowledge graph (the highest of the sessions that wrote its node),
+   * undefined when it has none: a lookup is sent only if max(session TLP, this) allows it.
+   */
+  entityTlp?(entity: Entity): Promise<Tlp | undefined>;
   lookup(
     connector: string,
     entity: Entity,

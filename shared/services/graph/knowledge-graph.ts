@@ -9,6 +9,7 @@ import {
   type Neighbor,
 } from '../../domain/graph/graph';
 import {
+  entityPk,
   type GraphRepository,
   graphRepositoryFromConfig,
   isEdgeSortKey,
@@ -38,6 +39,11 @@ export interface GraphQueryInput {
   depth: number;
   limit: number;
   cursor?: string | undefined;
+  /**
+   * Leave TLP:RED nodes out (API keys, the plugin included): the queried entity answers 404 as if
+   * absent, and red neighbours are dropped from both depths. The console's signed-in analysts see them.
+   */
+  hideRed?: boolean;
 }
 
 export interface GraphEntityView {
@@ -100,29 +106,43 @@ export async function queryKnowledgeGraph(
     graph.getNode(entity),
     graph.neighbours(entity, { limit: input.limit, after }),
   ]);
-  if (!node) {
+  if (!node || (input.hideRed && node.tlp === 'red')) {
     throw new NotFoundError(
       `The knowledge graph has no ${entityLabel(entity)}: no incident or completed investigation has named it yet.`,
     );
   }
+  const visible = input.hideRed ? withoutRed(graph) : async (sides: EdgeSide[]) => sides;
+  const sides = await visible(page.sides);
 
   const depth2 = new Map<string, EdgeSide[]>();
-  if (input.depth >= 2 && page.sides.length > 0) {
-    const strongest = assembleNeighborhood(entity, page.sides)
+  if (input.depth >= 2 && sides.length > 0) {
+    const strongest = assembleNeighborhood(entity, sides)
       .sort(compareNeighbors)
       .slice(0, DEPTH2_FANOUT)
       .map((n): Entity => ({ type: n.type, value: n.value }));
     const unique = [...new Map(strongest.map((e) => [entityKey(e), e])).values()];
     const pages = await Promise.all(unique.map((e) => graph.neighbours(e, { limit: DEPTH2_PER_NEIGHBOR })));
-    unique.forEach((e, i) => {
-      depth2.set(entityKey(e), pages[i]?.sides ?? []);
+    const kept = await visible(pages.flatMap((p) => p.sides));
+    unique.forEach((e) => {
+      depth2.set(
+        entityKey(e),
+        kept.filter((side) => entityKey(side.self) === entityKey(e)),
+      );
     });
   }
 
   return {
     entity: entityView(node),
-    neighbors: assembleNeighborhood(entity, page.sides, depth2),
+    neighbors: assembleNeighborhood(entity, sides, depth2),
     next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
+  };
+}
+
+/** Drops the edge sides whose other end is a TLP:RED node (one batch read of those nodes). */
+function withoutRed(graph: GraphRepository) {
+  return async (sides: EdgeSide[]): Promise<EdgeSide[]> => {
+    const nodes = await graph.getNodes(sides.map((side) => side.other));
+    return sides.filter((side) => nodes.get(entityPk(side.other))?.tlp !== 'red');
   };
 }
 

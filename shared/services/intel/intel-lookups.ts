@@ -15,6 +15,7 @@ import { intelEnvPrefix, KEYLESS_CONNECTORS } from '../../domain/intel/names';
 import type { IntelLookup, IntelPort } from '../../domain/investigation/types';
 import { logger } from '../../observability';
 import { callProvider } from '../../platform/intel-http';
+import { graphRepositoryFromConfig } from '../../store/graph-repository';
 import { type IntelRepository, intelRepositoryFromConfig } from '../../store/intel-repository';
 
 /**
@@ -87,6 +88,8 @@ async function keysFromSecret(cfg: Config): Promise<Record<string, string>> {
 export interface IntelLookupsDeps {
   cfg: Config;
   repo: IntelRepository;
+  /** The knowledge graph's nodes, read for their TLP only (entityTlp). */
+  nodes?: { getNode(entity: Entity): Promise<{ tlp?: Tlp } | undefined> };
   now?: () => Date;
   fetchImpl?: typeof fetch;
 }
@@ -103,6 +106,10 @@ export class IntelLookups implements IntelPort {
 
   enabled(connector: string): boolean {
     return isConnectorName(connector) && this.settings[connector].enabled;
+  }
+
+  async entityTlp(entity: Entity): Promise<Tlp | undefined> {
+    return (await this.deps.nodes?.getNode(entity))?.tlp;
   }
 
   async lookup(
@@ -329,5 +336,9 @@ export function intelLookupsFromConfig(
   cfg: Config,
   doc?: Parameters<typeof intelRepositoryFromConfig>[1],
 ): IntelLookups {
-  return new IntelLookups({ cfg, repo: intelRepositoryFromConfig(cfg, doc) });
+  return new IntelLookups({
+    cfg,
+    repo: intelRepositoryFromConfig(cfg, doc),
+    nodes: graphRepositoryFromConfig(cfg, doc),
+  });
 }

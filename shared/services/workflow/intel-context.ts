@@ -12,12 +12,13 @@ import type { ToolStepContext } from './step-run-tool';
  */
 
 const refuse = async (): Promise<never> => {
-  throw new Error('The intelligence connector tools read no incidents, investigations or graph.');
+  throw new Error('The intelligence connector tools read no incidents, investigations or neighbourhood.');
 };
 
 /**
- * The connector tools send the indicator to their source and read nothing of the tenant's data, so
- * their step opens neither the graph nor the incidents (and is granted neither table).
+ * The connector tools send the indicator to their source and read none of the tenant's incidents or
+ * investigations; of the graph they read only the looked-up entity's node, for its TLP (the intel
+ * runtime's entityTlp), never a neighbourhood.
  */
 const NO_TENANT_DATA: InvestigationData = {
   incidentsMentioning: refuse,

@@ -1,4 +1,5 @@
 import type { SessionStatus } from '../../domain/core/session-status';
+import { tlpOf } from '../../domain/core/tlp';
 import { edgesFromInvestigation } from '../../domain/graph/graph';
 import { closingMessage, relationshipsFrom } from '../../domain/investigation/report';
 import type { Report } from '../../domain/investigation/types';
@@ -39,7 +40,7 @@ export async function persist(
   const calls = await recordedToolCalls(ctx, session.session_id);
   const discovered = relationshipsFrom({ entity, toolCalls: calls, sessionId: session.session_id });
   await ctx.graph.record(
-    { id: session.session_id, kind: 'investigation', at: completedAt },
+    { id: session.session_id, kind: 'investigation', at: completedAt, tlp: tlpOf(session.tlp) },
     [{ entity, kind: 'investigation', at: completedAt, risk_score: report.risk_score }],
     edgesFromInvestigation({
       session_id: session.session_id,

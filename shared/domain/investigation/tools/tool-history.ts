@@ -231,8 +231,10 @@ export const priorInvestigations: Tool = {
 export const graphNeighbourhood: Tool = {
   ...builtInTool('graph_neighbourhood'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
+    // A TLP:RED neighbour is named only in a TLP:RED investigation's report.
+    const redVisible = ctx.tlp === 'red';
     const neighbours = (await ctx.data.neighbourhood(entity, ctx.limits.neighbours)).filter(
-      (n) => !sameEntity(n.entity, entity),
+      (n) => !sameEntity(n.entity, entity) && (redVisible || n.tlp !== 'red'),
     );
     const byRelationship: Record<string, number> = {};
     const byType: Record<string, number> = {};

@@ -1,6 +1,6 @@
 import type { Entity } from '../../core/entity';
 import { ToolSkippedError } from '../../core/errors';
-import { DEFAULT_TLP, type Tlp, tlpAllows } from '../../core/tlp';
+import { DEFAULT_TLP, stricterTlp, type Tlp, tlpAllows } from '../../core/tlp';
 import {
   CONNECTOR_NAMES,
   CONNECTORS,
@@ -29,6 +29,14 @@ function intelTool(name: ConnectorName): Tool {
       const refusal = refusalReason(connector, entity, ctx.tlp ?? DEFAULT_TLP, ctx.internalSuffixes ?? []);
       if (refusal) throw new ToolSkippedError(refusal);
       if (!ctx.intel?.enabled(name)) throw new ToolSkippedError(`${connector.title} is not configured.`);
+      // The entity's own level: an earlier TLP:RED investigation of it keeps it from third parties.
+      const entityTlp = await ctx.intel.entityTlp?.(entity);
+      const level = stricterTlp(ctx.tlp ?? DEFAULT_TLP, entityTlp);
+      if (!tlpAllows(level, connector.maxTlp)) {
+        throw new ToolSkippedError(
+          `The knowledge graph marks this ${entity.type} TLP:${level.toUpperCase()} (an earlier investigation), above this source's maximum (TLP:${connector.maxTlp.toUpperCase()}); nothing was sent.`,
+        );
+      }
       const lookup = await ctx.intel.lookup(name, entity, {
         signal: ctx.signal,
         refresh: ctx.refreshIntel === true,
