@@ -519,15 +519,4 @@ export function applyResponse(
   };
 }
 
-/** Words that declare the entity harmless: a narrative saying them over a suspicious verdict is refused. */
-const ALL_CLEAR =
-  /\b(benign|harmless|false positive|no (further )?action (is )?(needed|required)|safe to (ignore|close)|can be (ignored|closed))\b/i;
-
-/**
- * The narrative may explain the computed verdict, never overturn it: a narrative that clears a
- * suspicious or malicious entity (the typical effect of a prompt injection) is not used.
- */
-export function contradictsVerdict(narrative: string, verdict: Verdict): boolean {
-  if (verdict !== 'suspicious' && verdict !== 'malicious') return false;
-  return ALL_CLEAR.test(narrative.replace(/\bnot (benign|harmless|a false positive)\b/gi, ''));
-}
+export { contradictsVerdict } from './verdict-consistency';

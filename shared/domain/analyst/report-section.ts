@@ -1,6 +1,8 @@
 import type { Report } from '../investigation/types';
-import { type Conversation, contradictsVerdict, type FallbackReason } from './conversation';
+import type { Conversation, FallbackReason } from './conversation';
+import { textOf } from './converse';
 import { estimateCostUsd, PRICE_SOURCE } from './prices';
+import { contradictsVerdict } from './verdict-consistency';
 
 /**
  * `report.analyst`: who wrote the narrative (the model, or the rules engine as fallback), with the
@@ -63,7 +65,13 @@ export function analystSection(
   const outcome = conversation?.outcome;
   if (!outcome) return rules('analyst_step_failed', false, 'the conversation did not finish');
   if (outcome.status === 'fallback') return rules(outcome.reason, true, outcome.detail);
-  const words = [outcome.report.narrative, ...outcome.report.recommended_actions].join('\n');
+  // Every model-written field: the report's, and what the model said between lookups.
+  const words = [
+    outcome.report.narrative,
+    ...outcome.report.recommended_actions,
+    ...outcome.report.questions_for_human,
+    ...(conversation?.messages ?? []).filter((m) => m.role === 'assistant').map(textOf),
+  ];
   if (contradictsVerdict(words, report.verdict)) {
     return rules('narrative_contradicts_verdict', false, `verdict is ${report.verdict}`);
   }
