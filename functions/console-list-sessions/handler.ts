@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { listConsoleSessions } from '../../shared/api/routes/console';
-import { listTenantSessions } from '../../shared/services/console';
-import { searchIndex } from '../../shared/services/search';
+import { listTenantSessions } from '../../shared/services/console/console';
+import { searchIndex } from '../../shared/services/investigations/search';
 
 /** GET /api/v1/console/sessions?q=&limit=&cursor=: every session of the tenant, newest first. */
 export const handler = httpHandler(listConsoleSessions, async ({ query, caller }) => ({

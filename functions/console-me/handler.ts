@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getConsoleMe } from '../../shared/api/routes/console';
-import { UnauthorizedError } from '../../shared/domain/errors';
-import { consoleMe } from '../../shared/services/console';
+import { UnauthorizedError } from '../../shared/domain/core/errors';
+import { consoleMe } from '../../shared/services/console/console';
 
 /** GET /api/v1/console/me: who is signed in, with the role the console shows pages for. */
 export const handler = httpHandler(getConsoleMe, async ({ caller }) => {

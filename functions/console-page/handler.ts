@@ -7,7 +7,7 @@ import {
   consoleShell,
   consoleSignIn,
   SHELL_CACHE_CONTROL,
-} from '../../shared/services/console-pages';
+} from '../../shared/services/console/console-pages';
 
 /** GET /sessions, /sessions/{id}, /incidents, ...: the HTML shell of the browser app; /console redirects. */
 export const handler = httpHandler(

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { listConnectors } from '../../shared/api/routes/connectors';
 import { type Config, config } from '../../shared/config';
-import { listConnectors as list } from '../../shared/services/intel-lookups';
+import { listConnectors as list } from '../../shared/services/intel/intel-lookups';
 import { type IntelRepository, intelRepositoryFromConfig } from '../../shared/store/intel-repository';
 
 let shared: { cfg: Config; repo: IntelRepository } | undefined;

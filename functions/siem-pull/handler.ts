@@ -8,7 +8,7 @@ import {
   incidentQueue,
   type PullResult,
   pullConnector,
-} from '../../shared/services/incident-sync';
+} from '../../shared/services/incidents/incident-sync';
 
 /**
  * Scheduled SIEM pull (EventBridge Scheduler on AWS, an interval in the local runtime). The event

@@ -1,6 +1,6 @@
-import { analystDeps, analystTurn } from '../../shared/services/analyst-steps';
-import { sessionContext } from '../../shared/services/session-context';
-import { asStep } from '../../shared/services/workflow-step';
+import { analystDeps, analystTurn } from '../../shared/services/analyst/analyst-steps';
+import { sessionContext } from '../../shared/services/investigations/session-context';
+import { asStep } from '../../shared/services/workflow/workflow-step';
 
 /** Workflow step AnalystTurn (bedrock mode): one Converse turn of the analyst model. */
 export const handler = (event: unknown) =>

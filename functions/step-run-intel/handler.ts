@@ -1,7 +1,7 @@
-import { INTEL_TOOLS } from '../../shared/domain/investigation/tool-intel';
-import { intelContext } from '../../shared/services/intel-context';
-import { runTool } from '../../shared/services/step-run-tool';
-import { asStep } from '../../shared/services/workflow-step';
+import { INTEL_TOOLS } from '../../shared/domain/investigation/tools/tool-intel';
+import { intelContext } from '../../shared/services/workflow/intel-context';
+import { runTool } from '../../shared/services/workflow/step-run-tool';
+import { asStep } from '../../shared/services/workflow/workflow-step';
 
 /**
  * Workflow step RunIntel (one iteration of the RunIntelTools Map over the plan's `intel_tools`, or an

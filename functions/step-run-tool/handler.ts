@@ -1,11 +1,11 @@
 import { config } from '../../shared/config';
-import type { OfflineIntel } from '../../shared/domain/enrichment';
-import { BUILT_IN_TOOLS } from '../../shared/domain/investigation/built-in-tools';
+import { BUILT_IN_TOOLS } from '../../shared/domain/investigation/tools/built-in-tools';
+import type { OfflineIntel } from '../../shared/domain/investigation/tools/enrichment';
 import { logger } from '../../shared/observability';
 import { offlineIntel } from '../../shared/platform/offline-intel';
-import { investigationContext } from '../../shared/services/investigation-context';
-import { runTool } from '../../shared/services/step-run-tool';
-import { asStep } from '../../shared/services/workflow-step';
+import { investigationContext } from '../../shared/services/workflow/investigation-context';
+import { runTool } from '../../shared/services/workflow/step-run-tool';
+import { asStep } from '../../shared/services/workflow/workflow-step';
 
 /**
  * Workflow step RunTool (one iteration of the RunBuiltInTools Map over the plan's `tools`, or a

@@ -1,5 +1,5 @@
-import type { Entity } from '../domain/entity';
-import { incidentLink } from '../domain/incident';
+import type { Entity } from '../domain/core/entity';
+import { incidentLink } from '../domain/incidents/incident';
 import type {
   IncidentSummary,
   InvestigationData,

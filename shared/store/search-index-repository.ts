@@ -8,7 +8,7 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
-import type { Entity } from '../domain/entity';
+import type { Entity } from '../domain/core/entity';
 import { documentClientFor } from './dynamo-client';
 import { tableName } from './tables';
 
@@ -20,7 +20,7 @@ import { tableName } from './tables';
  *             set, so a query for several terms is ONE Query on one term's partitions (newest first)
  *             with the other terms checked inside the items (`contains(th, :h)`). The owner is part
  *             of the partition key: a key can only ever read postings of its own sessions.
- *             Posting terms (domain `postingTermsFor`, shared/domain/search-phrases.ts) are the
+ *             Posting terms (domain `postingTermsFor`, shared/domain/search/search-phrases.ts) are the
  *             findable terms except that a phrase of the rules engine's text (`x:<id>`) stands for
  *             its words when the session has all of them; a word is read from its own partition and
  *             those of its phrases and of the verdict or type term naming it (domain `partitionsFor`),

@@ -10,8 +10,8 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { SessionStatus } from '../domain/session-status';
-import { isTerminal, statusesBefore } from '../domain/session-status';
+import type { SessionStatus } from '../domain/core/session-status';
+import { isTerminal, statusesBefore } from '../domain/core/session-status';
 import { consistentBatchGet } from './consistent-batch-get';
 import { GSI1 } from './tables';
 

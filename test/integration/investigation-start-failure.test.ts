@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { investigationContext } from '../../shared/services/investigation-context';
+import { investigationContext } from '../../shared/services/workflow/investigation-context';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 
 /**

@@ -9,8 +9,8 @@ import { CONSOLE_API_TYPES_PATH, consoleApiTypesSource } from '../../scripts/con
 import { buildConsoleOpenApiDocument } from '../../shared/api/openapi';
 import { ROUTES } from '../../shared/api/routes';
 import { isConsoleRoute } from '../../shared/api/routes/console';
-import { KEY_EXPIRY_DAYS } from '../../shared/domain/key-lifecycle';
-import { DEFAULT_TLP } from '../../shared/domain/tlp';
+import { DEFAULT_TLP } from '../../shared/domain/core/tlp';
+import { KEY_EXPIRY_DAYS } from '../../shared/domain/keys/key-lifecycle';
 
 describe('console/src/generated/api.ts', () => {
   it('matches the console routes of the route table (run `npm run console:api-types` after changing them)', async () => {

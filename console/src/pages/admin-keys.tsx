@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { SCOPES } from '../../../shared/domain/scopes';
+import { SCOPES } from '../../../shared/domain/keys/scopes';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';

@@ -1,4 +1,4 @@
-import type { ConsoleRole } from '../../domain/scopes';
+import type { ConsoleRole } from '../../domain/keys/scopes';
 import { defineRoute, type RouteDefinition } from '../route-types';
 import { AssetParams, AuditQuery, ConsoleSessionsQuery, IncidentParams } from '../schemas/console';
 import { GraphEntityParams, GraphQuery } from '../schemas/graph';

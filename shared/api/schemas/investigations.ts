@@ -1,7 +1,8 @@
-import { MAX_ENTITY_VALUE_LENGTH } from '../../domain/entity';
-import { normaliseEntity } from '../../domain/entity-normalisation';
-import { ValidationError } from '../../domain/errors';
-import { personaChoices, personaNamed } from '../../domain/investigation/persona-names';
+import { MAX_ENTITY_VALUE_LENGTH } from '../../domain/core/entity';
+import { normaliseEntity } from '../../domain/core/entity-normalisation';
+import { ValidationError } from '../../domain/core/errors';
+import { DEFAULT_TLP, TLP_LEVELS } from '../../domain/core/tlp';
+import { personaChoices, personaNamed } from '../../domain/investigation/personas/persona-names';
 import {
   FINDING_CATEGORIES,
   FINDING_SEVERITIES,
@@ -9,7 +10,6 @@ import {
   TOOL_CALL_STATUSES,
   TOOL_NAMES,
 } from '../../domain/investigation/types';
-import { DEFAULT_TLP, TLP_LEVELS } from '../../domain/tlp';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 import { Cursor, Entity, EntityType, IsoDateTime, SessionId, Truncated } from './common';

@@ -1,5 +1,5 @@
-import { ENTITY_TYPES, type Entity, entityKey, sameEntity } from '../entity';
-import { normaliseEntity } from '../entity-normalisation';
+import { ENTITY_TYPES, type Entity, entityKey, sameEntity } from '../core/entity';
+import { normaliseEntity } from '../core/entity-normalisation';
 import type { Finding, PersonaName, Verdict } from '../investigation/types';
 import { type AnalystBudget, type BudgetUse, exhausted } from './budget';
 import {

@@ -1,5 +1,10 @@
-import { type AttackTechnique, type AttackTechniqueId, attackTechniques, normaliseAttack } from '../attack';
-import type { Entity } from '../entity';
+import {
+  type AttackTechnique,
+  type AttackTechniqueId,
+  attackTechniques,
+  normaliseAttack,
+} from '../core/attack';
+import type { Entity } from '../core/entity';
 import type { Facts, FindingCategory, JsonValue, Verdict } from '../investigation/types';
 
 /**

@@ -1,7 +1,7 @@
-import { normaliseAttack } from '../attack';
-import { type Entity, entityKey } from '../entity';
-import { normaliseEntity } from '../entity-normalisation';
-import { DomainError, ToolSkippedError, ValidationError } from '../errors';
+import { normaliseAttack } from '../core/attack';
+import { type Entity, entityKey } from '../core/entity';
+import { normaliseEntity } from '../core/entity-normalisation';
+import { DomainError, ToolSkippedError, ValidationError } from '../core/errors';
 import { newToolCallId } from './call-ids';
 import { clampScore, severityForScore } from './scoring';
 import {

@@ -1,6 +1,6 @@
-import { type Entity, entityKey, sameEntity } from '../entity';
-import { normaliseEntity } from '../entity-normalisation';
-import { type Persona, resolvePersona } from './personas';
+import { type Entity, entityKey, sameEntity } from '../core/entity';
+import { normaliseEntity } from '../core/entity-normalisation';
+import { type Persona, resolvePersona } from './personas/personas';
 import { coverageOf, explainScore, riskScore as riskScoreOf, sortFindings, verdictFor } from './scoring';
 import type {
   Attributes,
@@ -154,7 +154,7 @@ export function closingMessage(report: Report): string {
 
 /**
  * An edge the investigation discovered. `relationship` uses the knowledge graph's vocabulary
- * (shared/domain/graph.ts): links found by analysis are `related_in_investigation`, and `link`
+ * (shared/domain/graph/graph.ts): links found by analysis are `related_in_investigation`, and `link`
  * says which (`subdomain_of`, `impersonates`, `alias_of`).
  */
 export interface DiscoveredEdge {

@@ -1,4 +1,4 @@
-import { type AttackTechniqueId, attackTechniques } from '../attack';
+import { type AttackTechniqueId, attackTechniques } from '../core/attack';
 import type {
   Coverage,
   Finding,

@@ -1,9 +1,9 @@
 import type { AnalystSection } from '../analyst/report-section';
-import type { AttackTechnique } from '../attack';
-import type { OfflineIntel } from '../enrichment';
-import type { Entity } from '../entity';
-import type { Tlp } from '../tlp';
+import type { AttackTechnique } from '../core/attack';
+import type { Entity } from '../core/entity';
+import type { Tlp } from '../core/tlp';
 import type { ScoreExplanation } from './scoring';
+import type { OfflineIntel } from './tools/enrichment';
 
 /**
  * The vocabulary of an investigation, shared by the tools, the engine, the report, the store (which
@@ -86,7 +86,7 @@ export interface Finding {
   source_tool: ToolName;
   category: FindingCategory;
   evidence: string[];
-  /** MITRE ATT&CK techniques the finding points to (curated table in shared/domain/attack.ts). */
+  /** MITRE ATT&CK techniques the finding points to (curated table in shared/domain/core/attack.ts). */
   attack?: AttackTechnique[];
   /** An intelligence source's own normalised verdict, on the findings of `intel_*` tools. */
   source_verdict?: Verdict;
@@ -234,7 +234,7 @@ export interface IntelLookup {
 }
 
 /**
- * The connectors' runtime (shared/services/intel-lookups.ts): configuration, cache, quota, circuit
+ * The connectors' runtime (shared/services/intel/intel-lookups.ts): configuration, cache, quota, circuit
  * breaker and HTTP. Throws ToolSkippedError when it deliberately does not call (quota, open circuit).
  */
 export interface IntelPort {

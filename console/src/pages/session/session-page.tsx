@@ -1,4 +1,4 @@
-import { isTerminal } from '../../../../shared/domain/session-status';
+import { isTerminal } from '../../../../shared/domain/core/session-status';
 import { ErrorNote, Loading, PageTitle } from '../../components/common';
 import { ReportView } from './report-view';
 import { SessionHeader } from './session-header';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { isTerminal } from '../../../../shared/domain/session-status';
+import { isTerminal } from '../../../../shared/domain/core/session-status';
 import { ApiError, api } from '../../api';
 import type {
   HistoryEvent,
