@@ -40,8 +40,8 @@ export function phraseSourceFiles(): string[] {
     ...inDir('shared/domain/investigation/tools', (n) => /^tool-.*\.ts$/.test(n)),
     'shared/domain/investigation/tools/mail-provider.ts',
     'shared/domain/intel/mappers.ts',
-    ...inDir('shared/domain/investigation/personas', (n) => /^personas.*\.ts$/.test(n)),
-    'shared/domain/investigation/report.ts',
+    ...inDir('shared/domain/investigation/report', (n) => /^personas.*\.ts$/.test(n)),
+    'shared/domain/investigation/report/report.ts',
   ];
 }
 

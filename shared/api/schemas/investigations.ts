@@ -2,14 +2,14 @@ import { MAX_ENTITY_VALUE_LENGTH } from '../../domain/core/entity';
 import { normaliseEntity } from '../../domain/core/entity-normalisation';
 import { ValidationError } from '../../domain/core/errors';
 import { DEFAULT_TLP, TLP_LEVELS } from '../../domain/core/tlp';
-import { personaChoices, personaNamed } from '../../domain/investigation/personas/persona-names';
 import {
   FINDING_CATEGORIES,
   FINDING_SEVERITIES,
   PERSONA_NAMES,
   TOOL_CALL_STATUSES,
   TOOL_NAMES,
-} from '../../domain/investigation/types';
+} from '../../domain/core/vocabulary';
+import { personaChoices, personaNamed } from '../../domain/investigation/report/persona-names';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 import { Cursor, Entity, EntityType, IsoDateTime, SessionId, Truncated } from './common';

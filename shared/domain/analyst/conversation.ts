@@ -1,6 +1,7 @@
 import { ENTITY_TYPES, type Entity, entityKey, sameEntity } from '../core/entity';
 import { normaliseEntity } from '../core/entity-normalisation';
-import type { Finding, PersonaName, Verdict } from '../investigation/types';
+import type { Finding, PersonaName, Verdict } from '../core/vocabulary';
+import { FALLBACK_REASONS, type FallbackReason } from '../core/vocabulary';
 import { type AnalystBudget, type BudgetUse, exhausted } from './budget';
 import {
   type ContentBlock,
@@ -22,6 +23,8 @@ import {
   type SubmitReport,
 } from './submit-report';
 
+export { FALLBACK_REASONS, type FallbackReason };
+
 /**
  * The analyst's conversation with the model, as pure state transitions. The workflow runs one
  * model turn per AnalystTurn state; between turns this state lives in DynamoDB. A turn is:
@@ -29,22 +32,6 @@ import {
  * run the tools the model asked for, take another turn, or stop with a submitted report or a
  * fallback to the rules narrative. Results of requested tools come back with `attachToolResults`.
  */
-
-export const FALLBACK_REASONS = [
-  'model_error',
-  'model_timeout',
-  'model_throttled',
-  'malformed_tool_use',
-  'max_tokens',
-  'guardrail_intervened',
-  'context_window_exceeded',
-  'budget_exhausted',
-  'no_report',
-  'invalid_report',
-  'narrative_contradicts_verdict',
-  'analyst_step_failed',
-] as const;
-export type FallbackReason = (typeof FALLBACK_REASONS)[number];
 
 /** A tool the investigation offers the model (the plan's tools, intel connectors included). */
 export interface OfferedTool {

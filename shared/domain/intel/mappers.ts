@@ -5,7 +5,7 @@ import {
   normaliseAttack,
 } from '../core/attack';
 import type { Entity } from '../core/entity';
-import type { Facts, FindingCategory, JsonValue, Verdict } from '../investigation/types';
+import type { Facts, FindingCategory, JsonValue, Verdict } from '../core/vocabulary';
 
 /**
  * Pure mappers from each provider's documented answer to the service's vocabulary: one normalised
