@@ -15,7 +15,6 @@ import {
 
 /** Mappers of the IP reputation sources (AbuseIPDB, GreyNoise, InternetDB, CrowdSec). */
 
-
 const ABUSEIPDB_CATEGORY_ATTACK: Record<number, AttackTechniqueId[]> = {
   4: ['T1498'],
   7: ['T1566'],
