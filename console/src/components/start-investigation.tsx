@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { DEFAULT_TLP, TLP_LEVELS } from '../../../shared/domain/core/tlp';
-import { PERSONA_NAMES } from '../../../shared/domain/investigation/types';
+import { PERSONA_NAMES } from '../../../shared/domain/core/vocabulary';
 import { api } from '../api';
 import { sessionHref } from '../format';
 import type { Entity, Started } from '../types';
