@@ -156,7 +156,6 @@ describe('the floors of docs/architecture.md', () => {
 const SPLIT_IN_PROGRESS = new Set([
   'shared/store/sessions-repository.ts',
   'shared/store/search-index-repository.ts',
-  'console/src/pages/session.tsx',
   'shared/domain/investigation/tools/tool-domain-analysis.ts',
 ]);
 
