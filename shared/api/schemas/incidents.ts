@@ -259,6 +259,17 @@ export const ListIncidentsQuery = /* @__PURE__ */ (() =>
     { id: 'ListIncidentsQuery' },
   ))();
 
+/** Who wrote an incident's stored copy (domain IncidentOrigin). */
+export const IncidentOriginSchema = /* @__PURE__ */ (() =>
+  z.object({
+    kind: withMeta(z.enum(['push', 'pull', 'demo']), {
+      description:
+        'push: sent to the ingest endpoint; pull: read from the SIEM by this deployment; demo: demo data',
+    }),
+    key_id: withMeta(z.optional(z.string()), { description: 'The API key that pushed it (push only)' }),
+    connector: withMeta(z.optional(z.string()), { description: 'The SIEM it was pulled from (pull only)' }),
+  }))();
+
 export const IncidentSummary = /* @__PURE__ */ (() =>
   withMeta(
     z.object({
@@ -281,26 +292,10 @@ export const IncidentSummary = /* @__PURE__ */ (() =>
         description:
           'Link to the incident in the SIEM, as its writer gave it: for a pushed copy (origin.kind push) an external link the pushing key chose',
       }),
-      origin: withMeta(
-        z.optional(
-          z.object({
-            kind: withMeta(z.enum(['push', 'pull', 'demo']), {
-              description:
-                'push: sent to the ingest endpoint; pull: read from the SIEM by this deployment; demo: demo data',
-            }),
-            key_id: withMeta(z.optional(z.string()), {
-              description: 'The API key that pushed it (push only)',
-            }),
-            connector: withMeta(z.optional(z.string()), {
-              description: 'The SIEM it was pulled from (pull only)',
-            }),
-          }),
-        ),
-        {
-          description:
-            'Who wrote the stored copy: push (the API key that sent it), pull (this deployment read it from the SIEM) or demo; absent on copies stored before it was recorded',
-        },
-      ),
+      origin: withMeta(z.optional(IncidentOriginSchema), {
+        description:
+          'Who wrote the stored copy: push (the API key that sent it), pull (this deployment read it from the SIEM) or demo; absent on copies stored before it was recorded',
+      }),
       entities: withMeta(z.array(Entity), { description: 'Normalised entities involved' }),
     }),
     { id: 'IncidentSummary', description: 'One incident in a list' },

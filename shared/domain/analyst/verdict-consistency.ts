@@ -1,4 +1,4 @@
-import type { Verdict } from '../investigation/types';
+import type { Verdict } from '../core/vocabulary';
 import { canonicalForm } from './grounding';
 
 /**
