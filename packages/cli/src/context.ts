@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { ApiClient } from './api';
 import { CliError, EXIT, UsageError } from './errors';
-import { resolveTarget } from './profiles';
+import { note } from './output';
+import { insecureUrlWarning, resolveTarget } from './profiles';
 
 export interface GlobalFlags {
   json?: boolean;
@@ -36,6 +37,8 @@ export async function commandContext(command: Command): Promise<CommandContext> 
   const flags = globals(command);
   const stdinKey = flags.apiKeyStdin ? await readStdinSecret() : undefined;
   const target = resolveTarget({ profile: flags.profile, stdinKey });
+  const warning = insecureUrlWarning(target.apiUrl);
+  if (warning) note(warning);
   return { json: Boolean(flags.json), api: new ApiClient(target) };
 }
 

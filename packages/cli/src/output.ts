@@ -5,17 +5,38 @@ import type { components } from './generated/api';
 type Schemas = components['schemas'];
 export type Report = NonNullable<Schemas['InvestigationReportResponse']['report']>;
 
+/**
+ * Control characters (ESC starts terminal escape sequences: colours, cursor moves, window titles,
+ * even clipboard writes) and invisible format characters (bidi overrides that reorder what is shown,
+ * zero-width characters) except newline and tab. Report text, intelligence strings and incident
+ * fields come from outside; none of it may drive the terminal or disguise itself.
+ */
+const UNSAFE = /(?![\n\t])[\p{Cc}\p{Cf}]/gu;
+
+/** Text safe to show on a terminal: unsafe characters removed, line separators as newlines. */
+export function terminalSafe(text: string): string {
+  return text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(UNSAFE, '');
+}
+
+/**
+ * The JSON document as is, with every control and format character escaped as `\uXXXX`: the same
+ * values for a program reading it, nothing a terminal would act on for a person looking at it.
+ */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const text = JSON.stringify(value, null, 2).replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (char) =>
+    char === '\n' ? char : `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
+  );
+  process.stdout.write(`${text}\n`);
 }
 
 export function printText(text: string): void {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  const safe = terminalSafe(text);
+  process.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
 }
 
 /** Progress and notes for a person watching: stderr, so stdout stays the result. */
 export function note(line: string): void {
-  process.stderr.write(`${line}\n`);
+  process.stderr.write(`${terminalSafe(line)}\n`);
 }
 
 function clip(value: string, width: number): string {

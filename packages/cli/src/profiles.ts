@@ -63,6 +63,8 @@ export function saveProfile(name: string, profile: Profile, env: NodeJS.ProcessE
   config.profiles[checkProfileName(name)] = profile;
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // mkdir's mode acts only on a directory it creates: an existing, more open one is tightened.
+  chmodSync(dir, 0o700);
   const file = configFile(env);
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
@@ -85,6 +87,18 @@ export function checkApiUrl(value: string): string {
     throw new UsageError(`Invalid API URL "${value}": it must start with https:// or http://.`);
   }
   return value.replace(/\/+$/, '');
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * A warning for a plain-http URL to another machine: the API key would cross the network in clear.
+ * Loopback (the local runtime) is fine.
+ */
+export function insecureUrlWarning(apiUrl: string): string | undefined {
+  const url = new URL(apiUrl);
+  if (url.protocol !== 'http:' || LOOPBACK.has(url.hostname)) return undefined;
+  return `warning: ${url.origin} is plain http: the API key and the answers cross the network unencrypted. Use https:// unless this is a trusted test network.`;
 }
 
 export interface TargetChoice {

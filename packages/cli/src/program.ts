@@ -7,7 +7,7 @@ import { addKnowledgeCommands } from './commands/knowledge';
 import { completionScript } from './completion';
 import { withExamples } from './context';
 import { CliError, EXIT } from './errors';
-import { printText } from './output';
+import { printText, terminalSafe } from './output';
 import { CLI_VERSION } from './version';
 
 export type { Command } from 'commander';
@@ -70,7 +70,7 @@ export async function run(argv: string[], options: ProgramOptions = {}): Promise
         : error instanceof CliError
           ? error
           : new CliError(`Unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
-    process.stderr.write(`sis: ${failure.message}\n`);
+    process.stderr.write(`sis: ${terminalSafe(failure.message)}\n`);
     return failure.exitCode;
   }
 }

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { globals, readStdinSecret, withExamples } from '../context';
 import { EXIT, UsageError } from '../errors';
-import { printJson, printText, table } from '../output';
+import { note, printJson, printText, table } from '../output';
 import {
   checkApiUrl,
   checkProfileName,
   configFile,
   DEFAULT_PROFILE,
+  insecureUrlWarning,
   listProfiles,
   readProfile,
   saveProfile,
@@ -91,6 +92,8 @@ async function configure(flags: ConfigureFlags, command: Command): Promise<numbe
       'Give the API key on standard input with --api-key-stdin, or run this in a terminal.',
     );
   const file = saveProfile(name, { api_url: checkApiUrl(apiUrl), api_key: apiKey });
+  const warning = insecureUrlWarning(checkApiUrl(apiUrl));
+  if (warning) note(warning);
   if (json) printJson({ profile: name, api_url: checkApiUrl(apiUrl), config_file: file });
   else printText(`Saved profile "${name}" (${checkApiUrl(apiUrl)}) in ${file} (readable by you only).`);
   return EXIT.ok;
