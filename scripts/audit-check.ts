@@ -10,9 +10,13 @@ import { fileURLToPath } from 'node:url';
  * high or critical advisory remains.
  *
  * The audit endpoint is a separate registry service that proxies and mirrors often block (it is a
- * POST to /-/npm/v1/security/advisories/bulk). When it cannot be reached the script prints a clear
- * WARNING and exits 0: "not checked" is reported as such, never as "no findings". SIS_AUDIT_STRICT=1
- * turns an unreachable endpoint into a failure (for pipelines that must prove the check ran).
+ * POST to /-/npm/v1/security/advisories/bulk). Three outcomes:
+ * - the service answered with a report: strict, every unallowed high or critical advisory fails;
+ * - it could not be reached (a network error) or is not offered where npm asked (405, 404, 403, 501:
+ *   a mirror or proxy that serves packages only): a clear WARNING that nothing was checked, exit 0
+ *   ("not checked" is never reported as "no findings"); SIS_AUDIT_STRICT=1 makes it fail (exit 2);
+ * - it answered, but with an error (a 5xx, a 400 for the lock file, a report npm could not read):
+ *   a failure (exit 1), since the service is there and the check did not run.
  *
  *   npm run audit:check            # or: npx tsx scripts/audit-check.ts [--report <npm-audit.json>]
  */
@@ -37,6 +41,7 @@ export interface Advisory {
 
 export type AuditOutcome =
   | { kind: 'unreachable'; detail: string }
+  | { kind: 'failed'; detail: string }
   | { kind: 'checked'; failing: Advisory[]; allowed: Advisory[]; ignored: Advisory[]; problems: string[] };
 
 const BLOCKING: readonly Severity[] = ['high', 'critical'];
@@ -53,7 +58,32 @@ interface AuditVia {
 interface AuditReport {
   vulnerabilities?: Record<string, { name?: string; via?: (AuditVia | string)[] }>;
   message?: string;
-  error?: unknown;
+  statusCode?: number;
+  error?: { code?: string; summary?: string; detail?: string } | string;
+}
+
+/** HTTP answers meaning "no audit service here" (a package-only mirror or proxy). */
+const NOT_OFFERED = new Set([403, 404, 405, 501]);
+/** Network failures: the service was never reached. */
+const NETWORK_CODES =
+  /^(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNABORTED|EPIPE|ERR_SOCKET_TIMEOUT|ESOCKETTIMEDOUT|FETCH_ERROR|ECERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)$/;
+const NETWORK_TEXT =
+  /getaddrinfo|request to \S+ failed|network|socket hang up|timed? ?out|ECONNREFUSED|ENOTFOUND/i;
+
+/** Whether a report without vulnerabilities says the service was not reached (else it answered). */
+function notReached(report: AuditReport): boolean {
+  if (report.statusCode !== undefined) return NOT_OFFERED.has(report.statusCode);
+  const error = typeof report.error === 'object' ? report.error : undefined;
+  if (error?.code && NETWORK_CODES.test(error.code)) return true;
+  const text = [
+    report.message,
+    error?.summary,
+    error?.detail,
+    typeof report.error === 'string' ? report.error : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return NETWORK_TEXT.test(text);
 }
 
 function advisoryId(via: AuditVia): string {
@@ -118,10 +148,17 @@ export function evaluateAudit(
   try {
     report = JSON.parse(npmOutput) as AuditReport;
   } catch {
-    return { kind: 'unreachable', detail: 'npm audit printed no JSON report' };
+    // Nothing at all: npm could not run the request (no network). Something else: it answered oddly.
+    return npmOutput.trim() === ''
+      ? { kind: 'unreachable', detail: 'npm audit printed nothing' }
+      : { kind: 'failed', detail: 'npm audit printed something that is not a JSON report' };
   }
   if (!report.vulnerabilities) {
-    return { kind: 'unreachable', detail: report.message ?? 'npm audit returned no vulnerability report' };
+    const error = typeof report.error === 'object' ? report.error : undefined;
+    const detail =
+      [report.message, error?.code, error?.summary].filter(Boolean).join(': ') ||
+      'npm audit returned no vulnerability report';
+    return notReached(report) ? { kind: 'unreachable', detail } : { kind: 'failed', detail };
   }
   const problems = allowlistProblems(allowlist);
   const advisories = advisoriesOf(report);
@@ -165,13 +202,19 @@ async function main(argv: string[]): Promise<number> {
     );
     return strict ? 2 : 0;
   }
+  if (outcome.kind === 'failed') {
+    console.error(
+      `FAILED: the audit service answered, but npm audit did not complete (${outcome.detail}). Production dependencies were NOT checked; fix the cause (lock file, registry) or retry.`,
+    );
+    return 1;
+  }
   for (const problem of outcome.problems) console.error(`audit allowlist: ${problem}`);
   for (const a of outcome.allowed)
     console.log(`allowed  ${a.severity.padEnd(8)} ${a.package} ${a.id} ${a.title}`);
   for (const a of outcome.failing)
     console.error(`FAILING  ${a.severity.padEnd(8)} ${a.package} ${a.id} ${a.title} ${a.url}`);
   console.log(
-    `npm audit --omit=dev: ${outcome.failing.length} unallowed high/critical, ${outcome.allowed.length} allowed, ${outcome.ignored.length} below high`,
+    `npm audit --omit=dev: checked (the audit service answered): ${outcome.failing.length} unallowed high/critical, ${outcome.allowed.length} allowed, ${outcome.ignored.length} below high`,
   );
   return outcome.failing.length > 0 || outcome.problems.length > 0 ? 1 : 0;
 }

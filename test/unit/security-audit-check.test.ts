@@ -122,4 +122,35 @@ describe('npm audit gate', () => {
     const clean = JSON.stringify({ auditReportVersion: 2, vulnerabilities: {}, metadata: {} });
     expect(evaluateAudit(clean, [], now)).toMatchObject({ kind: 'checked', failing: [] });
   });
+
+  it('fails when the audit service answered with an error, and tells a network failure from it', () => {
+    const serverError = JSON.stringify({
+      message: '503 Service Unavailable - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk',
+      statusCode: 503,
+    });
+    expect(evaluateAudit(serverError, [], now)).toEqual({
+      kind: 'failed',
+      detail: expect.stringContaining('503'),
+    });
+    const lockProblem = JSON.stringify({
+      error: { code: 'ENOLOCK', summary: 'This command requires an existing lockfile.' },
+    });
+    expect(evaluateAudit(lockProblem, [], now).kind).toBe('failed');
+    expect(evaluateAudit('npm ERR! something odd', [], now).kind).toBe('failed');
+    const offline = JSON.stringify({
+      error: {
+        code: 'ENOTFOUND',
+        summary: 'request to https://registry.npmjs.org/-/npm/v1/security/advisories/bulk failed',
+      },
+    });
+    expect(evaluateAudit(offline, [], now)).toEqual({
+      kind: 'unreachable',
+      detail: expect.stringContaining('ENOTFOUND'),
+    });
+    const notOffered = JSON.stringify({
+      message: '404 Not Found - POST https://mirror.example/-/npm/v1/security/advisories/bulk',
+      statusCode: 404,
+    });
+    expect(evaluateAudit(notOffered, [], now).kind).toBe('unreachable');
+  });
 });
