@@ -35,6 +35,8 @@ const SETTING_OF_VARIABLE: Readonly<Record<string, string>> = {
   SIS_ANALYST_MAX_TOOL_CALLS: 'analystMaxToolCalls',
   SIS_ANALYST_MAX_TOKENS: 'analystMaxTokens',
   SIS_ANALYST_MAX_SECONDS: 'analystMaxSeconds',
+  SIS_MAX_RUNNING_INVESTIGATIONS: 'maxRunningInvestigations',
+  SIS_DEFAULT_DAILY_INVESTIGATIONS: 'dailyInvestigationQuota',
 };
 
 function settingOf(variable: string): string | undefined {

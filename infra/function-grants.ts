@@ -68,7 +68,11 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'list-connectors': { tables: { intel: { access: 'read' } } },
   // The session, its first history and the search postings; a synchronous start waits by reading
   // the session (DynamoDB), not the execution, so it needs no DescribeExecution.
-  'start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
+  // gsi1: the caller's running sessions (open markers), for the running-investigations cap.
+  'start-investigation': {
+    tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
+    stateMachine: ['start'],
+  },
   'get-session-history': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
   'get-investigation-report': { tables: { sessions: { access: 'read' } } },
   'get-investigation-stix': { tables: { sessions: { access: 'read' } } },
@@ -85,7 +89,10 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'console-authorizer': {},
   'console-me': {},
   'console-list-sessions': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
-  'console-start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
+  'console-start-investigation': {
+    tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
+    stateMachine: ['start'],
+  },
   'console-get-session-history': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
   'console-get-report': { tables: { sessions: { access: 'read' } } },
   'console-get-stix': { tables: { sessions: { access: 'read' } } },

@@ -123,6 +123,16 @@ export const tenantSettingsSchema = z
     rateLimitPerSecond: z.coerce.number().positive().max(10_000).default(10),
     burstLimit: z.coerce.number().int().min(1).max(5_000).default(20),
     dailyQuota: z.coerce.number().int().min(0).max(100_000_000).default(0),
+    /**
+     * Spending caps per API key or console user (SIS_MAX_RUNNING_INVESTIGATIONS,
+     * SIS_DEFAULT_DAILY_INVESTIGATIONS): investigations running at once, and started per UTC day.
+     * 0 turns a cap off.
+     */
+    maxRunningInvestigations: z.coerce.number().int().min(0).max(10_000).default(10),
+    /** Stage throttle of each console route, for all signed-in people together (no usage plan applies). */
+    consoleRateLimitPerSecond: z.coerce.number().positive().max(10_000).default(20),
+    consoleBurstLimit: z.coerce.number().int().min(1).max(5_000).default(40),
+    dailyInvestigationQuota: z.coerce.number().int().min(0).max(10_000_000).default(500),
     /** A customer-managed KMS key for the tables (same region); unset: AWS owned keys, no KMS charges. */
     kmsKeyArn: z
       .string()

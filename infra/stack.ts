@@ -92,6 +92,8 @@ export class TenantStack extends Stack {
       SIS_TENANT: settings.tenant,
       SIS_SYNC_WAIT_SECONDS: String(settings.syncWaitSeconds),
       SIS_AUTHORIZER_CACHE_TTL_SECONDS: String(settings.authorizerCacheTtlSeconds),
+      SIS_MAX_RUNNING_INVESTIGATIONS: String(settings.maxRunningInvestigations),
+      SIS_DEFAULT_DAILY_INVESTIGATIONS: String(settings.dailyInvestigationQuota),
       ...(settings.legalUrl ? { SIS_LEGAL_URL: settings.legalUrl } : {}),
       ...(settings.contactEmail ? { SIS_CONTACT_EMAIL: settings.contactEmail } : {}),
     };
@@ -117,6 +119,11 @@ export class TenantStack extends Stack {
         rateLimit: settings.rateLimitPerSecond,
         burstLimit: settings.burstLimit,
         dailyQuota: settings.dailyQuota,
+      },
+      consoleThrottle: {
+        routes,
+        rateLimit: settings.consoleRateLimitPerSecond,
+        burstLimit: settings.consoleBurstLimit,
       },
     });
     // Built from the API ID (or the custom domain), not the stage, so no function depends on the

@@ -166,6 +166,17 @@ const variables = {
   SIS_DEFAULT_RATE_PER_SECOND: optional(() => z.coerce.number().check(z.positive(), z.lte(10_000))),
   SIS_DEFAULT_BURST: optional(() => z.coerce.number().check(z.int(), z.gte(1), z.lte(5_000))),
   SIS_DEFAULT_DAILY_QUOTA: dailyQuota,
+  /**
+   * Spending caps (docs/investigations.md): investigations running at once per API key or console
+   * user, and investigations started per UTC day per key or user (shown in the key view). 0: no cap.
+   * The stack sets both from the settings maxRunningInvestigations and dailyInvestigationQuota.
+   */
+  SIS_MAX_RUNNING_INVESTIGATIONS: withDefault(10, () =>
+    z.coerce.number().check(z.int(), z.gte(0), z.lte(10_000)),
+  ),
+  SIS_DEFAULT_DAILY_INVESTIGATIONS: withDefault(500, () =>
+    z.coerce.number().check(z.int(), z.gte(0), z.lte(10_000_000)),
+  ),
   SIS_DEMO_DATA: withDefault(true, booleanFlag),
   /**
    * Directory of the offline enrichment data (IP → ASN/country, mail-provider lists) shipped with the

@@ -33,7 +33,13 @@ export async function startBenchService(options: {
     dynamodb: { endpoint: options.dynamodbEndpoint },
     tablePrefix,
     demoData: false,
-    env: { SIS_DEMO_DATA: '0' },
+    // One bench key starts many investigations at once: the running cap is off, and the daily quota is
+    // far away but still counted (its write is part of what an investigation costs).
+    env: {
+      SIS_DEMO_DATA: '0',
+      SIS_MAX_RUNNING_INVESTIGATIONS: '0',
+      SIS_DEFAULT_DAILY_INVESTIGATIONS: '10000000',
+    },
   });
   const keys = apiKeyService();
   const rate_limit = { rate_per_second: 10_000, burst: 5_000 };

@@ -56,6 +56,28 @@ export interface ServiceApiProps {
   defaultLimits?: { rateLimit: number; burstLimit: number; dailyQuota?: number };
   /** Tracing and its sampling rule (infra/telemetry.ts); the defaults' profile when omitted. */
   telemetry?: TelemetryProfile;
+  /**
+   * The console's routes and their stage throttle: people sign in instead of using a key, so no usage
+   * plan limits them; each console method gets a stage-level rate and burst (all users together).
+   */
+  consoleThrottle?: { routes: readonly RouteDefinition[]; rateLimit: number; burstLimit: number };
+}
+
+/** Stage method settings throttling every served path of the console routes. */
+export function consoleMethodOptions(
+  throttle: ServiceApiProps['consoleThrottle'],
+): Record<string, { throttlingRateLimit: number; throttlingBurstLimit: number }> {
+  if (!throttle) return {};
+  return Object.fromEntries(
+    throttle.routes
+      .filter((route) => route.access.kind === 'console')
+      .flatMap((route) =>
+        servedPaths(route).map((path) => [
+          `${path}/${route.method}`,
+          { throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit },
+        ]),
+      ),
+  );
 }
 
 /** `{session_id}` segments become `*`, as in execute-api ARNs. */
@@ -114,6 +136,7 @@ export class ServiceApi extends Construct {
         loggingLevel: MethodLoggingLevel.OFF,
         accessLogDestination: new LogGroupLogDestination(this.accessLogs),
         accessLogFormat: accessLogFormat(),
+        methodOptions: consoleMethodOptions(props.consoleThrottle),
       },
     });
     this.baseUrl = `https://${this.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${API_STAGE_NAME}`;

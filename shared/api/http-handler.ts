@@ -6,6 +6,7 @@ import { config } from '../config';
 import {
   ForbiddenError,
   PayloadTooLargeError,
+  RateLimitedError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -125,7 +126,12 @@ const errorMapper = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResul
     const { status, body, expected } = toErrorResult(request.error, requestId);
     if (expected) logger.info('request rejected', { status, code: body.error.code });
     else logger.error('request failed', { status, error: request.error as Error });
-    request.response = jsonResponse(status, body, { 'x-request-id': requestId });
+    const retryAfter =
+      request.error instanceof RateLimitedError ? request.error.retryAfterSeconds : undefined;
+    request.response = jsonResponse(status, body, {
+      'x-request-id': requestId,
+      ...(retryAfter !== undefined ? { 'retry-after': String(Math.max(1, Math.ceil(retryAfter))) } : {}),
+    });
   },
 });
 

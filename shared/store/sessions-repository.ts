@@ -394,6 +394,8 @@ export class SessionsRepository {
       gsi1sk: `${session.created_at}#${session.session_id}`,
       session_id: session.session_id,
       created_at: session.created_at,
+      // Counted per owner by the running-investigations cap (start-limits-repository.ts).
+      owner_key_id: session.owner_key_id,
     };
     const record = idempotency ? { ...idempotency, session_id: session.session_id } : undefined;
     if (!record) {

@@ -115,7 +115,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'list-api-keys': readTable('keys', true),
   'list-connectors': readTable('intel'),
   'start-investigation': [
-    ...writeTable('sessions'),
+    ...writeTable('sessions', true),
     { actions: ['states:StartExecution'], resources: ['{state-machine/investigation}'] },
   ],
   'cancel-investigation': [
@@ -160,7 +160,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-me': [],
   'console-list-sessions': [...readTable('sessions'), ...CURSOR_SECRET],
   'console-start-investigation': [
-    ...writeTable('sessions'),
+    ...writeTable('sessions', true),
     { actions: ['states:StartExecution'], resources: ['{state-machine/investigation}'] },
   ],
   'console-get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],

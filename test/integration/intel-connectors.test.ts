@@ -44,9 +44,9 @@ afterAll(async () => {
 
 type Call = { name: string; status: string; error?: string; cached?: boolean; cache_age_seconds?: number };
 
-async function investigate(value: string, extra: Record<string, unknown> = {}) {
+async function investigate(value: string, extra: Record<string, unknown> = {}, key = analyst) {
   const started = await service.call('POST', '/api/v1/investigations/start', {
-    key: analyst,
+    key,
     body: { entity: { type: 'ip', value }, include_tool_calls: true, ...extra },
   });
   expect(started.status).toBe(200);
@@ -99,8 +99,15 @@ describe('intelligence connectors', () => {
     expect(fake.requestsFor('crowdsec', REPORTED_IP)).toHaveLength(1);
   });
 
-  it('asks afresh when the start asks for fresh lookups', async () => {
-    const { byName } = await investigate(REPORTED_IP, { refresh_intel: true });
+  it('asks afresh when an admin key asks for fresh lookups, and refuses that to other keys', async () => {
+    const refused = await service.call('POST', '/api/v1/investigations/start', {
+      key: analyst,
+      body: { entity: { type: 'ip', value: REPORTED_IP }, refresh_intel: true },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toMatch(/refresh_intel is for admin keys/);
+    const admin = (await service.createKey({ name: 'intel admin', role: 'admin' })).apiKey;
+    const { byName } = await investigate(REPORTED_IP, { refresh_intel: true }, admin);
     expect(byName('intel_crowdsec').cached).toBeUndefined();
     expect(fake.requestsFor('crowdsec', REPORTED_IP)).toHaveLength(2);
   });

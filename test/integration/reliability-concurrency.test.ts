@@ -34,7 +34,9 @@ let service: TestService;
 let http: ReliableClient;
 
 beforeAll(async () => {
-  service = await startTestService();
+  // A load test of the store and the workflow, not of the spending caps (investigation-spending-caps):
+  // the soak's 200 sessions by 5 keys would pass the default running cap.
+  service = await startTestService({ env: { SIS_MAX_RUNNING_INVESTIGATIONS: '0' } });
   http = new ReliableClient(() => service.baseUrl);
 });
 

@@ -177,7 +177,9 @@ export async function startReliabilityService(
     tablePrefix: options.tablePrefix ?? `sis-t${randomBytes(5).toString('hex')}`,
     ...(options.incidentQueue ? { incidentQueue: options.incidentQueue } : {}),
     demoData: false,
-    env: { SIS_DEMO_DATA: '0', ...options.env },
+    // Load and fault tests of the store and the workflow start many sessions per key at once: the
+    // running-investigations cap (tested in investigation-spending-caps) is off for them.
+    env: { SIS_DEMO_DATA: '0', SIS_MAX_RUNNING_INVESTIGATIONS: '0', ...options.env },
   });
   const createKey = async (input: Partial<NewKeyInput> = {}) => {
     const issued = await apiKeyService().create(

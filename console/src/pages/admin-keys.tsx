@@ -87,6 +87,7 @@ function Keys() {
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
                 <th scope="col">Last used</th>
+                <th scope="col">Investigation caps</th>
                 <th scope="col">Status</th>
                 <th scope="col">Grace ends</th>
                 <th scope="col">Actions</th>
@@ -307,6 +308,10 @@ function KeyRow({
           )}
         </td>
         <td>{key.last_used_at ? when(key.last_used_at) : 'never'}</td>
+        <td class="small" data-testid="key-investigation-limits">
+          {key.investigation_limits.per_day ?? 'no'} per day,{' '}
+          {key.investigation_limits.running_at_once ?? 'any'} at once
+        </td>
         <td>
           <Badge kind={key.status}>{key.status}</Badge>
         </td>
@@ -340,7 +345,7 @@ function KeyRow({
       </tr>
       {mode === 'rotate' && (
         <tr>
-          <td colSpan={9}>
+          <td colSpan={10}>
             <RotateForm
               apiKey={key}
               onCancel={() => setMode('idle')}

@@ -89,7 +89,7 @@ export const StartInvestigationRequest = /* @__PURE__ */ (() =>
         }),
         refresh_intel: withMeta(z._default(z.boolean(), false), {
           description:
-            'true: ask the intelligence sources afresh instead of reusing a cached answer (each source caches answers per indicator for hours); costs quota',
+            'true: ask the intelligence sources afresh instead of reusing a cached answer (each source caches answers per indicator for hours); costs quota. Admin keys and console admins only (403 for others)',
           example: false,
         }),
       })

@@ -128,6 +128,23 @@ export const ApiKeySummary = /* @__PURE__ */ (() =>
       expires_at: withMeta(IsoDateTime, { description: 'When the key stops being accepted' }),
       created_at: IsoDateTime,
       rate_limit: RateLimit,
+      investigation_limits: withMeta(
+        z.object({
+          per_day: withMeta(z.nullable(z.number().check(z.int())), {
+            description:
+              'Investigations the key may start per UTC day (the deployment default, SIS_DEFAULT_DAILY_INVESTIGATIONS); null: no quota',
+            example: 500,
+          }),
+          running_at_once: withMeta(z.nullable(z.number().check(z.int())), {
+            description:
+              'Investigations the key may have running at once (SIS_MAX_RUNNING_INVESTIGATIONS); null: no cap',
+            example: 10,
+          }),
+        }),
+        {
+          description: 'Spending caps on the investigations the key starts (429 with Retry-After past them)',
+        },
+      ),
       created_by: withMeta(z.string(), {
         description: 'key_id of the admin key (or cli:<user>) that created it',
       }),

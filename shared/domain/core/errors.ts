@@ -66,6 +66,13 @@ export class UnsupportedMediaTypeError extends DomainError {
 export class RateLimitedError extends DomainError {
   readonly status = 429;
   readonly code = 'rate_limited';
+  /** Sent as Retry-After: when trying again may succeed. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(message: string, retryAfterSeconds?: number, details?: ErrorDetail[]) {
+    super(message, details);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
 }
 
 export class ServiceUnavailableError extends DomainError {

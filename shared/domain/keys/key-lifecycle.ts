@@ -74,6 +74,8 @@ export interface ApiKeySummary {
   grace_period_ends_at: string | null;
   disabled_at: string | null;
   rate_limit: RateLimitSettings;
+  /** The spending caps that apply to the key's investigations. */
+  investigation_limits: InvestigationLimits;
 }
 
 export type AdminAction = 'create' | 'rotate' | 'disable' | 'bootstrap';
@@ -293,7 +295,22 @@ export function planRotation(
 /** A key record as listings read it: the hashes are never even fetched. */
 export type KeyRecordWithoutSecrets = Omit<ApiKeyRecord, 'secret_hash' | 'previous_secret_hash'>;
 
-export function keySummary(record: KeyRecordWithoutSecrets, now: Date): ApiKeySummary {
+/**
+ * The deployment's spending caps, the same for every key and console user (SIS_DEFAULT_DAILY_INVESTIGATIONS,
+ * SIS_MAX_RUNNING_INVESTIGATIONS); null: no cap.
+ */
+export interface InvestigationLimits {
+  per_day: number | null;
+  running_at_once: number | null;
+}
+
+export const NO_INVESTIGATION_LIMITS: InvestigationLimits = { per_day: null, running_at_once: null };
+
+export function keySummary(
+  record: KeyRecordWithoutSecrets,
+  now: Date,
+  limits: InvestigationLimits = NO_INVESTIGATION_LIMITS,
+): ApiKeySummary {
   return {
     key_id: record.key_id,
     key_prefix: record.key_prefix,
@@ -314,6 +331,7 @@ export function keySummary(record: KeyRecordWithoutSecrets, now: Date): ApiKeySu
         : null,
     disabled_at: record.disabled_at ?? null,
     rate_limit: { ...record.rate_limit },
+    investigation_limits: { ...limits },
   };
 }
 

@@ -6,6 +6,7 @@ import {
   type ApiKeyRecord,
   type ApiKeySummary,
   type AuditEntry,
+  type InvestigationLimits,
   isUsable,
   type KeyVerification,
   keySummary,
@@ -39,6 +40,8 @@ export interface ApiKeyServiceDeps {
   authorizerCacheTtlSeconds?: number;
   /** Limits of a key created without its own: the deployment's default plan's (built-in when omitted). */
   defaultRateLimit?: RateLimitSettings;
+  /** The deployment's spending caps, shown with every key. */
+  investigationLimits?: InvestigationLimits;
   now?: () => Date;
 }
 
@@ -98,13 +101,15 @@ export class ApiKeyService {
       if (identity) await this.deps.usagePlans.unregister(identity);
       throw error;
     }
-    return { summary: keySummary(record, now), apiKey: secret.apiKey };
+    return { summary: keySummary(record, now, this.deps.investigationLimits), apiKey: secret.apiKey };
   }
 
   async list(search?: string): Promise<ApiKeySummary[]> {
     const now = this.now();
     const keys = await this.deps.repository.list();
-    return keys.filter((key) => matchesSearch(key, search)).map((key) => keySummary(key, now));
+    return keys
+      .filter((key) => matchesSearch(key, search))
+      .map((key) => keySummary(key, now, this.deps.investigationLimits));
   }
 
   private async require(keyId: string): Promise<ApiKeyRecord> {
@@ -138,7 +143,7 @@ export class ApiKeyService {
       delete rotated.previous_valid_until;
     }
     return {
-      summary: keySummary(rotated, now),
+      summary: keySummary(rotated, now, this.deps.investigationLimits),
       apiKey: secret.apiKey,
       gracePeriodEndsAt: change.grace_period_ends_at,
     };
@@ -168,7 +173,7 @@ export class ApiKeyService {
     }
     await this.deps.usagePlans.disable(record);
     await this.deps.usagePlans.flushAuthorizerCache();
-    return keySummary(record, now);
+    return keySummary(record, now, this.deps.investigationLimits);
   }
 
   /** Whether an active, unexpired admin key exists (the bootstrap command refuses then). */
@@ -213,7 +218,15 @@ export function apiKeyServiceFromConfig(cfg: Config): ApiKeyService {
     usagePlans: usagePlansFromConfig(cfg),
     authorizerCacheTtlSeconds: cfg.SIS_AUTHORIZER_CACHE_TTL_SECONDS,
     defaultRateLimit: defaultRateLimitFromConfig(cfg),
+    investigationLimits: investigationLimitsFromConfig(cfg),
   });
+}
+
+export function investigationLimitsFromConfig(cfg: Config): InvestigationLimits {
+  return {
+    per_day: cfg.SIS_DEFAULT_DAILY_INVESTIGATIONS || null,
+    running_at_once: cfg.SIS_MAX_RUNNING_INVESTIGATIONS || null,
+  };
 }
 
 /**
@@ -229,7 +242,12 @@ export const apiKeyService = /* @__PURE__ */ perConfiguration(apiKeyServiceFromC
  * start of a function that never calls it.
  */
 export const keysTableService = /* @__PURE__ */ perConfiguration(
-  (cfg) => new ApiKeyService({ repository: keysRepositoryFromConfig(cfg), usagePlans: noUsagePlans }),
+  (cfg) =>
+    new ApiKeyService({
+      repository: keysRepositoryFromConfig(cfg),
+      usagePlans: noUsagePlans,
+      investigationLimits: investigationLimitsFromConfig(cfg),
+    }),
 );
 
 /** Listing keys reads the keys table only. */

@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Entity, type EntityInput, entityLabel } from '../../domain/core/entity';
 import { normaliseEntity } from '../../domain/core/entity-normalisation';
-import { ConflictError, ServiceUnavailableError, ValidationError } from '../../domain/core/errors';
+import {
+  ConflictError,
+  ForbiddenError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../../domain/core/errors';
 import { isTerminal } from '../../domain/core/session-status';
 import { DEFAULT_TLP, type Tlp } from '../../domain/core/tlp';
 import type { ToolCall } from '../../domain/core/vocabulary';
@@ -125,7 +131,14 @@ export async function startInvestigation(
   const entity = normaliseEntity(input.entity);
   const persona = personaNamed(input.persona);
   const idempotencyKey = checkIdempotencyKey(options.idempotencyKey);
+  if (input.refresh_intel && !isAdmin(caller)) {
+    throw new ForbiddenError(
+      'refresh_intel is for admin keys (and console admins) only: fresh lookups skip the cache and spend the tenant’s provider quotas.',
+      [{ path: 'body.refresh_intel', message: 'admin only' }],
+    );
+  }
   const now = ctx.now();
+  await enforceStartLimits(ctx, caller, idempotencyKey, now);
   const session: SessionRecord = {
     session_id: newId('s', now),
     run_id: newId('r', now),
@@ -194,6 +207,56 @@ export async function startInvestigation(
     };
   }
   return { statusCode: 200, body: await resultBody(ctx, ended, input) };
+}
+
+const isAdmin = (caller: Caller) => caller.role === 'admin' || caller.user?.role === 'admin';
+
+/** Margin past the workflow's timeout after which an open marker no longer counts as running. */
+const RUNNING_MARGIN_SECONDS = 300;
+
+/**
+ * The spending caps of a start (docs/investigations.md, "Spending caps"): at most
+ * SIS_MAX_RUNNING_INVESTIGATIONS sessions running at once per API key or console user, and at most
+ * SIS_DEFAULT_DAILY_INVESTIGATIONS started per UTC day per key or user (0 turns either off). A 429
+ * names the cap and says when to retry. A retried start with an Idempotency-Key already recorded
+ * returns the first session and is not counted again.
+ */
+async function enforceStartLimits(
+  ctx: LifecycleContext,
+  caller: Caller,
+  idempotencyKey: string | undefined,
+  now: Date,
+): Promise<void> {
+  const limits = ctx.limits;
+  if (!limits) return;
+  if (idempotencyKey) {
+    const earlier = await ctx.sessions.getIdempotency(caller.keyId, idempotencyKey);
+    if (earlier && earlier.expires_at_epoch * 1000 > now.getTime()) return;
+  }
+  const cap = ctx.cfg.SIS_MAX_RUNNING_INVESTIGATIONS;
+  if (cap > 0) {
+    const window = (ctx.cfg.SIS_WORKFLOW_TIMEOUT_SECONDS ?? 3600) + RUNNING_MARGIN_SECONDS;
+    const since = new Date(now.getTime() - window * 1000).toISOString();
+    const running = await limits.runningCount(caller.keyId, since, cap);
+    if (running >= cap) {
+      throw new RateLimitedError(
+        `Running-investigations cap reached: at most ${cap} investigations may run at once for one API key or console user (SIS_MAX_RUNNING_INVESTIGATIONS), and ${running} are running. Retry when one has ended.`,
+        30,
+      );
+    }
+  }
+  const quota = ctx.cfg.SIS_DEFAULT_DAILY_INVESTIGATIONS;
+  if (quota > 0) {
+    const day = now.toISOString().slice(0, 10);
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const taken = await limits.takeDailyStart(caller.keyId, day, quota, Math.floor(midnight / 1000) + 86_400);
+    if (!taken) {
+      throw new RateLimitedError(
+        `Daily investigation quota used up: at most ${quota} investigations per UTC day for one API key or console user (SIS_DEFAULT_DAILY_INVESTIGATIONS). It resets at 00:00 UTC.`,
+        Math.ceil((midnight - now.getTime()) / 1000),
+      );
+    }
+  }
 }
 
 /** Starts the run; if that fails the session is marked failed at once, so it never stays initialized. */

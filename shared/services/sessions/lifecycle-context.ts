@@ -2,6 +2,10 @@ import { perConfiguration } from '../../config';
 import { stepFunctionsEngine, type WorkflowEngine } from '../../platform/workflow-engine';
 import { documentClientFor } from '../../store/dynamo-client';
 import { searchIndexRepositoryFromConfig } from '../../store/search-index-repository';
+import {
+  type StartLimitsRepository,
+  startLimitsRepositoryFromConfig,
+} from '../../store/start-limits-repository';
 import type { SearchIndexing } from './search-indexing';
 import { type SessionContext, sessionContext } from './session-context';
 
@@ -13,6 +17,8 @@ import { type SessionContext, sessionContext } from './session-context';
  */
 export interface LifecycleContext extends SessionContext, SearchIndexing {
   workflow: WorkflowEngine;
+  /** Running and daily counts behind the start caps (absent: no caps, e.g. the sweeper's context). */
+  limits?: StartLimitsRepository;
 }
 
 /** The lifecycle context of this process (one per cold start; rebuilt when tests reset the config). */
@@ -21,5 +27,6 @@ export const lifecycleContext = /* @__PURE__ */ perConfiguration(
     ...sessionContext(),
     search: searchIndexRepositoryFromConfig(cfg, documentClientFor(cfg)),
     workflow: stepFunctionsEngine(cfg),
+    limits: startLimitsRepositoryFromConfig(cfg, documentClientFor(cfg)),
   }),
 );

@@ -587,6 +587,19 @@ export interface components {
              */
             created_at: string;
             rate_limit: components["schemas"]["RateLimit"];
+            /** @description Spending caps on the investigations the key starts (429 with Retry-After past them) */
+            investigation_limits: {
+                /**
+                 * @description Investigations the key may start per UTC day (the deployment default, SIS_DEFAULT_DAILY_INVESTIGATIONS); null: no quota
+                 * @example 500
+                 */
+                per_day: number | null;
+                /**
+                 * @description Investigations the key may have running at once (SIS_MAX_RUNNING_INVESTIGATIONS); null: no cap
+                 * @example 10
+                 */
+                running_at_once: number | null;
+            };
             /** @description key_id of the admin key (or cli:<user>) that created it */
             created_by: string;
             /**
@@ -652,6 +665,19 @@ export interface components {
              */
             created_at: string;
             rate_limit: components["schemas"]["RateLimit"];
+            /** @description Spending caps on the investigations the key starts (429 with Retry-After past them) */
+            investigation_limits: {
+                /**
+                 * @description Investigations the key may start per UTC day (the deployment default, SIS_DEFAULT_DAILY_INVESTIGATIONS); null: no quota
+                 * @example 500
+                 */
+                per_day: number | null;
+                /**
+                 * @description Investigations the key may have running at once (SIS_MAX_RUNNING_INVESTIGATIONS); null: no cap
+                 * @example 10
+                 */
+                running_at_once: number | null;
+            };
             /** @description key_id of the admin key (or cli:<user>) that created it */
             created_by: string;
             /**
@@ -726,6 +752,19 @@ export interface components {
              */
             created_at: string;
             rate_limit: components["schemas"]["RateLimit"];
+            /** @description Spending caps on the investigations the key starts (429 with Retry-After past them) */
+            investigation_limits: {
+                /**
+                 * @description Investigations the key may start per UTC day (the deployment default, SIS_DEFAULT_DAILY_INVESTIGATIONS); null: no quota
+                 * @example 500
+                 */
+                per_day: number | null;
+                /**
+                 * @description Investigations the key may have running at once (SIS_MAX_RUNNING_INVESTIGATIONS); null: no cap
+                 * @example 10
+                 */
+                running_at_once: number | null;
+            };
             /** @description key_id of the admin key (or cli:<user>) that created it */
             created_by: string;
             /**
@@ -829,7 +868,7 @@ export interface components {
              */
             tlp?: "clear" | "green" | "amber" | "amber+strict" | "red";
             /**
-             * @description true: ask the intelligence sources afresh instead of reusing a cached answer (each source caches answers per indicator for hours); costs quota
+             * @description true: ask the intelligence sources afresh instead of reusing a cached answer (each source caches answers per indicator for hours); costs quota. Admin keys and console admins only (403 for others)
              * @default false
              * @example false
              */
