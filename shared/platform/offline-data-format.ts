@@ -10,6 +10,12 @@ export const OFFLINE_DATA_FILES = {
   asn: 'ip-asn.bin',
   disposable: 'mail-disposable.txt',
   free: 'mail-free.txt',
+  /** The brand catalogue (shared/domain/names/brand-catalogue.tsv), gzip. */
+  brands: 'names-brands.tsv.gz',
+  /** UTS #39 prototypes of the characters that read as Latin letters or digits, JSON, gzip. */
+  confusables: 'names-confusables.json.gz',
+  /** English words with their SCOWL level, "word level" a line, gzip. */
+  words: 'names-words.txt.gz',
   meta: 'meta.json',
 } as const;
 

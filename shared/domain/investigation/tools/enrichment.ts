@@ -1,3 +1,5 @@
+import type { NameData } from '../../names/name-data';
+
 /**
  * Offline enrichment: what the service knows about an address or a mail domain without calling
  * anybody. The data (IP → ASN/organisation/country, disposable and free-mail domain lists) is read
@@ -33,6 +35,8 @@ export interface MailDomainIntel {
 export interface OfflineIntel {
   ip(address: string): IpIntel;
   mailDomain(domain: string): MailDomainIntel;
+  /** The brand catalogue, confusables and word list of the domain-name checks (read on first use). */
+  names(): NameData;
   /** Date of the IP data (the older of the ASN and country data), YYYY-MM-DD. */
   ipDataDate: string;
   mailDataDate: string;
