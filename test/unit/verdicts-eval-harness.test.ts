@@ -28,7 +28,7 @@ describe('verdict evaluation harness', () => {
     const judged = await Promise.all(corpus.map((name) => judge(name, offline)));
     expect(judged.map((j) => j.verdict)).toEqual([
       'malicious',
-      'malicious',
+      'suspicious',
       'unknown',
       'unknown',
       'unknown',
