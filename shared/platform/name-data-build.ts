@@ -6,12 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { OfflineDataSource } from '../domain/investigation/tools/enrichment';
 import { parseBrandCatalogue } from '../domain/names/brand-catalogue';
-import { WEB_WORDS } from '../domain/names/vocabulary';
+import { vocabulary, WEB_WORDS } from '../domain/names/vocabulary';
 
 /**
  * Builds the domain-name data files of the offline-data directory (offline-intel-build.ts calls it):
  *
- * - the brand catalogue, checked by its parser and gzipped as it is;
+ * - the brand catalogue, checked and parsed here (the function carries no parser), as JSON;
+ * - the vocabularies (abused TLDs, lure and topic words: vocabulary.ts), as JSON;
  * - Unicode's confusable prototypes (UTS #39 confusables.txt as published in `unhomoglyph`), kept
  *   for the characters whose prototype reads as Latin letters or digits, the only ones a look-alike
  *   of an ASCII name can use;
@@ -67,7 +68,7 @@ export function wordLevels(): Map<string, number> {
 }
 
 export function buildNameDataFiles(): {
-  files: { brands: Buffer; confusables: Buffer; words: Buffer };
+  files: { brands: Buffer; vocabulary: Buffer; confusables: Buffer; words: Buffer };
   sources: OfflineDataSource[];
 } {
   const catalogue = readFileSync(BRAND_CATALOGUE_FILE, 'utf8');
@@ -75,7 +76,8 @@ export function buildNameDataFiles(): {
   const words = [...wordLevels()].map(([word, level]) => `${word} ${level}`).join('\n');
   return {
     files: {
-      brands: gzipSync(catalogue, { level: 9 }),
+      brands: gzipSync(JSON.stringify(brands), { level: 9 }),
+      vocabulary: gzipSync(JSON.stringify(vocabulary()), { level: 9 }),
       confusables: gzipSync(JSON.stringify(confusablePrototypes()), { level: 9 }),
       words: gzipSync(words, { level: 9 }),
     },

@@ -167,7 +167,7 @@ export function offlineDataInputs(): string {
     'free-email-domains-list',
   ]
     .map((name) => `${name}@${packageVersion(name)}`)
-    .concat(nameDataInputs())
+    .concat(nameDataInputs(), `files:${Object.values(OFFLINE_DATA_FILES).join(',')}`)
     .join(' ');
 }
 
@@ -203,6 +203,7 @@ export function buildOfflineData(outDir: string): OfflineDataMeta {
     writeFileSync(path.join(staging, OFFLINE_DATA_FILES.free), lines(free));
     const names = buildNameDataFiles();
     writeFileSync(path.join(staging, OFFLINE_DATA_FILES.brands), names.files.brands);
+    writeFileSync(path.join(staging, OFFLINE_DATA_FILES.vocabulary), names.files.vocabulary);
     writeFileSync(path.join(staging, OFFLINE_DATA_FILES.confusables), names.files.confusables);
     writeFileSync(path.join(staging, OFFLINE_DATA_FILES.words), names.files.words);
 

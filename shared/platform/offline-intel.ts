@@ -9,8 +9,8 @@ import {
   type MailDomainIntel,
   type OfflineIntel,
 } from '../domain/investigation/tools/enrichment';
-import { parseBrandCatalogue } from '../domain/names/brand-catalogue';
-import { buildNameData, type NameData } from '../domain/names/name-data';
+import type { Brand } from '../domain/names/brand-catalogue';
+import { buildNameData, type NameData, type NameDataInput } from '../domain/names/name-data';
 import { ASN_HEADER_BYTES, ASN_MAGIC, OFFLINE_DATA_FILES, type OfflineDataMeta } from './offline-data-format';
 
 /**
@@ -173,7 +173,8 @@ class FileOfflineIntel implements OfflineIntel {
         if (space > 0) words.set(line.slice(0, space), Number(line.slice(space + 1)));
       }
       this.nameData = buildNameData({
-        brands: parseBrandCatalogue(text(OFFLINE_DATA_FILES.brands)),
+        brands: JSON.parse(text(OFFLINE_DATA_FILES.brands)) as Brand[],
+        vocabulary: JSON.parse(text(OFFLINE_DATA_FILES.vocabulary)) as NameDataInput['vocabulary'],
         confusables: JSON.parse(text(OFFLINE_DATA_FILES.confusables)) as Record<string, string>,
         words,
       });

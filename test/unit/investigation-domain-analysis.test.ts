@@ -188,8 +188,8 @@ describe('domain_analysis: brand impersonation', () => {
   });
 
   it('says so when the name data is missing, and still checks the structure', async () => {
-    const output = await analyse('paypa1.zip', false);
-    expect(ids(output)).toEqual(['domain_analysis:name_data_unavailable', 'domain_analysis:suspicious_tld']);
+    const output = await analyse('a.b.c.d.paypa1.zip', false);
+    expect(ids(output)).toEqual(['domain_analysis:name_data_unavailable', 'domain_analysis:deep_subdomain']);
   });
 });
 

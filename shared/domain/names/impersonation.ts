@@ -2,7 +2,6 @@ import { editDistance } from '../investigation/tools/lookalike';
 import type { Brand } from './brand-catalogue';
 import type { BrandKeyword, NameData } from './name-data';
 import { type Segmentation, segment } from './segmentation';
-import { LURE_WORDS, OPERATIONAL_SUBDOMAINS, TOPIC_LURE_WORDS, TOPIC_WORDS } from './vocabulary';
 
 /**
  * How a domain name relates to the brand catalogue: owned by a brand, a country site of one, or
@@ -106,17 +105,16 @@ export function readLabel(
   const { tokens, segmentation } = wordsOf(bare, data);
   // Subdomain words count too (promo.example.com, eth-giveaway.blogspot.com), except the labels
   // ordinary sites use for their own sign-in and help pages.
+  const { lures: lureWords, topicLures, topics: topicWords, operationalSubdomains } = data.vocabulary;
   const subWords = subdomainLabels
-    .filter((l) => !OPERATIONAL_SUBDOMAINS.has(l))
+    .filter((l) => !operationalSubdomains.has(l))
     .flatMap((l) => {
       const read = wordsOf(l, data);
       return [...read.tokens, ...read.segmentation.words];
     });
   const all = [...tokens, ...segmentation.words, ...subWords];
-  const topics = [...new Set(all.filter((w) => TOPIC_WORDS.has(w)))];
-  const lures = [
-    ...new Set(all.filter((w) => LURE_WORDS.has(w) || (topics.length > 0 && TOPIC_LURE_WORDS.has(w)))),
-  ];
+  const topics = [...new Set(all.filter((w) => topicWords.has(w)))];
+  const lures = [...new Set(all.filter((w) => lureWords.has(w) || (topics.length > 0 && topicLures.has(w))))];
   const amount =
     topics.length > 0 &&
     [bare, ...subdomainLabels].some((l) => /(?:^|[^0-9])[0-9]{2,}(?:k|m)?(?=[a-z-]|$)/.test(l));

@@ -1,5 +1,8 @@
 import type { Brand } from './brand-catalogue';
 
+/** Names of the shipped vocabularies (vocabulary.ts, which only the data build imports). */
+export type VocabularyName = 'abusedTlds' | 'lures' | 'topicLures' | 'topics' | 'operationalSubdomains';
+
 /**
  * The data behind the domain-name checks, loaded from the offline data on the first domain the
  * run-tool step analyses (shared/platform/offline-intel.ts): the brand catalogue, Unicode's
@@ -11,6 +14,7 @@ export interface NameDataInput {
   confusables: Readonly<Record<string, string>>;
   /** English words, lower case, with their SCOWL size level (10 = most common … 60). */
   words: ReadonlyMap<string, number>;
+  vocabulary: Readonly<Record<VocabularyName, readonly string[]>>;
 }
 
 export interface BrandKeyword {
@@ -28,6 +32,8 @@ export interface NameData {
   /** Keyword → its entries (one keyword can name two brands: primevideo). */
   byKeyword: ReadonlyMap<string, BrandKeyword>;
   words: ReadonlyMap<string, number>;
+  /** Abused TLDs, lure words, crypto topic words... (vocabulary.ts). */
+  vocabulary: Readonly<Record<VocabularyName, ReadonlySet<string>>>;
   /** The UTS #39 skeleton, lower-cased with marks removed, for comparing names. */
   skeleton(text: string): string;
   /** The brand owning this domain (the domain or a parent down to the registrable domain). */
@@ -71,6 +77,13 @@ export function buildNameData(input: NameDataInput): NameData {
     keywords,
     byKeyword,
     words: input.words,
+    vocabulary: {
+      abusedTlds: new Set(input.vocabulary.abusedTlds),
+      lures: new Set(input.vocabulary.lures),
+      topicLures: new Set(input.vocabulary.topicLures),
+      topics: new Set(input.vocabulary.topics),
+      operationalSubdomains: new Set(input.vocabulary.operationalSubdomains),
+    },
     skeleton,
     ownerOf(domain, registrable) {
       const labels = domain.split('.');

@@ -1,7 +1,10 @@
+import type { VocabularyName } from './name-data';
+
 /**
  * The small vocabularies the name checks add to the data sets (docs/verdicts.md gives their sources):
  * the TLDs abuse reports single out, the lure words phishing names pair with a brand or with each
- * other, and the web and crypto words the English word list lacks.
+ * other, and the web and crypto words the English word list lacks. Only the data build imports this
+ * module: the lists ship with the offline data (names-vocabulary.json.gz), not in a function's code.
  */
 
 /**
@@ -322,3 +325,14 @@ export const WEB_WORDS: readonly string[] = [
   'api',
   'ssl',
 ];
+
+/** The vocabularies as shipped (name-data.ts turns them into sets). */
+export function vocabulary(): Record<VocabularyName, string[]> {
+  return {
+    abusedTlds: [...ABUSED_TLDS],
+    lures: [...LURE_WORDS],
+    topicLures: [...TOPIC_LURE_WORDS],
+    topics: [...TOPIC_WORDS],
+    operationalSubdomains: [...OPERATIONAL_SUBDOMAINS],
+  };
+}

@@ -5,7 +5,6 @@ import { describeEntity } from '../../core/entity-normalisation';
 import { parseHostname } from '../../core/public-suffix';
 import { analyseName, NAME_THRESHOLDS, type NameAnalysis, type Technique } from '../../names/impersonation';
 import type { NameData } from '../../names/name-data';
-import { ABUSED_TLDS } from '../../names/vocabulary';
 import { makeFinding } from '../scoring';
 import type { Facts, Finding, RelatedEntity, Tool, ToolOutput, ToolRunContext } from '../types';
 import { builtInTool } from './built-in-tool-declarations';
@@ -231,6 +230,7 @@ export const domainAnalysis: Tool = {
       ? analyseName({ domain: entity.value, registrable, suffix, label: unicodeLabel, subdomainLabels, data })
       : undefined;
     const owner = analysis?.owner;
+    const abusedTld = data?.vocabulary.abusedTlds.has(tld) ?? false;
 
     const findings: Finding[] = [];
     const related: RelatedEntity[] = [];
@@ -257,7 +257,7 @@ export const domainAnalysis: Tool = {
           code: 'name_data_unavailable',
           title: 'Brand and word data unavailable',
           description:
-            'The offline name data (brand catalogue, Unicode confusables, word list) could not be read, so look-alike and lure checks did not run.',
+            'The offline name data (brand catalogue, Unicode confusables, word list, abused TLDs, lure words) could not be read, so look-alike, lure and TLD checks did not run.',
           impact: 'The check for imitations of well-known brands could not run.',
           score: 0,
           category: 'context',
@@ -297,7 +297,7 @@ export const domainAnalysis: Tool = {
       );
     }
 
-    if (!owner && ABUSED_TLDS.has(tld)) {
+    if (!owner && abusedTld) {
       findings.push(
         makeFinding({
           tool,
@@ -397,7 +397,7 @@ export const domainAnalysis: Tool = {
       label_words: analysis?.reading.segmentation.pieces ?? [],
       label_word_share: Math.round(wordShare * 100) / 100,
       lure_words: analysis?.reading.lures ?? [],
-      suspicious_tld: ABUSED_TLDS.has(tld),
+      suspicious_tld: abusedTld,
       shared_hosting_platform: freeHosting,
       brand_owner: owner?.name ?? null,
       lookalikes: (analysis?.matches ?? []).map((m) => ({
