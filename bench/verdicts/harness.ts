@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
+import type {
+  InvestigationData,
+  OfflineIntel,
+  ToolContext,
+  Verdict,
+} from '../../shared/domain/core/vocabulary';
 import { coverageOf, riskScore, verdictFor } from '../../shared/domain/investigation/scoring';
-import type { OfflineIntel } from '../../shared/domain/investigation/tools/enrichment';
 import { runToolByName } from '../../shared/domain/investigation/tools/tools';
-import type { InvestigationData, ToolContext, Verdict } from '../../shared/domain/investigation/types';
 
 /**
  * The verdict evaluation's machinery (bench/verdicts/run.ts runs it on the corpus): a deterministic
