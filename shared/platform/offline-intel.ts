@@ -10,7 +10,12 @@ import {
   type OfflineIntel,
 } from '../domain/investigation/tools/enrichment';
 import type { Brand } from '../domain/names/brand-catalogue';
-import { buildNameData, type NameData, type NameDataInput } from '../domain/names/name-data';
+import {
+  buildNameData,
+  type NameData,
+  type NameDataInput,
+  type NameDataSource,
+} from '../domain/names/name-data';
 import { ASN_HEADER_BYTES, ASN_MAGIC, OFFLINE_DATA_FILES, type OfflineDataMeta } from './offline-data-format';
 
 /**
@@ -129,7 +134,7 @@ export function asnOf(table: AsnTable, address: string): number | null {
 }
 
 /** Reads each data set on its first use: a user investigation never loads the IP data. */
-class FileOfflineIntel implements OfflineIntel {
+class FileOfflineIntel implements OfflineIntel, NameDataSource {
   readonly ipDataDate: string;
   readonly mailDataDate: string;
   readonly sources: OfflineDataMeta['sources'];
@@ -211,6 +216,6 @@ export function offlineIntel(dir: string | undefined): OfflineIntel {
   return shared.intel;
 }
 
-export function openOfflineIntel(dir: string): OfflineIntel {
+export function openOfflineIntel(dir: string): OfflineIntel & NameDataSource {
   return new FileOfflineIntel(dir);
 }

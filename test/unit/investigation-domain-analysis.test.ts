@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
 import { riskScore, runToolByName, type ToolOutput } from '../../shared/domain/investigation';
-import { editDistance, scriptsOf, shannonEntropy } from '../../shared/domain/investigation/tools/lookalike';
 import { BRAND_SECTORS, parseBrandCatalogue } from '../../shared/domain/names/brand-catalogue';
+import { editDistance, scriptsOf, shannonEntropy } from '../../shared/domain/names/lookalike';
 import { segment } from '../../shared/domain/names/segmentation';
 import { openOfflineIntel } from '../../shared/platform/offline-intel';
 import { localDataDir } from '../../shared/platform/offline-intel-build';

@@ -1,4 +1,3 @@
-import type { NameData } from '../names/name-data';
 import type { AttackTechnique } from './attack';
 import type { Entity } from './entity';
 import type { Tlp } from './tlp';
@@ -405,8 +404,6 @@ export interface MailDomainIntel {
 export interface OfflineIntel {
   ip(address: string): IpIntel;
   mailDomain(domain: string): MailDomainIntel;
-  /** The brand catalogue, confusables, word list and vocabularies of the domain-name checks (read on first use). */
-  names(): NameData;
   /** Date of the IP data (the older of the ASN and country data), YYYY-MM-DD. */
   ipDataDate: string;
   mailDataDate: string;

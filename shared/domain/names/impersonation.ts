@@ -1,5 +1,5 @@
-import { editDistance } from '../investigation/tools/lookalike';
 import type { Brand } from './brand-catalogue';
+import { editDistance } from './lookalike';
 import type { BrandKeyword, NameData } from './name-data';
 import { type Segmentation, segment } from './segmentation';
 

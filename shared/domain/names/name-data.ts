@@ -96,3 +96,16 @@ export function buildNameData(input: NameDataInput): NameData {
     },
   };
 }
+
+/**
+ * Where the tools find the name data: the offline data (shared/platform/offline-intel.ts) provides
+ * it beside the OfflineIntel port; domain_analysis runs without it when it is absent.
+ */
+export interface NameDataSource {
+  names(): NameData;
+}
+
+export function nameDataOf(offline: object | undefined): NameData | undefined {
+  const source = offline as Partial<NameDataSource> | undefined;
+  return typeof source?.names === 'function' ? source.names() : undefined;
+}

@@ -5,10 +5,10 @@ import { describeEntity } from '../../core/entity-normalisation';
 import { parseHostname } from '../../core/public-suffix';
 import type { Facts, Finding, RelatedEntity, Tool, ToolOutput, ToolRunContext } from '../../core/vocabulary';
 import { analyseName, NAME_THRESHOLDS, type NameAnalysis, type Technique } from '../../names/impersonation';
-import type { NameData } from '../../names/name-data';
+import { scriptsOf, shannonEntropy } from '../../names/lookalike';
+import { type NameData, nameDataOf } from '../../names/name-data';
 import { makeFinding } from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
-import { scriptsOf, shannonEntropy } from './lookalike';
 import { mailProviderAnswer } from './mail-provider';
 
 /**
@@ -225,7 +225,7 @@ export const domainAnalysis: Tool = {
     const icannSuffix = parseHostname(entity.value).publicSuffix ?? suffix;
     const freeHosting = suffix !== icannSuffix;
 
-    const data = ctx?.offline?.names();
+    const data = nameDataOf(ctx?.offline);
     const analysis = data
       ? analyseName({ domain: entity.value, registrable, suffix, label: unicodeLabel, subdomainLabels, data })
       : undefined;
