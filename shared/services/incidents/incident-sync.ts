@@ -1,4 +1,4 @@
-import { perConfiguration } from '../../config';
+import { type Config, perConfiguration } from '../../config';
 import { ConflictError, DomainError, ValidationError } from '../../domain/core/errors';
 import { edgesFromIncident } from '../../domain/graph/graph';
 import type { NormalisedIncident } from '../../domain/incidents/incident';
