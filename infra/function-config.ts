@@ -36,6 +36,7 @@ const SETTING_OF_VARIABLE: Readonly<Record<string, string>> = {
   SIS_ANALYST_MAX_TOKENS: 'analystMaxTokens',
   SIS_ANALYST_MAX_SECONDS: 'analystMaxSeconds',
   SIS_MAX_RUNNING_INVESTIGATIONS: 'maxRunningInvestigations',
+  SIS_BEDROCK_MONTHLY_TOKEN_BUDGET: 'bedrockMonthlyTokenBudget',
   SIS_DEFAULT_DAILY_INVESTIGATIONS: 'dailyInvestigationQuota',
 };
 

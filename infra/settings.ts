@@ -202,6 +202,11 @@ export const tenantSettingsSchema = z
     analystMaxTokens: z.coerce.number().int().min(1000).max(1_000_000).optional(),
     analystMaxSeconds: z.coerce.number().int().min(10).max(1800).optional(),
     /**
+     * The tenant's Bedrock tokens per calendar month (UTC); past it the analyst falls back to the
+     * rules narrative, and an alarm fires at 80 % (SIS_BEDROCK_MONTHLY_TOKEN_BUDGET). Unset: none.
+     */
+    bedrockMonthlyTokenBudget: z.coerce.number().int().min(1).max(1e12).optional(),
+    /**
      * Prefix of the console's Cognito domain (`https://<prefix>.auth.<region>.amazoncognito.com`),
      * unique per region across AWS accounts. Default `sis-<tenant>-console`.
      */

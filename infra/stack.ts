@@ -221,6 +221,9 @@ export class TenantStack extends Stack {
       accessLogs: this.api.accessLogs,
       authorizerFunction: this.authorizerFunction,
       dashboard: settings.dashboard,
+      ...(settings.analyst === 'bedrock' && settings.bedrockMonthlyTokenBudget
+        ? { bedrockMonthlyTokenBudget: settings.bedrockMonthlyTokenBudget }
+        : {}),
     });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.observability.topic.topicArn,

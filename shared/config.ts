@@ -236,6 +236,12 @@ const variables = {
   SIS_ANALYST_MAX_OUTPUT_TOKENS: withDefault(2000, () =>
     z.coerce.number().check(z.int(), z.gte(256), z.lte(8192)),
   ),
+  /**
+   * The tenant's Bedrock tokens (input + output) per calendar month, UTC; unset or 0: no budget. Past
+   * it the analyst writes no more (rules narrative, fallback `budget_exhausted`); the stack alarms at
+   * 80 % (metric BedrockMonthlyBudgetUsedPercent).
+   */
+  SIS_BEDROCK_MONTHLY_TOKEN_BUDGET: optional(() => z.coerce.number().check(z.int(), z.gte(0), z.lte(1e12))),
   /** One Converse call: socket timeout and attempts (throttling is retried with backoff). */
   SIS_BEDROCK_TIMEOUT_SECONDS: withDefault(50, () => z.coerce.number().check(z.int(), z.gte(1), z.lte(120))),
   SIS_BEDROCK_MAX_ATTEMPTS: withDefault(4, () => z.coerce.number().check(z.int(), z.gte(1), z.lte(10))),

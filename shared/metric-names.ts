@@ -20,6 +20,8 @@ export const METRIC = {
   apiKeyDenied: 'ApiKeyDenied',
   incidentsAccepted: 'IncidentsAccepted',
   incidentsRejected: 'IncidentsRejected',
+  /** The month's Bedrock tokens as a percentage of SIS_BEDROCK_MONTHLY_TOKEN_BUDGET, after each analyst turn. */
+  bedrockMonthlyBudgetUsedPercent: 'BedrockMonthlyBudgetUsedPercent',
   /** From a metric filter on the API access logs (status 429), dimension `ApiId`. */
   throttledRequests: 'ThrottledRequests',
 } as const;

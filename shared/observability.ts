@@ -27,6 +27,10 @@ export function countMetric(name: MetricName, value = 1): void {
   if (value > 0) metrics.addMetric(name, MetricUnit.Count, value);
 }
 
+export function percentMetric(name: MetricName, percent: number): void {
+  if (Number.isFinite(percent) && percent >= 0) metrics.addMetric(name, MetricUnit.Percent, percent);
+}
+
 export function durationMetric(name: MetricName, milliseconds: number): void {
   if (Number.isFinite(milliseconds) && milliseconds >= 0) {
     metrics.addMetric(name, MetricUnit.Milliseconds, milliseconds);

@@ -46,6 +46,7 @@ export function analystSettings(settings: TenantSettings): AnalystSettings | und
       ...optional('SIS_ANALYST_MAX_TOOL_CALLS', settings.analystMaxToolCalls),
       ...optional('SIS_ANALYST_MAX_TOKENS', settings.analystMaxTokens),
       ...optional('SIS_ANALYST_MAX_SECONDS', settings.analystMaxSeconds),
+      ...optional('SIS_BEDROCK_MONTHLY_TOKEN_BUDGET', settings.bedrockMonthlyTokenBudget),
     },
   };
 }

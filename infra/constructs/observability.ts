@@ -74,7 +74,12 @@ export interface ObservabilityProps {
   authorizerFunction: ServiceFunction;
   /** The tenant's CloudWatch dashboard ($3/month beyond an account's first three); default on. */
   dashboard?: boolean;
+  /** The tenant's monthly Bedrock token budget, when set: an alarm at 80 % of it. */
+  bedrockMonthlyTokenBudget?: number;
 }
+
+/** The share of the monthly Bedrock token budget at which the budget alarm fires. */
+export const BEDROCK_BUDGET_ALARM_PERCENT = 80;
 
 /** What the construct found in the stack and watches; tests and the idle-cost script read it. */
 export interface WatchedResources {
@@ -227,6 +232,16 @@ export class Observability extends Construct {
       action,
       comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
+
+    if (props.bedrockMonthlyTokenBudget) {
+      this.addAlarm('BedrockBudget', 'bedrock-budget-80', {
+        metric: serviceMetric(METRIC.bedrockMonthlyBudgetUsedPercent, 'Maximum'),
+        threshold: BEDROCK_BUDGET_ALARM_PERCENT,
+        description: `The analyst used ${BEDROCK_BUDGET_ALARM_PERCENT} % or more of this month's Bedrock token budget (${props.bedrockMonthlyTokenBudget} tokens, setting bedrockMonthlyTokenBudget). Past 100 % investigations get the rules narrative until the month ends.`,
+        action,
+        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+    }
 
     // --- Alarms other constructs brought: notify through the same topic ---
     for (const alarm of this.watched.adoptedAlarms) {

@@ -23,8 +23,13 @@ import type { ToolCall } from '../../domain/core/vocabulary';
 import { personaNamed } from '../../domain/investigation/report/persona-names';
 import { assessmentOf } from '../../domain/investigation/report/report';
 import { toolDeclarations } from '../../domain/investigation/tools/tool-catalogue';
-import { logger } from '../../observability';
+import { METRIC } from '../../metric-names';
+import { logger, percentMetric } from '../../observability';
 import { type AnalystModel, bedrockAnalystModel, ModelCallError } from '../../platform/bedrock-analyst';
+import {
+  type BedrockUsageRepository,
+  bedrockUsageRepositoryFromConfig,
+} from '../../store/bedrock-usage-repository';
 import type { HistoryEntry } from '../../store/sessions-repository';
 import * as z from '../../zod';
 import { readPromptFile } from '../analyst/analyst-prompts';
@@ -41,11 +46,17 @@ import { loadSession, SessionInput } from './workflow-step';
 export interface AnalystDeps {
   model: AnalystModel;
   prompts: (fileName: string) => string;
+  /** The tenant's monthly token count, read against SIS_BEDROCK_MONTHLY_TOKEN_BUDGET. */
+  usage?: Pick<BedrockUsageRepository, 'tokensIn' | 'addTokens'>;
 }
 
 /** The analyst step's dependencies in this process, built once per configuration like every service context. */
 export const analystDeps = /* @__PURE__ */ perConfiguration(
-  (cfg): AnalystDeps => ({ model: bedrockAnalystModel(cfg), prompts: readPromptFile }),
+  (cfg): AnalystDeps => ({
+    model: bedrockAnalystModel(cfg),
+    prompts: readPromptFile,
+    usage: bedrockUsageRepositoryFromConfig(cfg),
+  }),
 );
 
 const TurnInput = /* @__PURE__ */ (() =>
@@ -206,6 +217,11 @@ export async function analystTurn(
 
   const over = checkBudget(conversation, budget, at);
   if (over && over.status === 'fallback') return stop(over.reason, over.detail);
+  const monthly = ctx.cfg.SIS_BEDROCK_MONTHLY_TOKEN_BUDGET ?? 0;
+  const month = at.toISOString().slice(0, 7);
+  if (monthly > 0 && deps.usage && (await deps.usage.tokensIn(month)) >= monthly) {
+    return stop('budget_exhausted', `the tenant's monthly Bedrock token budget (${monthly}) is used up`);
+  }
 
   try {
     if (guardrail && untrusted.length > 0 && (await deps.model.screen(guardrail, untrusted))) {
@@ -214,6 +230,7 @@ export async function analystTurn(
     const response = await deps.model.converse(
       nextRequest(conversation, { system: prompt.text, tools, budget, guardrail }),
     );
+    if (deps.usage) await countMonthlyTokens(deps.usage, month, monthly, response.usage, at);
     const evidence = evidenceIndicators([entity, ...evidenceTools(planned), ...evidenceTools(requested)]);
     const turn = applyResponse(conversation, response, {
       budget,
@@ -227,5 +244,24 @@ export async function analystTurn(
     if (!(error instanceof ModelCallError)) throw error;
     logger.warn('analyst model call failed', { session_id: input.session_id, reason: error.reason, error });
     return stop(error.reason, error.message);
+  }
+}
+
+/**
+ * Adds a turn's tokens to the month's count and reports the share of the budget used (the stack's
+ * alarm fires at 80 %). A failure to count is logged: the turn's answer stands.
+ */
+async function countMonthlyTokens(
+  usage: Pick<BedrockUsageRepository, 'addTokens'>,
+  month: string,
+  budget: number,
+  used: { inputTokens: number; outputTokens: number },
+  at: Date,
+): Promise<void> {
+  try {
+    const total = await usage.addTokens(month, used.inputTokens + used.outputTokens, at.getTime());
+    if (budget > 0) percentMetric(METRIC.bedrockMonthlyBudgetUsedPercent, (100 * total) / budget);
+  } catch (error) {
+    logger.warn('bedrock token count failed', { error: error as Error });
   }
 }
