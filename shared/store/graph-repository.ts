@@ -251,28 +251,17 @@ export class GraphRepository {
     edges: readonly Edge[],
   ): Promise<void> {
     const work = new Map<string, PartitionWork>();
+    const tlp = evidence.tlp ? { tlp: evidence.tlp } : {};
     const workFor = (entity: Entity) => {
       const key = entityPk(entity);
       let entry = work.get(key);
       if (!entry) {
-        entry = {
-          entity,
-          node: {
-            entity,
-            kind: evidence.kind,
-            at: evidence.at,
-            ...(evidence.tlp ? { tlp: evidence.tlp } : {}),
-          },
-          sides: [],
-        };
+        entry = { entity, node: { entity, kind: evidence.kind, at: evidence.at, ...tlp }, sides: [] };
         work.set(key, entry);
       }
       return entry;
     };
-    for (const node of nodes) {
-      const entry = workFor(node.entity);
-      entry.node = { ...node, kind: evidence.kind, ...(evidence.tlp ? { tlp: evidence.tlp } : {}) };
-    }
+    for (const node of nodes) workFor(node.entity).node = { ...node, kind: evidence.kind, ...tlp };
     for (const edge of edges) {
       const observed: Edge = { ...edge, evidence: [evidence.id], count: 1 };
       for (const self of [edge.from, edge.to]) workFor(self).sides.push(sideFor(observed, self));
