@@ -9,8 +9,8 @@ import { logger } from '../../shared/observability';
 import { incidentQueueFromConfig } from '../../shared/platform/incident-queue';
 import { localDataDir } from '../../shared/platform/offline-intel-build';
 import { failInterruptedSessions } from '../../shared/services/ended-runs';
+import { lifecycleContext } from '../../shared/services/lifecycle-context';
 import type { SweepResult } from '../../shared/services/stale-session-sweeper';
-import { stepContext } from '../../shared/services/step-context';
 import { ensureTables, tableEnvironment, tableNamesFor } from '../../shared/store/create-tables';
 import { incidentsRepositoryFromConfig } from '../../shared/store/incidents-repository';
 import { workflowTimeoutSeconds } from '../workflow/definition';
@@ -140,7 +140,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     await ensureTables(createLocalDynamoDbClient(endpoint, env.AWS_REGION), tableNames);
     // Before the gateway accepts a request: runs of a previous process are gone, so their open
     // sessions end failed (never re-run).
-    const interrupted = await failInterruptedSessions(stepContext());
+    const interrupted = await failInterruptedSessions(lifecycleContext());
     if (interrupted.length)
       logger.info('sessions interrupted by a restart marked failed', { count: interrupted.length });
 

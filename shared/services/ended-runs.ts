@@ -4,7 +4,7 @@ import { METRIC } from '../metric-names';
 import { countMetric, logAlarmedFailure, logger } from '../observability';
 import * as z from '../zod';
 import { indexForSearchQuietly, type SearchIndexing } from './search-indexing';
-import { event, message, type SessionContext, subjectOf } from './session-context';
+import { event, message, type SessionContext, type SessionContextWith } from './session-context';
 import { SessionInput } from './workflow-step';
 
 /**
@@ -40,7 +40,7 @@ export async function endSession(
     { completed_at: at.toISOString(), ...(outcome === 'failed' ? { failure_reason: reason } : {}) },
     [
       event(at, 'status_changed', { status: outcome, reason }),
-      message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), outcome, reason)),
+      message(at, 'assistant', unfinishedMessage(session.persona, session.entity, outcome, reason)),
     ],
   );
   if (moved.ok) {
@@ -139,10 +139,12 @@ export async function onExecutionStatusChange(
  * (their executions lived in that process), so they end failed. They are never re-run: polling
  * reads persisted state only (spec 3, rule 4).
  */
-export async function failInterruptedSessions(ctx: SessionContext & SearchIndexing): Promise<string[]> {
+export async function failInterruptedSessions(
+  ctx: SessionContextWith<'openSessions'> & SearchIndexing,
+): Promise<string[]> {
   const ended: string[] = [];
   for (;;) {
-    const open = await ctx.sessions.listOpen(100);
+    const open = await ctx.openSessions.list(100);
     if (open.length === 0) return ended;
     let progressed = false;
     for (const session of open) {

@@ -1,8 +1,7 @@
 import { termsForSession } from '../domain/search-terms';
 import { logger } from '../observability';
 import type { SearchIndexRepository } from '../store/search-index-repository';
-import type { SessionRecord } from '../store/sessions-repository';
-import { reportOf, subjectOf } from './session-context';
+import type { SessionRecord } from '../store/sessions/records';
 
 /**
  * Keeps a session's search postings in step with its lifecycle: every service that changes a
@@ -15,8 +14,8 @@ export interface SearchIndexing {
 
 /** The session's search entry and index terms, from its current status and report. */
 function searchable(session: SessionRecord) {
-  const report = reportOf(session);
-  const entity = subjectOf(session);
+  const report = session.report;
+  const entity = session.entity;
   const entry = {
     session_id: session.session_id,
     owner_key_id: session.owner_key_id,

@@ -1,16 +1,24 @@
 import { type Config, perConfiguration } from '../config';
-import type { Entity } from '../domain/entity';
-import type { Report, ToolCall } from '../domain/investigation/types';
-import { documentClientFor } from '../store/dynamo-client';
-import { type HistoryEntry, type SessionRecord, SessionsRepository } from '../store/sessions-repository';
-import { tableName } from '../store/tables';
+import type { ToolCall } from '../domain/investigation/types';
+import type { AnalystStateRepository } from '../store/sessions/analyst-state-repository';
+import { onSessionsTable } from '../store/sessions/from-config';
+import { HistoryRepository } from '../store/sessions/history-repository';
+import type { IdempotencyRepository } from '../store/sessions/idempotency-repository';
+import type { OpenSessionsRepository } from '../store/sessions/open-sessions-repository';
+import type { HistoryEntry } from '../store/sessions/records';
+import { SessionsRepository } from '../store/sessions/session-repository';
+import type { ToolResultsRepository } from '../store/sessions/tool-results-repository';
+import type { VerdictsRepository } from '../store/sessions/verdicts-repository';
 
 /**
  * What every service that reads or changes an investigation session works with: the configuration,
- * the sessions store and the clock. The poll, the report and the STIX export need nothing more, so
- * their functions build only this (no workflow engine, no intelligence runtime, no other store):
- * each Lambda bundles only the clients its own work uses. Contexts that do more extend it
- * (lifecycle-context.ts for start and cancel, investigation-context.ts for the workflow steps).
+ * the session records (and their status transitions) and the clock. The report and the STIX export
+ * need nothing more, so their functions build only this (no workflow engine, no intelligence
+ * runtime, no other store): each Lambda bundles only the clients and repositories its own work uses.
+ * Contexts that do more extend it with the other repositories of the sessions table they use
+ * (`SessionStores`): lifecycle-context.ts for start and cancel, analysis-context.ts for assess and
+ * the analyst turn, investigation-context.ts for the tools, step-context.ts for the steps that record
+ * a run's outcome.
  */
 export interface SessionContext {
   cfg: Config;
@@ -18,26 +26,35 @@ export interface SessionContext {
   now: () => Date;
 }
 
+/** The sessions table's repositories besides the session records (shared/store/sessions/). */
+export interface SessionStores {
+  history: HistoryRepository;
+  toolResults: ToolResultsRepository;
+  analystState: AnalystStateRepository;
+  idempotency: IdempotencyRepository;
+  openSessions: OpenSessionsRepository;
+  verdicts: VerdictsRepository;
+}
+
+/** A session context with the given repositories of the sessions table. */
+export type SessionContextWith<K extends keyof SessionStores> = SessionContext & Pick<SessionStores, K>;
+
 /** The session context of this process (one per cold start; rebuilt when tests reset the config). */
 export const sessionContext = /* @__PURE__ */ perConfiguration(
   (cfg): SessionContext => ({
     cfg,
-    sessions: new SessionsRepository(documentClientFor(cfg), tableName(cfg, 'sessions')),
+    sessions: onSessionsTable(cfg, SessionsRepository),
     now: () => new Date(),
   }),
 );
 
+/** What the poll works with: the history, whose page carries the session record (one Query). */
+export const pollContext = /* @__PURE__ */ perConfiguration(
+  (cfg): Pick<SessionStores, 'history'> => ({ history: onSessionsTable(cfg, HistoryRepository) }),
+);
+
 export function sessionUrl(cfg: Config, sessionId: string): string {
   return `${cfg.SIS_PUBLIC_URL.replace(/\/+$/, '')}/sessions/${encodeURIComponent(sessionId)}`;
-}
-
-/** The entity as stored on the session (always normalised before it was stored). */
-export function subjectOf(session: SessionRecord): Entity {
-  return session.entity as Entity;
-}
-
-export function reportOf(session: SessionRecord): Report | undefined {
-  return session.report as Report | undefined;
 }
 
 // ---- History entries (the session's messages, events and tool calls) ----
@@ -51,5 +68,5 @@ export function event(at: Date | string, type: string, detail: Record<string, un
 }
 
 export function toolCallEntry(call: ToolCall): HistoryEntry {
-  return { kind: 'tool_call', at: call.started_at, body: call as unknown as Record<string, unknown> };
+  return { kind: 'tool_call', at: call.started_at, body: call };
 }

@@ -16,7 +16,7 @@ import { endSession, REASONS } from '../../shared/services/ended-runs';
 import { newId } from '../../shared/services/investigations';
 import { type LifecycleContext, lifecycleContext } from '../../shared/services/lifecycle-context';
 import { type SweepResult, sweepStaleSessions } from '../../shared/services/stale-session-sweeper';
-import type { SessionRecord } from '../../shared/store/sessions-repository';
+import type { SessionRecord } from '../../shared/store/sessions/records';
 import { startTestService, type TestService } from '../support/local-service';
 
 /**

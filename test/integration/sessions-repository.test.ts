@@ -8,16 +8,22 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  type HistoryEntry,
-  REPORT_DICTIONARY_V1,
-  type SessionRecord,
-  SessionsRepository,
-} from '../../shared/store/sessions-repository';
+import type { Report, ToolCall } from '../../shared/domain/investigation/types';
+import { HistoryRepository } from '../../shared/store/sessions/history-repository';
+import { IdempotencyRepository } from '../../shared/store/sessions/idempotency-repository';
+import { OpenSessionsRepository } from '../../shared/store/sessions/open-sessions-repository';
+import type { HistoryEntry, SessionRecord } from '../../shared/store/sessions/records';
+import { REPORT_DICTIONARY_V1 } from '../../shared/store/sessions/report-packing';
+import { SessionsRepository } from '../../shared/store/sessions/session-repository';
+import { ToolResultsRepository } from '../../shared/store/sessions/tool-results-repository';
 import { createIsolatedTables } from '../support/dynamodb';
 
 /** The sessions store against DynamoDB Local: lifecycle conditions, history order, the poll's cost. */
 let repo: SessionsRepository;
+let historyRepo: HistoryRepository;
+let toolResults: ToolResultsRepository;
+let openSessions: OpenSessionsRepository;
+let idempotency: IdempotencyRepository;
 let raw: DynamoDBDocumentClient;
 let table: string;
 let requests: string[] = [];
@@ -46,6 +52,10 @@ beforeAll(async () => {
     { step: 'initialize', name: 'countRequests' },
   );
   repo = new SessionsRepository(doc, tables.names.sessions);
+  historyRepo = new HistoryRepository(doc, tables.names.sessions);
+  toolResults = new ToolResultsRepository(doc, tables.names.sessions);
+  openSessions = new OpenSessionsRepository(doc, tables.names.sessions);
+  idempotency = new IdempotencyRepository(doc, tables.names.sessions);
   // Same marshalling options: a document client sets them on the client it wraps.
   raw = DynamoDBDocumentClient.from(tables.client, { marshallOptions: { removeUndefinedValues: true } });
   table = tables.names.sessions;
@@ -73,6 +83,12 @@ const event = (type: string): HistoryEntry => ({
   body: { type },
 });
 
+// Fixtures are partial: the store keeps and returns what it is given, whatever its shape.
+const asReport = (fields: Record<string, unknown>) => fields as unknown as Report;
+const asCall = (fields: Record<string, unknown>) => fields as unknown as ToolCall;
+const asEventBody = (fields: { type: string; [key: string]: unknown }) => fields;
+const body = (entry: HistoryEntry) => entry.body as unknown as Record<string, unknown>;
+
 describe('sessions repository', () => {
   it('creates a session and reads it back; a second create with the same ID is refused', async () => {
     const session = newSession();
@@ -88,8 +104,13 @@ describe('sessions repository', () => {
     expect((await repo.transition(session.session_id, 'completed')).ok).toBe(false);
     const active = await repo.transition(session.session_id, 'active', {}, [event('status_changed')]);
     expect(active).toMatchObject({ ok: true, session: { status: 'active' } });
-    const done = await repo.transition(session.session_id, 'completed', { report: { verdict: 'benign' } });
-    expect(done).toMatchObject({ ok: true, session: { status: 'completed', report: { verdict: 'benign' } } });
+    const done = await repo.transition(session.session_id, 'completed', {
+      report: asReport({ verdict: 'benign' }),
+    });
+    expect(done).toMatchObject({
+      ok: true,
+      session: { status: 'completed', report: asReport({ verdict: 'benign' }) },
+    });
     for (const to of ['failed', 'canceled', 'active', 'completed'] as const) {
       const refused = await repo.transition(session.session_id, to, { failure_reason: 'late' }, [
         event('late'),
@@ -97,8 +118,8 @@ describe('sessions repository', () => {
       expect(refused).toMatchObject({ ok: false, session: { status: 'completed' } });
     }
     // The refused transitions wrote no history either.
-    const page = await repo.readPage(session.session_id, undefined, 50);
-    expect(page.history.map((h) => h.body.type)).toEqual(['status_changed']);
+    const page = await historyRepo.readPage(session.session_id, undefined, 50);
+    expect(page.history.map((h) => body(h).type)).toEqual(['status_changed']);
     expect(page.session?.failure_reason).toBeUndefined();
     expect((await repo.transition('s_missing_session', 'active')).ok).toBe(false);
   });
@@ -109,7 +130,7 @@ describe('sessions repository', () => {
     await repo.create(open, []);
     await repo.create(ended, []);
     await repo.transition(ended.session_id, 'failed', { failure_reason: 'x' });
-    const ids = (await repo.listOpen()).map((s) => s.session_id);
+    const ids = (await openSessions.list()).map((s) => s.session_id);
     expect(ids).toContain(open.session_id);
     expect(ids).not.toContain(ended.session_id);
   });
@@ -119,16 +140,16 @@ describe('sessions repository', () => {
     await repo.create(session, []);
     const writers = Array.from({ length: 12 }, (_, i) =>
       i % 3 === 0
-        ? repo.append(session.session_id, [event(`w${i}a`), event(`w${i}b`)])
-        : repo.append(session.session_id, [event(`w${i}`)]),
+        ? historyRepo.append(session.session_id, [event(`w${i}a`), event(`w${i}b`)])
+        : historyRepo.append(session.session_id, [event(`w${i}`)]),
     );
     const seqs = (await Promise.all(writers)).flat().sort((a, b) => a - b);
     expect(seqs).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
-    const page = await repo.readPage(session.session_id, undefined, 100);
+    const page = await historyRepo.readPage(session.session_id, undefined, 100);
     expect(page.history.map((h) => h.seq)).toEqual(seqs);
     // A multi-entry append keeps its entries adjacent and in order.
-    const a = page.history.findIndex((h) => h.body.type === 'w0a');
-    expect(page.history[a + 1]?.body.type).toBe('w0b');
+    const a = page.history.findIndex((h) => body(h).type === 'w0a');
+    expect(page.history[a + 1] && body(page.history[a + 1]!).type).toBe('w0b');
   });
 
   it('packs one write into one item and reads items of the older one-entry layout alike', async () => {
@@ -147,9 +168,11 @@ describe('sessions repository', () => {
         },
       }),
     );
-    expect(await repo.append(session.session_id, [event('a'), event('b'), event('c')])).toEqual([4, 5, 6]);
-    const page = await repo.readPage(session.session_id, undefined, 50);
-    expect(page.history.map((h) => [h.seq, h.body.type])).toEqual([
+    expect(await historyRepo.append(session.session_id, [event('a'), event('b'), event('c')])).toEqual([
+      4, 5, 6,
+    ]);
+    const page = await historyRepo.readPage(session.session_id, undefined, 50);
+    expect(page.history.map((h) => [h.seq, body(h).type])).toEqual([
       [1, 'created'],
       [2, 'initialized'],
       [3, 'old'],
@@ -166,19 +189,21 @@ describe('sessions repository', () => {
       }),
     );
     expect(Items?.map((item) => item.sk)).toEqual(['H#000001', 'H#000003', 'H#000004']);
-    expect((await repo.readPage(session.session_id, 3, 50)).history.map((h) => h.seq)).toEqual([4, 5, 6]);
+    expect((await historyRepo.readPage(session.session_id, 3, 50)).history.map((h) => h.seq)).toEqual([
+      4, 5, 6,
+    ]);
   });
 
   it('reads a poll page (new history + session) in ONE request, and two only when the page is cut', async () => {
     const session = newSession();
     await repo.create(session, []);
     // Six writes: one entry each, then one of three entries (one item).
-    for (let i = 0; i < 5; i++) await repo.append(session.session_id, [event(`e${i}`)]);
-    await repo.append(session.session_id, [event('e5'), event('e6'), event('e7')]);
+    for (let i = 0; i < 5; i++) await historyRepo.append(session.session_id, [event(`e${i}`)]);
+    await historyRepo.append(session.session_id, [event('e5'), event('e6'), event('e7')]);
 
     requests = [];
     consistent = [];
-    const all = await repo.readPage(session.session_id, undefined, 50);
+    const all = await historyRepo.readPage(session.session_id, undefined, 50);
     expect(requests).toEqual(['QueryCommand']);
     // Eventually consistent: half the read units of a consistent read.
     expect(consistent).toEqual([false]);
@@ -187,9 +212,9 @@ describe('sessions repository', () => {
     expect(all.consumedReadUnits).toBeGreaterThan(0);
 
     requests = [];
-    const after = await repo.readPage(session.session_id, 4, 50);
+    const after = await historyRepo.readPage(session.session_id, 4, 50);
     expect(requests).toEqual(['QueryCommand']);
-    expect(after.history.map((h) => [h.seq, h.body.type])).toEqual([
+    expect(after.history.map((h) => [h.seq, body(h).type])).toEqual([
       [5, 'e4'],
       [6, 'e5'],
       [7, 'e6'],
@@ -198,19 +223,19 @@ describe('sessions repository', () => {
     expect(after.session?.status).toBe('initialized');
 
     requests = [];
-    const nothingNew = await repo.readPage(session.session_id, 8, 50);
+    const nothingNew = await historyRepo.readPage(session.session_id, 8, 50);
     expect(requests).toEqual(['QueryCommand']);
     expect(nothingNew.history).toEqual([]);
     expect(nothingNew.session?.session_id).toBe(session.session_id);
 
     requests = [];
-    const cut = await repo.readPage(session.session_id, undefined, 3);
+    const cut = await historyRepo.readPage(session.session_id, undefined, 3);
     expect(requests).toEqual(['QueryCommand', 'GetItemCommand']);
     expect(cut).toMatchObject({ requests: 2, truncated: true, session: { session_id: session.session_id } });
     // The limit counts stored items (4 read), each returned whole.
     expect(cut.history.map((h) => h.seq)).toEqual([1, 2, 3, 4]);
     requests = [];
-    const rest = await repo.readPage(session.session_id, 4, 2);
+    const rest = await historyRepo.readPage(session.session_id, 4, 2);
     expect(rest.history.map((h) => h.seq)).toEqual([5, 6, 7, 8]);
     expect(rest.truncated).toBe(false);
 
@@ -218,7 +243,7 @@ describe('sessions repository', () => {
     // created a moment ago.
     requests = [];
     consistent = [];
-    const unknown = await repo.readPage('s_unknown_session', undefined, 50);
+    const unknown = await historyRepo.readPage('s_unknown_session', undefined, 50);
     expect(requests).toEqual(['QueryCommand', 'QueryCommand']);
     expect(consistent).toEqual([false, true]);
     expect(unknown.session).toBeUndefined();
@@ -228,14 +253,14 @@ describe('sessions repository', () => {
     const session = newSession();
     await repo.create(session, [event('created')]);
     await repo.transition(session.session_id, 'active');
-    const report = { verdict: 'suspicious', risk_score: 61, summary: 'x'.repeat(3000) };
+    const report = asReport({ verdict: 'suspicious', risk_score: 61, summary: 'x'.repeat(3000) });
     const done = await repo.transition(session.session_id, 'completed', { report }, [event('done')]);
     expect(done.ok && done.session.report).toEqual(report);
     expect((await repo.get(session.session_id))?.report).toEqual(report);
-    const page = await repo.readPage(session.session_id, undefined, 50);
+    const page = await historyRepo.readPage(session.session_id, undefined, 50);
     expect(page.session?.report).toBeUndefined();
     expect(page.session?.report_summary).toEqual({ verdict: 'suspicious', risk_score: 61 });
-    expect(page.history.map((h) => h.body.type)).toEqual(['created', 'done']);
+    expect(page.history.map((h) => body(h).type)).toEqual(['created', 'done']);
     // The 3 KB report is not read by the poll: the page costs what a page without it costs.
     expect(page.consumedReadUnits).toBeLessThanOrEqual(0.5);
   });
@@ -243,7 +268,7 @@ describe('sessions repository', () => {
   it('packs a report under 1 KB with the report dictionary, and still reads reports packed without it', async () => {
     // A rules-engine report as the workflow writes it (2.7 KB of JSON; 1.1 KB deflated without a
     // dictionary, so its item took two write units, four in the completing transaction).
-    const report = JSON.parse(REPORT_FIXTURE) as Record<string, unknown>;
+    const report = asReport(JSON.parse(REPORT_FIXTURE));
     const session = newSession();
     await repo.create(session, [event('created')]);
     await repo.transition(session.session_id, 'active');
@@ -285,25 +310,21 @@ describe('sessions repository', () => {
   it('records a tool result once, with its history, only while the session is active', async () => {
     const session = newSession();
     await repo.create(session, [event('session_created')]);
-    const result = { tool: 'ip_classification', call: { status: 'succeeded' }, raw: { a: 1 } };
-    expect(await repo.recordToolResult(session.session_id, result, [event('tool_succeeded')])).toBe(
+    const result = { tool: 'ip_classification', call: asCall({ status: 'succeeded' }), raw: { a: 1 } };
+    expect(await toolResults.record(session.session_id, result, [event('tool_succeeded')])).toBe(
       'not_active',
     );
     await repo.transition(session.session_id, 'active');
-    expect(await repo.recordToolResult(session.session_id, result, [event('tool_succeeded')])).toBe(
-      'recorded',
-    );
-    expect(await repo.recordToolResult(session.session_id, result, [event('tool_succeeded')])).toBe(
-      'duplicate',
-    );
-    const page = await repo.readPage(session.session_id, undefined, 50);
+    expect(await toolResults.record(session.session_id, result, [event('tool_succeeded')])).toBe('recorded');
+    expect(await toolResults.record(session.session_id, result, [event('tool_succeeded')])).toBe('duplicate');
+    const page = await historyRepo.readPage(session.session_id, undefined, 50);
     // Tool results are not history: the poll's key range skips them.
-    expect(page.history.map((h) => [h.seq, h.body.type])).toEqual([
+    expect(page.history.map((h) => [h.seq, body(h).type])).toEqual([
       [1, 'session_created'],
       [2, 'tool_succeeded'],
     ]);
-    expect(await repo.listToolResults(session.session_id)).toEqual([result]);
-    expect(await repo.getToolResult(session.session_id, 'ip_classification')).toEqual(result);
+    expect(await toolResults.list(session.session_id)).toEqual([result]);
+    expect(await toolResults.get(session.session_id, 'ip_classification')).toEqual(result);
   });
 
   it('keeps a deferred tool result out of the history until a terminal transition publishes it', async () => {
@@ -312,17 +333,21 @@ describe('sessions repository', () => {
     await repo.transition(session.session_id, 'active', {}, [event('status_changed')]);
     const at = (ms: number) => new Date(Date.parse(session.created_at) + ms).toISOString();
     const toolHistory = (tool: string, ms: number): HistoryEntry[] => [
-      { kind: 'event', at: at(ms), body: { type: 'tool_started', tool } },
-      { kind: 'tool_call', at: at(ms), body: { name: tool, output: { findings: ['x'.repeat(600)] } } },
-      { kind: 'event', at: at(ms + 5), body: { type: 'tool_succeeded', tool } },
+      { kind: 'event', at: at(ms), body: asEventBody({ type: 'tool_started', tool }) },
+      {
+        kind: 'tool_call',
+        at: at(ms),
+        body: asCall({ name: tool, output: { findings: ['x'.repeat(600)] } }),
+      },
+      { kind: 'event', at: at(ms + 5), body: asEventBody({ type: 'tool_succeeded', tool }) },
     ];
-    const result = (tool: string) => ({ tool, call: { name: tool, status: 'succeeded' } });
+    const result = (tool: string) => ({ tool, call: asCall({ name: tool, status: 'succeeded' }) });
     // Recorded in the opposite order of their starts: the history follows the starts.
     expect(
-      await repo.recordToolResultDeferred(session.session_id, result('whois'), toolHistory('whois', 20)),
+      await toolResults.recordDeferred(session.session_id, result('whois'), toolHistory('whois', 20)),
     ).toBe('recorded');
     expect(
-      await repo.recordToolResultDeferred(
+      await toolResults.recordDeferred(
         session.session_id,
         result('ip_classification'),
         toolHistory('ip_classification', 10),
@@ -330,27 +355,29 @@ describe('sessions repository', () => {
     ).toBe('recorded');
     requests = [];
     expect(
-      await repo.recordToolResultDeferred(session.session_id, result('whois'), toolHistory('whois', 30)),
+      await toolResults.recordDeferred(session.session_id, result('whois'), toolHistory('whois', 30)),
     ).toBe('duplicate');
     // One conditional put, no transaction and no read of the history's last slot.
     expect(requests).toEqual(['PutItemCommand']);
 
-    expect((await repo.readPage(session.session_id, undefined, 50)).history.map((h) => h.body.type)).toEqual([
-      'session_created',
-      'status_changed',
-    ]);
-    expect(await repo.getToolResult(session.session_id, 'whois')).toEqual(result('whois'));
-    expect(await repo.listToolResults(session.session_id)).toEqual([
+    expect(
+      (await historyRepo.readPage(session.session_id, undefined, 50)).history.map((h) => body(h).type),
+    ).toEqual(['session_created', 'status_changed']);
+    expect(await toolResults.get(session.session_id, 'whois')).toEqual(result('whois'));
+    expect(await toolResults.list(session.session_id)).toEqual([
       result('ip_classification'),
       result('whois'),
     ]);
 
-    const done = await repo.transition(session.session_id, 'completed', { report: { verdict: 'benign' } }, [
-      event('status_changed'),
-    ]);
+    const done = await repo.transition(
+      session.session_id,
+      'completed',
+      { report: asReport({ verdict: 'benign' }) },
+      [event('status_changed')],
+    );
     expect(done.ok).toBe(true);
-    const history = (await repo.readPage(session.session_id, undefined, 50)).history;
-    expect(history.map((h) => [h.seq, h.kind, h.body.type ?? h.body.name])).toEqual([
+    const history = (await historyRepo.readPage(session.session_id, undefined, 50)).history;
+    expect(history.map((h) => [h.seq, h.kind, body(h).type ?? body(h).name])).toEqual([
       [1, 'event', 'session_created'],
       [2, 'event', 'status_changed'],
       [3, 'event', 'tool_started'],
@@ -365,8 +392,8 @@ describe('sessions repository', () => {
     // The first write of the same tool is the one kept, in the results and in the history.
     expect(history[5]?.at).toBe(at(20));
     // A result recorded after the end is never published.
-    await repo.recordToolResultDeferred(session.session_id, result('late'), toolHistory('late', 40));
-    expect((await repo.readPage(session.session_id, undefined, 50)).history).toHaveLength(9);
+    await toolResults.recordDeferred(session.session_id, result('late'), toolHistory('late', 40));
+    expect((await historyRepo.readPage(session.session_id, undefined, 50)).history).toHaveLength(9);
   });
 
   it('publishes deferred tool results with every terminal outcome, and not with a refused one', async () => {
@@ -374,14 +401,16 @@ describe('sessions repository', () => {
       const session = newSession();
       await repo.create(session, []);
       await repo.transition(session.session_id, 'active');
-      await repo.recordToolResultDeferred(session.session_id, { tool: 'whois', call: { name: 'whois' } }, [
-        { kind: 'tool_call', at: new Date().toISOString(), body: { name: 'whois' } },
-      ]);
+      await toolResults.recordDeferred(
+        session.session_id,
+        { tool: 'whois', call: asCall({ name: 'whois' }) },
+        [{ kind: 'tool_call', at: new Date().toISOString(), body: asCall({ name: 'whois' }) }],
+      );
       expect((await repo.transition(session.session_id, outcome, {}, [event(outcome)])).ok).toBe(true);
       const refused = await repo.transition(session.session_id, 'completed', {}, [event('late')]);
       expect(refused.ok).toBe(false);
-      const history = (await repo.readPage(session.session_id, undefined, 50)).history;
-      expect(history.map((h) => h.body.type ?? h.body.name)).toEqual(['whois', outcome]);
+      const history = (await historyRepo.readPage(session.session_id, undefined, 50)).history;
+      expect(history.map((h) => body(h).type ?? body(h).name)).toEqual(['whois', outcome]);
     }
   });
 
@@ -394,14 +423,18 @@ describe('sessions repository', () => {
     for (const [i, tool] of tools.entries()) {
       // About 250 KB that deflate cannot shrink much: the three together exceed DynamoDB's 400 KB item.
       const evidence = randomBytes(187_500).toString('base64');
-      await repo.recordToolResultDeferred(session.session_id, { tool, call: { name: tool } }, [
-        { kind: 'tool_call', at: new Date(started + i).toISOString(), body: { name: tool, evidence } },
+      await toolResults.recordDeferred(session.session_id, { tool, call: asCall({ name: tool }) }, [
+        {
+          kind: 'tool_call',
+          at: new Date(started + i).toISOString(),
+          body: asCall({ name: tool, evidence }),
+        },
       ]);
     }
     const ended = await repo.transition(session.session_id, 'failed', {}, [event('status_changed')]);
     expect(ended.ok).toBe(true);
-    const history = (await repo.readPage(session.session_id, undefined, 50)).history;
-    expect(history.map((h) => [h.seq, h.body.type ?? h.body.name])).toEqual([
+    const history = (await historyRepo.readPage(session.session_id, undefined, 50)).history;
+    expect(history.map((h) => [h.seq, body(h).type ?? body(h).name])).toEqual([
       [1, 'ip_classification'],
       [2, 'whois'],
       [3, 'incident_history'],
@@ -430,7 +463,7 @@ describe('sessions repository', () => {
       await raw.send(new PutCommand({ TableName: table, Item: item(3, ['tool_started', 'tool_succeeded']) }));
     };
     for (const after of [2, undefined]) {
-      const page = await repo.readPage(session.session_id, after, 50);
+      const page = await historyRepo.readPage(session.session_id, after, 50);
       expect(page.history.map((h) => h.seq)).toEqual(after === 2 ? [3, 4, 5] : [1, 2, 3, 4, 5]);
     }
 
@@ -439,10 +472,10 @@ describe('sessions repository', () => {
     const ending = newSession();
     await repo.create(ending, [event('session_created')]);
     await repo.transition(ending.session_id, 'active', {}, [event('status_changed')]);
-    await repo.recordToolResultDeferred(ending.session_id, { tool: 'whois', call: { name: 'whois' } }, [
-      { kind: 'tool_call', at: new Date().toISOString(), body: { name: 'whois' } },
+    await toolResults.recordDeferred(ending.session_id, { tool: 'whois', call: asCall({ name: 'whois' }) }, [
+      { kind: 'tool_call', at: new Date().toISOString(), body: asCall({ name: 'whois' }) },
     ]);
-    await repo.transition(ending.session_id, 'completed', { report: { verdict: 'benign' } }, [
+    await repo.transition(ending.session_id, 'completed', { report: asReport({ verdict: 'benign' }) }, [
       event('status_changed'),
     ]);
     const written = await raw.send(
@@ -461,10 +494,10 @@ describe('sessions repository', () => {
     afterNextQuery = async () => {
       for (const i of endingItems) await raw.send(new PutCommand({ TableName: table, Item: i }));
     };
-    const ended = await repo.readPage(ending.session_id, 2, 50);
+    const ended = await historyRepo.readPage(ending.session_id, 2, 50);
     expect(ended.session?.status).toBe('completed');
     expect(ended.session).not.toHaveProperty('history_seq');
-    expect(ended.history.map((h) => [h.seq, h.body.type ?? h.body.name])).toEqual([
+    expect(ended.history.map((h) => [h.seq, body(h).type ?? body(h).name])).toEqual([
       [3, 'whois'],
       [4, 'status_changed'],
     ]);
@@ -480,7 +513,7 @@ describe('sessions repository', () => {
       }),
     );
     requests = [];
-    const page = await repo.readPage(gapped.session_id, undefined, 50);
+    const page = await historyRepo.readPage(gapped.session_id, undefined, 50);
     expect(page.history.map((h) => h.seq)).toEqual([1, 3]);
     expect(requests.length).toBeLessThanOrEqual(3);
     expect(page.requests).toBe(requests.length);
@@ -492,20 +525,20 @@ describe('sessions repository', () => {
     await repo.transition(session.session_id, 'active');
     const at = new Date().toISOString();
     for (const tool of ['ip_classification', 'whois']) {
-      await repo.recordToolResultDeferred(session.session_id, { tool, call: { name: tool } }, [
-        { kind: 'event', at, body: { type: 'tool_started', tool } },
-        { kind: 'tool_call', at, body: { name: tool } },
+      await toolResults.recordDeferred(session.session_id, { tool, call: asCall({ name: tool }) }, [
+        { kind: 'event', at, body: asEventBody({ type: 'tool_started', tool }) },
+        { kind: 'tool_call', at, body: asCall({ name: tool }) },
       ]);
     }
     const [ended] = await Promise.all([
       repo.transition(session.session_id, 'failed', {}, [event('status_changed')]),
-      ...Array.from({ length: 6 }, (_, i) => repo.append(session.session_id, [event(`w${i}`)])),
+      ...Array.from({ length: 6 }, (_, i) => historyRepo.append(session.session_id, [event(`w${i}`)])),
     ]);
     expect(ended.ok).toBe(true);
-    const history = (await repo.readPage(session.session_id, undefined, 50)).history;
+    const history = (await historyRepo.readPage(session.session_id, undefined, 50)).history;
     expect(history.map((h) => h.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
-    const first = history.findIndex((h) => h.body.type === 'tool_started');
-    expect(history.slice(first, first + 5).map((h) => h.body.type ?? h.body.name)).toEqual([
+    const first = history.findIndex((h) => body(h).type === 'tool_started');
+    expect(history.slice(first, first + 5).map((h) => body(h).type ?? body(h).name)).toEqual([
       'tool_started',
       'ip_classification',
       'tool_started',
@@ -519,13 +552,13 @@ describe('sessions repository', () => {
       await repo.create(session, []);
       await repo.transition(session.session_id, 'active');
       for (const tool of ['ip_classification', 'whois']) {
-        await repo.recordToolResultDeferred(session.session_id, { tool, call: { name: tool } }, [
-          { kind: 'tool_call', at: new Date().toISOString(), body: { name: tool } },
+        await toolResults.recordDeferred(session.session_id, { tool, call: asCall({ name: tool }) }, [
+          { kind: 'tool_call', at: new Date().toISOString(), body: asCall({ name: tool }) },
         ]);
       }
       // Persist and a cancel (or the status-change function) at the same moment: one of them ends it.
       const moves = await Promise.all([
-        repo.transition(session.session_id, 'completed', { report: { verdict: 'benign' } }, [
+        repo.transition(session.session_id, 'completed', { report: asReport({ verdict: 'benign' }) }, [
           event('completed'),
         ]),
         repo.transition(session.session_id, 'canceled', {}, [event('canceled')]),
@@ -534,8 +567,8 @@ describe('sessions repository', () => {
       const winners = moves.filter((move) => move.ok);
       expect(winners).toHaveLength(1);
       const outcome = winners[0]!.session.status;
-      const history = (await repo.readPage(session.session_id, undefined, 50)).history;
-      expect(history.map((h) => [h.seq, h.body.type ?? h.body.name])).toEqual([
+      const history = (await historyRepo.readPage(session.session_id, undefined, 50)).history;
+      expect(history.map((h) => [h.seq, body(h).type ?? body(h).name])).toEqual([
         [1, 'ip_classification'],
         [2, 'whois'],
         [3, outcome],
@@ -569,7 +602,7 @@ describe('sessions repository', () => {
     expect(await repo.create(fresh, [], { ...stale, expires_at_epoch: idem.expires_at_epoch })).toEqual({
       created: true,
     });
-    expect((await repo.getIdempotency(stale.owner_key_id, stale.idempotency_key))?.session_id).toBe(
+    expect((await idempotency.get(stale.owner_key_id, stale.idempotency_key))?.session_id).toBe(
       fresh.session_id,
     );
   });
@@ -592,7 +625,7 @@ async function allOpenCreatedBefore(cutoff: string, limit: number) {
   const pages: string[][] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await repo.listOpenCreatedBefore(cutoff, limit, start);
+    const page = await openSessions.listCreatedBefore(cutoff, limit, start);
     expect(page.sessions.length).toBeLessThanOrEqual(limit);
     pages.push(page.sessions.map((s) => s.session_id));
     start = page.next;
@@ -619,7 +652,7 @@ async function putMarker(sessionId: string, createdAt: string) {
 
 describe('open sessions (gsi1, through the open marker)', () => {
   it('keeps the index entry on an open marker, never on META, and deletes it after every terminal move', async () => {
-    const report = { verdict: 'benign', risk_score: 0 };
+    const report = asReport({ verdict: 'benign', risk_score: 0 });
     const moves: [string, (id: string) => Promise<unknown>][] = [
       ['initialized → failed', (id) => repo.transition(id, 'failed', { failure_reason: 'x' })],
       ['initialized → canceled', (id) => repo.transition(id, 'canceled', {}, [event('canceled')])],
@@ -663,7 +696,7 @@ describe('open sessions (gsi1, through the open marker)', () => {
     );
     for (const session of sessions) await repo.create(session, []);
     await repo.transition(sessions[2]!.session_id, 'active');
-    await repo.transition(sessions[2]!.session_id, 'completed', { report: { verdict: 'benign' } });
+    await repo.transition(sessions[2]!.session_id, 'completed', { report: asReport({ verdict: 'benign' }) });
     // A marker left by a crashed creation sorts between the first two sessions.
     await putMarker('s_crashed_creation_2001', '2001-01-01T00:00:00.500Z');
     const open = [0, 1, 3, 4].map((i) => sessions[i]!.session_id);
@@ -671,11 +704,11 @@ describe('open sessions (gsi1, through the open marker)', () => {
     const pages = await allOpenCreatedBefore('2001-02-01', 2);
     expect(pages.flat()).toEqual(open);
     expect(await allOpenCreatedBefore('2001-01-01T00:00:03', 10)).toEqual([open.slice(0, 2)]);
-    const listed = await repo.listOpen();
+    const listed = await openSessions.list();
     expect(listed.filter((s) => open.includes(s.session_id)).map((s) => s.session_id)).toEqual(open);
     expect(listed.find((s) => s.session_id === sessions[0]!.session_id)).toEqual(sessions[0]);
     // The limit counts sessions, not index entries: the 2001 ones are the oldest in this table.
-    expect((await repo.listOpen(3)).map((s) => s.session_id)).toEqual(open.slice(0, 3));
+    expect((await openSessions.list(3)).map((s) => s.session_id)).toEqual(open.slice(0, 3));
     expect(await openMarker('s_crashed_creation_2001')).toBeUndefined();
 
     // Ended, they leave the listing (and the older-than tests below see only their own sessions).
@@ -700,7 +733,7 @@ describe('open sessions (gsi1, through the open marker)', () => {
     expect(await openMarker(ended.session_id)).toBeUndefined();
     expect((await repo.get(ended.session_id))?.status).toBe('failed');
 
-    expect((await repo.listOpen()).map((s) => s.session_id)).not.toContain(underWay);
+    expect((await openSessions.list()).map((s) => s.session_id)).not.toContain(underWay);
     expect(await openMarker(underWay)).toBeDefined();
   });
 
@@ -720,12 +753,14 @@ describe('open sessions (gsi1, through the open marker)', () => {
     );
     const listedOpen = async () => (await allOpenCreatedBefore('2003-02-01', 10)).flat();
     expect(await listedOpen()).toEqual([legacy.session_id]);
-    expect((await repo.listOpenCreatedBefore('2003-02-01', 10)).sessions).toEqual([legacy]);
-    expect((await repo.listOpen()).map((s) => s.session_id)).toContain(legacy.session_id);
+    expect((await openSessions.listCreatedBefore('2003-02-01', 10)).sessions).toEqual([legacy]);
+    expect((await openSessions.list()).map((s) => s.session_id)).toContain(legacy.session_id);
 
     await repo.transition(legacy.session_id, 'active', {}, [event('active')]);
     expect(await listedOpen()).toEqual([legacy.session_id]);
-    await repo.transition(legacy.session_id, 'completed', { report: { verdict: 'benign' } }, [event('done')]);
+    await repo.transition(legacy.session_id, 'completed', { report: asReport({ verdict: 'benign' }) }, [
+      event('done'),
+    ]);
     expect(await listedOpen()).toEqual([]);
     expect(await metaItem(legacy.session_id)).not.toHaveProperty('gsi1pk');
     expect(await metaItem(legacy.session_id)).not.toHaveProperty('gsi1sk');
