@@ -1,8 +1,8 @@
 import { perConfiguration } from '../config';
 import { AnalystStateRepository } from '../store/sessions/analyst-state-repository';
-import { onSessionsTable } from '../store/sessions/from-config';
 import { HistoryRepository } from '../store/sessions/history-repository';
 import { ToolResultsRepository } from '../store/sessions/tool-results-repository';
+import { onSessionsTable } from '../store/sessions-table';
 import { type SessionContextWith, sessionContext } from './session-context';
 
 /**

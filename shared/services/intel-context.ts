@@ -1,8 +1,8 @@
 import { perConfiguration } from '../config';
 import type { InvestigationData } from '../domain/investigation/types';
 import { documentClientFor } from '../store/dynamo-client';
-import { onSessionsTable } from '../store/sessions/from-config';
 import { ToolResultsRepository } from '../store/sessions/tool-results-repository';
+import { onSessionsTable } from '../store/sessions-table';
 import { intelLookupsFromConfig } from './intel-lookups';
 import type { ToolStepContext } from './step-run-tool';
 

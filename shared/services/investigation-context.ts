@@ -4,9 +4,9 @@ import { documentClientFor } from '../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../store/graph-repository';
 import { incidentsRepositoryFromConfig } from '../store/incidents-repository';
 import { investigationData } from '../store/investigation-data';
-import { onSessionsTable } from '../store/sessions/from-config';
 import { ToolResultsRepository } from '../store/sessions/tool-results-repository';
 import { VerdictsRepository } from '../store/sessions/verdicts-repository';
+import { onSessionsTable } from '../store/sessions-table';
 import type { SessionContext, SessionStores } from './session-context';
 
 /**

@@ -1,11 +1,11 @@
 import { perConfiguration } from '../config';
 import { stepFunctionsEngine, type WorkflowEngine } from '../platform/workflow-engine';
 import { documentClientFor } from '../store/dynamo-client';
-import { searchIndexRepositoryFromConfig } from '../store/search-index-repository';
-import { onSessionsTable } from '../store/sessions/from-config';
+import { SearchIndexingRepository } from '../store/search-index/indexing-repository';
 import { IdempotencyRepository } from '../store/sessions/idempotency-repository';
 import { OpenSessionsRepository } from '../store/sessions/open-sessions-repository';
 import { ToolResultsRepository } from '../store/sessions/tool-results-repository';
+import { onSessionsTable } from '../store/sessions-table';
 import type { SearchIndexing } from './search-indexing';
 import { type SessionContextWith, sessionContext } from './session-context';
 
@@ -30,7 +30,7 @@ export const lifecycleContext = /* @__PURE__ */ perConfiguration((cfg): Lifecycl
     idempotency: onSessionsTable(cfg, IdempotencyRepository, doc),
     toolResults: onSessionsTable(cfg, ToolResultsRepository, doc),
     openSessions: onSessionsTable(cfg, OpenSessionsRepository, doc),
-    search: searchIndexRepositoryFromConfig(cfg, doc),
+    search: onSessionsTable(cfg, SearchIndexingRepository, doc),
     workflow: stepFunctionsEngine(cfg),
   };
 });

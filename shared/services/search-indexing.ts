@@ -1,6 +1,6 @@
 import { termsForSession } from '../domain/search-terms';
 import { logger } from '../observability';
-import type { SearchIndexRepository } from '../store/search-index-repository';
+import type { SearchIndexingRepository } from '../store/search-index/indexing-repository';
 import type { SessionRecord } from '../store/sessions/records';
 
 /**
@@ -9,7 +9,7 @@ import type { SessionRecord } from '../store/sessions/records';
  * it here. Querying the index is search.ts.
  */
 export interface SearchIndexing {
-  search: SearchIndexRepository;
+  search: SearchIndexingRepository;
 }
 
 /** The session's search entry and index terms, from its current status and report. */

@@ -1,7 +1,6 @@
 import { type Config, perConfiguration } from '../config';
 import type { ToolCall } from '../domain/investigation/types';
 import type { AnalystStateRepository } from '../store/sessions/analyst-state-repository';
-import { onSessionsTable } from '../store/sessions/from-config';
 import { HistoryRepository } from '../store/sessions/history-repository';
 import type { IdempotencyRepository } from '../store/sessions/idempotency-repository';
 import type { OpenSessionsRepository } from '../store/sessions/open-sessions-repository';
@@ -9,6 +8,7 @@ import type { HistoryEntry } from '../store/sessions/records';
 import { SessionsRepository } from '../store/sessions/session-repository';
 import type { ToolResultsRepository } from '../store/sessions/tool-results-repository';
 import type { VerdictsRepository } from '../store/sessions/verdicts-repository';
+import { onSessionsTable } from '../store/sessions-table';
 
 /**
  * What every service that reads or changes an investigation session works with: the configuration,

@@ -1,10 +1,10 @@
 import { perConfiguration } from '../config';
 import { documentClientFor } from '../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../store/graph-repository';
-import { searchIndexRepositoryFromConfig } from '../store/search-index-repository';
-import { onSessionsTable } from '../store/sessions/from-config';
+import { SearchIndexingRepository } from '../store/search-index/indexing-repository';
 import { ToolResultsRepository } from '../store/sessions/tool-results-repository';
 import { VerdictsRepository } from '../store/sessions/verdicts-repository';
+import { onSessionsTable } from '../store/sessions-table';
 import type { SearchIndexing } from './search-indexing';
 import { type SessionContextWith, sessionContext } from './session-context';
 
@@ -27,7 +27,7 @@ export const stepContext = /* @__PURE__ */ perConfiguration((cfg): StepContext =
     ...sessionContext(),
     toolResults: onSessionsTable(cfg, ToolResultsRepository, doc),
     verdicts: onSessionsTable(cfg, VerdictsRepository, doc),
-    search: searchIndexRepositoryFromConfig(cfg, doc),
+    search: onSessionsTable(cfg, SearchIndexingRepository, doc),
     graph: graphRepositoryFromConfig(cfg, doc),
   };
 });

@@ -1,10 +1,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Config } from '../../config';
-import { documentClientFor } from '../dynamo-client';
-import { tableName } from '../tables';
+import type { Config } from '../config';
+import { documentClientFor } from './dynamo-client';
+import { tableName } from './tables';
 
 /**
- * One of this folder's repositories over the configured sessions table, e.g.
+ * A repository over the configured sessions table (shared/store/sessions/, shared/store/search-index/), e.g.
  * `onSessionsTable(cfg, ToolResultsRepository)`. A function builds only the repositories it uses, so
  * its bundle carries only their code.
  */
