@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { startDynamoDbLocal } from '../infra/local/dynamodb-local';
+import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { installHandlerTiming } from './lib/handler-timing';
 import { captureServiceOutput, say } from './lib/output';
 

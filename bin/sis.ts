@@ -1,8 +1,8 @@
 import { userInfo } from 'node:os';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { type Command, run, UsageError } from '../packages/cli/src/program';
-import { KEY_EXPIRY_DAYS } from '../shared/domain/key-lifecycle';
-import { rotateCursorSecrets } from '../shared/services/cursor-secrets';
+import { KEY_EXPIRY_DAYS } from '../shared/domain/keys/key-lifecycle';
+import { rotateCursorSecrets } from '../shared/services/auth/cursor-secrets';
 import { cursorSecretRepositoryFromConfig } from '../shared/store/cursor-secret-repository';
 import { SERVICE_VERSION } from '../shared/version';
 import { bootstrapAdminKey, parseExpiryDays, parseScopeList } from './cli/bootstrap';

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { buildTenantApp } from '../infra/build-app';
 import { PROJECT_ROOT } from '../infra/constructs/service-function';
 import { readWorkflowDefinitionText, toolMapItems } from '../infra/workflow/definition';
-import type { EntityType } from '../shared/domain/entity';
+import type { EntityType } from '../shared/domain/core/entity';
 import { toolsFor } from '../shared/domain/investigation';
 import { MINUTES_PER_MONTH, AWS_PRICES as P, PRICE_REGION, PRICES_AS_OF } from './aws-prices';
 import {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { RouteDefinition } from '../shared/api/route-types';
 import { servedPaths } from '../shared/api/route-types';
 import { ROUTES } from '../shared/api/routes';
-import { policyRoutes } from '../shared/services/key-authorizer';
+import { policyRoutes } from '../shared/services/auth/key-authorizer';
 
 /** Renders the route → access table from the route table; `npm run docs:scopes` rewrites docs/scopes.md. */
 export function scopeTableMarkdown(routes: readonly RouteDefinition[]): string {
@@ -51,7 +51,7 @@ export const SCOPE_TABLE_PATH = resolve(dirname(fileURLToPath(import.meta.url)),
 
 export const ACCESS_LIST_PATH = resolve(
   dirname(fileURLToPath(import.meta.url)),
-  '../shared/api/access-list.ts',
+  '../shared/api/generated/access-list.ts',
 );
 
 /**
@@ -62,7 +62,7 @@ export const ACCESS_LIST_PATH = resolve(
 export function accessListModule(routes: readonly RouteDefinition[]): string {
   return [
     '// Generated from the route table (shared/api/routes.ts) by `npm run docs:scopes`; do not edit.',
-    "import type { PolicyRoute } from '../domain/policy';",
+    "import type { PolicyRoute } from '../../domain/keys/policy';",
     '',
     `export const ACCESS_LIST: readonly PolicyRoute[] = ${JSON.stringify(policyRoutes(routes), null, 2)};`,
     '',

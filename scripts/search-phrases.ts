@@ -3,10 +3,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { foldText, wordsOf } from '../shared/domain/search-terms';
+import { foldText, wordsOf } from '../shared/domain/search/search-terms';
 
 /**
- * The phrase vocabulary of the search index (shared/domain/search-phrases.ts), generated ahead of time
+ * The phrase vocabulary of the search index (shared/domain/search/search-phrases.ts), generated ahead of time
  * from the rules engine's fixed text and committed: every string or template literal of the files
  * below whose static parts hold at least MIN_PHRASE_WORDS complete words is a phrase (two already:
  * a two-word finding title, posted once instead of twice, saves a write per session), and so is a
@@ -24,7 +24,7 @@ import { foldText, wordsOf } from '../shared/domain/search-terms';
  * fails when the committed file lags behind the sources.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const SEARCH_PHRASES_PATH = resolve(ROOT, 'shared/domain/generated/search-phrases.json');
+export const SEARCH_PHRASES_PATH = resolve(ROOT, 'shared/domain/search/generated/search-phrases.json');
 
 export const MIN_PHRASE_WORDS = 2;
 export const MAX_PHRASES_PER_WORD = 6;
@@ -37,11 +37,12 @@ export function phraseSourceFiles(): string[] {
       .sort()
       .map((name) => `${dir}/${name}`);
   return [
-    ...inDir('shared/domain/investigation', (n) => /^tool-.*\.ts$/.test(n)),
-    'shared/domain/investigation/mail-provider.ts',
-    'shared/domain/intel/mappers.ts',
-    ...inDir('shared/domain/investigation', (n) => /^personas.*\.ts$/.test(n)),
-    'shared/domain/investigation/report.ts',
+    ...inDir('shared/domain/investigation/tools', (n) => /^tool-.*\.ts$/.test(n)),
+    'shared/domain/investigation/tools/mail-provider.ts',
+    'shared/domain/intel/mappers-ip-reputation.ts',
+    'shared/domain/intel/mappers-indicators.ts',
+    ...inDir('shared/domain/investigation/report', (n) => /^personas.*\.ts$/.test(n)),
+    'shared/domain/investigation/report/report.ts',
   ];
 }
 
@@ -212,6 +213,8 @@ function literalsOf(source: SourceFile): Literal[] {
     if (set.length >= MIN_PHRASE_WORDS) literals.push({ words: set, kind });
   };
   const visit = (node: ts.Node, holder: string | undefined) => {
+    // Module specifiers are paths, not text an analyst reads: a file move must not add phrases.
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
     const finding = ts.isObjectLiteralExpression(node) ? findingTexts(node, consts) : undefined;
     if (finding)
       add(

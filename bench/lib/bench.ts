@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
-import { DYNAMODB_LOCAL_PACKAGE, DYNAMODB_LOCAL_PACKAGE_VERSION } from '../../infra/local/dynamodb-local';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { DYNAMODB_LOCAL_PACKAGE, DYNAMODB_LOCAL_PACKAGE_VERSION } from '../../local/dynamodb-local';
+import { apiKeyService } from '../../shared/services/auth/api-keys';
 import { signInToConsole } from '../../test/support/console-sign-in';
 import { ASSUMPTIONS, anchorMonthlyCost, PRICE_REGION, PRICES, PRICES_AS_OF } from '../pricing';
 import {

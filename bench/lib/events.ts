@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { ROUTES } from '../../shared/api/routes';
-import { type ApiArnBase, methodArn } from '../../shared/domain/policy';
-import { type ConsoleUser, SCOPES } from '../../shared/domain/scopes';
-import { consoleAuthorizerContext } from '../../shared/services/console-authorizer';
+import { type ApiArnBase, methodArn } from '../../shared/domain/keys/policy';
+import { type ConsoleUser, SCOPES } from '../../shared/domain/keys/scopes';
+import { consoleAuthorizerContext } from '../../shared/services/auth/console-authorizer';
 
 /**
  * API Gateway events for calling a handler directly (the cold-start children): the event API

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type LocalService, startLocalService } from '../../infra/local/service';
-import { SCOPES } from '../../shared/domain/scopes';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { type LocalService, startLocalService } from '../../local/service';
+import { SCOPES } from '../../shared/domain/keys/scopes';
+import { apiKeyService } from '../../shared/services/auth/api-keys';
 import { HttpClient } from './http';
 
 /**

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
-import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
-import { startLocalService } from '../../infra/local/service';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
+import { startLocalService } from '../../local/service';
 import { estimateCostUsd, MODEL_PRICES, PRICE_SOURCE } from '../../shared/domain/analyst/prices';
-import { SCOPES } from '../../shared/domain/scopes';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { SCOPES } from '../../shared/domain/keys/scopes';
+import { apiKeyService } from '../../shared/services/auth/api-keys';
 import { type ConverseCall, type FakeReply, startFakeBedrock } from '../../test/support/fake-bedrock';
 
 /**

@@ -1,5 +1,5 @@
 import { config } from '../../shared/config';
-import { POLL_PAGE_SIZE } from '../../shared/services/investigation-reads';
+import { POLL_PAGE_SIZE } from '../../shared/services/investigations/investigation-reads';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import { keysRepositoryFromConfig } from '../../shared/store/keys-repository';
 import { HistoryRepository } from '../../shared/store/sessions/history-repository';

@@ -1,6 +1,6 @@
-import { KEY_EXPIRY_DAYS } from '../../shared/domain/key-lifecycle';
-import { isScope, SCOPES, type Scope } from '../../shared/domain/scopes';
-import type { ApiKeyService } from '../../shared/services/api-keys';
+import { KEY_EXPIRY_DAYS } from '../../shared/domain/keys/key-lifecycle';
+import { isScope, SCOPES, type Scope } from '../../shared/domain/keys/scopes';
+import type { ApiKeyService } from '../../shared/services/auth/api-keys';
 import { CliUsageError } from './target';
 
 /**

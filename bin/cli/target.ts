@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { createLocalDynamoDbClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { createLocalDynamoDbClient, startDynamoDbLocal } from '../../local/dynamodb-local';
 import { type Config, parseConfig } from '../../shared/config';
-import { type ApiKeyService, apiKeyServiceFromConfig } from '../../shared/services/api-keys';
+import { type ApiKeyService, apiKeyServiceFromConfig } from '../../shared/services/auth/api-keys';
 import { ensureTables } from '../../shared/store/create-tables';
 import { physicalTableName, TABLE_IDS, TABLES, type TableId, tableName } from '../../shared/store/tables';
 

@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { ACCESS_LIST } from '../../shared/api/access-list';
+import { ACCESS_LIST } from '../../shared/api/generated/access-list';
 import { flushMetrics, logger, recordKeyDenial } from '../../shared/observability';
-import { decide, keyAuthenticator } from '../../shared/services/key-authorizer';
+import { decide, keyAuthenticator } from '../../shared/services/auth/key-authorizer';
 
 /**
  * API Gateway REST REQUEST authorizer (identity source X-API-Key; `Authorization: Bearer` accepted).

@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { ACCESS_LIST } from '../../shared/api/access-list';
+import { ACCESS_LIST } from '../../shared/api/generated/access-list';
 import { config } from '../../shared/config';
 import { logger } from '../../shared/observability';
 import {
@@ -7,7 +7,7 @@ import {
   consoleVerifier,
   decideConsole,
   type TokenVerifier,
-} from '../../shared/services/console-authorizer';
+} from '../../shared/services/auth/console-authorizer';
 
 // The schema-free access list keeps the route schemas (and full zod) out of this bundle.
 const routes = consolePolicyRoutes(ACCESS_LIST);

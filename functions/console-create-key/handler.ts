@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { createConsoleKey } from '../../shared/api/routes/console';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { apiKeyService } from '../../shared/services/auth/api-keys';
 
 /** POST /api/v1/console/admin/keys: the secret appears in this response only; the actor is the person. */
 export const handler = httpHandler(createConsoleKey, async ({ body, caller }) => {

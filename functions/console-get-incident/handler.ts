@@ -1,8 +1,8 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getConsoleIncident } from '../../shared/api/routes/console';
 import { config } from '../../shared/config';
-import { getIncident } from '../../shared/services/console';
-import { incidentStore } from '../../shared/services/incidents';
+import { getIncident } from '../../shared/services/console/console';
+import { incidentStore } from '../../shared/services/incidents/incidents';
 
 /** GET /api/v1/console/incidents/{incident_id}: one incident in full (404 unknown). */
 export const handler = httpHandler(getConsoleIncident, async ({ params }) => ({

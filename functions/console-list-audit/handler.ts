@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { listConsoleAudit } from '../../shared/api/routes/console';
-import { auditStore, keyAuditTrail } from '../../shared/services/console';
+import { auditStore, keyAuditTrail } from '../../shared/services/console/console';
 
 /** GET /api/v1/console/admin/audit?limit=&cursor=: key administration operations, newest first. */
 export const handler = httpHandler(listConsoleAudit, async ({ query, caller }) => ({

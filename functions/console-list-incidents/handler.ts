@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { listConsoleIncidents } from '../../shared/api/routes/console';
 import { config } from '../../shared/config';
-import { incidentStore, listIncidents } from '../../shared/services/incidents';
+import { incidentStore, listIncidents } from '../../shared/services/incidents/incidents';
 
 /** GET /api/v1/console/incidents?severity=&status=&since=&until=&limit=&cursor= */
 export const handler = httpHandler(listConsoleIncidents, async ({ query }) => ({

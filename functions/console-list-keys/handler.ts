@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { listConsoleKeys } from '../../shared/api/routes/console';
-import { apiKeyDirectory } from '../../shared/services/api-keys';
+import { apiKeyDirectory } from '../../shared/services/auth/api-keys';
 
 /** GET /api/v1/console/admin/keys?search=: key summaries only, never a secret. */
 export const handler = httpHandler(listConsoleKeys, async ({ query }) => ({

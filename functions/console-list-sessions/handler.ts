@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { listConsoleSessions } from '../../shared/api/routes/console';
-import { listTenantSessions, tenantSessions } from '../../shared/services/console';
+import { listTenantSessions, tenantSessions } from '../../shared/services/console/console';
 
 /** GET /api/v1/console/sessions?q=&limit=&cursor=: every session of the tenant, newest first. */
 export const handler = httpHandler(listConsoleSessions, async ({ query, caller }) => ({

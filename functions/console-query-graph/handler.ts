@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { queryConsoleGraph } from '../../shared/api/routes/console';
-import { graphStore, queryKnowledgeGraph } from '../../shared/services/knowledge-graph';
+import { graphStore, queryKnowledgeGraph } from '../../shared/services/graph/knowledge-graph';
 
 /** GET /api/v1/console/graph/entity/{value}?type=&depth=&limit=&cursor= */
 export const handler = httpHandler(queryConsoleGraph, async ({ params, query }) => ({

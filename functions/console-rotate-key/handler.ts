@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { rotateConsoleKey } from '../../shared/api/routes/console';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { apiKeyService } from '../../shared/services/auth/api-keys';
 
 /** POST /api/v1/console/admin/keys/{key_id}/rotate: new secret, same key_id; the actor is the person. */
 export const handler = httpHandler(rotateConsoleKey, async ({ params, body, caller }) => {

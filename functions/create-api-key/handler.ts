@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { createApiKey } from '../../shared/api/routes/keys';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { apiKeyService } from '../../shared/services/auth/api-keys';
 
 /** POST /api/v1/admin/keys: the secret appears in this response only, and is never cached. */
 export const handler = httpHandler(createApiKey, async ({ body, caller }) => {

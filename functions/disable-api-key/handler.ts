@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { disableApiKey } from '../../shared/api/routes/keys';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { apiKeyService } from '../../shared/services/auth/api-keys';
 
 /** POST /api/v1/admin/keys/{key_id}/disable: idempotent; effective from the key's next request. */
 export const handler = httpHandler(disableApiKey, async ({ params, caller }) => ({

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getSessionHistory } from '../../shared/api/routes/investigations';
-import { getSessionHistory as poll } from '../../shared/services/investigation-reads';
-import { pollContext } from '../../shared/services/session-context';
+import { getSessionHistory as poll } from '../../shared/services/investigations/investigation-reads';
+import { pollContext } from '../../shared/services/sessions/session-context';
 
 /**
  * GET /api/v1/public/sessions/{session_id}: the public poll. Persisted state only, one DynamoDB

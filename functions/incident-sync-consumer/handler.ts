@@ -1,7 +1,11 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/observability';
-import { PoisonMessageError, processIncidentMessage, syncStores } from '../../shared/services/incident-sync';
+import {
+  PoisonMessageError,
+  processIncidentMessage,
+  syncStores,
+} from '../../shared/services/incidents/incident-sync';
 
 /**
  * SQS consumer of the incident queue. Each record is stored on its own; failed records are reported

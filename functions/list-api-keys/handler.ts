@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { listApiKeys } from '../../shared/api/routes/keys';
-import { apiKeyDirectory } from '../../shared/services/api-keys';
+import { apiKeyDirectory } from '../../shared/services/auth/api-keys';
 
 /** GET /api/v1/admin/keys?search=: key summaries only; hashes are not even read from the table. */
 export const handler = httpHandler(listApiKeys, async ({ query }) => ({

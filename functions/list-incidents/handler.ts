@@ -2,7 +2,7 @@ import { httpHandler } from '../../shared/api/http-handler';
 import { compactIncidentList } from '../../shared/api/plugin-responses';
 import { listIncidents } from '../../shared/api/routes/knowledge';
 import { config } from '../../shared/config';
-import { incidentStore, listIncidents as list } from '../../shared/services/incidents';
+import { incidentStore, listIncidents as list } from '../../shared/services/incidents/incidents';
 
 /** GET /api/v1/incidents?severity=&status=&since=&until=&limit=&cursor= */
 export const handler = httpHandler(listIncidents, async ({ query }) => ({

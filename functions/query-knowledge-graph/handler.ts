@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactGraphNeighborhood } from '../../shared/api/plugin-responses';
 import { queryKnowledgeGraph } from '../../shared/api/routes/knowledge';
-import { graphStore, queryKnowledgeGraph as lookUp } from '../../shared/services/knowledge-graph';
+import { graphStore, queryKnowledgeGraph as lookUp } from '../../shared/services/graph/knowledge-graph';
 
 /** GET /api/v1/graph/entity/{value}?type=&depth=&limit=&cursor= */
 export const handler = httpHandler(queryKnowledgeGraph, async ({ params, query }) => ({

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactSearchResults } from '../../shared/api/plugin-responses';
 import { searchInvestigations } from '../../shared/api/routes/knowledge';
-import { searchInvestigations as search, searchIndex } from '../../shared/services/search';
+import { searchInvestigations as search, searchIndex } from '../../shared/services/investigations/search';
 
 /** GET /api/v1/search?q=&status=&verdict=&limit=&cursor=: the caller's own sessions only. */
 export const handler = httpHandler(searchInvestigations, async ({ caller, query }) => ({

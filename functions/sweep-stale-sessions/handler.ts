@@ -1,6 +1,6 @@
 import { flushMetrics } from '../../shared/observability';
-import { lifecycleContext } from '../../shared/services/lifecycle-context';
-import { sweepStaleSessions } from '../../shared/services/stale-session-sweeper';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
+import { sweepStaleSessions } from '../../shared/services/workflow/stale-session-sweeper';
 
 /**
  * Scheduled every few minutes (an EventBridge rule on AWS, an interval in the local runtime): ends

@@ -1,6 +1,6 @@
-import { onExecutionStatusChange } from '../../shared/services/ended-runs';
-import { stepContext } from '../../shared/services/step-context';
-import { asStep } from '../../shared/services/workflow-step';
+import { onExecutionStatusChange } from '../../shared/services/workflow/ended-runs';
+import { stepContext } from '../../shared/services/workflow/step-context';
+import { asStep } from '../../shared/services/workflow/workflow-step';
 
 /**
  * EventBridge target for "Step Functions Execution Status Change" events of the investigation state

@@ -17,7 +17,7 @@ import {
   UserPoolIdentityProviderSamlMetadata,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { ADMIN_GROUP, ANALYST_GROUP } from '../../shared/domain/console-identity';
+import { ADMIN_GROUP, ANALYST_GROUP } from '../../shared/domain/keys/console-identity';
 import type { ConsoleIdentityProviderSetting } from '../settings';
 
 export interface ConsoleSignInProps {

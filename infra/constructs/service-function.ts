@@ -27,7 +27,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { PUBLIC_SUFFIX_LIST_FILE } from '../../shared/domain/public-suffix';
+import { PUBLIC_SUFFIX_LIST_FILE } from '../../shared/domain/core/public-suffix';
 import { BUNDLED_DIST_DIR, BUNDLED_SHELL_TEMPLATE } from '../../shared/platform/console-files';
 import { type TelemetryProfile, telemetryProfile } from '../telemetry';
 
@@ -68,7 +68,7 @@ export function esbuildAliasArgs(aliases: Readonly<Record<string, string>>): Rec
 
 /**
  * tldts's own prebuilt, self-contained CommonJS build, shipped beside every bundle as the Public
- * Suffix List file shared/domain/public-suffix.ts loads on first use: the list stays out of the
+ * Suffix List file shared/domain/core/public-suffix.ts loads on first use: the list stays out of the
  * bundle a cold start parses (about 130 KB; 0.1x the floor's import CPU in the bench's what-if).
  * Every function gets it, so no function can reach the list without its file.
  */

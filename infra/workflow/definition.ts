@@ -96,7 +96,7 @@ export type WriteBackStatus = (typeof WRITE_BACK_STATUSES)[number];
 
 /**
  * Scheduled every few minutes: ends sessions whose run never started or never reported back
- * (shared/services/stale-session-sweeper.ts), after DescribeExecution on their run.
+ * (shared/services/workflow/stale-session-sweeper.ts), after DescribeExecution on their run.
  */
 export const STALE_SESSION_SWEEP_FUNCTION = 'sweep-stale-sessions';
 export const STALE_SESSION_SWEEP_MINUTES = 5;

@@ -2,7 +2,12 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 // The error class of mini and classic alike; `z.core.$ZodError` through shared/zod would make esbuild
 // keep the whole of zod's core namespace.
 import { $ZodError } from 'zod/v4/core';
-import { DomainError, type ErrorDetail, ServiceUnavailableError, ValidationError } from '../domain/errors';
+import {
+  DomainError,
+  type ErrorDetail,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../domain/core/errors';
 
 export interface ErrorBody {
   error: { code: string; message: string; request_id: string; details?: ErrorDetail[] };

@@ -9,8 +9,8 @@ import {
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from '../domain/errors';
-import { type Caller, type ConsoleUser, callerMayAccess, isScope, type KeyRole } from '../domain/scopes';
+} from '../domain/core/errors';
+import { type Caller, type ConsoleUser, callerMayAccess, isScope, type KeyRole } from '../domain/keys/scopes';
 import { flushMetrics, logger } from '../observability';
 import * as z from '../zod';
 import { jsonResponse, toErrorResult, zodToValidationError } from './errors';

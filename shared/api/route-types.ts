@@ -1,4 +1,4 @@
-import type { Access } from '../domain/scopes';
+import type { Access } from '../domain/keys/scopes';
 import type * as z from '../zod';
 import type { ResponseSchemaName } from './response-schemas';
 

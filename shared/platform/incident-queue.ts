@@ -1,12 +1,12 @@
 import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
-import { ServiceUnavailableError } from '../domain/errors';
-import type { NormalisedIncident } from '../domain/incident';
+import { ServiceUnavailableError } from '../domain/core/errors';
+import type { NormalisedIncident } from '../domain/incidents/incident';
 
 /**
  * The incident queue (SQS): the push endpoint and the pull connectors send normalised incidents,
  * the sync consumer stores them. Locally SIS_SQS_ENDPOINT points the same client at the in-process
- * queue of the local runtime (infra/local/sqs.ts), which speaks the SQS JSON protocol.
+ * queue of the local runtime (local/sqs.ts), which speaks the SQS JSON protocol.
  *
  * Message body: `{"v":1,"incident":<NormalisedIncident>}`. The consumer validates it again: a queue
  * is a trust boundary too, and a malformed message must end in the DLQ, not in the table.

@@ -1,4 +1,4 @@
-import { SourceUnavailableError } from '../domain/errors';
+import { SourceUnavailableError } from '../domain/core/errors';
 import type { ProviderAnswer, ProviderRequest } from '../domain/intel/connectors';
 
 /**

@@ -1,4 +1,4 @@
-import type { OfflineDataSource } from '../domain/enrichment';
+import type { OfflineDataSource } from '../domain/investigation/tools/enrichment';
 
 /**
  * The offline-data directory's files and the ASN table's header, shared by the reader the run-tool

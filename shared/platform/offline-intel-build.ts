@@ -11,7 +11,7 @@ import {
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OfflineDataSource } from '../domain/enrichment';
+import type { OfflineDataSource } from '../domain/investigation/tools/enrichment';
 import { ASN_HEADER_BYTES, ASN_MAGIC, OFFLINE_DATA_FILES, type OfflineDataMeta } from './offline-data-format';
 
 /**

@@ -7,7 +7,7 @@ import {
   type IpIntel,
   type MailDomainIntel,
   type OfflineIntel,
-} from '../domain/enrichment';
+} from '../domain/investigation/tools/enrichment';
 import { ASN_HEADER_BYTES, ASN_MAGIC, OFFLINE_DATA_FILES, type OfflineDataMeta } from './offline-data-format';
 
 /**

@@ -10,14 +10,14 @@ import {
   UpdateUsagePlanCommand,
 } from '@aws-sdk/client-api-gateway';
 import type { Config } from '../config';
-import { randomIdentifier } from '../domain/api-key';
-import type { ApiKeyRecord } from '../domain/key-lifecycle';
+import { randomIdentifier } from '../domain/keys/api-key';
+import type { ApiKeyRecord } from '../domain/keys/key-lifecycle';
 import {
   DEFAULT_RATE_LIMIT,
   deploymentDefaultRateLimit,
   isDefaultRateLimit,
   type RateLimitSettings,
-} from '../domain/rate-limit';
+} from '../domain/keys/rate-limit';
 import { TENANT_TAG } from './api-gateway-names';
 
 /**

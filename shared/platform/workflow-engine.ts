@@ -9,7 +9,7 @@ import type { Config } from '../config';
 
 /**
  * The investigation workflow engine: AWS Step Functions through @aws-sdk/client-sfn. Locally
- * SIS_SFN_ENDPOINT points the same client at infra/local/step-functions.ts, which speaks the Step
+ * SIS_SFN_ENDPOINT points the same client at local/step-functions.ts, which speaks the Step
  * Functions wire protocol and runs the same ASL.
  */
 export interface WorkflowEngine {

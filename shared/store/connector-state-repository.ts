@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
-import { ConflictError } from '../domain/errors';
+import { ConflictError } from '../domain/core/errors';
 import { documentClientFor } from './dynamo-client';
 import { tableName } from './tables';
 

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
-import { type Entity, type EntityType, isEntityType } from '../domain/entity';
+import { type Entity, type EntityType, isEntityType } from '../domain/core/entity';
 import {
   type Direction,
   type Edge,
@@ -12,7 +12,7 @@ import {
   mergeNode,
   type NodeObservation,
   type Relationship,
-} from '../domain/graph';
+} from '../domain/graph/graph';
 import { consistentBatchGet } from './consistent-batch-get';
 import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';

@@ -1,7 +1,12 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
-import type { Entity } from '../domain/entity';
-import { type IncidentStatus, type NormalisedIncident, SEVERITIES, type Severity } from '../domain/incident';
+import type { Entity } from '../domain/core/entity';
+import {
+  type IncidentStatus,
+  type NormalisedIncident,
+  SEVERITIES,
+  type Severity,
+} from '../domain/incidents/incident';
 import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
 

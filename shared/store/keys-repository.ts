@@ -8,13 +8,13 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
-import { ConflictError } from '../domain/errors';
+import { ConflictError } from '../domain/core/errors';
 import type {
   ApiKeyRecord,
   AuditEntry,
   KeyRecordWithoutSecrets,
   RotationChange,
-} from '../domain/key-lifecycle';
+} from '../domain/keys/key-lifecycle';
 import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
 

@@ -8,7 +8,7 @@ import { consoleBundleCommands, PROJECT_ROOT } from '../../infra/constructs/serv
 import { servedPaths } from '../../shared/api/route-types';
 import { ROUTES } from '../../shared/api/routes';
 import { consoleFileLayout, readConsoleManifest } from '../../shared/platform/console-files';
-import { consoleShell } from '../../shared/services/console-pages';
+import { consoleShell } from '../../shared/services/console/console-pages';
 import { synthTenantStack, type TemplateJson } from '../support/synth';
 
 /**

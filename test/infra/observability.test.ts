@@ -9,8 +9,8 @@ import {
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
 import { ALARMED_FAILURE, METRIC, METRICS_NAMESPACE } from '../../shared/metric-names';
 import { logAlarmedFailure, logger, metrics, recordKeyDenial } from '../../shared/observability';
-import { onExecutionStatusChange } from '../../shared/services/ended-runs';
-import type { StepContext } from '../../shared/services/step-context';
+import { onExecutionStatusChange } from '../../shared/services/workflow/ended-runs';
+import type { StepContext } from '../../shared/services/workflow/step-context';
 import { type CfnResource, resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
 
 /**

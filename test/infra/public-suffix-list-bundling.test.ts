@@ -10,7 +10,7 @@ import { LAMBDA_BUNDLE_OPTIONS } from '../support/lambda-bundle';
 
 /**
  * The Public Suffix List ships beside each Lambda bundle instead of inside it (ServiceFunction's
- * afterBundling, shared/domain/public-suffix.ts). Bundled with esbuild as the construct bundles,
+ * afterBundling, shared/domain/core/public-suffix.ts). Bundled with esbuild as the construct bundles,
  * the domain code that reads the list must leave tldts out of the bundle and still find the list
  * in the file the construct puts beside it.
  */
@@ -21,7 +21,8 @@ describe('Public Suffix List beside the bundle', () => {
   it('keeps tldts out of the bundle and reads the list from the shipped file', async () => {
     const result = await build({
       stdin: {
-        contents: "export { describeEntity, normaliseEntity } from './shared/domain/entity-normalisation';",
+        contents:
+          "export { describeEntity, normaliseEntity } from './shared/domain/core/entity-normalisation';",
         resolveDir: PROJECT_ROOT,
         loader: 'ts',
       },
@@ -29,7 +30,7 @@ describe('Public Suffix List beside the bundle', () => {
       ...LAMBDA_BUNDLE_OPTIONS,
     });
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.some((path) => path.includes('shared/domain/public-suffix.ts'))).toBe(true);
+    expect(inputs.some((path) => path.includes('shared/domain/core/public-suffix.ts'))).toBe(true);
     expect(inputs.filter((path) => /node_modules\/tldts(-core)?\//.test(path))).toEqual([]);
 
     execSync(publicSuffixListCommand(PROJECT_ROOT, outDir));

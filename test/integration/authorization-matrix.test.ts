@@ -3,10 +3,10 @@ import { type RouteDefinition, servedPaths } from '../../shared/api/route-types'
 import { ROUTES } from '../../shared/api/routes';
 import { isConsoleRoute } from '../../shared/api/routes/console';
 import { config } from '../../shared/config';
-import { generateKeyId, generateSecret } from '../../shared/domain/api-key';
-import { SCOPES } from '../../shared/domain/scopes';
+import { generateKeyId, generateSecret } from '../../shared/domain/keys/api-key';
+import { SCOPES } from '../../shared/domain/keys/scopes';
 import { noUsagePlans } from '../../shared/platform/usage-plans';
-import { ApiKeyService, apiKeyService } from '../../shared/services/api-keys';
+import { ApiKeyService, apiKeyService } from '../../shared/services/auth/api-keys';
 import { keysRepositoryFromConfig } from '../../shared/store/keys-repository';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 import { tamperedApiKey } from '../support/tampered-api-key';

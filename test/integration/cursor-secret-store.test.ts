@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import { CURSOR_SECRET_MIN_LENGTH, cursorCodec } from '../../shared/domain/cursor';
-import { InvalidCursorError } from '../../shared/domain/errors';
-import { apiKeyServiceFromConfig } from '../../shared/services/api-keys';
-import { loadOrCreateCursorSecrets, rotateCursorSecrets } from '../../shared/services/cursor-secrets';
+import { CURSOR_SECRET_MIN_LENGTH, cursorCodec } from '../../shared/domain/core/cursor';
+import { InvalidCursorError } from '../../shared/domain/core/errors';
+import { apiKeyServiceFromConfig } from '../../shared/services/auth/api-keys';
+import { loadOrCreateCursorSecrets, rotateCursorSecrets } from '../../shared/services/auth/cursor-secrets';
 import {
   CURSOR_SECRET_PK,
   type CursorSecretRepository,

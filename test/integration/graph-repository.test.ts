@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import type { Entity } from '../../shared/domain/entity';
-import { edgesFromIncident, edgesFromInvestigation } from '../../shared/domain/graph';
+import type { Entity } from '../../shared/domain/core/entity';
+import { edgesFromIncident, edgesFromInvestigation } from '../../shared/domain/graph/graph';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import { GraphRepository } from '../../shared/store/graph-repository';
 import { createIsolatedTables } from '../support/dynamodb';

@@ -2,8 +2,8 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynamoMeter, startDynamoMeter } from '../../bench/lib/dynamo-meter';
 import { parseConfig } from '../../shared/config';
-import type { Entity } from '../../shared/domain/entity';
-import { edgesFromIncident } from '../../shared/domain/graph';
+import type { Entity } from '../../shared/domain/core/entity';
+import { edgesFromIncident } from '../../shared/domain/graph/graph';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import { GraphRepository } from '../../shared/store/graph-repository';
 import { createIsolatedTables, dynamodbEndpoint } from '../support/dynamodb';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IncidentInput } from '../../shared/domain/incident-input';
+import type { IncidentInput } from '../../shared/domain/incidents/incident-input';
 import { forgeCursor } from '../support/cursors';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 

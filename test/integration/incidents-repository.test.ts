@@ -8,8 +8,8 @@ import {
   type NormalisedIncident,
   SEVERITIES,
   type Severity,
-} from '../../shared/domain/incident';
-import { assertIncident } from '../../shared/domain/incident-input';
+} from '../../shared/domain/incidents/incident';
+import { assertIncident } from '../../shared/domain/incidents/incident-input';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import {
   type IncidentListQuery,

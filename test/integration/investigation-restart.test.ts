@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type LocalService, startLocalService } from '../../infra/local/service';
-import { SCOPES } from '../../shared/domain/scopes';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { type LocalService, startLocalService } from '../../local/service';
+import { SCOPES } from '../../shared/domain/keys/scopes';
+import { apiKeyService } from '../../shared/services/auth/api-keys';
 import { dynamodbEndpoint } from '../support/dynamodb';
 
 /**

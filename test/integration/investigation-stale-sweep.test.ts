@@ -2,20 +2,20 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATUS_CHANGE_FUNCTION } from '../../infra/workflow/definition';
 import {
   type LambdaLike,
   type LocalStepFunctions,
   startLocalStepFunctions,
-} from '../../infra/local/step-functions';
-import { STATUS_CHANGE_FUNCTION } from '../../infra/workflow/definition';
+} from '../../local/step-functions';
 import { config } from '../../shared/config';
 import { resolvePersona } from '../../shared/domain/investigation';
-import { STALE_REASONS } from '../../shared/domain/stale-sessions';
+import { STALE_REASONS } from '../../shared/domain/investigation/stale-sessions';
 import { executionArnFor, stepFunctionsEngine } from '../../shared/platform/workflow-engine';
-import { endSession, REASONS } from '../../shared/services/ended-runs';
-import { newId } from '../../shared/services/investigations';
-import { type LifecycleContext, lifecycleContext } from '../../shared/services/lifecycle-context';
-import { type SweepResult, sweepStaleSessions } from '../../shared/services/stale-session-sweeper';
+import { newId } from '../../shared/services/investigations/investigations';
+import { type LifecycleContext, lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
+import { endSession, REASONS } from '../../shared/services/workflow/ended-runs';
+import { type SweepResult, sweepStaleSessions } from '../../shared/services/workflow/stale-session-sweeper';
 import type { SessionRecord } from '../../shared/store/sessions/records';
 import { startTestService, type TestService } from '../support/local-service';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lifecycleContext } from '../../shared/services/lifecycle-context';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 
 /**

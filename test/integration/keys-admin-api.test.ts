@@ -5,8 +5,8 @@ import { handler as disableHandler } from '../../functions/disable-api-key/handl
 import { handler as listHandler } from '../../functions/list-api-keys/handler';
 import { handler as rotateHandler } from '../../functions/rotate-api-key/handler';
 import { config, resetConfigForTests } from '../../shared/config';
-import { parseApiKey } from '../../shared/domain/api-key';
-import type { Caller } from '../../shared/domain/scopes';
+import { parseApiKey } from '../../shared/domain/keys/api-key';
+import type { Caller } from '../../shared/domain/keys/scopes';
 import { keysRepositoryFromConfig } from '../../shared/store/keys-repository';
 import { lambdaContext, proxyEvent } from '../support/api-key-events';
 import { createIsolatedTables } from '../support/dynamodb';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import { parseApiKey } from '../../shared/domain/api-key';
-import { apiKeyServiceFromConfig } from '../../shared/services/api-keys';
+import { parseApiKey } from '../../shared/domain/keys/api-key';
+import { apiKeyServiceFromConfig } from '../../shared/services/auth/api-keys';
 import { createIsolatedTables, type IsolatedTables } from '../support/dynamodb';
 import { sis } from '../support/sis-cli';
 

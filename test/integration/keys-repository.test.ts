@@ -1,15 +1,15 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import { generateKeyId, generateSecret, randomIdentifier } from '../../shared/domain/api-key';
-import { ConflictError } from '../../shared/domain/errors';
+import { ConflictError } from '../../shared/domain/core/errors';
+import { generateKeyId, generateSecret, randomIdentifier } from '../../shared/domain/keys/api-key';
 import {
   type ApiKeyRecord,
   type AuditEntry,
   newKeyRecord,
   planRotation,
   type RotationChange,
-} from '../../shared/domain/key-lifecycle';
+} from '../../shared/domain/keys/key-lifecycle';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import { KeysRepository } from '../../shared/store/keys-repository';
 import { createIsolatedTables, type IsolatedTables } from '../support/dynamodb';

@@ -1,8 +1,8 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import type { NormalisedIncident } from '../../shared/domain/incident';
-import { assertIncident } from '../../shared/domain/incident-input';
+import type { NormalisedIncident } from '../../shared/domain/incidents/incident';
+import { assertIncident } from '../../shared/domain/incidents/incident-input';
 import { createSqsClient, encodeIncidentMessage } from '../../shared/platform/incident-queue';
 import {
   type ReliabilityService,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
-import type { Entity } from '../../shared/domain/entity';
-import { termsForSession } from '../../shared/domain/search-terms';
+import type { Entity } from '../../shared/domain/core/entity';
+import { termsForSession } from '../../shared/domain/search/search-terms';
 import type { SearchEntry } from '../../shared/store/search-index/records';
 import { forgeCursor } from '../support/cursors';
 import { errorShape, startTestService, type TestService } from '../support/local-service';

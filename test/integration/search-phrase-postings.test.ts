@@ -1,8 +1,8 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
-import { partitionsFor, postingTermsFor } from '../../shared/domain/search-phrases';
-import { termsForQuery, termsForSession } from '../../shared/domain/search-terms';
+import { partitionsFor, postingTermsFor } from '../../shared/domain/search/search-phrases';
+import { termsForQuery, termsForSession } from '../../shared/domain/search/search-terms';
 import { documentClientFor } from '../../shared/store/dynamo-client';
 import { termHash } from '../../shared/store/search-index/keys';
 import { postingItems } from '../../shared/store/search-index/postings';

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
-import { formatApiKey, parseApiKey } from '../../shared/domain/api-key';
-import { SCOPES } from '../../shared/domain/scopes';
+import { formatApiKey, parseApiKey } from '../../shared/domain/keys/api-key';
+import { SCOPES } from '../../shared/domain/keys/scopes';
 import { noUsagePlans } from '../../shared/platform/usage-plans';
-import { ApiKeyService } from '../../shared/services/api-keys';
+import { ApiKeyService } from '../../shared/services/auth/api-keys';
 import { keysRepositoryFromConfig } from '../../shared/store/keys-repository';
 import { isContractError, jsonCall, type RawAnswer, rawRequest } from '../support/fuzz-http';
 import { startTestService, type TestService } from '../support/local-service';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteDefinition, servedPaths } from '../../shared/api/route-types';
 import { ROUTES } from '../../shared/api/routes';
-import { SCOPES } from '../../shared/domain/scopes';
+import { SCOPES } from '../../shared/domain/keys/scopes';
 import { expectCleanAnswer, isContractError, jsonCall, rawRequest } from '../support/fuzz-http';
 import { type FuzzTargets, mayChangeState, routeRequests } from '../support/fuzz-inputs';
 import { type StoredState, stateChanges, storedState } from '../support/fuzz-state';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servedPaths } from '../../shared/api/route-types';
 import { ROUTES } from '../../shared/api/routes';
-import { formatApiKey, generateKeyId, hashSecret, parseApiKey } from '../../shared/domain/api-key';
-import { SCOPES } from '../../shared/domain/scopes';
+import { formatApiKey, generateKeyId, hashSecret, parseApiKey } from '../../shared/domain/keys/api-key';
+import { SCOPES } from '../../shared/domain/keys/scopes';
 import { logger } from '../../shared/observability';
 import { signInToConsole } from '../support/console-sign-in';
 import { jsonCall, type RawAnswer, rawRequest } from '../support/fuzz-http';

@@ -8,7 +8,7 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report, ToolCall } from '../../shared/domain/investigation/types';
+import type { Report, ToolCall } from '../../shared/domain/core/vocabulary';
 import { HistoryRepository } from '../../shared/store/sessions/history-repository';
 import { IdempotencyRepository } from '../../shared/store/sessions/idempotency-repository';
 import { OpenSessionsRepository } from '../../shared/store/sessions/open-sessions-repository';

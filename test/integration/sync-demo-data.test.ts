@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LocalService, startLocalService } from '../../infra/local/service';
+import { type LocalService, startLocalService } from '../../local/service';
 import { config } from '../../shared/config';
 import { demoIncidents } from '../../shared/domain/data/demo-tenant';
 import { graphRepositoryFromConfig } from '../../shared/store/graph-repository';

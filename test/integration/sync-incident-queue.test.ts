@@ -1,11 +1,11 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as consume } from '../../functions/incident-sync-consumer/handler';
-import { type LocalQueue, startLocalQueue } from '../../infra/local/sqs';
+import { type LocalQueue, startLocalQueue } from '../../local/sqs';
 import { parseConfig, resetConfigForTests } from '../../shared/config';
 import { demoIncidents } from '../../shared/domain/data/demo-tenant';
-import type { NormalisedIncident } from '../../shared/domain/incident';
-import { assertIncident } from '../../shared/domain/incident-input';
+import type { NormalisedIncident } from '../../shared/domain/incidents/incident';
+import { assertIncident } from '../../shared/domain/incidents/incident-input';
 import {
   createSqsClient,
   encodeIncidentMessage,

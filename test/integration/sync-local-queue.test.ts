@@ -1,7 +1,7 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LocalQueue, type SqsConsumer, startLocalQueue } from '../../infra/local/sqs';
+import { type LocalQueue, type SqsConsumer, startLocalQueue } from '../../local/sqs';
 
 /**
  * The local queue's SQS semantics, driven through the real @aws-sdk/client-sqs: batching, whole-batch

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as consume } from '../../functions/incident-sync-consumer/handler';
 import { handler as pull } from '../../functions/siem-pull/handler';
-import { type LocalQueue, startLocalQueue } from '../../infra/local/sqs';
+import { type LocalQueue, startLocalQueue } from '../../local/sqs';
 import { parseConfig, resetConfigForTests } from '../../shared/config';
 import { ConnectorStateRepository } from '../../shared/store/connector-state-repository';
 import { createDocumentClient } from '../../shared/store/dynamo-client';

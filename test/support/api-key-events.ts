@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { methodArn } from '../../shared/domain/policy';
-import type { Caller } from '../../shared/domain/scopes';
+import { methodArn } from '../../shared/domain/keys/policy';
+import type { Caller } from '../../shared/domain/keys/scopes';
 
 /** Events shaped as API Gateway (REST, v1) sends them, for invoking handlers directly in tests. */
 export const TEST_API = {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { createLocalDynamoDbClient } from '../../infra/local/dynamodb-local';
+import { createLocalDynamoDbClient } from '../../local/dynamodb-local';
 import { ensureTables, tableEnvironment, tableNamesFor } from '../../shared/store/create-tables';
 import type { TableId } from '../../shared/store/tables';
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { request as undiciRequest } from 'undici';
 import { expect } from 'vitest';
-import { type LocalService, type LocalServiceOptions, startLocalService } from '../../infra/local/service';
-import type { NewKeyInput } from '../../shared/domain/key-lifecycle';
-import { SCOPES } from '../../shared/domain/scopes';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { type LocalService, type LocalServiceOptions, startLocalService } from '../../local/service';
+import type { NewKeyInput } from '../../shared/domain/keys/key-lifecycle';
+import { SCOPES } from '../../shared/domain/keys/scopes';
+import { apiKeyService } from '../../shared/services/auth/api-keys';
 import { dynamodbEndpoint } from './dynamodb';
 import { publishedDocumentValidator } from './openapi-response-validator';
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
-import { type LocalService, type LocalServiceOptions, startLocalService } from '../../infra/local/service';
-import type { NewKeyInput } from '../../shared/domain/key-lifecycle';
-import { SCOPES } from '../../shared/domain/scopes';
-import { apiKeyService } from '../../shared/services/api-keys';
+import { type LocalService, type LocalServiceOptions, startLocalService } from '../../local/service';
+import type { NewKeyInput } from '../../shared/domain/keys/key-lifecycle';
+import { SCOPES } from '../../shared/domain/keys/scopes';
+import { apiKeyService } from '../../shared/services/auth/api-keys';
 import { dynamodbEndpoint } from './dynamodb';
 import { isContractError, jsonCall, type RawAnswer } from './fuzz-http';
 

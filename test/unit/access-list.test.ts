@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ACCESS_LIST_PATH, accessListModule } from '../../scripts/scope-table';
-import { ACCESS_LIST } from '../../shared/api/access-list';
+import { ACCESS_LIST } from '../../shared/api/generated/access-list';
 import { ROUTES } from '../../shared/api/routes';
-import { policyRoutes } from '../../shared/services/key-authorizer';
+import { policyRoutes } from '../../shared/services/auth/key-authorizer';
 
-describe('the authorizer access list (shared/api/access-list.ts)', () => {
+describe('the authorizer access list (shared/api/generated/access-list.ts)', () => {
   it('is the route table without schemas (run `npm run docs:scopes` after changing a route)', () => {
     expect(ACCESS_LIST).toEqual(policyRoutes(ROUTES));
   });

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseExpiryDays, parseScopeList } from '../../bin/cli/bootstrap';
 import { CliUsageError, describeTarget, resolveTarget } from '../../bin/cli/target';
-import { SCOPES } from '../../shared/domain/scopes';
+import { SCOPES } from '../../shared/domain/keys/scopes';
 
 describe('sis CLI target', () => {
   it('uses SIS_DYNAMODB_ENDPOINT first, with the configured table', () => {

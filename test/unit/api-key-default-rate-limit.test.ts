@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../shared/config';
-import { generateSecret } from '../../shared/domain/api-key';
-import { ValidationError } from '../../shared/domain/errors';
-import { newKeyRecord } from '../../shared/domain/key-lifecycle';
+import { ValidationError } from '../../shared/domain/core/errors';
+import { generateSecret } from '../../shared/domain/keys/api-key';
+import { newKeyRecord } from '../../shared/domain/keys/key-lifecycle';
 import {
   DEFAULT_RATE_LIMIT,
   deploymentDefaultRateLimit,
   isDefaultRateLimit,
-} from '../../shared/domain/rate-limit';
+} from '../../shared/domain/keys/rate-limit';
 import {
   ApiGatewayUsagePlans,
   type ControlPlaneClient,

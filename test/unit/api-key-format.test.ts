@@ -11,7 +11,7 @@ import {
   parseApiKey,
   presentedApiKey,
   secretMatchesHash,
-} from '../../shared/domain/api-key';
+} from '../../shared/domain/keys/api-key';
 
 const KEY_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generateKeyId, generateSecret } from '../../shared/domain/api-key';
-import { ConflictError, ValidationError } from '../../shared/domain/errors';
+import { ConflictError, ValidationError } from '../../shared/domain/core/errors';
+import { generateKeyId, generateSecret } from '../../shared/domain/keys/api-key';
 import {
   type ApiKeyRecord,
   effectiveStatus,
@@ -11,7 +11,7 @@ import {
   normaliseScopes,
   planRotation,
   verifyKey,
-} from '../../shared/domain/key-lifecycle';
+} from '../../shared/domain/keys/key-lifecycle';
 
 const T0 = new Date('2026-11-01T12:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);

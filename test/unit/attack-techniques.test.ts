@@ -4,9 +4,9 @@ import {
   attackTechniques,
   attackTechniqueUrl,
   normaliseAttack,
-} from '../../shared/domain/attack';
-import type { Entity } from '../../shared/domain/entity';
-import { normaliseEntity } from '../../shared/domain/entity-normalisation';
+} from '../../shared/domain/core/attack';
+import type { Entity } from '../../shared/domain/core/entity';
+import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
 import { type Finding, runTool, runToolByName, type Tool } from '../../shared/domain/investigation';
 import { context } from './investigation-test-data';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { servedPaths } from '../../shared/api/route-types';
 import { ROUTES } from '../../shared/api/routes';
-import { generateKeyId, generateSecret } from '../../shared/domain/api-key';
-import { type ApiKeyRecord, newKeyRecord } from '../../shared/domain/key-lifecycle';
-import { methodArn, policyAllows } from '../../shared/domain/policy';
-import { callerMayAccess, type KeyRole, SCOPES, type Scope } from '../../shared/domain/scopes';
-import { authorizerContext, policyFor, policyRoutes } from '../../shared/services/key-authorizer';
+import { generateKeyId, generateSecret } from '../../shared/domain/keys/api-key';
+import { type ApiKeyRecord, newKeyRecord } from '../../shared/domain/keys/key-lifecycle';
+import { methodArn, policyAllows } from '../../shared/domain/keys/policy';
+import { callerMayAccess, type KeyRole, SCOPES, type Scope } from '../../shared/domain/keys/scopes';
+import { authorizerContext, policyFor, policyRoutes } from '../../shared/services/auth/key-authorizer';
 
 const base = { region: 'eu-west-1', accountId: '123456789012', apiId: 'abc123', stage: 'prod' };
 const routes = policyRoutes(ROUTES);

@@ -2,9 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { consoleIdentity } from '../../shared/domain/console-identity';
+import { consoleIdentity } from '../../shared/domain/keys/console-identity';
 import { consoleFileLayout, readShellTemplate } from '../../shared/platform/console-files';
-import { consoleAsset, consoleContentSecurityPolicy, renderShell } from '../../shared/services/console-pages';
+import {
+  consoleAsset,
+  consoleContentSecurityPolicy,
+  renderShell,
+} from '../../shared/services/console/console-pages';
 
 describe('the console shell and assets', () => {
   it('references the built entry script and styles under the stage path, with no inline script', async () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Entity, entityLabel, parseUser } from '../../shared/domain/entity';
-import { canonicalIp, describeEntity, normaliseEntity } from '../../shared/domain/entity-normalisation';
-import { ValidationError } from '../../shared/domain/errors';
+import { type Entity, entityLabel, parseUser } from '../../shared/domain/core/entity';
+import { canonicalIp, describeEntity, normaliseEntity } from '../../shared/domain/core/entity-normalisation';
+import { ValidationError } from '../../shared/domain/core/errors';
 
 function validationDetail(fn: () => unknown): { path: string; message: string } {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GraphEntityParams, GraphQuery, GraphResponse } from '../../shared/api/schemas/graph';
-import { assembleNeighborhood, edgeSides, edgesFromIncident } from '../../shared/domain/graph';
+import { assembleNeighborhood, edgeSides, edgesFromIncident } from '../../shared/domain/graph/graph';
 
 describe('GraphEntityParams', () => {
   it('decodes a still percent-encoded value once', () => {

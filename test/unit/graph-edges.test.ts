@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../shared/domain/entity';
+import type { Entity } from '../../shared/domain/core/entity';
 import {
   assembleNeighborhood,
   canonicalPair,
@@ -17,7 +17,7 @@ import {
   mergeEdge,
   mergeNode,
   observeEdge,
-} from '../../shared/domain/graph';
+} from '../../shared/domain/graph/graph';
 
 const ip: Entity = { type: 'ip', value: '203.0.113.66' };
 const user: Entity = { type: 'user', value: 'j.doe@contoso.example' };

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { httpHandler } from '../../shared/api/http-handler';
 import { defineRoute } from '../../shared/api/route-types';
-import { ConflictError } from '../../shared/domain/errors';
+import { ConflictError } from '../../shared/domain/core/errors';
 import * as z from '../../shared/zod';
 
 const echoRoute = defineRoute({

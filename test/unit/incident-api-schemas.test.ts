@@ -5,7 +5,7 @@ import {
   ListIncidentsResponse,
 } from '../../shared/api/schemas/incidents';
 import { demoIncidents } from '../../shared/domain/data/demo-tenant';
-import { toIncidentView } from '../../shared/domain/incident';
+import { toIncidentView } from '../../shared/domain/incidents/incident';
 import { normaliseIngestBatch } from '../../shared/domain/siem';
 
 describe('ListIncidentsQuery', () => {

@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
+import { entityKey } from '../../shared/domain/core/entity';
 import { demoIncidentInputs, demoIncidents } from '../../shared/domain/data/demo-tenant';
-import { entityKey } from '../../shared/domain/entity';
 import {
   assembleNeighborhood,
   type Edge,
@@ -9,9 +9,9 @@ import {
   edgeSides,
   edgesFromIncident,
   mergeEdge,
-} from '../../shared/domain/graph';
-import { INCIDENT_STATUSES, KNOWN_SOURCES, SEVERITIES } from '../../shared/domain/incident';
-import { normaliseIncident } from '../../shared/domain/incident-input';
+} from '../../shared/domain/graph/graph';
+import { INCIDENT_STATUSES, KNOWN_SOURCES, SEVERITIES } from '../../shared/domain/incidents/incident';
+import { normaliseIncident } from '../../shared/domain/incidents/incident-input';
 
 const now = new Date('2026-11-01T12:00:00.000Z');
 const incidents = demoIncidents(now);

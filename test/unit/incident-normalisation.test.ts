@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../shared/domain/errors';
+import { ValidationError } from '../../shared/domain/core/errors';
 import {
   INCIDENT_ID_PATTERN,
   incidentId,
@@ -9,8 +9,8 @@ import {
   shouldReplace,
   toIncidentView,
   toIsoUtc,
-} from '../../shared/domain/incident';
-import { assertIncident, normaliseIncident } from '../../shared/domain/incident-input';
+} from '../../shared/domain/incidents/incident';
+import { assertIncident, normaliseIncident } from '../../shared/domain/incidents/incident-input';
 
 const valid = {
   source: 'splunk',

@@ -3,7 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z as classic } from 'zod';
 import { toClassic } from '../../shared/api/openapi';
 import * as S from '../../shared/api/schemas/investigations';
-import { normaliseEntity } from '../../shared/domain/entity-normalisation';
+import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
 import {
   buildReport,
   type Report,

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
 import { BRANDS } from '../../shared/domain/data/brands';
-import { normaliseEntity } from '../../shared/domain/entity-normalisation';
 import { brandMatches, runToolByName, type ToolOutput } from '../../shared/domain/investigation';
 import {
   editDistance,
   scriptsOf,
   shannonEntropy,
   skeleton,
-} from '../../shared/domain/investigation/lookalike';
+} from '../../shared/domain/investigation/tools/lookalike';
 import { context } from './investigation-test-data';
 
 async function analyse(value: string): Promise<ToolOutput> {

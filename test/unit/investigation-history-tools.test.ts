@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../shared/domain/entity';
+import type { Entity } from '../../shared/domain/core/entity';
 import { runToolByName, type ToolContext } from '../../shared/domain/investigation';
 import { context, daysAgo, incident, type TestData } from './investigation-test-data';
 

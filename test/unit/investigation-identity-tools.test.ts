@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../shared/domain/entity';
-import { normaliseEntity } from '../../shared/domain/entity-normalisation';
+import type { Entity } from '../../shared/domain/core/entity';
+import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
 import { runToolByName } from '../../shared/domain/investigation';
 import { context, incident, type TestData } from './investigation-test-data';
 

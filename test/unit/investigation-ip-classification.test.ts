@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseEntity } from '../../shared/domain/entity-normalisation';
+import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
 import { classifyIp, reversePointer, runToolByName } from '../../shared/domain/investigation';
 import { context } from './investigation-test-data';
 

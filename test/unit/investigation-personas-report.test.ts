@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../shared/domain/entity';
-import { normaliseEntity } from '../../shared/domain/entity-normalisation';
-import { ValidationError } from '../../shared/domain/errors';
+import type { Entity } from '../../shared/domain/core/entity';
+import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
+import { ValidationError } from '../../shared/domain/core/errors';
 import {
   buildReport,
   closingMessage,

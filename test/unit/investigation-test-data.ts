@@ -1,4 +1,4 @@
-import { type Entity, entityKey } from '../../shared/domain/entity';
+import { type Entity, entityKey } from '../../shared/domain/core/entity';
 import type {
   IncidentSummary,
   InvestigationData,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../../infra/local/gateway';
+import { createGateway } from '../../local/gateway';
 import { defineRoute } from '../../shared/api/route-types';
 
 const SYNC_WAIT_MS = 1860 * 1000;

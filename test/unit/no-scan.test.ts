@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * No read path of the service may Scan a table (DESIGN.md: listing, search and graph reads are key
  * or index queries). This fails when a Scan appears in runtime code (shared/, functions/), in the
- * local runtime (infra/local/) or as an IAM grant anywhere under infra/, unless the file is on the
+ * local runtime (local/) or as an IAM grant anywhere under infra/, unless the file is on the
  * allowlist below with the reason it may scan (operator tooling or a one-off migration, never a
  * request path).
  */
@@ -76,7 +76,7 @@ describe('no DynamoDB Scan', () => {
         // Only the local runtime is runtime code under infra/; elsewhere under infra/ only grants matter.
         const text = readFileSync(file, 'utf8');
         const found =
-          path.startsWith('infra/') && !path.startsWith('infra/local/')
+          path.startsWith('infra/') && !path.startsWith('local/')
             ? scanFindings(text).filter((f) => /dynamodb:|grant(ReadData|ReadWriteData|FullAccess)/.test(f))
             : scanFindings(text);
         findings.push(...found.map((f) => `${path}:${f}`));

@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mailDomainOf, NETWORK_PROVIDERS, type OfflineIntel } from '../../shared/domain/enrichment';
-import { normaliseEntity } from '../../shared/domain/entity-normalisation';
+import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
 import { buildReport, runToolByName, runTools } from '../../shared/domain/investigation';
+import {
+  mailDomainOf,
+  NETWORK_PROVIDERS,
+  type OfflineIntel,
+} from '../../shared/domain/investigation/tools/enrichment';
 import { asnOf, asOrgOf, openOfflineIntel, readAsnTable } from '../../shared/platform/offline-intel';
 import { compileAsnRanges, localDataDir } from '../../shared/platform/offline-intel-build';
 import { context } from './investigation-test-data';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ForbiddenError, NotFoundError } from '../../shared/domain/errors';
-import { assertOwner, isOwner } from '../../shared/domain/ownership';
+import { ForbiddenError, NotFoundError } from '../../shared/domain/core/errors';
+import { assertOwner, isOwner } from '../../shared/domain/keys/ownership';
 
 const caller = { keyId: 'aaaaaaaaaaaaaaaa' };
 

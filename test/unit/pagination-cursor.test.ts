@@ -5,8 +5,8 @@ import {
   cursorCodec,
   decodeCursor,
   encodeCursor,
-} from '../../shared/domain/cursor';
-import { InvalidCursorError } from '../../shared/domain/errors';
+} from '../../shared/domain/core/cursor';
+import { InvalidCursorError } from '../../shared/domain/core/errors';
 import * as z from '../../shared/zod';
 
 const position = z.object({ pk: z.string(), sk: z.string() });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../shared/domain/errors';
+import { ValidationError } from '../../shared/domain/core/errors';
 import {
   DEFAULT_RATE_LIMIT,
   isDefaultRateLimit,
@@ -7,7 +7,7 @@ import {
   rateLimitFromContext,
   takeToken,
   validateRateLimit,
-} from '../../shared/domain/rate-limit';
+} from '../../shared/domain/keys/rate-limit';
 
 function clock(start = Date.parse('2026-11-01T12:00:00.000Z')) {
   let now = start;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import type { InvestigationData } from '../../shared/domain/investigation/types';
-import { dataWithFaults, injectFault, parseFaultRules } from '../../shared/services/workflow-faults';
+import type { InvestigationData } from '../../shared/domain/core/vocabulary';
+import { dataWithFaults, injectFault, parseFaultRules } from '../../shared/services/workflow/workflow-faults';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 
 /**

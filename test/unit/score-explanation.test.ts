@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normaliseEntity } from '../../shared/domain/entity-normalisation';
+import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
 import { buildReport, explainScore, makeFinding, runTools } from '../../shared/domain/investigation';
 import { context, incident } from './investigation-test-data';
 

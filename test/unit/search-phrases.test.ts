@@ -19,8 +19,8 @@ import {
   partitionsFor,
   phraseIndexOf,
   postingTermsFor,
-} from '../../shared/domain/search-phrases';
-import { termsForSession } from '../../shared/domain/search-terms';
+} from '../../shared/domain/search/search-phrases';
+import { termsForSession } from '../../shared/domain/search/search-terms';
 
 const committed = committedVocabulary()!;
 const committedPhrases: Phrase[] = committed.phrases.map(([id, words]) => ({ id, words: words.split(' ') }));
@@ -85,7 +85,7 @@ function checkExact(index: PhraseIndex, phrases: readonly Phrase[], findable: st
   expect(posted.length).toBeLessThanOrEqual(findable.length);
 }
 
-describe('phrase postings (shared/domain/search-phrases.ts)', () => {
+describe('phrase postings (shared/domain/search/search-phrases.ts)', () => {
   it('post a session so that every word query finds it exactly when it has the word (committed vocabulary)', () => {
     const index = phraseIndexOf(committedPhrases);
     fc.assert(
@@ -157,7 +157,7 @@ describe('phrase postings (shared/domain/search-phrases.ts)', () => {
   });
 });
 
-describe('the phrase vocabulary (shared/domain/generated/search-phrases.json)', () => {
+describe('the phrase vocabulary (shared/domain/search/generated/search-phrases.json)', () => {
   it('is what `npm run search:phrases` writes from the sources (run it after changing engine text)', () => {
     expect(readFileSync(SEARCH_PHRASES_PATH, 'utf8')).toBe(
       phraseFileText(phraseVocabulary(committed, readSources())),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SearchQuery, SearchResponse } from '../../shared/api/schemas/search';
-import { ValidationError } from '../../shared/domain/errors';
-import { termsForQuery } from '../../shared/domain/search-terms';
+import { ValidationError } from '../../shared/domain/core/errors';
+import { termsForQuery } from '../../shared/domain/search/search-terms';
 
 describe('SearchQuery', () => {
   it('trims q and applies defaults', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../shared/domain/entity';
-import { ValidationError } from '../../shared/domain/errors';
+import type { Entity } from '../../shared/domain/core/entity';
+import { ValidationError } from '../../shared/domain/core/errors';
 import {
   foldText,
   MAX_QUERY_TERMS,
@@ -11,7 +11,7 @@ import {
   termsForQuery,
   termsForSession,
   wordsOf,
-} from '../../shared/domain/search-terms';
+} from '../../shared/domain/search/search-terms';
 
 const session: SearchableSession = {
   entity: { type: 'ip', value: '203.0.113.66' },

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../shared/domain/errors';
-import { incidentId } from '../../shared/domain/incident';
+import { ValidationError } from '../../shared/domain/core/errors';
+import { incidentId } from '../../shared/domain/incidents/incident';
 import {
   mapSiemRecord,
   normaliseIngestBatch,

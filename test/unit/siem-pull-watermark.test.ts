@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../shared/domain/errors';
+import { ValidationError } from '../../shared/domain/core/errors';
 import {
   elasticAlertQuery,
   pullWindow,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { workflowTimeoutSeconds } from '../../infra/workflow/definition';
-import type { SessionStatus } from '../../shared/domain/session-status';
+import type { SessionStatus } from '../../shared/domain/core/session-status';
 import {
   REPORT_BACK_MARGIN_SECONDS,
   type RunState,
@@ -9,7 +9,7 @@ import {
   stalenessOf,
   staleSessionLimits,
   sweepDecision,
-} from '../../shared/domain/stale-sessions';
+} from '../../shared/domain/investigation/stale-sessions';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const WORKFLOW_TIMEOUT = 3600;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../shared/domain/entity';
-import { normaliseEntity } from '../../shared/domain/entity-normalisation';
+import type { Entity } from '../../shared/domain/core/entity';
+import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
+import type { Tlp } from '../../shared/domain/core/tlp';
 import { buildReport, runTools } from '../../shared/domain/investigation';
 import {
   reportToStix,
@@ -9,8 +10,7 @@ import {
   scoId,
   TLP2_MARKING_IDS,
   uuidV5,
-} from '../../shared/domain/stix';
-import type { Tlp } from '../../shared/domain/tlp';
+} from '../../shared/domain/investigation/stix';
 import { context, incident } from './investigation-test-data';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TLP, TLP_LEVELS, tlpAllows, tlpOf } from '../../shared/domain/tlp';
+import { DEFAULT_TLP, TLP_LEVELS, tlpAllows, tlpOf } from '../../shared/domain/core/tlp';
 
 describe('TLP 2.0 levels', () => {
   it('orders clear < green < amber < amber+strict < red', () => {

@@ -7,7 +7,7 @@ import {
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStepFunctions, startLocalStepFunctions } from '../../infra/local/step-functions';
+import { type LocalStepFunctions, startLocalStepFunctions } from '../../local/step-functions';
 
 /**
  * The local Step Functions endpoint, driven by the real @aws-sdk/client-sfn over its wire protocol,

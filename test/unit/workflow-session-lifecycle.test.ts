@@ -6,10 +6,10 @@ import {
   SESSION_STATUSES,
   type SessionStatus,
   statusesBefore,
-} from '../../shared/domain/session-status';
+} from '../../shared/domain/core/session-status';
 import { executionArnFor } from '../../shared/platform/workflow-engine';
-import { newId } from '../../shared/services/investigations';
-import { InjectedFault, injectFault, parseFaultRules } from '../../shared/services/workflow-faults';
+import { newId } from '../../shared/services/investigations/investigations';
+import { InjectedFault, injectFault, parseFaultRules } from '../../shared/services/workflow/workflow-faults';
 
 describe('session lifecycle', () => {
   const allowed: Record<SessionStatus, SessionStatus[]> = {

@@ -1,4 +1,4 @@
-import type { ConsoleRole } from '../../domain/scopes';
+import type { ConsoleRole } from '../../domain/keys/scopes';
 import { defineRoute, type RouteDefinition } from '../route-types';
 import { AssetParams, AuditQuery, ConsoleSessionsQuery, IncidentParams } from '../schemas/console';
 import { GraphEntityParams, GraphQuery } from '../schemas/graph';
@@ -193,7 +193,7 @@ export const getConsoleIncident = /* @__PURE__ */ defineRoute({
   description: 'One incident with its description, entities and SIEM link.',
   tags,
   request: { params: IncidentParams },
-  responses: { 200: { description: 'The incident' } },
+  responses: { 200: { description: 'The incident', schema: 'ConsoleIncidentResponse' } },
 });
 
 export const queryConsoleGraph = /* @__PURE__ */ defineRoute({

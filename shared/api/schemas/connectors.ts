@@ -1,5 +1,5 @@
+import { TLP_LEVELS } from '../../domain/core/tlp';
 import { CONNECTOR_NAMES } from '../../domain/intel/names';
-import { TLP_LEVELS } from '../../domain/tlp';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 

@@ -1,4 +1,4 @@
-import { RELATIONSHIPS } from '../../domain/graph';
+import { RELATIONSHIPS } from '../../domain/graph/graph';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 import { Cursor, Entity, EntityType, Limit, Truncated } from './common';

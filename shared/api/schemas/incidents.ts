@@ -7,7 +7,7 @@ import {
   SEVERITIES,
   type Severity as SeverityValue,
   toIsoUtc,
-} from '../../domain/incident';
+} from '../../domain/incidents/incident';
 import { SIEM_FORMATS } from '../../domain/siem/formats';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';

@@ -3,9 +3,9 @@ import {
   KEY_DESCRIPTION_MAX,
   KEY_EXPIRY_DAYS,
   KEY_NAME_MAX,
-} from '../../domain/key-lifecycle';
-import { DEFAULT_RATE_LIMIT, RATE_LIMIT_BOUNDS } from '../../domain/rate-limit';
-import { PLUGIN_SCOPES, SCOPES } from '../../domain/scopes';
+} from '../../domain/keys/key-lifecycle';
+import { DEFAULT_RATE_LIMIT, RATE_LIMIT_BOUNDS } from '../../domain/keys/rate-limit';
+import { PLUGIN_SCOPES, SCOPES } from '../../domain/keys/scopes';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 import { IsoDateTime } from './common';

@@ -1,4 +1,4 @@
-import { SESSION_STATUSES } from '../../domain/session-status';
+import { SESSION_STATUSES } from '../../domain/core/session-status';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 import { Cursor, Entity, Limit, NextCursor, SessionId, Truncated } from './common';

@@ -1,5 +1,5 @@
-import { canonicalIp } from '../entity-normalisation';
-import { parseHostname } from '../public-suffix';
+import { canonicalIp } from '../core/entity-normalisation';
+import { parseHostname } from '../core/public-suffix';
 
 /**
  * Grounding: every indicator the model names (IP, domain or host name, user, hash, URL) must occur

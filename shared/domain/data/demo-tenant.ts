@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { NormalisedIncident, Severity } from '../incident';
-import { assertIncident, type IncidentInput } from '../incident-input';
+import type { NormalisedIncident, Severity } from '../incidents/incident';
+import { assertIncident, type IncidentInput } from '../incidents/incident-input';
 
 /**
  * A small, realistic demo tenant: 36 incidents over the last 30 days from Sentinel, Splunk,

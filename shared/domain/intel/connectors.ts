@@ -1,5 +1,5 @@
-import type { Entity, EntityType } from '../entity';
-import type { Tlp } from '../tlp';
+import type { Entity, EntityType } from '../core/entity';
+import type { Tlp } from '../core/tlp';
 
 /**
  * The threat-intelligence connectors: one declaration each (what it looks up, how it
@@ -9,7 +9,7 @@ import type { Tlp } from '../tlp';
  * must not see is the connector's tool (investigation/tool-intel.ts): planning a run and offering
  * tools to the analyst read these declarations without either. The HTTP call itself is
  * shared/platform/intel-http.ts; the cache, quota and circuit breaker are
- * shared/services/intel-lookups.ts. docs/intel.md documents each source.
+ * shared/services/intel/intel-lookups.ts. docs/intel.md documents each source.
  */
 
 import { CONNECTOR_NAMES, type ConnectorName } from './names';

@@ -1,14 +1,15 @@
 /** The investigation domain's public surface: import from here rather than from the files. */
+
+export * from '../core/vocabulary';
 export * from './engine';
-export { classifyIp, type IpRange } from './ip-ranges';
-export * from './persona-endings';
-export * from './persona-names';
-export * from './personas';
-export * from './report';
+export * from './report/persona-endings';
+export * from './report/persona-names';
+export * from './report/personas';
+export * from './report/report';
 export * from './scoring';
-export * from './tool-catalogue';
-export { brandMatches, DOMAIN_THRESHOLDS, SUSPICIOUS_TLDS } from './tool-domain-analysis';
-export { ACCOUNT_RULES, HOST_RULES } from './tool-identity';
-export { reversePointer } from './tool-ip-classification';
-export * from './tools';
-export * from './types';
+export { classifyIp, type IpRange } from './tools/ip-ranges';
+export * from './tools/tool-catalogue';
+export { brandMatches, DOMAIN_THRESHOLDS, SUSPICIOUS_TLDS } from './tools/tool-domain-analysis';
+export { ACCOUNT_RULES, HOST_RULES } from './tools/tool-identity';
+export { reversePointer } from './tools/tool-ip-classification';
+export * from './tools/tools';

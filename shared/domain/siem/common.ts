@@ -1,7 +1,7 @@
 import * as z from '../../zod';
-import { entityKey } from '../entity';
-import { normaliseEntity } from '../entity-normalisation';
-import { ValidationError } from '../errors';
+import { entityKey } from '../core/entity';
+import { normaliseEntity } from '../core/entity-normalisation';
+import { ValidationError } from '../core/errors';
 import {
   cleanLine,
   cleanMultiline,
@@ -9,8 +9,8 @@ import {
   type IncidentEntity,
   type NormalisedIncident,
   truncate,
-} from '../incident';
-import { assertIncident, type IncidentInput } from '../incident-input';
+} from '../incidents/incident';
+import { assertIncident, type IncidentInput } from '../incidents/incident-input';
 
 export type EntityCandidate = { type?: IncidentEntity['type']; value: string };
 

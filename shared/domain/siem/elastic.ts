@@ -1,11 +1,11 @@
-import { ValidationError } from '../errors';
+import { ValidationError } from '../core/errors';
 import {
   type IncidentStatus,
   type NormalisedIncident,
   normaliseStatus,
   type Severity,
   toIsoUtc,
-} from '../incident';
+} from '../incidents/incident';
 import {
   collectEntities,
   type EntityCandidate,

@@ -1,6 +1,6 @@
-import { DomainError, type ErrorDetail, ValidationError } from '../errors';
-import { INCIDENT_LIMITS, type NormalisedIncident } from '../incident';
-import { normaliseIncident } from '../incident-input';
+import { DomainError, type ErrorDetail, ValidationError } from '../core/errors';
+import { INCIDENT_LIMITS, type NormalisedIncident } from '../incidents/incident';
+import { normaliseIncident } from '../incidents/incident-input';
 import { mapElasticAlert } from './elastic';
 import type { SiemFormat } from './formats';
 import { mapSentinelIncident } from './sentinel';

@@ -1,5 +1,5 @@
 import * as z from '../../zod';
-import type { NormalisedIncident } from '../incident';
+import type { NormalisedIncident } from '../incidents/incident';
 import {
   collectEntities,
   type EntityCandidate,

@@ -5,7 +5,7 @@ import {
   normaliseSeverity,
   normaliseStatus,
   toIsoUtc,
-} from '../incident';
+} from '../incidents/incident';
 import {
   collectEntities,
   type EntityCandidate,

@@ -1,4 +1,4 @@
-import type { Entity } from '../../domain/entity';
+import type { Entity } from '../../domain/core/entity';
 import {
   MAX_TERM_LENGTH,
   MAX_TERMS_PER_SESSION,

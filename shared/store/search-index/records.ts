@@ -1,4 +1,4 @@
-import type { Entity } from '../../domain/entity';
+import type { Entity } from '../../domain/core/entity';
 
 /** A session as the search index lists it (the fields every posting carries). */
 export interface SearchEntry {

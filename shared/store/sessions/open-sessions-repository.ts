@@ -4,7 +4,7 @@ import {
   QueryCommand,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { isTerminal } from '../../domain/session-status';
+import { isTerminal } from '../../domain/core/session-status';
 import { consistentBatchGet } from '../consistent-batch-get';
 import { GSI1 } from '../tables';
 import { META, OPEN, OPEN_MARKER, openMarkerKey, toSession } from './keys';

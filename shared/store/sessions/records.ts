@@ -1,7 +1,7 @@
 import type { Conversation } from '../../domain/analyst/conversation';
-import type { Entity } from '../../domain/entity';
-import type { Report, ToolCall } from '../../domain/investigation/types';
-import type { SessionStatus } from '../../domain/session-status';
+import type { Entity } from '../../domain/core/entity';
+import type { SessionStatus } from '../../domain/core/session-status';
+import type { Report, ToolCall } from '../../domain/core/vocabulary';
 
 /**
  * What the sessions table holds, as the services work with it (the items' layout is keys.ts): the

@@ -5,8 +5,8 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { SessionStatus } from '../../domain/session-status';
-import { isTerminal, statusesBefore } from '../../domain/session-status';
+import type { SessionStatus } from '../../domain/core/session-status';
+import { isTerminal, statusesBefore } from '../../domain/core/session-status';
 import { historyItem, historyItems, withNextSlots } from './history-items';
 import { idempotencyPut, readIdempotency } from './idempotency-repository';
 import { HISTORY_SEQ, META, REPORT, reportKey, sessionKey, toSession } from './keys';

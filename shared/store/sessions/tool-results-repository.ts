@@ -6,7 +6,7 @@ import {
   type QueryCommandOutput,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { ToolCall } from '../../domain/investigation/types';
+import type { ToolCall } from '../../domain/core/vocabulary';
 import { historyItem, withNextSlots } from './history-items';
 import { REQUESTED_TOOL_RESULT, sessionKey, TOOL_RESULT, toolResultSk } from './keys';
 import type { HistoryEntry, ToolResultRecord } from './records';

@@ -1,0 +1,307 @@
+import { type Entity, entityKey, entityLabel, sameEntity } from '../../core/entity';
+import type {
+  Facts,
+  Finding,
+  IncidentSeverity,
+  IncidentSummary,
+  RelatedEntity,
+  Tool,
+  ToolName,
+  ToolOutput,
+  ToolRunContext,
+} from '../../core/vocabulary';
+import {
+  ageInDays,
+  incidentScore,
+  makeFinding,
+  NEIGHBOUR_SCORE_CAP,
+  neighbourhoodScore,
+  neighbourRisk,
+  PRIOR_HALF_LIFE_DAYS,
+  priorVerdictScore,
+} from '../scoring';
+import { builtInTool } from './built-in-tool-declarations';
+
+/** Entities of the incidents (other than `subject`), most co-occurrences first, as related entities. */
+export function coOccurringEntities(
+  subject: Entity,
+  incidents: readonly IncidentSummary[],
+  limit = 25,
+): RelatedEntity[] {
+  const byKey = new Map<string, RelatedEntity>();
+  for (const incident of incidents) {
+    for (const other of incident.entities ?? []) {
+      if (sameEntity(other, subject)) continue;
+      const key = entityKey(other);
+      const related = byKey.get(key) ?? {
+        entity: { type: other.type, value: other.value },
+        relationship: 'co_occurs_in_incident',
+        evidence: [],
+      };
+      if (!related.evidence.includes(incident.incident_id)) related.evidence.push(incident.incident_id);
+      byKey.set(key, related);
+    }
+  }
+  return [...byKey.values()]
+    .sort(
+      (a, b) =>
+        b.evidence.length - a.evidence.length || entityKey(a.entity).localeCompare(entityKey(b.entity)),
+    )
+    .slice(0, limit);
+}
+
+const SEVERITY_ORDER: readonly IncidentSeverity[] = ['critical', 'high', 'medium', 'low', 'informational'];
+
+export interface IncidentDigest {
+  facts: Facts;
+  score: number;
+  /** "2 critical, 1 high" */
+  breakdown: string;
+  latestDays: number | null;
+  ids: string[];
+}
+
+export function digestIncidents(incidents: readonly IncidentSummary[], now: Date): IncidentDigest {
+  const counts: Record<string, number> = {};
+  for (const incident of incidents) counts[incident.severity] = (counts[incident.severity] ?? 0) + 1;
+  const latest = incidents.reduce<string | null>(
+    (acc, i) => (acc === null || Date.parse(i.created_at) > Date.parse(acc) ? i.created_at : acc),
+    null,
+  );
+  const open = incidents.filter((i) => !/^(resolved|closed)$/i.test(i.status)).length;
+  const breakdown = SEVERITY_ORDER.filter((s) => counts[s])
+    .map((s) => `${counts[s]} ${s}`)
+    .join(', ');
+  const ids = incidents.map((i) => i.incident_id);
+  return {
+    facts: {
+      incident_count: incidents.length,
+      open_incident_count: open,
+      by_severity: counts,
+      latest_incident_at: latest,
+      incident_ids: ids.slice(0, 20),
+    },
+    score: incidentScore(incidents, now),
+    breakdown,
+    latestDays: latest ? ageInDays(latest, now) : null,
+    ids,
+  };
+}
+
+/** One finding summarising incidents that mention `subject` (or an alias of it). */
+export function incidentFinding(
+  tool: ToolName,
+  code: string,
+  subject: Entity,
+  incidents: readonly IncidentSummary[],
+  digest: IncidentDigest,
+  aliasNote = '',
+): Finding {
+  const plural = incidents.length === 1 ? 'incident' : 'incidents';
+  const when =
+    digest.latestDays === null
+      ? ''
+      : `, latest ${digest.latestDays === 0 ? 'today' : `${digest.latestDays} days ago`}`;
+  const titles = incidents
+    .slice(0, 3)
+    .map((i) => `"${i.title}" (${i.severity})`)
+    .join('; ');
+  return makeFinding({
+    tool,
+    code,
+    title: `Mentioned in ${incidents.length} ${plural}${aliasNote} (${digest.breakdown})`,
+    description: `${entityLabel(subject)} appears in ${incidents.length} SIEM ${plural}${aliasNote}${when}. Most recent: ${titles}. Weighted by severity and recency.`,
+    impact: `It has been involved in ${
+      incidents.length === 1
+        ? 'a recorded security incident'
+        : `${incidents.length} recorded security incidents`
+    }${digest.latestDays !== null && digest.latestDays <= 30 ? ' in the last month' : ''}.`,
+    score: digest.score,
+    category: 'incident_history',
+    evidence: digest.ids.slice(0, 20),
+  });
+}
+
+export const incidentHistory: Tool = {
+  ...builtInTool('incident_history'),
+  async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
+    const incidents = await ctx.data.incidentsMentioning(entity, ctx.limits.incidents);
+    const digest = digestIncidents(incidents, ctx.now);
+    if (incidents.length === 0) {
+      return {
+        facts: digest.facts,
+        findings: [
+          makeFinding({
+            tool: 'incident_history',
+            code: 'no_incidents',
+            title: 'No incidents mention it',
+            description: `No synced SIEM incident names ${entityLabel(entity)}.`,
+            impact: 'It does not appear in any recorded security incident.',
+            score: 0,
+            category: 'context',
+          }),
+        ],
+        related: [],
+      };
+    }
+    return {
+      facts: digest.facts,
+      findings: [incidentFinding('incident_history', 'mentioned_in_incidents', entity, incidents, digest)],
+      related: coOccurringEntities(entity, incidents),
+    };
+  },
+};
+
+export const priorInvestigations: Tool = {
+  ...builtInTool('prior_investigations'),
+  async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
+    const sessions = (await ctx.data.priorInvestigations(entity, ctx.limits.priorInvestigations)).filter(
+      (s) => s.session_id !== ctx.sessionId,
+    );
+    const judged = sessions.filter((s) => s.verdict !== null);
+    const verdicts: Record<string, number> = {};
+    for (const s of judged) verdicts[s.verdict!] = (verdicts[s.verdict!] ?? 0) + 1;
+    const latest = [...judged].sort((a, b) => Date.parse(b.completed_at) - Date.parse(a.completed_at))[0];
+    const facts: Facts = {
+      prior_count: sessions.length,
+      judged_count: judged.length,
+      verdicts,
+      // Sessions are confidential per key, and this report may be read by another key: earlier
+      // verdicts count as tenant knowledge, but no earlier session is named (not its ID either).
+      latest: latest
+        ? {
+            verdict: latest.verdict,
+            risk_score: latest.risk_score,
+            completed_at: latest.completed_at,
+          }
+        : null,
+    };
+    const tool = 'prior_investigations' as const;
+    const strongest = judged
+      .map((s) => ({ session: s, score: priorVerdictScore(s.verdict!, s.completed_at, ctx.now) }))
+      .sort((a, b) => b.score - a.score)[0];
+
+    let finding: Finding;
+    if (!latest) {
+      finding = makeFinding({
+        tool,
+        code: 'no_prior_verdicts',
+        title: 'Not investigated before',
+        description: `No earlier investigation of ${entityLabel(entity)} reached a verdict.`,
+        impact: 'It has not been assessed before.',
+        score: 0,
+        category: 'context',
+      });
+    } else if (strongest && strongest.score > 0) {
+      const s = strongest.session;
+      const days = ageInDays(s.completed_at, ctx.now);
+      finding = makeFinding({
+        tool,
+        code: `prior_${s.verdict}`,
+        title: `Previously judged ${s.verdict} (${days === 0 ? 'today' : `${days} days ago`})`,
+        description: `An earlier investigation judged ${entityLabel(entity)} ${s.verdict} with risk ${s.risk_score ?? 'n/a'}/100. Earlier verdicts lose half their weight every ${PRIOR_HALF_LIFE_DAYS} days. Verdicts so far: ${Object.entries(
+          verdicts,
+        )
+          .map(([v, n]) => `${n} ${v}`)
+          .join(', ')}.`,
+        impact: `An earlier assessment already judged it ${s.verdict === 'malicious' ? 'hostile' : 'suspicious'}.`,
+        score: strongest.score,
+        category: 'prior_verdict',
+        evidence: [],
+      });
+    } else {
+      finding = makeFinding({
+        tool,
+        code: `prior_${latest.verdict}`,
+        title: `Previously judged ${latest.verdict}`,
+        description: `The latest earlier verdict on ${entityLabel(entity)} was ${latest.verdict}.`,
+        impact:
+          latest.verdict === 'benign'
+            ? 'An earlier assessment found no threat.'
+            : 'An earlier assessment was inconclusive.',
+        score: 0,
+        category: 'context',
+        evidence: [],
+      });
+    }
+    return { facts, findings: [finding], related: [] };
+  },
+};
+
+export const graphNeighbourhood: Tool = {
+  ...builtInTool('graph_neighbourhood'),
+  async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
+    const neighbours = (await ctx.data.neighbourhood(entity, ctx.limits.neighbours)).filter(
+      (n) => !sameEntity(n.entity, entity),
+    );
+    const byRelationship: Record<string, number> = {};
+    const byType: Record<string, number> = {};
+    for (const n of neighbours) {
+      byRelationship[n.relationship] = (byRelationship[n.relationship] ?? 0) + 1;
+      byType[n.entity.type] = (byType[n.entity.type] ?? 0) + 1;
+    }
+    const risky = neighbours
+      .map((n) => ({ neighbour: n, risk: neighbourRisk(n) }))
+      .filter(
+        (r): r is { neighbour: (typeof neighbours)[number]; risk: 'malicious' | 'suspicious' } =>
+          r.risk !== null,
+      );
+    const malicious = risky.filter((r) => r.risk === 'malicious');
+    const suspicious = risky.filter((r) => r.risk === 'suspicious');
+    const facts: Facts = {
+      neighbour_count: neighbours.length,
+      by_relationship: byRelationship,
+      by_type: byType,
+      high_risk_neighbours: risky.slice(0, 20).map((r) => ({
+        type: r.neighbour.entity.type,
+        value: r.neighbour.entity.value,
+        relationship: r.neighbour.relationship,
+        verdict: r.neighbour.verdict ?? null,
+        risk_score: r.neighbour.risk_score ?? null,
+      })),
+    };
+    const related: RelatedEntity[] = neighbours.map((n) => ({
+      entity: { type: n.entity.type, value: n.entity.value },
+      relationship: n.relationship,
+      // Graph evidence holds incident and session IDs; only incidents (tenant-wide) are named.
+      evidence: [...(n.evidence ?? [])].filter((id) => id.startsWith('inc_')).slice(0, 20),
+      known: true,
+    }));
+    const tool = 'graph_neighbourhood' as const;
+    let finding: Finding;
+    if (risky.length > 0) {
+      const names = risky
+        .slice(0, 5)
+        .map((r) => `${entityLabel(r.neighbour.entity)} (${r.risk}, via ${r.neighbour.relationship})`);
+      finding = makeFinding({
+        tool,
+        code: 'linked_to_high_risk',
+        title: `Linked to ${malicious.length} malicious and ${suspicious.length} suspicious entities`,
+        description: `In the knowledge graph ${entityLabel(entity)} is linked to ${names.join('; ')}. Association is capped at ${NEIGHBOUR_SCORE_CAP}: it is never proof on its own.`,
+        impact: `It is connected to ${risky.length} other ${risky.length === 1 ? 'item' : 'items'} already assessed as risky.`,
+        score: neighbourhoodScore({ malicious: malicious.length, suspicious: suspicious.length }),
+        category: 'association',
+        evidence: risky.slice(0, 20).map((r) => `${r.neighbour.entity.type}:${r.neighbour.entity.value}`),
+      });
+    } else {
+      finding = makeFinding({
+        tool,
+        code: neighbours.length === 0 ? 'not_in_graph' : 'no_high_risk_links',
+        title:
+          neighbours.length === 0
+            ? 'No known relationships'
+            : `${neighbours.length} known neighbours, none high-risk`,
+        description:
+          neighbours.length === 0
+            ? `${entityLabel(entity)} has no edges in the knowledge graph yet.`
+            : `${entityLabel(entity)} has ${neighbours.length} neighbours (${Object.entries(byRelationship)
+                .map(([r, n]) => `${n} ${r}`)
+                .join(', ')}); none has been judged suspicious or malicious.`,
+        impact: 'It is not connected to anything already assessed as risky.',
+        score: 0,
+        category: 'context',
+      });
+    }
+    return { facts, findings: [finding], related };
+  },
+};

@@ -1,0 +1,121 @@
+import { perConfiguration } from '../../config';
+import { NotFoundError, UnauthorizedError } from '../../domain/core/errors';
+import { incidentLink } from '../../domain/incidents/incident';
+import { ownerOf } from '../../domain/keys/ownership';
+import type { Caller, ConsoleUser } from '../../domain/keys/scopes';
+import { termsForQuery } from '../../domain/search/search-terms';
+import type { IncidentsRepository } from '../../store/incidents-repository';
+import { type KeysRepository, keysRepositoryFromConfig } from '../../store/keys-repository';
+import { isPostingSortKey } from '../../store/search-index/keys';
+import { TenantListRepository } from '../../store/search-index/tenant-list-repository';
+import { onSessionsTable } from '../../store/sessions-table';
+import * as z from '../../zod';
+import { deploymentCursorCodec } from '../auth/cursor-secrets';
+
+/**
+ * What the web console reads beyond the plugin's services: the signed-in person, every session of
+ * the tenant (listing and search), one incident in full, and the key audit trail. Console users are
+ * `tenantWide` callers, so the investigation services' owner checks let them read any session.
+ */
+/** Who is signed in, with the role the console shows pages for; an API key (no person) is refused. */
+export function consoleMe(user: ConsoleUser | undefined) {
+  if (!user) throw new UnauthorizedError('A console sign-in is required.');
+  return {
+    username: user.username,
+    ...(user.email ? { email: user.email } : {}),
+    role: user.role,
+    groups: user.groups,
+  };
+}
+
+export interface ConsoleSessionsInput {
+  q?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+const sessionsPosition = /* @__PURE__ */ (() =>
+  z.object({ after: z.string().check(z.refine(isPostingSortKey)) }))();
+
+export async function listTenantSessions(
+  index: TenantListRepository,
+  caller: Caller,
+  input: ConsoleSessionsInput,
+) {
+  const terms = input.q ? termsForQuery(input.q).terms : [];
+  const binding = { op: 'consoleSessions', user: caller.keyId, terms };
+  const after = input.cursor
+    ? (await deploymentCursorCodec()).decode(input.cursor, binding, sessionsPosition).after
+    : undefined;
+  const page = await index.list({ terms, limit: input.limit, after });
+  return {
+    results: page.hits.map((entry) => ({
+      session_id: entry.session_id,
+      status: entry.status,
+      entity: entry.entity,
+      persona: entry.persona,
+      risk_score: entry.risk_score ?? null,
+      verdict: entry.verdict ?? null,
+      summary: entry.summary ?? null,
+      created_at: entry.created_at,
+      owner: ownerOf(entry.owner_key_id),
+    })),
+    next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
+  };
+}
+
+export async function getIncident(incidents: IncidentsRepository, publicUrl: string, incidentId: string) {
+  const incident = await incidents.get(incidentId);
+  if (!incident) throw new NotFoundError('No incident with this ID.');
+  return {
+    incident_id: incident.incident_id,
+    title: incident.title,
+    description: incident.description ?? null,
+    severity: incident.severity,
+    status: incident.status,
+    link: incidentLink(publicUrl, incident.incident_id),
+    source: incident.source,
+    source_id: incident.source_id,
+    source_url: incident.source_url ?? null,
+    created_at: incident.created_at,
+    updated_at: incident.updated_at,
+    entities: incident.entities,
+  };
+}
+
+const auditPosition = /* @__PURE__ */ (() =>
+  z.object({
+    after: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#[A-Za-z0-9_-]{1,64}$/)),
+  }))();
+
+export async function keyAuditTrail(
+  keys: KeysRepository,
+  caller: Caller,
+  input: { limit: number; cursor?: string | undefined },
+) {
+  const binding = { op: 'keyAudit', user: caller.keyId };
+  const after = input.cursor
+    ? (await deploymentCursorCodec()).decode(input.cursor, binding, auditPosition).after
+    : undefined;
+  const page = await keys.auditPage(input.limit, after);
+  return {
+    entries: page.entries.map((entry) => ({
+      at: entry.at,
+      action: entry.action,
+      key_id: entry.key_id,
+      actor: entry.actor,
+      details: entry.details,
+    })),
+    next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
+  };
+}
+
+/** The keys table of this process, for the audit trail (rebuilt when tests reset the config). */
+export const auditStore: () => KeysRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  keysRepositoryFromConfig(cfg),
+);
+
+/** The tenant's list of sessions in the search index, for the console's sessions page. */
+export const tenantSessions: () => TenantListRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  onSessionsTable(cfg, TenantListRepository),
+);

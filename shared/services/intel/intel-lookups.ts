@@ -1,0 +1,279 @@
+import type { Config } from '../../config';
+import type { Entity } from '../../domain/core/entity';
+import { SourceUnavailableError, ToolSkippedError } from '../../domain/core/errors';
+import type { Tlp } from '../../domain/core/tlp';
+import type { IntelLookup, IntelPort } from '../../domain/core/vocabulary';
+import { CIRCUIT_RULES, type CircuitStatus, circuitStatus, opensCircuit } from '../../domain/intel/circuit';
+import {
+  CONNECTOR_NAMES,
+  CONNECTORS,
+  type ConnectorDeclaration,
+  type ConnectorName,
+  isConnectorName,
+} from '../../domain/intel/connectors';
+import { intelEnvPrefix, KEYLESS_CONNECTORS } from '../../domain/intel/names';
+import { logger } from '../../observability';
+import { callProvider } from '../../platform/intel-http';
+import { readIntelSecret } from '../../platform/intel-secret';
+import { type IntelRepository, intelRepositoryFromConfig } from '../../store/intel-repository';
+
+/**
+ * The connectors' runtime behind the `intel_*` tools: which connectors this deployment configured,
+ * their keys (environment locally, the tenant's Secrets Manager secret on AWS), and per lookup the
+ * circuit breaker, the cache, the daily quota with pacing, then the HTTP call. Keys never leave this
+ * module except as the provider's auth header; logs name the connector and a status only.
+ */
+
+export interface ConnectorSettings {
+  name: ConnectorName;
+  enabled: boolean;
+  baseUrl: string | null;
+  dailyQuota: number;
+  /** Where the key comes from: the environment, the secret, or nowhere (keyless or not configured). */
+  keySource: 'env' | 'secret' | null;
+}
+
+type Env = Record<string, unknown>;
+
+export function connectorSettings(cfg: Config): Record<ConnectorName, ConnectorSettings> {
+  const env = cfg as unknown as Env;
+  const out = {} as Record<ConnectorName, ConnectorSettings>;
+  for (const name of CONNECTOR_NAMES) {
+    const prefix = intelEnvPrefix(name);
+    const declaration = CONNECTORS[name];
+    const key = env[`${prefix}_API_KEY`];
+    const flagged = env[`${prefix}_ENABLED`] === true;
+    const keyless = KEYLESS_CONNECTORS.includes(name);
+    const keySource = keyless ? null : key ? 'env' : flagged && cfg.SIS_INTEL_SECRET_ARN ? 'secret' : null;
+    const baseUrl = (env[`${prefix}_URL`] as string | undefined) ?? declaration.defaultBaseUrl;
+    out[name] = {
+      name,
+      enabled: (keyless ? flagged : keySource !== null) && baseUrl !== null,
+      baseUrl,
+      dailyQuota: (env[`${prefix}_DAILY_QUOTA`] as number | undefined) ?? declaration.dailyQuota,
+      keySource,
+    };
+  }
+  return out;
+}
+
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+export interface IntelLookupsDeps {
+  cfg: Config;
+  repo: IntelRepository;
+  now?: () => Date;
+  fetchImpl?: typeof fetch;
+}
+
+export class IntelLookups implements IntelPort {
+  private readonly settings: Record<ConnectorName, ConnectorSettings>;
+  private readonly now: () => Date;
+  private secretKeys: Promise<Record<string, string>> | undefined;
+
+  constructor(private readonly deps: IntelLookupsDeps) {
+    this.settings = connectorSettings(deps.cfg);
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  enabled(connector: string): boolean {
+    return isConnectorName(connector) && this.settings[connector].enabled;
+  }
+
+  async lookup(
+    connector: string,
+    entity: Entity,
+    options: { signal: AbortSignal; refresh: boolean },
+  ): Promise<IntelLookup> {
+    if (!isConnectorName(connector) || !this.enabled(connector)) {
+      throw new ToolSkippedError('This intelligence source is not configured.');
+    }
+    const declaration = CONNECTORS[connector];
+    const settings = this.settings[connector];
+    const { repo } = this.deps;
+    const nowMs = this.now().getTime();
+
+    if (!options.refresh) {
+      const cached = await repo.getCached(connector, entity, nowMs);
+      if (cached) {
+        return {
+          answer: { status: cached.status, body: cached.body },
+          cached: true,
+          age_seconds: Math.max(0, Math.round((nowMs - Date.parse(cached.fetched_at)) / 1000)),
+        };
+      }
+    }
+
+    const circuit = await repo.circuit(connector);
+    const status = circuitStatus(circuit, nowMs);
+    if (status === 'open') {
+      throw new ToolSkippedError(
+        `${declaration.title} failed ${circuit?.failures ?? CIRCUIT_RULES.failureThreshold} times in a row; not asked until ${new Date(circuit?.opened_until ?? nowMs).toISOString()} (circuit open).`,
+      );
+    }
+
+    await this.takeQuota(declaration, settings, options.signal);
+    const key = await this.keyFor(connector, settings);
+    try {
+      const answer = await callProvider(declaration.request(entity), {
+        source: declaration.title,
+        baseUrl: settings.baseUrl ?? '',
+        keyHeader: declaration.keyHeader,
+        key,
+        answerStatuses: declaration.answerStatuses,
+        timeoutMs: this.deps.cfg.SIS_INTEL_TIMEOUT_MS,
+        retries: this.deps.cfg.SIS_INTEL_RETRIES,
+        signal: options.signal,
+        ...(this.deps.fetchImpl ? { fetchImpl: this.deps.fetchImpl } : {}),
+      });
+      const fetchedAt = this.now().toISOString();
+      await repo.putCached(
+        connector,
+        entity,
+        { ...answer, fetched_at: fetchedAt },
+        declaration.cacheTtlSeconds,
+      );
+      if (circuit && (circuit.failures > 0 || circuit.opened_until)) await repo.closeCircuit(connector);
+      return { answer, cached: false, age_seconds: 0 };
+    } catch (error) {
+      await this.recordFailure(connector, status, error);
+      throw error;
+    }
+  }
+
+  private async takeQuota(
+    declaration: ConnectorDeclaration,
+    settings: ConnectorSettings,
+    signal: AbortSignal,
+  ): Promise<void> {
+    for (;;) {
+      const now = this.now();
+      const outcome = await this.deps.repo.takeQuota(
+        declaration.name,
+        utcDay(now),
+        settings.dailyQuota,
+        declaration.minIntervalMs,
+        now.getTime(),
+      );
+      if (outcome.ok) return;
+      if (outcome.reason === 'exhausted') {
+        throw new ToolSkippedError(
+          `${declaration.title}'s daily quota (${settings.dailyQuota} lookups) is used up; it resets at 00:00 UTC.`,
+        );
+      }
+      // Pacing: wait for the next slot while the tool has time; the engine's timeout aborts us.
+      await new Promise<void>((resolve, reject) => {
+        if (signal.aborted)
+          return reject(new ToolSkippedError(`${declaration.title} is paced; no slot in time.`));
+        const timer = setTimeout(resolve, Math.min(outcome.waitMs, 5_000));
+        signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+      });
+    }
+  }
+
+  private async keyFor(connector: ConnectorName, settings: ConnectorSettings): Promise<string | undefined> {
+    if (settings.keySource === 'env') {
+      return (this.deps.cfg as unknown as Env)[`${intelEnvPrefix(connector)}_API_KEY`] as string;
+    }
+    if (settings.keySource === 'secret') {
+      this.secretKeys ??= readIntelSecret(this.deps.cfg).catch((error) => {
+        this.secretKeys = undefined;
+        throw error;
+      });
+      const key = (await this.secretKeys)[connector];
+      if (!key) throw new ToolSkippedError('This intelligence source has no key in the connectors secret.');
+      return key;
+    }
+    return undefined;
+  }
+
+  private async recordFailure(
+    connector: ConnectorName,
+    previous: CircuitStatus,
+    error: unknown,
+  ): Promise<void> {
+    const at = this.now();
+    const reason = error instanceof SourceUnavailableError ? error.message : 'failed';
+    try {
+      const failures = await this.deps.repo.recordFailure(connector, at.toISOString(), reason);
+      if (opensCircuit(failures, previous)) {
+        await this.deps.repo.openCircuit(connector, at.getTime() + CIRCUIT_RULES.openMs);
+      }
+    } catch (storeError) {
+      logger.warn('intel circuit update failed', { connector, error: storeError as Error });
+    }
+    logger.warn('intel lookup failed', { connector, reason });
+  }
+}
+
+// ---- The admin view ----
+
+export interface ConnectorView {
+  name: ConnectorName;
+  title: string;
+  tool: string;
+  enabled: boolean;
+  entity_types: string[];
+  max_tlp: Tlp;
+  cache_ttl_seconds: number;
+  quota: { used_today: number; daily_limit: number; min_interval_ms: number };
+  circuit: { state: CircuitStatus; consecutive_failures: number; open_until: string | null };
+  last_error_at: string | null;
+  last_error: string | null;
+}
+
+/** Every connector with its settings and today's state; read-only, never a key. */
+export async function listConnectors(
+  cfg: Config,
+  repo: IntelRepository,
+  now = new Date(),
+): Promise<ConnectorView[]> {
+  const settings = connectorSettings(cfg);
+  const day = utcDay(now);
+  return Promise.all(
+    CONNECTOR_NAMES.map(async (name) => {
+      const declaration = CONNECTORS[name];
+      const enabled = settings[name].enabled;
+      const [usage, circuit] = enabled
+        ? await Promise.all([repo.quotaUsage(name, day), repo.circuit(name)])
+        : [{ used: 0 }, undefined];
+      return {
+        name,
+        title: declaration.title,
+        tool: `intel_${name}`,
+        enabled,
+        entity_types: [...declaration.entityTypes],
+        max_tlp: declaration.maxTlp,
+        cache_ttl_seconds: declaration.cacheTtlSeconds,
+        quota: {
+          used_today: usage.used,
+          daily_limit: settings[name].dailyQuota,
+          min_interval_ms: declaration.minIntervalMs,
+        },
+        circuit: {
+          state: circuitStatus(circuit, now.getTime()),
+          consecutive_failures: circuit?.failures ?? 0,
+          open_until: circuit?.opened_until ? new Date(circuit.opened_until).toISOString() : null,
+        },
+        last_error_at: circuit?.last_error_at ?? null,
+        last_error: circuit?.last_error ?? null,
+      };
+    }),
+  );
+}
+
+/**
+ * Which connectors this deployment configured, without their runtime: planning a run (which tools
+ * to run) reads the settings only, never a key, the cache or a quota.
+ */
+export function configuredConnectors(cfg: Config): Pick<IntelPort, 'enabled'> {
+  const settings = connectorSettings(cfg);
+  return { enabled: (connector) => isConnectorName(connector) && settings[connector].enabled };
+}
+
+export function intelLookupsFromConfig(
+  cfg: Config,
+  doc?: Parameters<typeof intelRepositoryFromConfig>[1],
+): IntelLookups {
+  return new IntelLookups({ cfg, repo: intelRepositoryFromConfig(cfg, doc) });
+}

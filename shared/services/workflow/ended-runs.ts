@@ -1,0 +1,159 @@
+import { isTerminal } from '../../domain/core/session-status';
+import { unfinishedMessage } from '../../domain/investigation/report/persona-endings';
+import { METRIC } from '../../metric-names';
+import { countMetric, logAlarmedFailure, logger } from '../../observability';
+import * as z from '../../zod';
+import { indexForSearchQuietly, type SearchIndexing } from '../sessions/search-indexing';
+import { event, message, type SessionContext, type SessionContextWith } from '../sessions/session-context';
+import { SessionInput } from './workflow-step';
+
+/**
+ * The write-back of runs that ended without a report: the MarkFailed state, the status-change
+ * events of failed, timed-out and stopped executions, the stale-session sweep and the local
+ * runtime's restart. None of it runs a tool or builds a report.
+ */
+
+export const REASONS = {
+  engine: 'The investigation engine failed.',
+  stepTimeout: 'A step of the investigation timed out.',
+  timedOut: 'The investigation exceeded its time limit.',
+  aborted: 'The investigation run was stopped.',
+  restart: 'interrupted by a service restart',
+} as const;
+
+/**
+ * Ends the session as failed (or canceled) unless it already ended; returns whether this call
+ * recorded it. The reason is safe to show: internal error names and causes go to the logs only.
+ */
+export async function endSession(
+  ctx: SessionContext & SearchIndexing,
+  sessionId: string,
+  outcome: 'failed' | 'canceled',
+  reason: string,
+): Promise<boolean> {
+  const session = await ctx.sessions.get(sessionId);
+  if (!session || isTerminal(session.status)) return false;
+  const at = ctx.now();
+  const moved = await ctx.sessions.transition(
+    sessionId,
+    outcome,
+    { completed_at: at.toISOString(), ...(outcome === 'failed' ? { failure_reason: reason } : {}) },
+    [
+      event(at, 'status_changed', { status: outcome, reason }),
+      message(at, 'assistant', unfinishedMessage(session.persona, session.entity, outcome, reason)),
+    ],
+  );
+  if (moved.ok) {
+    if (outcome === 'failed') countMetric(METRIC.investigationsFailed);
+    await indexForSearchQuietly(ctx, moved.session);
+  }
+  return moved.ok;
+}
+
+const MarkFailedInput = /* @__PURE__ */ (() =>
+  z.extend(SessionInput, {
+    error: z.optional(z.object({ Error: z.optional(z.string()), Cause: z.optional(z.string()) })),
+  }))();
+
+export async function markFailed(
+  ctx: SessionContext & SearchIndexing,
+  rawInput: unknown,
+): Promise<{ recorded: boolean }> {
+  const input = MarkFailedInput.parse(rawInput);
+  // Counted by the failures alarm here and again when the run's FAILED status reaches the
+  // status-change function: either one alone keeps the failure alarmed.
+  logAlarmedFailure('investigation run failed', {
+    session_id: input.session_id,
+    error_name: input.error?.Error,
+    cause: input.error?.Cause?.slice(0, 2000),
+  });
+  const reason = input.error?.Error === 'States.Timeout' ? REASONS.stepTimeout : REASONS.engine;
+  return { recorded: await endSession(ctx, input.session_id, 'failed', reason) };
+}
+
+/** EventBridge "Step Functions Execution Status Change" (the fields this service reads). */
+const StatusChangeEvent = /* @__PURE__ */ (() =>
+  z.object({
+    'detail-type': z.literal('Step Functions Execution Status Change'),
+    detail: z.object({
+      executionArn: z.string(),
+      name: z.string(),
+      status: z.enum(['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE']),
+      input: z.optional(z.nullable(z.string())),
+      error: z.optional(z.nullable(z.string())),
+      cause: z.optional(z.nullable(z.string())),
+    }),
+  }))();
+
+/**
+ * The backstop that keeps a session from staying active after its run ended: FAILED and TIMED_OUT
+ * runs end the session failed, ABORTED ones canceled (a stop from the console or the API), unless
+ * a step or the cancel route already ended it.
+ */
+export async function onExecutionStatusChange(
+  ctx: SessionContext & SearchIndexing,
+  rawEvent: unknown,
+): Promise<{ session_id?: string; recorded: boolean }> {
+  const { detail } = StatusChangeEvent.parse(rawEvent);
+  let sessionId: string | undefined;
+  try {
+    sessionId = SessionInput.parse(JSON.parse(detail.input ?? '')).session_id;
+  } catch {
+    sessionId = undefined;
+  }
+  const ended = {
+    session_id: sessionId,
+    execution_arn: detail.executionArn,
+    execution_status: detail.status,
+    error_name: detail.error ?? undefined,
+  };
+  // A failed or timed-out run is what the failures alarm counts (it has no alarm of its own), before
+  // anything here can fail; a crash of this function is counted as a failed invocation anyway.
+  if (detail.status === 'FAILED' || detail.status === 'TIMED_OUT') {
+    logAlarmedFailure('investigation run ended unsuccessfully', ended);
+  } else logger.info('investigation run ended', ended);
+  if (sessionId === undefined) {
+    logger.error('status change without a session input', { execution_arn: detail.executionArn });
+    return { recorded: false };
+  }
+  switch (detail.status) {
+    case 'FAILED':
+      return { session_id: sessionId, recorded: await endSession(ctx, sessionId, 'failed', REASONS.engine) };
+    case 'TIMED_OUT':
+      return {
+        session_id: sessionId,
+        recorded: await endSession(ctx, sessionId, 'failed', REASONS.timedOut),
+      };
+    case 'ABORTED':
+      return {
+        session_id: sessionId,
+        recorded: await endSession(ctx, sessionId, 'canceled', REASONS.aborted),
+      };
+    default:
+      return { session_id: sessionId, recorded: false };
+  }
+}
+
+/**
+ * For the local runtime at start-up: sessions left open by the previous process cannot be running
+ * (their executions lived in that process), so they end failed. They are never re-run: polling
+ * reads persisted state only (spec 3, rule 4).
+ */
+export async function failInterruptedSessions(
+  ctx: SessionContextWith<'openSessions'> & SearchIndexing,
+): Promise<string[]> {
+  const ended: string[] = [];
+  for (;;) {
+    const open = await ctx.openSessions.list(100);
+    if (open.length === 0) return ended;
+    let progressed = false;
+    for (const session of open) {
+      if (await endSession(ctx, session.session_id, 'failed', REASONS.restart)) {
+        ended.push(session.session_id);
+        progressed = true;
+      }
+    }
+    // The index is eventually consistent: stop rather than spin on entries already ended.
+    if (!progressed) return ended;
+  }
+}

@@ -1,0 +1,37 @@
+import { perConfiguration } from '../../config';
+import type { InvestigationData } from '../../domain/core/vocabulary';
+import { documentClientFor } from '../../store/dynamo-client';
+import { ToolResultsRepository } from '../../store/sessions/tool-results-repository';
+import { onSessionsTable } from '../../store/sessions-table';
+import { intelLookupsFromConfig } from '../intel/intel-lookups';
+import type { ToolStepContext } from './step-run-tool';
+
+/**
+ * What the run-intel step works with: the tool results and the intelligence connectors' runtime (keys,
+ * cache, quota, circuit breaker, HTTP). Its own module so that run-tool, which runs the built-in
+ * tools, never bundles the connectors, their store, the HTTP client or Secrets Manager.
+ */
+
+const refuse = async (): Promise<never> => {
+  throw new Error('The intelligence connector tools read no incidents, investigations or graph.');
+};
+
+/**
+ * The connector tools send the indicator to their source and read nothing of the tenant's data, so
+ * their step opens neither the graph nor the incidents (and is granted neither table).
+ */
+const NO_TENANT_DATA: InvestigationData = {
+  incidentsMentioning: refuse,
+  priorInvestigations: refuse,
+  neighbourhood: refuse,
+};
+
+export const intelContext = /* @__PURE__ */ perConfiguration(
+  (cfg): ToolStepContext => ({
+    cfg,
+    now: () => new Date(),
+    toolResults: onSessionsTable(cfg, ToolResultsRepository),
+    data: NO_TENANT_DATA,
+    intel: intelLookupsFromConfig(cfg, documentClientFor(cfg)),
+  }),
+);
