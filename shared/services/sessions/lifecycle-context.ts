@@ -7,7 +7,7 @@ import { OpenSessionsRepository } from '../../store/sessions/open-sessions-repos
 import { ToolResultsRepository } from '../../store/sessions/tool-results-repository';
 import { onSessionsTable } from '../../store/sessions-table';
 import type { SearchIndexing } from './search-indexing';
-import { type SessionContextWith, sessionContext } from './session-context';
+import { type SessionContextWith, sessionWritingContext } from './session-context';
 
 /**
  * What starting, cancelling and sweeping investigation runs work with: the session context with the
@@ -18,7 +18,7 @@ import { type SessionContextWith, sessionContext } from './session-context';
  * need no workflow engine.
  */
 export interface LifecycleContext
-  extends SessionContextWith<'idempotency' | 'toolResults' | 'openSessions'>,
+  extends SessionContextWith<'sessions' | 'idempotency' | 'toolResults' | 'openSessions'>,
     SearchIndexing {
   workflow: WorkflowEngine;
 }
@@ -27,7 +27,7 @@ export interface LifecycleContext
 export const lifecycleContext = /* @__PURE__ */ perConfiguration((cfg): LifecycleContext => {
   const doc = documentClientFor(cfg);
   return {
-    ...sessionContext(),
+    ...sessionWritingContext(),
     idempotency: onSessionsTable(cfg, IdempotencyRepository, doc),
     toolResults: onSessionsTable(cfg, ToolResultsRepository, doc),
     openSessions: onSessionsTable(cfg, OpenSessionsRepository, doc),

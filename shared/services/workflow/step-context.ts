@@ -6,7 +6,7 @@ import { ToolResultsRepository } from '../../store/sessions/tool-results-reposit
 import { VerdictsRepository } from '../../store/sessions/verdicts-repository';
 import { onSessionsTable } from '../../store/sessions-table';
 import type { SearchIndexing } from '../sessions/search-indexing';
-import { type SessionContextWith, sessionContext } from '../sessions/session-context';
+import { type SessionContextWith, sessionWritingContext } from '../sessions/session-context';
 
 /**
  * What the workflow steps that record a run's outcome work with (persist, the failure write-back):
@@ -16,7 +16,9 @@ import { type SessionContextWith, sessionContext } from '../sessions/session-con
  * and no intelligence runtime: the steps that plan and run tools build their own
  * (investigation-context.ts).
  */
-export interface StepContext extends SessionContextWith<'toolResults' | 'verdicts'>, SearchIndexing {
+export interface StepContext
+  extends SessionContextWith<'sessions' | 'toolResults' | 'verdicts'>,
+    SearchIndexing {
   graph: GraphRepository;
 }
 
@@ -24,7 +26,7 @@ export interface StepContext extends SessionContextWith<'toolResults' | 'verdict
 export const stepContext = /* @__PURE__ */ perConfiguration((cfg): StepContext => {
   const doc = documentClientFor(cfg);
   return {
-    ...sessionContext(),
+    ...sessionWritingContext(),
     toolResults: onSessionsTable(cfg, ToolResultsRepository, doc),
     verdicts: onSessionsTable(cfg, VerdictsRepository, doc),
     search: onSessionsTable(cfg, SearchIndexingRepository, doc),

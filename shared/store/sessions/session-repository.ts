@@ -1,7 +1,6 @@
 import {
   type DynamoDBDocumentClient,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -9,10 +8,11 @@ import type { SessionStatus } from '../../domain/core/session-status';
 import { isTerminal, statusesBefore } from '../../domain/core/session-status';
 import { historyItem, historyItems, withNextSlots } from './history-items';
 import { idempotencyPut, readIdempotency } from './idempotency-repository';
-import { HISTORY_SEQ, META, REPORT, reportKey, sessionKey, toSession } from './keys';
+import { HISTORY_SEQ, reportKey, sessionKey, toSession } from './keys';
 import { deleteOpenMarker, openMarkerOf } from './open-sessions-repository';
 import type { HistoryEntry, IdempotencyRecord, SessionRecord, TransitionResult } from './records';
-import { packed, unpacked } from './report-packing';
+import { packed } from './report-packing';
+import { readSession } from './session-reader';
 import { deferredToolHistory } from './tool-results-repository';
 import { cancellationCodes, isConditionFailure } from './write-conditions';
 
@@ -117,21 +117,8 @@ export class SessionsRepository {
   }
 
   /** The session record with its report (one Query over META and META#REPORT). */
-  async get(sessionId: string): Promise<SessionRecord | undefined> {
-    const { pk } = sessionKey(sessionId);
-    const { Items } = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :meta AND :report',
-        ExpressionAttributeValues: { ':pk': pk, ':meta': META, ':report': REPORT },
-        ConsistentRead: true,
-      }),
-    );
-    const meta = Items?.find((item) => item.sk === META);
-    const report = Items?.find((item) => item.sk === REPORT);
-    const session = toSession(meta);
-    if (session && report) session.report = unpacked(report, 'report');
-    return session;
+  get(sessionId: string): Promise<SessionRecord | undefined> {
+    return readSession(this.doc, this.tableName, sessionId);
   }
 
   /**
