@@ -8,8 +8,8 @@ import { type SessionContextWith, sessionContext } from '../sessions/session-con
 /**
  * What the workflow steps that judge a run's tool results work with: the session context with the
  * tool results and the analyst's conversation state. Assess also appends to the history (a fallback
- * it decides); the analyst turn writes its history with its state. Neither changes the session's
- * status through anything but the records, nor touches another table.
+ * it decides); the analyst turn writes its history with its state. Both only read the session
+ * record (no creation, no status transition) and touch no other table.
  */
 export type AnalystTurnContext = SessionContextWith<'toolResults' | 'analystState'>;
 export type AssessContext = SessionContextWith<'toolResults' | 'analystState' | 'history'>;

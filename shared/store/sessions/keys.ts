@@ -15,7 +15,7 @@ import type { SessionRecord } from './records';
  *                                         committed, in order; seq is the first entry's number
  *                                         (history-items.ts, history-repository.ts)
  *                     sk META            the session record; sorts after every history item
- *                                         (session-repository.ts)
+ *                                         (session-repository.ts, session-reader.ts)
  *                     sk META#REPORT     the report of a completed session (sorts right after META;
  *                                         report-packing.ts)
  *                     sk OPEN            open marker: exists while the session is not terminal and
