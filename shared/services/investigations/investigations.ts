@@ -18,10 +18,10 @@ import { assertOwner } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import { METRIC } from '../../metric-names';
 import { countMetric, logger } from '../../observability';
-import type { SessionRecord } from '../../store/sessions-repository';
+import type { SessionRecord } from '../../store/sessions/records';
 import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { indexForSearchQuietly, indexStartedForSearchQuietly } from '../sessions/search-indexing';
-import { event, message, reportOf, sessionUrl, subjectOf } from '../sessions/session-context';
+import { event, message, sessionUrl } from '../sessions/session-context';
 
 /**
  * The investigation application service behind the start and cancel routes (public and console):
@@ -230,8 +230,8 @@ async function enforceStartLimits(
   const limits = ctx.limits;
   if (!limits) return;
   if (idempotencyKey) {
-    const earlier = await ctx.sessions.getIdempotency(caller.keyId, idempotencyKey);
-    if (earlier && earlier.expires_at_epoch * 1000 > now.getTime()) return;
+    // An unexpired record (the repository leaves expired ones out): the start returns its session.
+    if (await ctx.idempotency.get(caller.keyId, idempotencyKey)) return;
   }
   const cap = ctx.cfg.SIS_MAX_RUNNING_INVESTIGATIONS;
   if (cap > 0) {
@@ -274,7 +274,7 @@ async function launch(ctx: LifecycleContext, session: SessionRecord, idempotency
       { failure_reason: reason, completed_at: at.toISOString() },
       [
         event(at, 'status_changed', { status: 'failed', reason }),
-        message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), 'failed', reason)),
+        message(at, 'assistant', unfinishedMessage(session.persona, session.entity, 'failed', reason)),
       ],
     );
     if (moved.ok) {
@@ -283,7 +283,7 @@ async function launch(ctx: LifecycleContext, session: SessionRecord, idempotency
     }
     // A retry with the same key should start afresh rather than replay this failure.
     if (idempotencyKey)
-      await ctx.sessions.deleteIdempotency(session.owner_key_id, idempotencyKey, session.session_id);
+      await ctx.idempotency.delete(session.owner_key_id, idempotencyKey, session.session_id);
     throw new ServiceUnavailableError('The investigation could not be started. Retry shortly.');
   }
 }
@@ -304,10 +304,8 @@ async function waitForTerminal(
 }
 
 async function toolCallsOf(ctx: LifecycleContext, sessionId: string): Promise<ToolCall[]> {
-  const results = await ctx.sessions.listToolResults(sessionId);
-  return results
-    .map((r) => r.call as unknown as ToolCall)
-    .sort((a, b) => a.started_at.localeCompare(b.started_at));
+  const results = await ctx.toolResults.list(sessionId);
+  return results.map((r) => r.call).sort((a, b) => a.started_at.localeCompare(b.started_at));
 }
 
 async function resultBody(ctx: LifecycleContext, session: SessionRecord, input: StartInvestigationInput) {
@@ -315,7 +313,7 @@ async function resultBody(ctx: LifecycleContext, session: SessionRecord, input: 
   const calls = wantsCalls ? await toolCallsOf(ctx, session.session_id) : [];
   return {
     ...acceptedBody(ctx, session),
-    report: reportOf(session) ?? null,
+    report: session.report ?? null,
     ...(session.failure_reason ? { failure_reason: session.failure_reason } : {}),
     ...(input.include_tool_calls ? { tool_calls: calls } : {}),
     ...(input.include_raw_results ? { raw_results: rawResultsFrom(calls) } : {}),
@@ -340,7 +338,7 @@ export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller,
   const at = ctx.now();
   const moved = await ctx.sessions.transition(sessionId, 'canceled', { completed_at: at.toISOString() }, [
     event(at, 'status_changed', { status: 'canceled', reason: CANCEL_REASON }),
-    message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), 'canceled')),
+    message(at, 'assistant', unfinishedMessage(session.persona, session.entity, 'canceled')),
   ]);
   if (!moved.ok) {
     throw new ConflictError(

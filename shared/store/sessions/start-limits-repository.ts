@@ -1,7 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Config } from '../config';
-import { documentClientFor } from './dynamo-client';
-import { GSI1, tableName } from './tables';
+import { GSI1 } from '../tables';
 
 /**
  * What limits how many investigations a caller (an API key or a console user) starts, in the
@@ -70,11 +68,4 @@ export class StartLimitsRepository {
       throw error;
     }
   }
-}
-
-export function startLimitsRepositoryFromConfig(
-  cfg: Config,
-  doc: DynamoDBDocumentClient = documentClientFor(cfg),
-): StartLimitsRepository {
-  return new StartLimitsRepository(doc, tableName(cfg, 'sessions'));
 }

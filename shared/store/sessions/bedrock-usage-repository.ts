@@ -1,7 +1,4 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Config } from '../config';
-import { documentClientFor } from './dynamo-client';
-import { tableName } from './tables';
 
 /**
  * The tenant's Bedrock tokens per calendar month (UTC), against its monthly budget, in the sessions
@@ -35,11 +32,4 @@ export class BedrockUsageRepository {
     );
     return Number(Attributes?.tokens ?? tokens);
   }
-}
-
-export function bedrockUsageRepositoryFromConfig(
-  cfg: Config,
-  doc: DynamoDBDocumentClient = documentClientFor(cfg),
-): BedrockUsageRepository {
-  return new BedrockUsageRepository(doc, tableName(cfg, 'sessions'));
 }
