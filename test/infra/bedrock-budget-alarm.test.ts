@@ -30,7 +30,8 @@ describe('monthly Bedrock token budget', () => {
     const turn = [...resourcesOfType(json, 'AWS::Lambda::Function').values()].find(
       (fn) => fn.Properties.FunctionName === 'sis-test-step-analyst-turn',
     );
-    expect((turn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+    expect(turn).toBeDefined();
+    expect((turn!.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
       SIS_BEDROCK_MONTHLY_TOKEN_BUDGET: '20000000',
     });
   });
