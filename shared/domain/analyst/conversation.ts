@@ -1,6 +1,5 @@
 import { type Entity, entityKey, sameEntity } from '../core/entity';
 import { normaliseEntity } from '../core/entity-normalisation';
-import type { Verdict } from '../core/vocabulary';
 import { FALLBACK_REASONS, type FallbackReason } from '../core/vocabulary';
 import { type AnalystBudget, type BudgetUse, exhausted } from './budget';
 import { MAX_TOOL_REQUESTS_PER_TURN } from './conversation-requests';
