@@ -204,7 +204,11 @@ describe('validation and access', () => {
   });
 
   it('keeps the TLP a start asked for on the session, in the poll and in the report', async () => {
-    const started = await start({ entity: '203.0.113.67', tlp: 'amber+strict', refresh_intel: true });
+    // refresh_intel is for admin keys (issue #27): this key is refused, and starts without it.
+    const refused = await start({ entity: '203.0.113.67', tlp: 'amber+strict', refresh_intel: true });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ path: 'body.refresh_intel' })]);
+    const started = await start({ entity: '203.0.113.67', tlp: 'amber+strict' });
     expect(started.status).toBe(200);
     const polled = await poll(started.body.session_id);
     expect(polled.body.session.tlp).toBe('amber+strict');
