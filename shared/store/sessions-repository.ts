@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { SessionStatus } from '../domain/core/session-status';
 import { isTerminal, statusesBefore } from '../domain/core/session-status';
+import type { WorkflowType } from '../domain/investigation/workflow-type';
 import { consistentBatchGet } from './consistent-batch-get';
 import { GSI1 } from './tables';
 
@@ -31,8 +32,10 @@ import { GSI1 } from './tables';
  *                                         carries its gsi1 entry (sorts after META#REPORT, outside
  *                                         the poll's and get's key ranges)
  *   pk IDEMP#<keyId>#<key>  sk IDEMP     Idempotency-Key record of a start request (TTL 24 h)
- *   pk SUBJECT#<type>#<value>  sk <completed_at>#<session_id>   verdict of a completed session on
- *                     that entity (any owner: prior verdicts are tenant knowledge for the tools)
+ *   pk SUBJECT#<type>#<value>  sk <created_at>#<session_id>   verdict of a completed session on
+ *                     that entity (any owner: prior verdicts are tenant knowledge for the tools); keyed
+ *                     by the session's creation, the same on every attempt, so a repeated Persist
+ *                     rewrites its one verdict (items written before are keyed by completed_at)
  *
  * Because META sorts last, "history after the cursor, then the session" is ONE key range
  * (`sk BETWEEN H#<next seq> AND META`), so a poll is one Query; a second request (GetItem META) is
@@ -99,6 +102,8 @@ export interface SessionRecord {
   /** The report's verdict and risk score, kept on META for the poll (which does not read the report). */
   report_summary?: { verdict?: unknown; risk_score?: unknown };
   options: SessionOptions;
+  /** The state machine its run was started on (absent on sessions from before Express: Standard). */
+  workflow?: WorkflowType;
 }
 
 export type HistoryKind = 'message' | 'event' | 'tool_call';
@@ -790,14 +795,22 @@ export class SessionsRepository {
     };
   }
 
-  /** Records a completed session's verdict under its subject; idempotent per session. */
-  async recordVerdict(subject: { type: string; value: string }, verdict: SubjectVerdict): Promise<void> {
+  /**
+   * Records a completed session's verdict under its subject; idempotent per session: the key is the
+   * session's creation time (`createdAt`) and ID, which every attempt of the step (a retry, an
+   * Express redelivery, a duplicate execution) shares, where its completion time differs per attempt.
+   */
+  async recordVerdict(
+    subject: { type: string; value: string },
+    verdict: SubjectVerdict,
+    createdAt: string,
+  ): Promise<void> {
     await this.doc.send(
       new PutCommand({
         TableName: this.tableName,
         Item: {
           pk: subjectPk(subject),
-          sk: `${verdict.completed_at}#${verdict.session_id}`,
+          sk: `${createdAt}#${verdict.session_id}`,
           ...verdict,
         },
       }),

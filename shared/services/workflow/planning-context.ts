@@ -1,6 +1,6 @@
 import { perConfiguration } from '../../config';
 import type { IntelPort } from '../../domain/investigation/types';
-import { configuredConnectors } from '../intel/intel-lookups';
+import { configuredConnectors } from '../intel/connector-settings';
 import { type SessionContext, sessionContext } from '../investigations/session-context';
 
 /**
