@@ -32,7 +32,7 @@ import {
   startLocalStepFunctions,
 } from './step-functions';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface LocalServiceOptions {
   /** 0 picks a free port. */
