@@ -230,10 +230,17 @@ export async function startLocalStepFunctions(
   };
   const stateFunctions = taskFunctions(machines.standard.definition, arnToFunction);
   const timeouts = new Map(WORKFLOW_STEPS.map((s) => [s.functionName, s.timeoutSeconds]));
+  // Read at each use: a test may change the delivery counts between runs.
   const duplicates = {
-    executions: Math.max(1, options.atLeastOnce?.executions ?? 1),
-    steps: Math.max(1, options.atLeastOnce?.steps ?? 1),
-    sequential: options.atLeastOnce?.mode === 'sequential',
+    get executions() {
+      return Math.max(1, options.atLeastOnce?.executions ?? 1);
+    },
+    get steps() {
+      return Math.max(1, options.atLeastOnce?.steps ?? 1);
+    },
+    get sequential() {
+      return options.atLeastOnce?.mode === 'sequential';
+    },
   };
 
   const executions = new Map<string, Execution>();
