@@ -13,6 +13,7 @@ import {
   STALE_SESSION_SWEEP_FUNCTION,
   STALE_SESSION_SWEEP_MINUTES,
   STATUS_CHANGE_FUNCTION,
+  WORKFLOW_DEFINITION_PATH,
   WORKFLOW_STEPS,
   WRITE_BACK_STATUSES,
   workflowTimeoutSeconds,
@@ -207,7 +208,11 @@ export class InvestigationWorkflow extends Construct {
     const stateMachine = new StateMachine(this, `${id}StateMachine`, {
       stateMachineName: `sis-${props.tenant}-investigation${suffix}`,
       stateMachineType: type === 'express' ? StateMachineType.EXPRESS : StateMachineType.STANDARD,
-      definitionBody: DefinitionBody.fromString(definitionTextFor(type)),
+      // Standard deploys the file itself (an S3 asset); Express the same states with its own limit.
+      definitionBody:
+        type === 'standard'
+          ? DefinitionBody.fromFile(WORKFLOW_DEFINITION_PATH)
+          : DefinitionBody.fromString(definitionTextFor(type)),
       definitionSubstitutions: substitutions,
       // ERROR logs every failure event of a run with its data and nothing of a successful one (ALL
       // wrote ~1.5 KB per history event, ~85 KB per investigation); debugLogging turns ALL back on.
