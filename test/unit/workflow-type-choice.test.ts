@@ -6,7 +6,7 @@ import {
   workflowTypeFor,
   workflowTypeOf,
 } from '../../shared/domain/investigation/workflow-type';
-import { connectorEntityTypes } from '../../shared/services/intel/connector-settings';
+import { connectorEntityTypes } from '../../shared/services/intel/configured-connectors';
 
 const run = (overrides: Partial<RunShape> = {}): RunShape => ({
   analyst: 'rules',

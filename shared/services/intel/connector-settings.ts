@@ -1,19 +1,19 @@
 import type { Config } from '../../config';
-import type { EntityType } from '../../domain/core/entity';
 import {
   CONNECTOR_NAMES,
   CONNECTORS,
   type ConnectorName,
   isConnectorName,
 } from '../../domain/intel/connectors';
-import { intelEnvPrefix, KEYLESS_CONNECTORS } from '../../domain/intel/names';
+import { intelEnvPrefix } from '../../domain/intel/names';
 import type { IntelPort } from '../../domain/investigation/types';
+import { keyOf } from './configured-connectors';
 
 /**
  * Which threat-intelligence connectors this deployment configured, from its configuration alone
- * (no key is read here): the connectors' runtime (intel-lookups.ts) looks up with them, planning a
- * run (mark-active) lists their tools, and the start of a run sends a run that will look one up to
- * the Standard state machine (domain/investigation/workflow-type.ts).
+ * (no key is read here): the connectors' runtime (intel-lookups.ts) looks up with them and planning a
+ * run (mark-active) lists their tools. Whether one is turned on at all is configured-connectors.ts,
+ * which the start functions use without these declarations.
  */
 
 export interface ConnectorSettings {
@@ -33,14 +33,11 @@ export function connectorSettings(cfg: Config): Record<ConnectorName, ConnectorS
   for (const name of CONNECTOR_NAMES) {
     const prefix = intelEnvPrefix(name);
     const declaration = CONNECTORS[name];
-    const key = env[`${prefix}_API_KEY`];
-    const flagged = env[`${prefix}_ENABLED`] === true;
-    const keyless = KEYLESS_CONNECTORS.includes(name);
-    const keySource = keyless ? null : key ? 'env' : flagged && cfg.SIS_INTEL_SECRET_ARN ? 'secret' : null;
+    const { keySource, configured } = keyOf(cfg, name);
     const baseUrl = (env[`${prefix}_URL`] as string | undefined) ?? declaration.defaultBaseUrl;
     out[name] = {
       name,
-      enabled: (keyless ? flagged : keySource !== null) && baseUrl !== null,
+      enabled: configured && baseUrl !== null,
       baseUrl,
       dailyQuota: (env[`${prefix}_DAILY_QUOTA`] as number | undefined) ?? declaration.dailyQuota,
       keySource,
@@ -52,12 +49,4 @@ export function connectorSettings(cfg: Config): Record<ConnectorName, ConnectorS
 export function configuredConnectors(cfg: Config): Pick<IntelPort, 'enabled'> {
   const settings = connectorSettings(cfg);
   return { enabled: (connector) => isConnectorName(connector) && settings[connector].enabled };
-}
-
-/** The entity types at least one configured connector looks up. */
-export function connectorEntityTypes(cfg: Config): Set<EntityType> {
-  const settings = connectorSettings(cfg);
-  return new Set(
-    CONNECTOR_NAMES.filter((name) => settings[name].enabled).flatMap((name) => CONNECTORS[name].entityTypes),
-  );
 }

@@ -14,7 +14,7 @@ import type { Caller } from '../../domain/keys/scopes';
 import { METRIC } from '../../metric-names';
 import { countMetric, logger } from '../../observability';
 import type { SessionRecord } from '../../store/sessions-repository';
-import { connectorEntityTypes } from '../intel/connector-settings';
+import { connectorEntityTypes } from '../intel/configured-connectors';
 import type { LifecycleContext } from '../workflow/lifecycle-context';
 import { indexForSearchQuietly, indexStartedForSearchQuietly } from './search-indexing';
 import { event, message, reportOf, sessionUrl, subjectOf } from './session-context';
