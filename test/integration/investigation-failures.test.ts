@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePersona } from '../../shared/domain/investigation';
 import { executionArnFor } from '../../shared/platform/workflow-engine';
 import { newId } from '../../shared/services/investigations/investigations';
-import { lifecycleContext } from '../../shared/services/workflow/lifecycle-context';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 import type { SessionRecord } from '../../shared/store/sessions-repository';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
 import type { Entity } from '../../shared/domain/core/entity';
 import { STALE_REASONS } from '../../shared/domain/investigation/stale-sessions';
-import { lifecycleContext } from '../../shared/services/workflow/lifecycle-context';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 import { sweepStaleSessions } from '../../shared/services/workflow/stale-session-sweeper';
 import { graphRepositoryFromConfig } from '../../shared/store/graph-repository';
 import { startTestService, type TestService } from '../support/local-service';

@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import type { IntelPort } from '../../domain/core/vocabulary';
 import {
   CONNECTOR_NAMES,
   CONNECTORS,
@@ -6,7 +7,6 @@ import {
   isConnectorName,
 } from '../../domain/intel/connectors';
 import { intelEnvPrefix } from '../../domain/intel/names';
-import type { IntelPort } from '../../domain/investigation/types';
 import { keyOf } from './configured-connectors';
 
 /**

@@ -10,8 +10,8 @@ import {
 import { workflowTypeOf } from '../../domain/investigation/workflow-type';
 import { logAlarmedFailure, logger } from '../../observability';
 import type { SessionRecord } from '../../store/sessions-repository';
+import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { endSession, REASONS } from './ended-runs';
-import type { LifecycleContext } from './lifecycle-context';
 
 /**
  * The scheduled backstop for sessions the normal paths left open: a start that crashed between
