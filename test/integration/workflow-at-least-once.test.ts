@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
 import type { Entity } from '../../shared/domain/core/entity';
 import { STALE_REASONS } from '../../shared/domain/investigation/stale-sessions';
+import { ALARMED_FAILURE } from '../../shared/metric-names';
 import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 import { sweepStaleSessions } from '../../shared/services/workflow/stale-session-sweeper';
 import { graphRepositoryFromConfig } from '../../shared/store/graph-repository';
 import { startTestService, type TestService } from '../support/local-service';
+import { captureLogs } from '../support/log-capture';
 
 /**
  * Express runs at least once: Step Functions may deliver a step, or start a whole execution, more
@@ -196,8 +198,23 @@ describe('an Express execution that dies mid-step', () => {
     expect(early.ended.map((e) => e.session_id)).not.toContain(sessionId);
     expect((await sessions.get(sessionId))?.status).toBe('active');
 
-    const late = await sweepStaleSessions(at(361));
+    const logs = captureLogs();
+    let late: Awaited<ReturnType<typeof sweepStaleSessions>>;
+    try {
+      late = await sweepStaleSessions(at(361));
+    } finally {
+      logs.stop();
+    }
     expect(late.ended).toContainEqual({ session_id: sessionId, status: 'failed', cause: 'no_report' });
+    // Counted by the tenant's failures alarm (an alarmed ERROR line), not only written back.
+    expect(logs.records()).toContainEqual(
+      expect.objectContaining({
+        level: 'ERROR',
+        session_id: sessionId,
+        run_status: 'untracked',
+        [ALARMED_FAILURE.field]: ALARMED_FAILURE.value,
+      }),
+    );
     const polled = await poll(sessionId);
     expect(polled.session).toMatchObject({ status: 'failed', failure_reason: STALE_REASONS.noReport });
     expect(polled.events.filter((e) => e.type === 'status_changed').map((e) => e.detail.status)).toEqual([

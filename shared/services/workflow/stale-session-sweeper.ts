@@ -130,6 +130,7 @@ async function sweepOne(
   const ended = {
     session_id: session.session_id,
     previous_status: session.status,
+    workflow: workflowTypeOf(session),
     run_status: run?.status ?? 'missing',
     outcome: decision.outcome,
     cause: decision.cause,
