@@ -43,7 +43,11 @@ export async function startBenchService(options: {
   });
   const keys = apiKeyService();
   const rate_limit = { rate_per_second: 10_000, burst: 5_000 };
-  const client = await keys.create({ name: 'bench client', scopes: [...SCOPES], rate_limit }, 'bench');
+  // An admin key: the cache-cold scenario asks for refresh_intel, which is for admin keys only.
+  const client = await keys.create(
+    { name: 'bench client', role: 'admin', scopes: [...SCOPES], rate_limit },
+    'bench',
+  );
   const admin = await keys.create({ name: 'bench admin', role: 'admin', scopes: [], rate_limit }, 'bench');
   const http = new HttpClient(service.baseUrl, options.connections ?? 64);
   return {

@@ -5,7 +5,7 @@ import {
   incidentQueue,
   ingestIncidents as ingest,
   pulledSources,
-} from '../../shared/services/incidents/incident-sync';
+} from '../../shared/services/incidents/incident-ingest';
 
 /** POST /api/v1/incidents/ingest: valid records are queued (202); invalid ones are listed by index. */
 export const handler = httpHandler(ingestIncidents, async ({ body, caller }) => {

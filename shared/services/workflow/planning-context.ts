@@ -1,6 +1,6 @@
 import { perConfiguration } from '../../config';
 import type { IntelPort } from '../../domain/core/vocabulary';
-import { configuredConnectors } from '../intel/intel-lookups';
+import { configuredConnectors } from '../intel/connector-settings';
 import { type SessionContextWith, sessionWritingContext } from '../sessions/session-context';
 
 /**
