@@ -78,6 +78,10 @@ function sanitiseOutput(tool: ToolName, output: ToolOutput): ToolOutput {
       evidence: (Array.isArray(raw.evidence) ? raw.evidence : []).slice(0, MAX_EVIDENCE_ITEMS).map(truncate),
       ...(attack.length > 0 ? { attack } : {}),
       ...(VERDICTS.includes(raw.source_verdict as never) ? { source_verdict: raw.source_verdict } : {}),
+      ...(raw.benign === true ? { benign: true } : {}),
+      ...(typeof raw.evidence_source === 'string' && raw.evidence_source
+        ? { evidence_source: raw.evidence_source.slice(0, 128) }
+        : {}),
     });
   }
   const related: RelatedEntity[] = [];
@@ -165,6 +169,7 @@ export async function runTool(
           limits: { ...DEFAULT_DATA_LIMITS, ...ctx.limits },
           signal: controller.signal,
           ...(ctx.offline ? { offline: ctx.offline } : {}),
+          ...(ctx.feeds ? { feeds: ctx.feeds } : {}),
         }),
       ),
       deadline,

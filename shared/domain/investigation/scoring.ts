@@ -339,6 +339,10 @@ export interface FindingInput {
   evidence?: readonly string[];
   /** ATT&CK techniques from the curated table, only where the finding really points to one. */
   attack?: readonly AttackTechniqueId[];
+  /** Positive evidence of benignness (scores 0). */
+  benign?: boolean;
+  /** The independent source of the evidence (`feed:FEODO`...), counted once by scoring. */
+  evidence_source?: string;
 }
 
 export function makeFinding(input: FindingInput): Finding {
@@ -354,6 +358,8 @@ export function makeFinding(input: FindingInput): Finding {
     category: input.category,
     evidence: [...(input.evidence ?? [])],
     ...(input.attack?.length ? { attack: attackTechniques(input.attack) } : {}),
+    ...(input.benign ? { benign: true } : {}),
+    ...(input.evidence_source ? { evidence_source: input.evidence_source } : {}),
   };
 }
 

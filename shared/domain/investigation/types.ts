@@ -4,6 +4,7 @@ import type { Entity } from '../core/entity';
 import type { Tlp } from '../core/tlp';
 import type { ScoreExplanation } from './scoring';
 import type { OfflineIntel } from './tools/enrichment';
+import type { FeedsPort } from './tools/feed-port';
 
 /**
  * The vocabulary of an investigation, shared by the tools, the engine, the report, the store (which
@@ -19,6 +20,8 @@ export const TOOL_NAMES = [
   'incident_history',
   'prior_investigations',
   'graph_neighbourhood',
+  // Matches against the public threat feeds compiled inside the tenant (shared/domain/feeds).
+  'feeds',
   // One per threat-intelligence connector (shared/domain/intel/connectors.ts), planned only when the
   // connector is configured.
   'intel_abuseipdb',
@@ -90,6 +93,16 @@ export interface Finding {
   attack?: AttackTechnique[];
   /** An intelligence source's own normalised verdict, on the findings of `intel_*` tools. */
   source_verdict?: Verdict;
+  /**
+   * Positive evidence that the entity is benign (a popularity rank, an allowlist entry...): such a
+   * finding scores 0 and the verdict may weigh it as benign evidence; never a verdict on its own.
+   */
+  benign?: boolean;
+  /**
+   * The independent source the finding's evidence comes from (`feed:FEODO`, `intel:abuseipdb`...),
+   * so scoring counts one source once however many findings or paths lead to it.
+   */
+  evidence_source?: string;
 }
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -266,6 +279,8 @@ export interface ToolContext extends IntelOptions {
   limits?: Partial<DataLimits>;
   /** Offline enrichment data (ASN, country, mail lists); tools skip those facts without it. */
   offline?: OfflineIntel;
+  /** The compiled public feeds (the `feeds` tool); the tool reports them unavailable without it. */
+  feeds?: FeedsPort;
 }
 
 /** What a tool receives while it runs. */
@@ -277,6 +292,7 @@ export interface ToolRunContext extends IntelOptions {
   /** Aborted when the engine gives up on the tool (timeout). */
   signal: AbortSignal;
   offline?: OfflineIntel;
+  feeds?: FeedsPort;
 }
 
 /** What is said about a tool without running it (each tool's is in tool-catalogue.ts). */

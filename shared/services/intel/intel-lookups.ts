@@ -62,7 +62,7 @@ export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 let secretsClient: SecretsManagerClient | undefined;
 
 /** The connectors' keys from the tenant's secret: JSON {"ABUSEIPDB": "<key>", ...} (case-insensitive names). */
-async function keysFromSecret(cfg: Config): Promise<Record<string, string>> {
+export async function keysFromSecret(cfg: Config): Promise<Record<string, string>> {
   if (!cfg.SIS_INTEL_SECRET_ARN) return {};
   // Imported here so only a call that reads the secret loads the Secrets Manager client.
   const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');

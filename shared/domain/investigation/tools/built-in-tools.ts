@@ -1,5 +1,6 @@
 import type { Tool } from '../types';
 import { domainAnalysis } from './tool-domain-analysis';
+import { feedsTool } from './tool-feeds';
 import { graphNeighbourhood, incidentHistory, priorInvestigations } from './tool-history';
 import { accountAnalysis, hostAnalysis } from './tool-identity';
 import { ipClassification } from './tool-ip-classification';
@@ -14,6 +15,7 @@ export const BUILT_IN_TOOLS: readonly Tool[] = [
   domainAnalysis,
   accountAnalysis,
   hostAnalysis,
+  feedsTool,
   incidentHistory,
   priorInvestigations,
   graphNeighbourhood,

@@ -1,0 +1,29 @@
+import type { Config } from '../../config';
+import { FEED_NAMES, FEEDS, type FeedName, feedEnvPrefix } from '../../domain/feeds/declarations';
+
+/** A feed as this deployment configures it (SIS_FEED_<NAME>_ENABLED / _URL). */
+export interface FeedSetting {
+  name: FeedName;
+  enabled: boolean;
+  urls: readonly string[];
+}
+
+export function feedSettings(cfg: Config): Record<FeedName, FeedSetting> {
+  const env = cfg as unknown as Record<string, unknown>;
+  const out = {} as Record<FeedName, FeedSetting>;
+  for (const name of FEED_NAMES) {
+    const prefix = feedEnvPrefix(name);
+    const url = env[`${prefix}_URL`];
+    out[name] = {
+      name,
+      enabled: env[`${prefix}_ENABLED`] === true,
+      urls: typeof url === 'string' && url.trim() ? url.trim().split(/\s+/) : FEEDS[name].urls,
+    };
+  }
+  return out;
+}
+
+export function enabledFeeds(cfg: Config): FeedName[] {
+  const settings = feedSettings(cfg);
+  return FEED_NAMES.filter((name) => settings[name].enabled);
+}
