@@ -5,6 +5,7 @@ import { buildTenantApp } from '../infra/build-app';
 import { PROJECT_ROOT } from '../infra/constructs/service-function';
 import { readWorkflowDefinitionText, toolMapItems } from '../infra/workflow/definition';
 import type { EntityType } from '../shared/domain/core/entity';
+import { FEED_NAMES, type FeedName, feedsWithPeriod } from '../shared/domain/feeds/declarations';
 import { toolsFor } from '../shared/domain/investigation';
 import { MINUTES_PER_MONTH, AWS_PRICES as P, PRICE_REGION, PRICES_AS_OF } from './aws-prices';
 import {
@@ -82,6 +83,38 @@ export const SCHEDULED_PULL_SECONDS = 2;
  * sparse index that is empty while idle): run time, read units, log bytes.
  */
 export const SCHEDULED_RUN = { seconds: 0.2, rru: 1, logBytes: 800 } as const;
+
+/**
+ * Assumed cost of refreshing one public feed (docs/feeds.md), each scheduled run of its period: the
+ * download, parse and compile (Tranco's million lines take longest), one state Query and Put, one
+ * S3 PUT of the compiled set (as if it changed every time), a few log lines. Measured locally:
+ * bench --only=feeds (a 1 M-line feed in a few seconds on this machine; Lambda is given 10x).
+ */
+export const FEED_REFRESH_SECONDS: Readonly<Partial<Record<FeedName, number>>> = { TRANCO: 30 };
+export const FEED_REFRESH_DEFAULT_SECONDS = 3;
+export const FEED_REFRESH_RUN = { rru: 1, wruPerFeed: 1, putsPerFeed: 1, logBytes: 1500 } as const;
+/** The compiled sets of every feed (gzip): Tranco's million names are most of it. */
+export const FEED_SETS_MB = 15;
+
+function feedRefreshLine(id: string, every: number, memoryMb: number, feeds: readonly FeedName[]): IdleLine {
+  const runs = MINUTES_PER_MONTH / every;
+  const seconds = feeds.reduce((sum, name) => sum + (FEED_REFRESH_SECONDS[name] ?? FEED_REFRESH_DEFAULT_SECONDS), 0);
+  const perRun =
+    P.schedulerPerMillionInvocations / 1e6 +
+    P.lambdaPerMillionRequests / 1e6 +
+    (memoryMb / 1024) * seconds * P.lambdaArmPerGbSecond +
+    (FEED_REFRESH_RUN.rru / 1e6) * P.dynamodbPerMillionReadUnits +
+    ((FEED_REFRESH_RUN.wruPerFeed * feeds.length) / 1e6) * P.dynamodbPerMillionWriteUnits +
+    ((FEED_REFRESH_RUN.putsPerFeed * feeds.length) / 1000) * P.s3PutPerThousand +
+    (FEED_REFRESH_RUN.logBytes / 1e9) * P.cloudWatchLogsPerGbIngested;
+  return {
+    logicalId: id,
+    type: 'AWS::Scheduler::Schedule',
+    what: `feed refresh every ${every} min (${feeds.join(', ')})`,
+    monthlyUsd: runs * perRun,
+    basis: `${Math.round(runs)} runs × (invocation + ${seconds} s at ${memoryMb} MB + ${feeds.length} state write(s) and S3 PUT(s) + ${FEED_REFRESH_RUN.logBytes} B of logs)`,
+  };
+}
 
 function scheduledLine(
   id: string,
@@ -187,7 +220,12 @@ const RULES: Record<string, Rule> = {
       const every = rateMinutes(String(r.Properties?.ScheduleExpression ?? ''));
       if (!every)
         throw new CostClassificationError(`${id}: cannot price schedule ${r.Properties?.ScheduleExpression}`);
-      const target = (r.Properties?.Target ?? {}) as { Arn?: unknown };
+      const target = (r.Properties?.Target ?? {}) as { Arn?: unknown; Input?: unknown };
+      const period = /"period_minutes":(\d+)/.exec(String(target.Input ?? ''))?.[1];
+      if (period) {
+        // Priced with every feed of the period enabled: the per-tenant upper bound.
+        return feedRefreshLine(id, every, memoryOfTarget(t, target.Arn), feedsWithPeriod(Number(period)));
+      }
       return scheduledLine(id, 'AWS::Scheduler::Schedule', every, memoryOfTarget(t, target.Arn), {
         seconds: SCHEDULED_PULL_SECONDS,
         rru: 2,
@@ -212,6 +250,18 @@ const RULES: Record<string, Rule> = {
       });
     },
   },
+
+  'AWS::S3::Bucket': {
+    kind: 'idle',
+    cost: (_r, id) => ({
+      logicalId: id,
+      type: 'AWS::S3::Bucket',
+      what: `compiled public feed sets (${FEED_NAMES.length} objects, about ${FEED_SETS_MB} MB with every feed)`,
+      monthlyUsd: (FEED_SETS_MB / 1024) * P.s3StandardPerGbMonth,
+      basis: `${FEED_SETS_MB} MB × ${usd(P.s3StandardPerGbMonth)}/GB-month (reads by the tool step are usage: one GET per set per cold start)`,
+    }),
+  },
+  'AWS::S3::BucketPolicy': { kind: 'free', note: 'resource policy' },
 
   // Billed only when used (zero while idle).
   'AWS::ApiGateway::RestApi': {

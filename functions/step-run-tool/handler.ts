@@ -3,6 +3,7 @@ import { BUILT_IN_TOOLS } from '../../shared/domain/investigation/tools/built-in
 import type { OfflineIntel } from '../../shared/domain/investigation/tools/enrichment';
 import { logger } from '../../shared/observability';
 import { offlineIntel } from '../../shared/platform/offline-intel';
+import { toolFeeds } from '../../shared/services/feeds/feeds';
 import { investigationContext } from '../../shared/services/workflow/investigation-context';
 import { runTool } from '../../shared/services/workflow/step-run-tool';
 import { asStep } from '../../shared/services/workflow/workflow-step';
@@ -12,7 +13,8 @@ import { asStep } from '../../shared/services/workflow/workflow-step';
  * built-in lookup the analyst model asked for): runs one built-in enrichment tool and records its
  * tool call once. The only function that carries the offline
  * enrichment data: it is opened here (meta only) and each data set is read on its first lookup, once
- * per cold start. The intelligence connectors run in step-run-intel.
+ * per cold start. It also reads the public feeds' compiled sets (the `feeds` tool), from the tenant's
+ * own store, once per container. The intelligence connectors run in step-run-intel.
  */
 function offline(): OfflineIntel | undefined {
   try {
@@ -30,5 +32,6 @@ export const handler = (event: unknown) =>
       name: 'step-run-tool',
       tools: BUILT_IN_TOOLS,
       offline: offline(),
+      feeds: toolFeeds(),
     }),
   );

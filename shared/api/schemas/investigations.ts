@@ -197,6 +197,16 @@ export const Finding = /* @__PURE__ */ (() =>
           "On findings of intel_* tools: that intelligence source's own normalised verdict (malicious, suspicious, benign, or unknown when the source does not know the indicator)",
         example: 'malicious',
       }),
+      benign: withMeta(z.optional(z.boolean()), {
+        description:
+          'Positive evidence that the entity is benign (e.g. a Tranco popularity rank); such a finding scores 0 and is never a verdict on its own',
+        example: true,
+      }),
+      evidence_source: withMeta(z.optional(z.string()), {
+        description:
+          'The independent source of the evidence (e.g. feed:FEODO), so one source is counted once however many findings cite it',
+        example: 'feed:FEODO',
+      }),
     }),
     {
       id: 'Finding',

@@ -1,5 +1,6 @@
 import { type Config, perConfiguration } from '../../config';
 import { ValidationError } from '../../domain/core/errors';
+import type { FeedsPort } from '../../domain/investigation/tools/feed-port';
 import { FEED_NAMES, FEEDS, type FeedName, isFeedName } from '../../domain/feeds/declarations';
 import {
   type FeedListing,
@@ -137,4 +138,20 @@ export function feedsService(): Promise<FeedsService> {
       new FeedsService({ cfg: entry.cfg, states: feedStateRepositoryFromConfig(entry.cfg), objects }),
   );
   return entry.built;
+}
+
+const toolSets = /* @__PURE__ */ perConfiguration((): { sets?: Promise<FeedSets> } => ({}));
+
+/**
+ * The run-tool step's feeds port: the enabled feeds' compiled sets, loaded once per container and
+ * re-checked at most once a minute (feed-sets.ts).
+ */
+export function toolFeeds(): FeedsPort {
+  return {
+    load: async () => {
+      const entry = toolSets();
+      entry.sets ??= feedsService().then((service) => service.sets());
+      return (await entry.sets).load();
+    },
+  };
 }

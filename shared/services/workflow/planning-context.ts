@@ -1,5 +1,6 @@
 import { perConfiguration } from '../../config';
 import type { IntelPort } from '../../domain/investigation/types';
+import { enabledFeeds } from '../feeds/feed-settings';
 import { configuredConnectors } from '../intel/intel-lookups';
 import { type SessionContext, sessionContext } from '../investigations/session-context';
 
@@ -9,8 +10,14 @@ import { type SessionContext, sessionContext } from '../investigations/session-c
  */
 export interface PlanningContext extends SessionContext {
   intel?: Pick<IntelPort, 'enabled'>;
+  /** The deployment enables at least one public feed: the `feeds` tool is planned. */
+  feedsEnabled?: boolean;
 }
 
 export const planningContext = /* @__PURE__ */ perConfiguration(
-  (cfg): PlanningContext => ({ ...sessionContext(), intel: configuredConnectors(cfg) }),
+  (cfg): PlanningContext => ({
+    ...sessionContext(),
+    intel: configuredConnectors(cfg),
+    feedsEnabled: enabledFeeds(cfg).length > 0,
+  }),
 );

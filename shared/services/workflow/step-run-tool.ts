@@ -3,6 +3,7 @@ import { DEFAULT_TLP, TLP_LEVELS } from '../../domain/core/tlp';
 import { newToolCallId } from '../../domain/investigation/call-ids';
 import { runToolIn } from '../../domain/investigation/engine';
 import type { OfflineIntel } from '../../domain/investigation/tools/enrichment';
+import type { FeedsPort } from '../../domain/investigation/tools/feed-port';
 import { TOOL_NAMES, type Tool, type ToolCall } from '../../domain/investigation/types';
 import { logger } from '../../observability';
 import type { HistoryEntry } from '../../store/sessions-repository';
@@ -31,6 +32,8 @@ export interface ToolStep {
   name: 'step-run-tool' | 'step-run-intel';
   tools: readonly Tool[];
   offline?: OfflineIntel;
+  /** The compiled public feeds (run-tool only). */
+  feeds?: FeedsPort;
 }
 
 const EntityShape = /* @__PURE__ */ (() =>
@@ -102,6 +105,7 @@ export async function runTool(
       sessionId: input.session_id,
       now: ctx.now,
       ...(step.offline ? { offline: step.offline } : {}),
+      ...(step.feeds ? { feeds: step.feeds } : {}),
       intel: ctx.intel,
       tlp: input.tlp,
       refreshIntel: input.refresh_intel,

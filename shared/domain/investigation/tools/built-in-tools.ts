@@ -15,8 +15,8 @@ export const BUILT_IN_TOOLS: readonly Tool[] = [
   domainAnalysis,
   accountAnalysis,
   hostAnalysis,
-  feedsTool,
   incidentHistory,
   priorInvestigations,
   graphNeighbourhood,
+  feedsTool,
 ];
