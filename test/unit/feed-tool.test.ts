@@ -5,7 +5,7 @@ import { compileFeedSet, loadFeedSet } from '../../shared/domain/feeds/compiled-
 import { FEEDS, type FeedName } from '../../shared/domain/feeds/declarations';
 import { parseFeed } from '../../shared/domain/feeds/parsers';
 import { runToolByName, toolsFor } from '../../shared/domain/investigation';
-import type { FeedsPort, LoadedFeed } from '../../shared/domain/investigation/tools/feed-port';
+import type { FeedsPort, LoadedFeed } from '../../shared/domain/core/vocabulary';
 import { memoryData, NOW } from './investigation-test-data';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(__dirname, '../fixtures/feeds', name)));

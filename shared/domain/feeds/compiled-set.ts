@@ -1,7 +1,8 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ipaddr } from '../core/ip-address';
+import type { FeedIndex, FeedMatch, IndicatorDetails, IndicatorMeta, IndicatorVia } from '../core/vocabulary';
 import type { FeedName } from './declarations';
-import type { FeedIndicator, IndicatorDetails, IndicatorVia, ParsedFeed } from './indicators';
+import type { FeedIndicator, ParsedFeed } from './indicators';
 import { isIpv4 } from './indicators';
 
 /**
@@ -17,8 +18,7 @@ import { isIpv4 } from './indicators';
 
 const MAGIC = 'SISFEED1';
 
-/** The details shared by indicators, stored once (`via` says how the indicator was listed). */
-export type IndicatorMeta = IndicatorDetails & { via: IndicatorVia };
+export type { FeedMatch, IndicatorMeta };
 
 interface Header {
   name: FeedName;
@@ -41,19 +41,7 @@ export interface FeedSetInfo {
   indicator_count: number;
 }
 
-export interface FeedMatch {
-  /** The listed value: an address, a network or a host name. */
-  listed: string;
-  meta: IndicatorMeta;
-  rank?: number;
-}
-
-export interface FeedSet extends FeedSetInfo {
-  /** Entries whose address or network contains `ip` (at most `limit`). */
-  matchIp(ip: string, limit?: number): FeedMatch[];
-  /** The entry listing exactly this host name. */
-  matchHost(host: string): FeedMatch | undefined;
-}
+export interface FeedSet extends FeedSetInfo, FeedIndex {}
 
 // ---- Addresses ----
 

@@ -1,5 +1,5 @@
 import type { AttackTechniqueId } from '../core/attack';
-import type { FindingCategory } from '../investigation/types';
+import type { FindingCategory } from '../core/vocabulary';
 
 /**
  * The public threat feeds (docs/feeds.md): one declaration per feed, from which the configuration

@@ -1,32 +1,12 @@
 import { ipaddr } from '../core/ip-address';
+import type { IndicatorDetails, IndicatorVia } from '../core/vocabulary';
+
+export type { IndicatorDetails, IndicatorVia };
 
 /**
  * What a feed's parser yields: one indicator per usable row, in a form the compiled set
  * (compiled-set.ts) stores. Pure; no I/O.
  */
-
-/**
- * - `address`: one IP address; `cidr`: a network; `domain`: a domain the feed names itself (it and
- *   its subdomains are covered); `url_host`: the host of a listed URL (only that exact host is).
- */
-export type IndicatorVia = 'address' | 'cidr' | 'domain' | 'url_host';
-
-/** What the feed says about one indicator, all optional (plain lists say nothing). */
-export interface IndicatorDetails {
-  /** ISO 8601 (UTC). */
-  first_seen?: string;
-  last_seen?: string;
-  /** The publisher's threat type or status (`botnet_cc`, `malware_download`, `online`...). */
-  threat?: string;
-  malware?: string;
-  tags?: string[];
-  port?: number;
-  /** The publisher's own identifier of the entry (SBL number, ThreatFox IOC id, URLhaus id). */
-  reference?: string;
-  confidence?: number;
-  /** URLs listed on the host (url_host indicators). */
-  urls?: number;
-}
 
 export interface FeedIndicator {
   via: IndicatorVia;

@@ -1,7 +1,7 @@
 import { type FeedSet, loadFeedSet } from '../../domain/feeds/compiled-set';
 import type { FeedName } from '../../domain/feeds/declarations';
 import type { FeedState } from '../../domain/feeds/status';
-import type { FeedsPort, LoadedFeed, LoadedFeeds } from '../../domain/investigation/tools/feed-port';
+import type { FeedsPort, LoadedFeed, LoadedFeeds } from '../../domain/core/vocabulary';
 import { logger } from '../../observability';
 import type { FeedObjectStore } from '../../store/feeds/feed-objects';
 import type { FeedStateRepository } from '../../store/feeds/feed-state-repository';
@@ -64,7 +64,7 @@ export class FeedSets implements FeedsPort {
         } else unavailable.push(name);
       }),
     );
-    const order = (name: FeedName) => this.deps.enabled.indexOf(name);
+    const order = (name: string) => this.deps.enabled.indexOf(name as FeedName);
     feeds.sort((a, b) => order(a.name) - order(b.name));
     unavailable.sort((a, b) => order(a) - order(b));
     const value = { feeds, unavailable };

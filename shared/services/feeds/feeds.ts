@@ -1,6 +1,6 @@
 import { type Config, perConfiguration } from '../../config';
 import { ValidationError } from '../../domain/core/errors';
-import type { FeedsPort } from '../../domain/investigation/tools/feed-port';
+import type { FeedsPort } from '../../domain/core/vocabulary';
 import { FEED_NAMES, FEEDS, type FeedName, isFeedName } from '../../domain/feeds/declarations';
 import {
   type FeedListing,
@@ -9,6 +9,7 @@ import {
   isStale,
   staleAfterMs,
 } from '../../domain/feeds/status';
+import { readIntelSecret } from '../../platform/intel-secret';
 import { type FeedObjectStore, feedObjectsFromConfig } from '../../store/feeds/feed-objects';
 import {
   type FeedStateRepository,
@@ -121,8 +122,7 @@ async function intelKey(cfg: Config, connector: 'urlhaus' | 'threatfox'): Promis
   const direct = env[`SIS_INTEL_${connector.toUpperCase()}_API_KEY`];
   if (typeof direct === 'string' && direct) return direct;
   if (!cfg.SIS_INTEL_SECRET_ARN) return undefined;
-  const { keysFromSecret } = await import('../intel/intel-lookups');
-  return (await keysFromSecret(cfg))[connector];
+  return (await readIntelSecret(cfg))[connector];
 }
 
 const services = /* @__PURE__ */ perConfiguration((cfg) => ({

@@ -1,14 +1,21 @@
 import type { AttackTechniqueId } from '../../core/attack';
 import type { Entity } from '../../core/entity';
 import { parseHostname } from '../../core/public-suffix';
-import type { FeedMatch } from '../../feeds/compiled-set';
-import { FEEDS, type FeedDeclaration, type FeedName } from '../../feeds/declarations';
+import { FEEDS, type FeedDeclaration, type FeedName, isFeedName } from '../../feeds/declarations';
 import { isStale } from '../../feeds/status';
 import { makeFinding } from '../scoring';
-import type { Facts, Finding, JsonValue, Tool, ToolOutput, ToolRunContext } from '../types';
+import type {
+  Facts,
+  FeedMatch,
+  Finding,
+  JsonValue,
+  LoadedFeed,
+  Tool,
+  ToolOutput,
+  ToolRunContext,
+} from '../../core/vocabulary';
 import { builtInTool } from './built-in-tool-declarations';
 import { domainAndParents } from './enrichment';
-import type { LoadedFeed } from './feed-port';
 
 /**
  * feeds: the investigated IP or domain against the public feeds compiled inside the tenant
@@ -23,6 +30,8 @@ import type { LoadedFeed } from './feed-port';
 export const POPULAR_HOST_RANK = 10_000;
 /** A listed parent domain (not the name itself) weighs this much of an exact listing. */
 export const PARENT_MATCH_FACTOR = 0.6;
+
+type NamedFeed = LoadedFeed & { name: FeedName };
 
 interface Hit {
   match: FeedMatch;
@@ -65,7 +74,7 @@ function describeHit(hit: Hit): string {
 
 function harmFinding(
   feed: FeedDeclaration,
-  loaded: LoadedFeed,
+  loaded: NamedFeed,
   hits: Hit[],
   stale: boolean,
   popularRank: number | undefined,
@@ -117,7 +126,7 @@ function harmFinding(
   });
 }
 
-function popularityFinding(loaded: LoadedFeed, hit: Hit, stale: boolean): Finding {
+function popularityFinding(loaded: NamedFeed, hit: Hit, stale: boolean): Finding {
   const rank = hit.match.rank ?? 0;
   return makeFinding({
     tool: 'feeds',
@@ -163,7 +172,10 @@ async function run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
     return { facts: { feeds: 'unavailable' }, findings: [], related: [] };
   }
   const { feeds, unavailable } = await ctx.feeds.load();
-  const applicable = feeds.filter((f) => FEEDS[f.name].entityTypes.includes(entity.type as 'ip' | 'domain'));
+  // Feeds this code knows (a set of an unknown name is ignored), in declaration order.
+  const applicable = feeds
+    .filter((f): f is NamedFeed => isFeedName(f.name))
+    .filter((f) => FEEDS[f.name].entityTypes.includes(entity.type as 'ip' | 'domain'));
   const findings: Finding[] = [];
   const matches: JsonValue[] = [];
   const stale: FeedName[] = [];
