@@ -239,7 +239,8 @@ export const tenantSettingsSchema = z
     path: ['intelSecretArn'],
   })
   .refine((s) => s.feeds.every((name) => !FEEDS[name].key?.required) || !!s.intelSecretArn, {
-    error: 'feeds URLHAUS and THREATFOX need the abuse.ch Auth-Key: set intelSecretArn (keys URLHAUS, THREATFOX)',
+    error:
+      'feeds URLHAUS and THREATFOX need the abuse.ch Auth-Key: set intelSecretArn (keys URLHAUS, THREATFOX)',
     path: ['intelSecretArn'],
   })
   .refine((s) => Boolean(s.customDomainName) === Boolean(s.customDomainCertificateArn), {

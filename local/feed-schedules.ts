@@ -1,6 +1,6 @@
-import { enabledFeeds } from '../shared/services/feeds/feed-settings';
-import { FEEDS, refreshPeriods } from '../shared/domain/feeds/declarations';
 import type { Config } from '../shared/config';
+import { FEEDS, refreshPeriods } from '../shared/domain/feeds/declarations';
+import { enabledFeeds } from '../shared/services/feeds/feed-settings';
 import { type IntervalJob, startIntervalJob } from './interval-job';
 
 /**

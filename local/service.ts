@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { workflowTimeoutSeconds } from '../infra/workflow/definition';
@@ -23,8 +23,8 @@ import {
 } from './console-issuer';
 import { loadDemoData } from './demo-data';
 import { createLocalDynamoDbClient, startDynamoDbLocal } from './dynamodb-local';
-import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
 import { startFeedSchedules } from './feed-schedules';
+import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
 import { startIntervalJob } from './interval-job';
 import { startSiemPullSchedule } from './siem-pull-schedule';
 import { type LocalQueue, type LocalQueueOptions, type SqsConsumer, startLocalQueue } from './sqs';

@@ -98,7 +98,10 @@ export const FEED_SETS_MB = 15;
 
 function feedRefreshLine(id: string, every: number, memoryMb: number, feeds: readonly FeedName[]): IdleLine {
   const runs = MINUTES_PER_MONTH / every;
-  const seconds = feeds.reduce((sum, name) => sum + (FEED_REFRESH_SECONDS[name] ?? FEED_REFRESH_DEFAULT_SECONDS), 0);
+  const seconds = feeds.reduce(
+    (sum, name) => sum + (FEED_REFRESH_SECONDS[name] ?? FEED_REFRESH_DEFAULT_SECONDS),
+    0,
+  );
   const perRun =
     P.schedulerPerMillionInvocations / 1e6 +
     P.lambdaPerMillionRequests / 1e6 +

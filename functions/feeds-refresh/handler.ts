@@ -21,7 +21,9 @@ export const handler = async (event?: unknown) => {
     countMetric(METRIC.feedsStale, stale.length);
     if (stale.length) logger.warn('feeds stale for a day', { feeds: stale });
     return {
-      refreshed: feeds.filter((f) => f.enabled).map((f) => ({ name: f.name, status: f.status, ...(f.error ? { error: f.error } : {}) })),
+      refreshed: feeds
+        .filter((f) => f.enabled)
+        .map((f) => ({ name: f.name, status: f.status, ...(f.error ? { error: f.error } : {}) })),
     };
   } finally {
     flushMetrics();

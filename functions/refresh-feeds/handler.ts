@@ -7,7 +7,10 @@ import { feedsService } from '../../shared/services/feeds/feeds';
 export const handler = httpHandler(refreshFeeds, async ({ body }) => ({
   statusCode: 200,
   body: {
-    feeds: await (await feedsService()).refresh(body?.names, { force: true, timeoutMs: MANUAL_REFRESH_TIMEOUT_MS }),
+    feeds: await (await feedsService()).refresh(body?.names, {
+      force: true,
+      timeoutMs: MANUAL_REFRESH_TIMEOUT_MS,
+    }),
   },
   headers: { 'cache-control': 'no-store' },
 }));

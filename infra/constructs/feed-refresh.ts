@@ -6,7 +6,13 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
-import { FEED_NAMES, FEEDS, type FeedName, feedEnvPrefix, refreshPeriods } from '../../shared/domain/feeds/declarations';
+import {
+  FEED_NAMES,
+  FEEDS,
+  type FeedName,
+  feedEnvPrefix,
+  refreshPeriods,
+} from '../../shared/domain/feeds/declarations';
 import { METRIC, METRICS_NAMESPACE, tenantDimensions } from '../../shared/metric-names';
 import { feedObjectKey } from '../../shared/store/feeds/feed-objects';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';

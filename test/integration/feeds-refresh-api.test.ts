@@ -1,7 +1,7 @@
-import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_DIR, type FeedServer, startFeedServer } from '../support/feed-server';
+import { type FeedServer, FIXTURE_DIR, startFeedServer } from '../support/feed-server';
 import { startTestService, type TestService } from '../support/local-service';
 
 /**
@@ -53,7 +53,8 @@ afterAll(async () => {
   await feeds?.stop();
 });
 
-const byName = (list: { name: string }[]) => Object.fromEntries(list.map((f) => [f.name, f])) as Record<string, any>;
+const byName = (list: { name: string }[]) =>
+  Object.fromEntries(list.map((f) => [f.name, f])) as Record<string, any>;
 
 async function investigate(value: string, type = 'ip') {
   const res = await service.call('POST', '/api/v1/investigations/start', {
@@ -71,7 +72,12 @@ describe('public feeds', () => {
     expect(res.status).toBe(200);
     const list = byName(res.body.feeds);
     expect(Object.keys(list)).toHaveLength(9);
-    expect(list.FEODO).toMatchObject({ enabled: true, status: 'stale', indicator_count: 0, last_refreshed_at: null });
+    expect(list.FEODO).toMatchObject({
+      enabled: true,
+      status: 'stale',
+      indicator_count: 0,
+      last_refreshed_at: null,
+    });
     expect(list.CINS).toMatchObject({ enabled: false, status: 'disabled' });
     expect(list.URLHAUS).toMatchObject({ enabled: false, status: 'disabled' });
   });
@@ -101,12 +107,16 @@ describe('public feeds', () => {
     expect(call.status).toBe('succeeded');
     const ids = body.report.findings.map((f: { finding_id: string }) => f.finding_id);
     expect(ids).toEqual(expect.arrayContaining(['feeds:listed_feodo', 'feeds:listed_spamhaus_drop']));
-    const feodo = body.report.findings.find((f: { finding_id: string }) => f.finding_id === 'feeds:listed_feodo');
+    const feodo = body.report.findings.find(
+      (f: { finding_id: string }) => f.finding_id === 'feeds:listed_feodo',
+    );
     expect(feodo.evidence_source).toBe('feed:FEODO');
     expect(feodo.description).toContain('first seen 2024-11-20');
     expect(body.report.verdict).toBe('malicious');
     const popular = await investigate('google.com', 'domain');
-    const tranco = popular.report.findings.find((f: { finding_id: string }) => f.finding_id === 'feeds:popular_tranco');
+    const tranco = popular.report.findings.find(
+      (f: { finding_id: string }) => f.finding_id === 'feeds:popular_tranco',
+    );
     expect(tranco).toMatchObject({ benign: true, score: 0 });
   });
 

@@ -33,7 +33,8 @@ export async function startFeedServer(files: Record<string, string>): Promise<Fe
     const file = files[path];
     const mode = behaviour.get(path) ?? 'file';
     if (!file || mode === 'not_found') return void res.writeHead(404).end('not found');
-    if (mode === 'garbage') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>oops</html>');
+    if (mode === 'garbage')
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>oops</html>');
     if (mode === 'hang') {
       hanging.add(res);
       return;

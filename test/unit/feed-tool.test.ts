@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { FeedsPort, LoadedFeed } from '../../shared/domain/core/vocabulary';
 import { compileFeedSet, loadFeedSet } from '../../shared/domain/feeds/compiled-set';
 import { FEEDS, type FeedName } from '../../shared/domain/feeds/declarations';
 import { parseFeed } from '../../shared/domain/feeds/parsers';
 import { runToolByName, toolsFor } from '../../shared/domain/investigation';
-import type { FeedsPort, LoadedFeed } from '../../shared/domain/core/vocabulary';
 import { memoryData, NOW } from './investigation-test-data';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(__dirname, '../fixtures/feeds', name)));

@@ -47,10 +47,13 @@ export const RefreshFeedsRequest = /* @__PURE__ */ (() =>
   withMeta(
     z.optional(
       z.object({
-        names: withMeta(z.optional(z.array(z.enum(FEED_NAMES)).check(z.minLength(1), z.maxLength(FEED_NAMES.length))), {
-          description: 'The feeds to refresh; default every enabled feed',
-          example: ['FEODO', 'TOR_EXITS'],
-        }),
+        names: withMeta(
+          z.optional(z.array(z.enum(FEED_NAMES)).check(z.minLength(1), z.maxLength(FEED_NAMES.length))),
+          {
+            description: 'The feeds to refresh; default every enabled feed',
+            example: ['FEODO', 'TOR_EXITS'],
+          },
+        ),
       }),
     ),
     { id: 'RefreshFeedsRequest' },

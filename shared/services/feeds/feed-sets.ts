@@ -1,7 +1,7 @@
+import type { FeedsPort, LoadedFeed, LoadedFeeds } from '../../domain/core/vocabulary';
 import { type FeedSet, loadFeedSet } from '../../domain/feeds/compiled-set';
 import type { FeedName } from '../../domain/feeds/declarations';
 import type { FeedState } from '../../domain/feeds/status';
-import type { FeedsPort, LoadedFeed, LoadedFeeds } from '../../domain/core/vocabulary';
 import { logger } from '../../observability';
 import type { FeedObjectStore } from '../../store/feeds/feed-objects';
 import type { FeedStateRepository } from '../../store/feeds/feed-state-repository';

@@ -1,9 +1,6 @@
 import type { AttackTechniqueId } from '../../core/attack';
 import type { Entity } from '../../core/entity';
 import { parseHostname } from '../../core/public-suffix';
-import { FEEDS, type FeedDeclaration, type FeedName, isFeedName } from '../../feeds/declarations';
-import { isStale } from '../../feeds/status';
-import { makeFinding } from '../scoring';
 import type {
   Facts,
   FeedMatch,
@@ -14,6 +11,9 @@ import type {
   ToolOutput,
   ToolRunContext,
 } from '../../core/vocabulary';
+import { FEEDS, type FeedDeclaration, type FeedName, isFeedName } from '../../feeds/declarations';
+import { isStale } from '../../feeds/status';
+import { makeFinding } from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
 import { domainAndParents } from './enrichment';
 
