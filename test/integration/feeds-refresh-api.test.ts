@@ -45,6 +45,7 @@ beforeAll(async () => {
     if (name !== 'CINS') env[`SIS_FEED_${name}_ENABLED`] = 'true';
   }
   service = await startTestService({ env });
+  await service.feedsStartup;
   ({ apiKey: key } = await service.createKey({ scopes: ['investigations:read', 'investigations:write'] }));
 });
 
@@ -67,19 +68,17 @@ async function investigate(value: string, type = 'ip') {
 }
 
 describe('public feeds', () => {
-  it('lists every feed before any refresh: enabled ones not refreshed yet, disabled ones disabled', async () => {
+  it('the local runtime refreshed the enabled feeds at start-up; disabled ones are listed, never fetched', async () => {
     const res = await service.call('GET', '/api/v1/admin/feeds', { key: service.adminKey });
     expect(res.status).toBe(200);
     const list = byName(res.body.feeds);
     expect(Object.keys(list)).toHaveLength(9);
-    expect(list.FEODO).toMatchObject({
-      enabled: true,
-      status: 'stale',
-      indicator_count: 0,
-      last_refreshed_at: null,
-    });
+    expect(list.FEODO).toMatchObject({ enabled: true, status: 'ok', indicator_count: 2 });
+    expect(list.FEODO.last_refreshed_at).toMatch(/^\d{4}-/);
     expect(list.CINS).toMatchObject({ enabled: false, status: 'disabled' });
-    expect(list.URLHAUS).toMatchObject({ enabled: false, status: 'disabled' });
+    expect(list.URLHAUS).toMatchObject({ enabled: false, status: 'disabled', last_refreshed_at: null });
+    expect(feeds.requests.get('/ipblocklist.json')).toBe(1);
+    expect(feeds.requests.get('/ci-badguys.txt')).toBeUndefined();
   });
 
   it('refreshes on demand from the documented formats, http and file://, never fetching a disabled feed', async () => {
