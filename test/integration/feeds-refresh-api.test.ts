@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FeedServer, FIXTURE_DIR, startFeedServer } from '../support/feed-server';
 import { startTestService, type TestService } from '../support/local-service';
+import { sis } from '../support/sis-cli';
 
 /**
  * The public feeds end to end through the local runtime: the admin routes refresh from a local
@@ -164,5 +165,35 @@ describe('public feeds', () => {
     expect(bad.body.error.code).toBe('validation_error');
     const denied = await service.call('GET', '/api/v1/admin/feeds', { key });
     expect(denied.status).toBe(403);
+  });
+});
+
+describe('sis feeds', () => {
+  const cliEnv = () => ({
+    SIS_API_URL: service.baseUrl,
+    SIS_API_KEY: service.adminKey,
+    SIS_CONFIG_DIR: join(FIXTURE_DIR, 'no-such-config'),
+  });
+
+  it('lists the feeds as a table and as the documented JSON', async () => {
+    const text = await sis(['feeds', 'list'], cliEnv());
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/FEODO\s+yes\s+ok\s+2/);
+    expect(text.stdout).toMatch(/CINS\s+no\s+disabled/);
+    const json = await sis(['feeds', 'list', '--json'], cliEnv());
+    expect(JSON.parse(json.stdout).feeds).toHaveLength(9);
+  });
+
+  it('refreshes the named feeds and exits 1 when one is left in error', async () => {
+    const ok = await sis(['feeds', 'refresh', 'tor_exits', '--json'], cliEnv());
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).feeds.find((f: { name: string }) => f.name === 'TOR_EXITS').status).toBe(
+      'ok',
+    );
+    feeds.set('/torbulkexitlist', 'not_found');
+    const failed = await sis(['feeds', 'refresh', 'TOR_EXITS'], cliEnv());
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('HTTP 404');
+    feeds.set('/torbulkexitlist', 'file');
   });
 });
