@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInToConsole } from '../support/console-sign-in';
 import { type FeedServer, FIXTURE_DIR, startFeedServer } from '../support/feed-server';
 import { startTestService, type TestService } from '../support/local-service';
 import { sis } from '../support/sis-cli';
@@ -14,6 +15,8 @@ import { sis } from '../support/sis-cli';
 let feeds: FeedServer;
 let service: TestService;
 let key: string;
+
+const CONSOLE_PASSWORDS = { admin: 'feeds-admin-pass-1', analyst: 'feeds-analyst-pass-1' };
 
 const PATHS = {
   SPAMHAUS_DROP: ['/drop_v4.json', '/drop_v6.json'],
@@ -40,6 +43,8 @@ beforeAll(async () => {
     SIS_FEED_OPENPHISH_URL: pathToFileURL(join(FIXTURE_DIR, 'openphish-feed.txt')).href,
     SIS_FEED_OPENPHISH_ENABLED: 'true',
     SIS_FEED_CINS_ENABLED: 'false',
+    SIS_CONSOLE_ADMIN_PASSWORD: CONSOLE_PASSWORDS.admin,
+    SIS_CONSOLE_ANALYST_PASSWORD: CONSOLE_PASSWORDS.analyst,
   };
   for (const [name, paths] of Object.entries(PATHS)) {
     env[`SIS_FEED_${name}_URL`] = paths.map((p) => feeds.url(p)).join(' ');
@@ -195,5 +200,38 @@ describe('sis feeds', () => {
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('HTTP 404');
     feeds.set('/torbulkexitlist', 'file');
+  });
+});
+
+describe('Admin > Feeds in the console', () => {
+  const consoleCall = async (method: string, path: string, token: string) => {
+    const response = await fetch(`${service.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(method === 'POST' ? { body: JSON.stringify({ names: ['TRANCO'] }) } : {}),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it('lists and refreshes for a console admin, refuses an analyst', async () => {
+    const admin = await signInToConsole(service.baseUrl, {
+      username: 'admin',
+      password: CONSOLE_PASSWORDS.admin,
+    });
+    const analyst = await signInToConsole(service.baseUrl, {
+      username: 'analyst',
+      password: CONSOLE_PASSWORDS.analyst,
+    });
+    const listed = await consoleCall('GET', '/api/v1/console/admin/feeds', admin.idToken);
+    expect(listed.status).toBe(200);
+    expect(byName(listed.body.feeds).TRANCO.status).toBe('ok');
+    const before = feeds.requests.get('/top-1m.csv.zip') ?? 0;
+    const refreshed = await consoleCall('POST', '/api/v1/console/admin/feeds/refresh', admin.idToken);
+    expect(refreshed.status).toBe(200);
+    expect(feeds.requests.get('/top-1m.csv.zip')).toBe(before + 1);
+    expect((await consoleCall('GET', '/api/v1/console/admin/feeds', analyst.idToken)).status).toBe(403);
+    expect((await consoleCall('POST', '/api/v1/console/admin/feeds/refresh', analyst.idToken)).status).toBe(
+      403,
+    );
   });
 });
