@@ -77,8 +77,6 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'list-connectors': { tables: { intel: { access: 'read' } } },
   'list-feeds': feedList,
   'refresh-feeds': feedAdmin,
-  'console-list-feeds': feedList,
-  'console-refresh-feeds': feedAdmin,
   // The scheduled refresh (infra/constructs/feed-refresh.ts).
   'feeds-refresh': feedAdmin,
   // The session, its first history and the search postings; a synchronous start waits by reading

@@ -212,10 +212,8 @@ export class TenantStack extends Stack {
     for (const [name, fn] of this.workflow.functions) applyFunctionGrants(fn, grantsOf(name), targets);
     for (const [name, fn] of this.incidentSync.functions) applyFunctionGrants(fn, grantsOf(name), targets);
     for (const [name, fn] of this.feeds.functions) applyFunctionGrants(fn, grantsOf(name), targets);
-    for (const name of ['refresh-feeds', 'console-refresh-feeds']) {
-      const fn = this.routeFunctions.get(name);
-      if (fn) this.feeds.grantKeys(fn);
-    }
+    const refreshRoute = this.routeFunctions.get('refresh-feeds');
+    if (refreshRoute) this.feeds.grantKeys(refreshRoute);
 
     this.wireIntelConnectors(settings);
     this.addEdge(settings);

@@ -1,14 +1,14 @@
 import type { Config } from '../shared/config';
-import { FEEDS, refreshPeriods } from '../shared/domain/feeds/declarations';
+import { refreshPeriods } from '../shared/domain/feeds/declarations';
 import { enabledFeeds } from '../shared/services/feeds/feed-settings';
-import { type IntervalJob, startIntervalJob } from './interval-job';
+import { startIntervalJob } from './interval-job';
 
 /**
- * The local stand-in for the feeds' EventBridge Scheduler schedules (infra/constructs/feed-refresh.ts):
- * one timer per refresh period with an enabled feed, each running the real feeds-refresh handler for
- * its period, plus one refresh of every enabled feed at start-up (in the background: the service
- * answers at once, and a feed that cannot be reached fails softly with status `error`). Nothing runs
- * when no feed is enabled, which is the local default (docs/feeds.md).
+ * The local stand-in for the feeds' EventBridge Scheduler schedule (infra/constructs/feed-refresh.ts):
+ * the real feeds-refresh handler every shortest refresh period (each run refreshes the feeds whose own
+ * period is due), plus one run at start-up, in the background: the service answers at once, and a
+ * feed that cannot be reached fails softly with status `error`. Nothing runs when no feed is enabled,
+ * which is the local default (docs/feeds.md).
  */
 export interface FeedSchedules {
   /** The start-up refresh (tests wait for it). */
@@ -18,26 +18,22 @@ export interface FeedSchedules {
 
 export function startFeedSchedules(options: {
   cfg: Config;
-  run: (event: { period_minutes?: number }) => Promise<unknown>;
+  run: () => Promise<unknown>;
   onError: (error: unknown) => void;
 }): FeedSchedules {
-  const enabled = enabledFeeds(options.cfg);
-  if (enabled.length === 0) return { startup: Promise.resolve(), stop: async () => undefined };
-  const jobs: IntervalJob<unknown>[] = refreshPeriods()
-    .filter((minutes) => enabled.some((name) => FEEDS[name].refreshMinutes === minutes))
-    .map((minutes) =>
-      startIntervalJob({
-        intervalSeconds: minutes * 60,
-        run: () => options.run({ period_minutes: minutes }),
-        onError: options.onError,
-      }),
-    );
-  const startup = options.run({}).catch((error: unknown) => options.onError(error));
+  if (enabledFeeds(options.cfg).length === 0)
+    return { startup: Promise.resolve(), stop: async () => undefined };
+  const job = startIntervalJob({
+    intervalSeconds: Math.min(...refreshPeriods()) * 60,
+    run: options.run,
+    onError: options.onError,
+  });
+  const startup = job.runNow().catch((error: unknown) => options.onError(error));
   return {
     startup,
     stop: async () => {
       await startup;
-      await Promise.all(jobs.map((job) => job.stop()));
+      await job.stop();
     },
   };
 }

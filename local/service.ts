@@ -245,9 +245,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
 
     const feeds = startFeedSchedules({
       cfg,
-      run: async (event) => {
+      run: async () => {
         const { handler } = await loadModule('feeds-refresh');
-        return (handler as (event: unknown) => Promise<unknown>)(event);
+        return (handler as (event: unknown) => Promise<unknown>)({});
       },
       onError: (error) => logger.warn('local feed refresh failed', { error: error as Error }),
     });

@@ -5,7 +5,7 @@ import { buildTenantApp } from '../infra/build-app';
 import { PROJECT_ROOT } from '../infra/constructs/service-function';
 import { readWorkflowDefinitionText, toolMapItems } from '../infra/workflow/definition';
 import type { EntityType } from '../shared/domain/core/entity';
-import { FEED_NAMES, type FeedName, feedsWithPeriod } from '../shared/domain/feeds/declarations';
+import { FEED_NAMES, FEEDS, type FeedName } from '../shared/domain/feeds/declarations';
 import { toolsFor } from '../shared/domain/investigation';
 import { MINUTES_PER_MONTH, AWS_PRICES as P, PRICE_REGION, PRICES_AS_OF } from './aws-prices';
 import {
@@ -96,26 +96,32 @@ export const FEED_REFRESH_RUN = { rru: 1, wruPerFeed: 1, putsPerFeed: 1, logByte
 /** The compiled sets of every feed (gzip): Tranco's million names are most of it. */
 export const FEED_SETS_MB = 15;
 
-function feedRefreshLine(id: string, every: number, memoryMb: number, feeds: readonly FeedName[]): IdleLine {
+/**
+ * The feeds' one schedule runs every `every` minutes and refreshes each feed whose own period is due:
+ * on average a feed is refreshed in every/period of the runs.
+ */
+function feedRefreshLine(id: string, every: number, memoryMb: number): IdleLine {
   const runs = MINUTES_PER_MONTH / every;
-  const seconds = feeds.reduce(
-    (sum, name) => sum + (FEED_REFRESH_SECONDS[name] ?? FEED_REFRESH_DEFAULT_SECONDS),
-    0,
+  const share = (name: FeedName) => Math.min(1, every / FEEDS[name].refreshMinutes);
+  const seconds = FEED_NAMES.reduce(
+    (sum, name) => sum + share(name) * (FEED_REFRESH_SECONDS[name] ?? FEED_REFRESH_DEFAULT_SECONDS),
+    0.2,
   );
+  const refreshes = FEED_NAMES.reduce((sum, name) => sum + share(name), 0);
   const perRun =
     P.schedulerPerMillionInvocations / 1e6 +
     P.lambdaPerMillionRequests / 1e6 +
     (memoryMb / 1024) * seconds * P.lambdaArmPerGbSecond +
     (FEED_REFRESH_RUN.rru / 1e6) * P.dynamodbPerMillionReadUnits +
-    ((FEED_REFRESH_RUN.wruPerFeed * feeds.length) / 1e6) * P.dynamodbPerMillionWriteUnits +
-    ((FEED_REFRESH_RUN.putsPerFeed * feeds.length) / 1000) * P.s3PutPerThousand +
+    ((FEED_REFRESH_RUN.wruPerFeed * refreshes) / 1e6) * P.dynamodbPerMillionWriteUnits +
+    ((FEED_REFRESH_RUN.putsPerFeed * refreshes) / 1000) * P.s3PutPerThousand +
     (FEED_REFRESH_RUN.logBytes / 1e9) * P.cloudWatchLogsPerGbIngested;
   return {
     logicalId: id,
     type: 'AWS::Scheduler::Schedule',
-    what: `feed refresh every ${every} min (${feeds.join(', ')})`,
+    what: `public feed refresh every ${every} min, every feed enabled (each refreshed when its period is due)`,
     monthlyUsd: runs * perRun,
-    basis: `${Math.round(runs)} runs × (invocation + ${seconds} s at ${memoryMb} MB + ${feeds.length} state write(s) and S3 PUT(s) + ${FEED_REFRESH_RUN.logBytes} B of logs)`,
+    basis: `${Math.round(runs)} runs × (invocation + ${seconds.toFixed(1)} s at ${memoryMb} MB + ${refreshes.toFixed(2)} feed refreshes: state write and S3 PUT each + ${FEED_REFRESH_RUN.logBytes} B of logs)`,
   };
 }
 
@@ -224,10 +230,9 @@ const RULES: Record<string, Rule> = {
       if (!every)
         throw new CostClassificationError(`${id}: cannot price schedule ${r.Properties?.ScheduleExpression}`);
       const target = (r.Properties?.Target ?? {}) as { Arn?: unknown; Input?: unknown };
-      const period = /"period_minutes":(\d+)/.exec(String(target.Input ?? ''))?.[1];
-      if (period) {
-        // Priced with every feed of the period enabled: the per-tenant upper bound.
-        return feedRefreshLine(id, every, memoryOfTarget(t, target.Arn), feedsWithPeriod(Number(period)));
+      if (/"refresh":"due"/.test(String(target.Input ?? ''))) {
+        // Priced with every feed enabled: the per-tenant upper bound.
+        return feedRefreshLine(id, every, memoryOfTarget(t, target.Arn));
       }
       return scheduledLine(id, 'AWS::Scheduler::Schedule', every, memoryOfTarget(t, target.Arn), {
         seconds: SCHEDULED_PULL_SECONDS,

@@ -44,7 +44,7 @@ const feodo = async (list: Promise<{ name: string }[]>) =>
 
 describe('scheduled feed refresh', () => {
   it('downloads, then confirms with a conditional request, and respects the minimum interval', async () => {
-    const first = await feodo(service.refreshPeriod(60));
+    const first = await feodo(service.refreshDue());
     expect(first).toMatchObject({ status: 'ok', indicator_count: 2 });
     expect(feeds.requests.get('/ipblocklist.json')).toBe(1);
     const sets = service.sets();
@@ -52,11 +52,11 @@ describe('scheduled feed refresh', () => {
     expect(loaded.feeds.map((f) => f.name)).toEqual(['FEODO']);
 
     clock = new Date(clock.getTime() + 2 * 60_000); // within abuse.ch's 5 minutes: not fetched
-    await service.refreshPeriod(60);
+    await service.refreshDue();
     expect(feeds.requests.get('/ipblocklist.json')).toBe(1);
 
     clock = new Date(clock.getTime() + 60 * 60_000);
-    const second = await feodo(service.refreshPeriod(60));
+    const second = await feodo(service.refreshDue());
     expect(feeds.requests.get('/ipblocklist.json')).toBe(2);
     expect(feeds.conditional.get('/ipblocklist.json')).toBe(1);
     expect(second).toMatchObject({

@@ -29,8 +29,8 @@ const PATHS = {
 
 beforeAll(async () => {
   feeds = await startFeedServer({
-    '/drop_v4.json': 'drop_v4.json',
-    '/drop_v6.json': 'drop_v6.json',
+    '/drop_v4.json': 'drop_v4.jsonl',
+    '/drop_v6.json': 'drop_v6.jsonl',
     '/ipblocklist.json': 'feodo-ipblocklist.json',
     '/torbulkexitlist': 'torbulkexitlist',
     '/compromised-ips.txt': 'compromised-ips.txt',

@@ -12,7 +12,7 @@ const at = new Date('2024-11-27T12:00:00Z');
 describe('compiled feed sets', () => {
   it('match an address inside a listed IPv4 or IPv6 network and nothing outside it', () => {
     const parsed = parseSpamhausDrop(
-      new Uint8Array([...fixture('drop_v4.json'), 10, ...fixture('drop_v6.json')]),
+      new Uint8Array([...fixture('drop_v4.jsonl'), 10, ...fixture('drop_v6.jsonl')]),
     );
     const { body, count } = compileFeedSet('SPAMHAUS_DROP', parsed, at);
     expect(count).toBe(4);

@@ -17,7 +17,7 @@ const values = (parsed: { indicators: { value: string }[] }) => parsed.indicator
 
 describe('Spamhaus DROP', () => {
   it('reads the JSON lines, takes the metadata line as time and notice, rejects invalid networks', () => {
-    const parsed = parseSpamhausDrop(fixture('drop_v4.json'));
+    const parsed = parseSpamhausDrop(fixture('drop_v4.jsonl'));
     expect(values(parsed)).toEqual(['1.10.16.0/20', '198.51.100.0/24', '203.0.113.128/25']);
     expect(parsed.indicators[0]?.details?.reference).toBe('SBL256894');
     expect(parsed.rejected).toBe(2);
@@ -26,7 +26,7 @@ describe('Spamhaus DROP', () => {
   });
 
   it('reads the IPv6 file and the older drop.txt with its ; comments', () => {
-    expect(values(parseSpamhausDrop(fixture('drop_v6.json')))).toEqual(['2001:db8:bad:0:0:0:0:0/48']);
+    expect(values(parseSpamhausDrop(fixture('drop_v6.jsonl')))).toEqual(['2001:db8:bad:0:0:0:0:0/48']);
     const txt = parseSpamhausDrop(fixture('drop.txt'));
     expect(values(txt)).toEqual(['1.10.16.0/20', '198.51.100.0/24']);
     expect(txt.indicators[1]?.details?.reference).toBe('SBL999001');

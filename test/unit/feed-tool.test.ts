@@ -11,7 +11,7 @@ import { memoryData, NOW } from './investigation-test-data';
 const fixture = (name: string) => new Uint8Array(readFileSync(join(__dirname, '../fixtures/feeds', name)));
 
 const FIXTURES: Record<FeedName, string[]> = {
-  SPAMHAUS_DROP: ['drop_v4.json', 'drop_v6.json'],
+  SPAMHAUS_DROP: ['drop_v4.jsonl', 'drop_v6.jsonl'],
   FEODO: ['feodo-ipblocklist.json'],
   URLHAUS: ['urlhaus-recent.csv'],
   THREATFOX: ['threatfox-recent.csv'],

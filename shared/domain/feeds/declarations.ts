@@ -352,12 +352,7 @@ export function feedEnvPrefix(name: FeedName): `SIS_FEED_${FeedName}` {
   return `SIS_FEED_${name}`;
 }
 
-/** The distinct refresh periods (minutes), each one schedule on AWS and one timer locally. */
+/** The distinct refresh periods (minutes); the scheduled refresh runs at the shortest. */
 export function refreshPeriods(): number[] {
   return [...new Set(FEED_NAMES.map((name) => FEEDS[name].refreshMinutes))].sort((a, b) => a - b);
-}
-
-/** The feeds refreshed every `minutes`. */
-export function feedsWithPeriod(minutes: number): FeedName[] {
-  return FEED_NAMES.filter((name) => FEEDS[name].refreshMinutes === minutes);
 }

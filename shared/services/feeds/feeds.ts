@@ -25,6 +25,9 @@ import { type FeedSetting, feedSettings } from './feed-settings';
  * sets the `feeds` tool reads. Built once per configuration.
  */
 
+/** A scheduled run this much early still refreshes a feed whose period is due. */
+export const DUE_SLACK_MS = 5 * 60_000;
+
 export interface FeedsServiceDeps {
   cfg: Config;
   states: FeedStateRepository;
@@ -58,12 +61,19 @@ export class FeedsService {
     return this.listingOf(await this.refresher().refresh(chosen, options));
   }
 
-  /** The scheduled refresh of the feeds with this period (EventBridge Scheduler, the local timer). */
-  async refreshPeriod(periodMinutes: number | undefined): Promise<FeedListing[]> {
-    const names = FEED_NAMES.filter(
-      (n) => periodMinutes === undefined || FEEDS[n].refreshMinutes === periodMinutes,
-    );
-    return this.listingOf(await this.refresher().refresh(names, { force: false }));
+  /**
+   * The scheduled refresh (EventBridge Scheduler, the local timer), run at the shortest refresh
+   * period: the enabled feeds whose own period is due since their last attempt (a few minutes' slack
+   * so a run a little early does not skip a cycle), each within its publisher's minimum interval.
+   */
+  async refreshDue(): Promise<FeedListing[]> {
+    const now = this.now().getTime();
+    const states = await this.deps.states.all();
+    const due = FEED_NAMES.filter((name) => {
+      const last = states[name].last_attempt_at;
+      return !last || now - Date.parse(last) >= FEEDS[name].refreshMinutes * 60_000 - DUE_SLACK_MS;
+    });
+    return this.listingOf(await this.refresher().refresh(due, { force: false }));
   }
 
   /** Enabled feeds stale for at least a day beyond their staleness limit (the stack's alarm). */
