@@ -87,11 +87,16 @@ export const SCHEDULED_RUN = { seconds: 0.2, rru: 1, logBytes: 800 } as const;
 /**
  * Assumed cost of refreshing one public feed (docs/feeds.md), each scheduled run of its period: the
  * download, parse and compile (Tranco's million lines take longest), one state Query and Put, one
- * S3 PUT of the compiled set (as if it changed every time), a few log lines. Measured locally:
- * bench --only=feeds (a 1 M-line feed in a few seconds on this machine; Lambda is given 10x).
+ * S3 PUT of the compiled set (as if it changed every time), a few log lines. Measured locally with
+ * `npm run bench:feeds`: Tranco's million names 6.6 s, the small feeds (fixtures) a few ms; the
+ * figures here leave the network (the downloads) about twice that.
  */
-export const FEED_REFRESH_SECONDS: Readonly<Partial<Record<FeedName, number>>> = { TRANCO: 30 };
-export const FEED_REFRESH_DEFAULT_SECONDS = 3;
+export const FEED_REFRESH_SECONDS: Readonly<Partial<Record<FeedName, number>>> = {
+  TRANCO: 15,
+  URLHAUS: 2,
+  THREATFOX: 2,
+};
+export const FEED_REFRESH_DEFAULT_SECONDS = 1;
 export const FEED_REFRESH_RUN = { rru: 1, wruPerFeed: 1, putsPerFeed: 1, logBytes: 1500 } as const;
 /** The compiled sets of every feed (gzip): Tranco's million names are most of it. */
 export const FEED_SETS_MB = 15;

@@ -20,11 +20,6 @@ export const METRIC = {
   apiKeyDenied: 'ApiKeyDenied',
   incidentsAccepted: 'IncidentsAccepted',
   incidentsRejected: 'IncidentsRejected',
-  /**
-   * Enabled public feeds stale for at least a day beyond their staleness limit, counted by each
-   * scheduled refresh (emitted only when some are: the stack's feeds alarm).
-   */
-  feedsStale: 'FeedsStaleForADay',
   /** From a metric filter on the API access logs (status 429), dimension `ApiId`. */
   throttledRequests: 'ThrottledRequests',
 } as const;

@@ -1,11 +1,10 @@
-import { METRIC } from '../../shared/metric-names';
-import { countMetric, flushMetrics, logger } from '../../shared/observability';
+import { flushMetrics, logAlarmedFailure } from '../../shared/observability';
 import { feedsService } from '../../shared/services/feeds/feeds';
 
 /**
  * Scheduled (one EventBridge Scheduler schedule at the shortest refresh period on AWS, a timer in the
  * local runtime): refreshes the enabled feeds whose refresh period is due, honouring each publisher's
- * minimum interval, and counts the feeds stale for a day (the stack's feeds alarm). The event's
+ * minimum interval, and reports the feeds stale for a day to the tenant's failures alarm. The event's
  * content is not read. A feed that fails keeps its last good copy; the run itself fails only if the
  * feeds' state cannot be read or written.
  */
@@ -14,8 +13,8 @@ export const handler = async (_event?: unknown) => {
     const service = await feedsService();
     const feeds = await service.refreshDue();
     const stale = service.staleForADay(feeds);
-    countMetric(METRIC.feedsStale, stale.length);
-    if (stale.length) logger.warn('feeds stale for a day', { feeds: stale });
+    // Counted by the tenant's failures alarm (ALARMED_FAILURE): no alarm of its own at $0.10/month.
+    if (stale.length) logAlarmedFailure('public feeds stale for a day', { feeds: stale });
     return {
       refreshed: feeds
         .filter((f) => f.enabled)

@@ -1,5 +1,4 @@
 import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -13,14 +12,13 @@ import {
   feedEnvPrefix,
   refreshPeriods,
 } from '../../shared/domain/feeds/declarations';
-import { METRIC, METRICS_NAMESPACE, tenantDimensions } from '../../shared/metric-names';
 import { feedObjectKey } from '../../shared/store/feeds/feed-objects';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
 
 export const FEEDS_REFRESH_FUNCTION = 'feeds-refresh';
 const REFRESH_TIMEOUT_SECONDS = 300;
-/** A million-line feed (Tranco) is parsed and compiled in memory. */
-const REFRESH_MEMORY_MB = 1536;
+/** A million-line feed (Tranco) is parsed and compiled in memory (bench:feeds: about 300 MB). */
+const REFRESH_MEMORY_MB = 1024;
 
 export interface FeedRefreshProps {
   defaults: ServiceFunctionDefaults;
@@ -37,7 +35,8 @@ export interface FeedRefreshProps {
  * The public feeds on AWS (docs/feeds.md): the bucket of compiled sets (one small object per feed,
  * private, TLS only, SSE-S3), the refresh function on one EventBridge Scheduler schedule at the
  * shortest refresh period (each run refreshes the feeds whose own period is due; enabled when a feed
- * is), and the alarm on feeds stale for a day. The
+ * is). A feed stale for a day is logged as an alarmed failure by the refresh, which the tenant's one
+ * failures alarm counts (infra/constructs/observability.ts): no alarm of its own. The
  * functions that list, refresh or match feeds get `environment` (every SIS_FEED_<NAME>_* setting)
  * from the stack, and the bucket through FUNCTION_GRANTS' `feeds`.
  */
@@ -45,7 +44,6 @@ export class FeedRefresh extends Construct {
   readonly bucket: Bucket;
   readonly refresh: ServiceFunction;
   readonly schedule: Schedule;
-  readonly staleAlarm: Alarm;
   /** SIS_FEED_<NAME>_ENABLED for every feed, and _URL where the tenant overrides it. */
   readonly environment: Record<string, string>;
   private readonly intelSecretArn: string | undefined;
@@ -107,23 +105,6 @@ export class FeedRefresh extends Construct {
         retryAttempts: 1,
         maxEventAge: Duration.minutes(every),
       }),
-    });
-
-    this.staleAlarm = new Alarm(this, 'StaleAlarm', {
-      alarmName: `sis-${tenant}-feeds-stale`,
-      alarmDescription:
-        'An enabled public feed has been stale (no good copy for more than three refresh periods) for a day. GET /api/v1/admin/feeds (or sis feeds list) says which and why; the feed keeps matching its last good copy. Runbook: docs/feeds.md.',
-      metric: new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: METRIC.feedsStale,
-        dimensionsMap: tenantDimensions(tenant),
-        statistic: 'Maximum',
-        period: Duration.hours(1),
-      }),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
     });
   }
 
