@@ -2,7 +2,8 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
 import { ANALYST_MODES } from '../shared/domain/analyst/modes';
-import { FEED_NAMES, FEEDS } from '../shared/domain/feeds/declarations';
+import { FEED_NAMES } from '../shared/domain/feeds/names';
+import { FEED_SOURCES } from '../shared/domain/feeds/sources';
 import { CONNECTOR_NAMES, KEYLESS_CONNECTORS } from '../shared/domain/intel/names';
 import { TELEMETRY_DEFAULTS } from './telemetry';
 
@@ -55,7 +56,7 @@ const jsonContext = (value: unknown) => {
 };
 
 /** The feeds enabled unless the tenant says otherwise: no key needed, terms allowing business use. */
-export const DEFAULT_FEEDS = FEED_NAMES.filter((name) => FEEDS[name].enabledByDefault);
+export const DEFAULT_FEEDS = FEED_NAMES.filter((name) => FEED_SOURCES[name].enabledByDefault);
 
 export const tenantSettingsSchema = z
   .object({
@@ -238,7 +239,7 @@ export const tenantSettingsSchema = z
     error: 'intelConnectors with keyed sources need intelSecretArn (the secret holding their keys)',
     path: ['intelSecretArn'],
   })
-  .refine((s) => s.feeds.every((name) => !FEEDS[name].key?.required) || !!s.intelSecretArn, {
+  .refine((s) => s.feeds.every((name) => !FEED_SOURCES[name].key?.required) || !!s.intelSecretArn, {
     error:
       'feeds URLHAUS and THREATFOX need the abuse.ch Auth-Key: set intelSecretArn (keys URLHAUS, THREATFOX)',
     path: ['intelSecretArn'],

@@ -1,6 +1,6 @@
 import type { Config } from '../shared/config';
 import { refreshPeriods } from '../shared/domain/feeds/declarations';
-import { enabledFeeds } from '../shared/services/feeds/feed-settings';
+import { enabledFeeds } from '../shared/services/feeds/enabled-feeds';
 import { startIntervalJob } from './interval-job';
 
 /**

@@ -1,5 +1,5 @@
 import { ANALYST_MODES } from './domain/analyst/modes';
-import { FEED_NAMES, type FeedName, feedEnvPrefix } from './domain/feeds/declarations';
+import { FEED_NAMES, type FeedName, feedEnvPrefix } from './domain/feeds/names';
 import {
   CONNECTOR_NAMES,
   type ConnectorName,

@@ -12,6 +12,7 @@ import {
   feedEnvPrefix,
   refreshPeriods,
 } from '../../shared/domain/feeds/declarations';
+import { FEED_SOURCES } from '../../shared/domain/feeds/sources';
 import { feedObjectKey } from '../../shared/store/feeds/feed-objects';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
 
@@ -78,7 +79,9 @@ export class FeedRefresh extends Construct {
       memoryMb: REFRESH_MEMORY_MB,
       environment: this.environment,
     });
-    this.intelSecretArn = props.enabled.some((name) => FEEDS[name].key) ? props.intelSecretArn : undefined;
+    this.intelSecretArn = props.enabled.some((name) => FEED_SOURCES[name].key)
+      ? props.intelSecretArn
+      : undefined;
     this.grantKeys(this.refresh);
 
     const schedulerRole = new Role(this, 'SchedulerRole', {

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FeedsPort, LoadedFeed } from '../../shared/domain/core/vocabulary';
 import { compileFeedSet, loadFeedSet } from '../../shared/domain/feeds/compiled-set';
-import { FEEDS, type FeedName } from '../../shared/domain/feeds/declarations';
+import type { FeedName } from '../../shared/domain/feeds/declarations';
 import { parseFeed } from '../../shared/domain/feeds/parsers';
+import { FEED_SOURCES } from '../../shared/domain/feeds/sources';
 import { runToolByName, toolsFor } from '../../shared/domain/investigation';
 import { memoryData, NOW } from './investigation-test-data';
 
@@ -24,7 +25,7 @@ const FIXTURES: Record<FeedName, string[]> = {
 
 function loaded(name: FeedName, refreshedHoursAgo = 1): LoadedFeed {
   const indicators = FIXTURES[name].flatMap(
-    (file) => parseFeed(FEEDS[name].format, fixture(file)).indicators,
+    (file) => parseFeed(FEED_SOURCES[name].format, fixture(file)).indicators,
   );
   const set = loadFeedSet(compileFeedSet(name, { indicators, rejected: 0, skipped: 0 }, NOW).body);
   return {

@@ -1,5 +1,4 @@
 import { unzipSync } from 'fflate';
-import type { FeedFormat } from './declarations';
 import {
   canonicalCidr,
   canonicalHost,
@@ -10,6 +9,7 @@ import {
   type ParsedFeed,
   urlHostIndicator,
 } from './indicators';
+import type { FeedFormat } from './sources';
 
 /**
  * One pure parser per documented format (docs/feeds.md, ../shared/research/feeds.md), from the

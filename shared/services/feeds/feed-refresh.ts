@@ -3,9 +3,10 @@ import { compileFeedSet } from '../../domain/feeds/compiled-set';
 import { FEEDS, type FeedName } from '../../domain/feeds/declarations';
 import type { ParsedFeed } from '../../domain/feeds/indicators';
 import { parseFeed } from '../../domain/feeds/parsers';
+import { FEED_SOURCES } from '../../domain/feeds/sources';
 import type { FeedState } from '../../domain/feeds/status';
 import { logger } from '../../observability';
-import { downloadFeed, FeedDownloadError, type Validators } from '../../platform/feed-download';
+import { downloadFeed, FeedDownloadError, type Validators } from '../../platform/feeds/feed-download';
 import type { FeedObjectStore } from '../../store/feeds/feed-objects';
 import type { FeedStateRepository } from '../../store/feeds/feed-state-repository';
 import type { FeedSetting } from './feed-settings';
@@ -113,7 +114,7 @@ export class FeedRefresher {
   }
 
   private async download(previous: FeedState, options: RefreshOptions, at: Date): Promise<FeedState> {
-    const feed = FEEDS[previous.name];
+    const feed = FEED_SOURCES[previous.name];
     const { objects, settings, cfg } = this.deps;
     if (!objects)
       throw new RefreshFailure(
@@ -123,7 +124,7 @@ export class FeedRefresher {
     if (feed.key?.required && !key) {
       const env = `SIS_INTEL_${feed.key.connector.toUpperCase()}_API_KEY`;
       throw new RefreshFailure(
-        `${feed.name} needs the free abuse.ch Auth-Key: set ${env} (or ${feed.key.connector.toUpperCase()} in the intel secret)`,
+        `${previous.name} needs the free abuse.ch Auth-Key: set ${env} (or ${feed.key.connector.toUpperCase()} in the intel secret)`,
       );
     }
     const timeoutMs = Math.min(

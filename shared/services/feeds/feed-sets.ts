@@ -3,7 +3,7 @@ import { type FeedSet, loadFeedSet } from '../../domain/feeds/compiled-set';
 import type { FeedName } from '../../domain/feeds/declarations';
 import type { FeedState } from '../../domain/feeds/status';
 import { logger } from '../../observability';
-import type { FeedObjectStore } from '../../store/feeds/feed-objects';
+import type { FeedObjectReader } from '../../store/feeds/feed-objects';
 import type { FeedStateRepository } from '../../store/feeds/feed-state-repository';
 
 /**
@@ -16,7 +16,7 @@ export const STATE_CHECK_MS = 60_000;
 
 export interface FeedSetsDeps {
   states: Pick<FeedStateRepository, 'all'>;
-  objects: FeedObjectStore | undefined;
+  objects: FeedObjectReader | undefined;
   enabled: readonly FeedName[];
   now?: () => number;
 }

@@ -1,5 +1,9 @@
 import type { Config } from '../../config';
-import { FEED_NAMES, FEEDS, type FeedName, feedEnvPrefix } from '../../domain/feeds/declarations';
+
+export { enabledFeeds } from './enabled-feeds';
+
+import { FEED_NAMES, type FeedName, feedEnvPrefix } from '../../domain/feeds/names';
+import { FEED_SOURCES } from '../../domain/feeds/sources';
 
 /** A feed as this deployment configures it (SIS_FEED_<NAME>_ENABLED / _URL). */
 export interface FeedSetting {
@@ -17,13 +21,8 @@ export function feedSettings(cfg: Config): Record<FeedName, FeedSetting> {
     out[name] = {
       name,
       enabled: env[`${prefix}_ENABLED`] === true,
-      urls: typeof url === 'string' && url.trim() ? url.trim().split(/\s+/) : FEEDS[name].urls,
+      urls: typeof url === 'string' && url.trim() ? url.trim().split(/\s+/) : FEED_SOURCES[name].urls,
     };
   }
   return out;
-}
-
-export function enabledFeeds(cfg: Config): FeedName[] {
-  const settings = feedSettings(cfg);
-  return FEED_NAMES.filter((name) => settings[name].enabled);
 }

@@ -1,6 +1,5 @@
 import { type Config, perConfiguration } from '../../config';
 import { ValidationError } from '../../domain/core/errors';
-import type { FeedsPort } from '../../domain/core/vocabulary';
 import { FEED_NAMES, FEEDS, type FeedName, isFeedName } from '../../domain/feeds/declarations';
 import {
   type FeedListing,
@@ -10,11 +9,12 @@ import {
   staleAfterMs,
 } from '../../domain/feeds/status';
 import { readIntelSecret } from '../../platform/intel-secret';
-import { type FeedObjectStore, feedObjectsFromConfig } from '../../store/feeds/feed-objects';
+import type { FeedObjectStore } from '../../store/feeds/feed-objects';
 import {
   type FeedStateRepository,
   feedStateRepositoryFromConfig,
 } from '../../store/feeds/feed-state-repository';
+import { feedObjectsFromConfig } from '../../store/feeds/s3-feed-objects';
 import { FeedRefresher, type RefreshOptions } from './feed-refresh';
 import { FeedSets } from './feed-sets';
 import { type FeedSetting, feedSettings } from './feed-settings';
@@ -148,20 +148,4 @@ export function feedsService(): Promise<FeedsService> {
       new FeedsService({ cfg: entry.cfg, states: feedStateRepositoryFromConfig(entry.cfg), objects }),
   );
   return entry.built;
-}
-
-const toolSets = /* @__PURE__ */ perConfiguration((): { sets?: Promise<FeedSets> } => ({}));
-
-/**
- * The run-tool step's feeds port: the enabled feeds' compiled sets, loaded once per container and
- * re-checked at most once a minute (feed-sets.ts).
- */
-export function toolFeeds(): FeedsPort {
-  return {
-    load: async () => {
-      const entry = toolSets();
-      entry.sets ??= feedsService().then((service) => service.sets());
-      return (await entry.sets).load();
-    },
-  };
 }

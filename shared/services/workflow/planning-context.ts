@@ -1,6 +1,6 @@
 import { perConfiguration } from '../../config';
 import type { IntelPort } from '../../domain/core/vocabulary';
-import { enabledFeeds } from '../feeds/feed-settings';
+import { enabledFeeds } from '../feeds/enabled-feeds';
 import { configuredConnectors } from '../intel/intel-lookups';
 import { type SessionContext, sessionContext } from '../sessions/session-context';
 

@@ -3,7 +3,7 @@ import type { OfflineIntel } from '../../domain/core/vocabulary';
 import { BUILT_IN_TOOLS } from '../../domain/investigation/tools/built-in-tools';
 import { logger } from '../../observability';
 import { offlineIntel } from '../../platform/offline-intel';
-import { toolFeeds } from '../feeds/feeds';
+import { toolFeeds } from '../feeds/tool-feeds';
 import { investigationContext } from './investigation-context';
 import { runTool } from './step-run-tool';
 

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { redactUrl } from '../domain/feeds/status';
+import { redactUrl } from '../../domain/feeds/status';
 
 /**
  * Downloads one feed source: `http(s)://` with conditional requests (If-None-Match /
