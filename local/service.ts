@@ -10,9 +10,9 @@ import { RateLimiter, rateLimitFromContext } from '../shared/domain/keys/rate-li
 import { logger } from '../shared/observability';
 import { incidentQueueFromConfig } from '../shared/platform/incident-queue';
 import { localDataDir } from '../shared/platform/offline-intel-build';
+import { lifecycleContext } from '../shared/services/sessions/lifecycle-context';
 import { failInterruptedSessions } from '../shared/services/workflow/ended-runs';
 import type { SweepResult } from '../shared/services/workflow/stale-session-sweeper';
-import { stepContext } from '../shared/services/workflow/step-context';
 import { ensureTables, tableEnvironment, tableNamesFor } from '../shared/store/create-tables';
 import { incidentsRepositoryFromConfig } from '../shared/store/incidents-repository';
 import {
@@ -156,7 +156,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     await ensureTables(createLocalDynamoDbClient(endpoint, env.AWS_REGION), tableNames);
     // Before the gateway accepts a request: runs of a previous process are gone, so their open
     // sessions end failed (never re-run).
-    const interrupted = await failInterruptedSessions(stepContext());
+    const interrupted = await failInterruptedSessions(lifecycleContext());
     if (interrupted.length)
       logger.info('sessions interrupted by a restart marked failed', { count: interrupted.length });
 

@@ -3,7 +3,7 @@ import { config, resetConfigForTests } from '../../shared/config';
 import type { ConnectorName } from '../../shared/domain/intel/connectors';
 import { intelEnvPrefix } from '../../shared/domain/intel/names';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
-import { SessionsRepository } from '../../shared/store/sessions-repository';
+import { SessionsRepository } from '../../shared/store/sessions/session-repository';
 import { tableName } from '../../shared/store/tables';
 import { type IntelFakeServer, startIntelFakeServer } from '../../test/support/intel-fake-server';
 import { handlerProbe, type Invocation } from '../lib/handler-timing';

@@ -622,13 +622,14 @@ export interface components {
              */
             source_verdict?: "benign" | "suspicious" | "malicious" | "unknown";
             /**
-             * @description Positive evidence that the entity is benign (e.g. a Tranco popularity rank); such a finding scores 0 and is never a verdict on its own
+             * @description Present (true) when the finding is positive evidence that the entity is benign, e.g. a domain owned by a brand in the offline brand catalogue
              * @example true
+             * @enum {boolean}
              */
-            benign?: boolean;
+            benign?: true;
             /**
-             * @description The independent source of the evidence (e.g. feed:FEODO), so one source is counted once however many findings cite it
-             * @example feed:FEODO
+             * @description The independent source behind the finding, e.g. offline:domain-analysis for the offline brand catalogue
+             * @example offline:domain-analysis
              */
             evidence_source?: string;
         };

@@ -76,15 +76,15 @@ export const Finding = /* @__PURE__ */ (() =>
           "On findings of intel_* tools: that intelligence source's own normalised verdict (malicious, suspicious, benign, or unknown when the source does not know the indicator)",
         example: 'malicious',
       }),
-      benign: withMeta(z.optional(z.boolean()), {
+      benign: withMeta(z.optional(z.literal(true)), {
         description:
-          'Positive evidence that the entity is benign (e.g. a Tranco popularity rank); such a finding scores 0 and is never a verdict on its own',
+          'Present (true) when the finding is positive evidence that the entity is benign, e.g. a domain owned by a brand in the offline brand catalogue',
         example: true,
       }),
       evidence_source: withMeta(z.optional(z.string()), {
         description:
-          'The independent source of the evidence (e.g. feed:FEODO), so one source is counted once however many findings cite it',
-        example: 'feed:FEODO',
+          'The independent source behind the finding, e.g. offline:domain-analysis for the offline brand catalogue',
+        example: 'offline:domain-analysis',
       }),
     }),
     {

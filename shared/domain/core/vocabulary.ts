@@ -90,15 +90,9 @@ export interface Finding {
   attack?: AttackTechnique[];
   /** An intelligence source's own normalised verdict, on the findings of `intel_*` tools. */
   source_verdict?: Verdict;
-  /**
-   * Positive evidence that the entity is benign (a popularity rank, an allowlist entry...): such a
-   * finding scores 0 and the verdict may weigh it as benign evidence; never a verdict on its own.
-   */
-  benign?: boolean;
-  /**
-   * The independent source the finding's evidence comes from (`feed:FEODO`, `intel:abuseipdb`...),
-   * so scoring counts one source once however many findings or paths lead to it.
-   */
+  /** Positive evidence that the entity is benign (an owned brand domain, an allowlist entry...). */
+  benign?: true;
+  /** The independent source behind the finding, e.g. `offline:domain-analysis`. */
   evidence_source?: string;
 }
 

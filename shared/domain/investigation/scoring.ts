@@ -313,9 +313,9 @@ export interface FindingInput {
   evidence?: readonly string[];
   /** ATT&CK techniques from the curated table, only where the finding really points to one. */
   attack?: readonly AttackTechniqueId[];
-  /** Positive evidence of benignness (scores 0). */
-  benign?: boolean;
-  /** The independent source of the evidence (`feed:FEODO`...), counted once by scoring. */
+  /** Positive evidence of benignness (Finding.benign). */
+  benign?: true;
+  /** The independent source behind the finding (Finding.evidence_source). */
   evidence_source?: string;
 }
 
@@ -332,7 +332,7 @@ export function makeFinding(input: FindingInput): Finding {
     category: input.category,
     evidence: [...(input.evidence ?? [])],
     ...(input.attack?.length ? { attack: attackTechniques(input.attack) } : {}),
-    ...(input.benign ? { benign: true } : {}),
+    ...(input.benign ? { benign: true as const } : {}),
     ...(input.evidence_source ? { evidence_source: input.evidence_source } : {}),
   };
 }

@@ -12,10 +12,10 @@ import { assertOwner } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import { METRIC } from '../../metric-names';
 import { countMetric, logger } from '../../observability';
-import type { SessionRecord } from '../../store/sessions-repository';
+import type { SessionRecord } from '../../store/sessions/records';
 import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { indexForSearchQuietly, indexStartedForSearchQuietly } from '../sessions/search-indexing';
-import { event, message, reportOf, sessionUrl, subjectOf } from '../sessions/session-context';
+import { event, message, sessionUrl } from '../sessions/session-context';
 
 /**
  * The investigation application service behind the start and cancel routes (public and console):
@@ -211,7 +211,7 @@ async function launch(ctx: LifecycleContext, session: SessionRecord, idempotency
       { failure_reason: reason, completed_at: at.toISOString() },
       [
         event(at, 'status_changed', { status: 'failed', reason }),
-        message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), 'failed', reason)),
+        message(at, 'assistant', unfinishedMessage(session.persona, session.entity, 'failed', reason)),
       ],
     );
     if (moved.ok) {
@@ -220,7 +220,7 @@ async function launch(ctx: LifecycleContext, session: SessionRecord, idempotency
     }
     // A retry with the same key should start afresh rather than replay this failure.
     if (idempotencyKey)
-      await ctx.sessions.deleteIdempotency(session.owner_key_id, idempotencyKey, session.session_id);
+      await ctx.idempotency.delete(session.owner_key_id, idempotencyKey, session.session_id);
     throw new ServiceUnavailableError('The investigation could not be started. Retry shortly.');
   }
 }
@@ -241,10 +241,8 @@ async function waitForTerminal(
 }
 
 async function toolCallsOf(ctx: LifecycleContext, sessionId: string): Promise<ToolCall[]> {
-  const results = await ctx.sessions.listToolResults(sessionId);
-  return results
-    .map((r) => r.call as unknown as ToolCall)
-    .sort((a, b) => a.started_at.localeCompare(b.started_at));
+  const results = await ctx.toolResults.list(sessionId);
+  return results.map((r) => r.call).sort((a, b) => a.started_at.localeCompare(b.started_at));
 }
 
 async function resultBody(ctx: LifecycleContext, session: SessionRecord, input: StartInvestigationInput) {
@@ -252,7 +250,7 @@ async function resultBody(ctx: LifecycleContext, session: SessionRecord, input: 
   const calls = wantsCalls ? await toolCallsOf(ctx, session.session_id) : [];
   return {
     ...acceptedBody(ctx, session),
-    report: reportOf(session) ?? null,
+    report: session.report ?? null,
     ...(session.failure_reason ? { failure_reason: session.failure_reason } : {}),
     ...(input.include_tool_calls ? { tool_calls: calls } : {}),
     ...(input.include_raw_results ? { raw_results: rawResultsFrom(calls) } : {}),
@@ -277,7 +275,7 @@ export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller,
   const at = ctx.now();
   const moved = await ctx.sessions.transition(sessionId, 'canceled', { completed_at: at.toISOString() }, [
     event(at, 'status_changed', { status: 'canceled', reason: CANCEL_REASON }),
-    message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), 'canceled')),
+    message(at, 'assistant', unfinishedMessage(session.persona, session.entity, 'canceled')),
   ]);
   if (!moved.ok) {
     throw new ConflictError(

@@ -8,7 +8,7 @@ import {
   sweepDecision,
 } from '../../domain/investigation/stale-sessions';
 import { logAlarmedFailure, logger } from '../../observability';
-import type { SessionRecord } from '../../store/sessions-repository';
+import type { SessionRecord } from '../../store/sessions/records';
 import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { endSession, REASONS } from './ended-runs';
 
@@ -76,7 +76,7 @@ export async function sweepStaleSessions(
   let failures = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await ctx.sessions.listOpenCreatedBefore(
+    const page = await ctx.openSessions.listCreatedBefore(
       cutoff,
       Math.min(PAGE_SIZE, maxSessions - result.examined),
       start,

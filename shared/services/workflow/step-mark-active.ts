@@ -7,7 +7,7 @@ import type { ToolName } from '../../domain/core/vocabulary';
 import { connectorOfTool } from '../../domain/intel/connectors';
 import { openingMessage } from '../../domain/investigation/report/report';
 import { toolsFor } from '../../domain/investigation/tools/tool-catalogue';
-import { event, message, subjectOf } from '../sessions/session-context';
+import { event, message } from '../sessions/session-context';
 import type { PlanningContext } from './planning-context';
 import { injectFault } from './workflow-faults';
 import { loadSession, SessionEndedError, SessionInput } from './workflow-step';
@@ -34,7 +34,7 @@ export interface Plan {
 export async function markActive(ctx: PlanningContext, rawInput: unknown): Promise<Plan> {
   const { session_id } = SessionInput.parse(rawInput);
   const session = await loadSession(ctx, session_id);
-  const entity = normaliseEntity(subjectOf(session));
+  const entity = normaliseEntity(session.entity);
   await injectFault(ctx.cfg, 'step-mark-active', entity.value);
   const tools = toolsFor(
     entity,

@@ -9,7 +9,10 @@ type Schemas = components['schemas'];
 type FeedName = Schemas['FeedSummary']['name'];
 
 function printFeeds(answer: Schemas['ListFeedsResponse'], ctx: CommandContext): void {
-  if (ctx.json) return printJson(answer);
+  if (ctx.json) {
+    printJson(answer);
+    return;
+  }
   printText(
     table(
       ['FEED', 'ENABLED', 'STATUS', 'INDICATORS', 'REFRESHED', 'ERROR'],
