@@ -28,7 +28,11 @@ import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gate
 import { startIntervalJob } from './interval-job';
 import { startSiemPullSchedule } from './siem-pull-schedule';
 import { type LocalQueue, type LocalQueueOptions, type SqsConsumer, startLocalQueue } from './sqs';
-import { type LocalStepFunctions, startLocalStepFunctions } from './step-functions';
+import {
+  type LocalStepFunctions,
+  type LocalStepFunctionsOptions,
+  startLocalStepFunctions,
+} from './step-functions';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -59,6 +63,8 @@ export interface LocalServiceOptions {
    * data directory, or a temporary directory per table prefix against an existing DynamoDB.
    */
   feedsDir?: string;
+  /** Local Step Functions settings (tests: Express's at-least-once delivery made certain). */
+  stepFunctions?: Pick<LocalStepFunctionsOptions, 'atLeastOnce' | 'retryIntervalMs'>;
 }
 
 export interface LocalService {
@@ -124,7 +130,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     stoppers.push(() => incidentQueue.stop());
     // Investigations run as executions of the real ASL, each Task invoking the real step handler.
     // (Step failures are logged by the steps themselves.)
-    const stepFunctions = await startLocalStepFunctions({ region: process.env.AWS_REGION ?? 'us-east-1' });
+    const stepFunctions = await startLocalStepFunctions({
+      region: process.env.AWS_REGION ?? 'us-east-1',
+      ...options.stepFunctions,
+    });
     stoppers.push(() => stepFunctions.stop());
 
     const tableNames = tableNamesFor(options.tablePrefix ?? 'sis-local');
@@ -136,6 +145,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       SIS_INCIDENT_QUEUE_URL: incidentQueue.queueUrl,
       SIS_SFN_ENDPOINT: stepFunctions.endpoint,
       SIS_STATE_MACHINE_ARN: stepFunctions.stateMachineArn,
+      // Both state machines of the one definition, as the stack deploys them: the start chooses.
+      SIS_EXPRESS_STATE_MACHINE_ARN: stepFunctions.expressStateMachineArn,
       SIS_WORKFLOW_TIMEOUT_SECONDS: String(workflowTimeoutSeconds()),
       // The run-tool step's offline enrichment data: the stack ships it beside the function; here it
       // is the cache built from the installed packages (once, ~5 s).

@@ -128,7 +128,11 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'feeds-refresh': feedRefresh,
   'start-investigation': [
     ...writeTable('sessions'),
-    { actions: ['states:StartExecution'], resources: ['{state-machine/investigation}'] },
+    // Both state machines of the one definition: the start chooses per run (workflow-type.ts).
+    {
+      actions: ['states:StartExecution'],
+      resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
+    },
   ],
   'cancel-investigation': [
     ...writeTable('sessions'),
@@ -179,7 +183,11 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-list-sessions': [...readTable('sessions'), ...CURSOR_SECRET],
   'console-start-investigation': [
     ...writeTable('sessions'),
-    { actions: ['states:StartExecution'], resources: ['{state-machine/investigation}'] },
+    // Both state machines of the one definition: the start chooses per run (workflow-type.ts).
+    {
+      actions: ['states:StartExecution'],
+      resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
+    },
   ],
   'console-get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
   'console-get-report': readTable('sessions'),
@@ -219,6 +227,12 @@ const SERVICE_ROLE_ALLOWLIST: Record<string, Allowed[]> = {
     {
       actions: ['lambda:InvokeFunction'],
       resources: ['{function/feeds-refresh}', '{function/feeds-refresh}:*'],
+    },
+  ],
+  'states:investigation-express': [
+    {
+      actions: ['lambda:InvokeFunction'],
+      resources: STEP_FUNCTIONS,
     },
   ],
   'scheduler:siem-pull': [

@@ -11,7 +11,11 @@ let key: string;
 
 beforeAll(async () => {
   service = await startTestService({
-    env: { SIS_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:does-not-exist' },
+    env: {
+      SIS_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:does-not-exist',
+      SIS_EXPRESS_STATE_MACHINE_ARN:
+        'arn:aws:states:us-east-1:000000000000:stateMachine:does-not-exist-express',
+    },
   });
   key = (await service.createKey({ name: 'start failure' })).apiKey;
 });

@@ -8,11 +8,13 @@ import type { ToolCall } from '../../domain/core/vocabulary';
 import { unfinishedMessage } from '../../domain/investigation/report/persona-endings';
 import { personaNamed } from '../../domain/investigation/report/persona-names';
 import { rawResultsFrom } from '../../domain/investigation/report/report';
+import { workflowTypeFor, workflowTypeOf } from '../../domain/investigation/workflow-type';
 import { assertOwner } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import { METRIC } from '../../metric-names';
 import { countMetric, logger } from '../../observability';
 import type { SessionRecord } from '../../store/sessions/records';
+import { connectorEntityTypes } from '../intel/configured-connectors';
 import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { indexForSearchQuietly, indexStartedForSearchQuietly } from '../sessions/search-indexing';
 import { event, message, sessionUrl } from '../sessions/session-context';
@@ -142,6 +144,13 @@ export async function startInvestigation(
       include_raw_results: input.include_raw_results,
       ...(input.refresh_intel ? { refresh_intel: true } : {}),
     },
+    // Express for a run that fits its 5 minutes (rules analyst, no connector lookup), else Standard.
+    workflow: workflowTypeFor({
+      analyst: ctx.cfg.SIS_ANALYST,
+      entityType: entity.type,
+      connectorEntityTypes: connectorEntityTypes(ctx.cfg),
+      expressAvailable: ctx.cfg.SIS_EXPRESS_STATE_MACHINE_ARN !== undefined,
+    }),
   };
   const hash = requestHash(entity, persona, input);
   const created = await ctx.sessions.create(
@@ -199,7 +208,7 @@ export async function startInvestigation(
 /** Starts the run; if that fails the session is marked failed at once, so it never stays initialized. */
 async function launch(ctx: LifecycleContext, session: SessionRecord, idempotencyKey?: string): Promise<void> {
   try {
-    await ctx.workflow.start(session.run_id, { session_id: session.session_id });
+    await ctx.workflow.start(session.run_id, { session_id: session.session_id }, workflowTypeOf(session));
     countMetric(METRIC.investigationsStarted);
   } catch (error) {
     logger.error('workflow start failed', { session_id: session.session_id, error: error as Error });
@@ -283,7 +292,8 @@ export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller,
     );
   }
   try {
-    await ctx.workflow.stop(session.run_id, CANCEL_REASON);
+    // An Express run cannot be stopped (no-op): its remaining steps find the session canceled.
+    await ctx.workflow.stop(session.run_id, CANCEL_REASON, workflowTypeOf(session));
   } catch (error) {
     // The session is canceled whatever the run does now: its remaining steps are refused by the
     // status conditions. A run that ended or never started has nothing to stop.

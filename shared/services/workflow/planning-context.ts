@@ -1,7 +1,7 @@
 import { perConfiguration } from '../../config';
 import type { IntelPort } from '../../domain/core/vocabulary';
 import { enabledFeeds } from '../feeds/enabled-feeds';
-import { configuredConnectors } from '../intel/intel-lookups';
+import { configuredConnectors } from '../intel/connector-settings';
 import { type SessionContextWith, sessionWritingContext } from '../sessions/session-context';
 
 /**

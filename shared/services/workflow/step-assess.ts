@@ -71,6 +71,7 @@ export async function assess(ctx: AssessContext, rawInput: unknown): Promise<{ r
   // history and the report's coverage show every tool that was planned.
   const recorded = await recordedToolCalls(ctx, input.session_id);
   const seen = new Set(recorded.map((call) => call.name));
+  let raced = false;
   for (const line of [...input.tool_results, ...(input.intel_results ?? [])]) {
     const tool = line.tool;
     if (!isToolName(tool) || seen.has(tool)) continue;
@@ -86,10 +87,13 @@ export async function assess(ctx: AssessContext, rawInput: unknown): Promise<{ r
       ? await ctx.toolResults.record(input.session_id, result, history)
       : await ctx.toolResults.recordDeferred(input.session_id, result, history);
     if (outcome === 'not_active') return { report: null };
-    recorded.push(call);
     seen.add(tool);
+    // Another delivery of this step (or a late tool step) recorded this tool first: that record counts.
+    if (outcome === 'duplicate') raced = true;
+    else recorded.push(call);
   }
-  const report = buildReport({ entity, persona: session.persona, toolCalls: inToolOrder(recorded) });
+  const calls = raced ? await recordedToolCalls(ctx, input.session_id) : recorded;
+  const report = buildReport({ entity, persona: session.persona, toolCalls: inToolOrder(calls) });
   if (input.analyst) return { report: await withAnalyst(ctx, input.session_id, report) };
   return { report };
 }

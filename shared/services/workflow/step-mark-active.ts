@@ -50,15 +50,26 @@ export async function markActive(ctx: PlanningContext, rawInput: unknown): Promi
     refresh_intel: session.options?.refresh_intel === true,
     analyst: ctx.cfg.SIS_ANALYST,
   };
-  if (session.status === 'active') return plan; // a retried step
-  if (isTerminal(session.status)) throw new SessionEndedError(`Session ${session_id} is ${session.status}`);
+  if (session.status === 'active') return plan; // a retried step, or a duplicate execution's
+  if (isTerminal(session.status)) return nothingToRun(plan);
   const at = ctx.now();
   const moved = await ctx.sessions.transition(session_id, 'active', { started_at: at.toISOString() }, [
     event(at, 'status_changed', { status: 'active', tools }),
     message(at, 'assistant', openingMessage(session.persona, entity, tools)),
   ]);
   if (!moved.ok && moved.session?.status !== 'active') {
-    throw new SessionEndedError(`Session ${session_id} is ${moved.session?.status ?? 'gone'}`);
+    if (!moved.session) throw new SessionEndedError(`Session ${session_id} is gone`);
+    return nothingToRun(plan);
   }
   return plan;
+}
+
+/**
+ * The plan of a run whose session already ended (canceled before its run began, or a duplicate
+ * delivery of an execution that already completed: Express runs at least once): no tools, the rules
+ * path, so Assess and Persist find the session ended and the run succeeds having written nothing,
+ * rather than failing into MarkFailed (and the failures alarm) for a session that is fine.
+ */
+function nothingToRun(plan: Plan): Plan {
+  return { ...plan, tools: [], intel_tools: [], analyst: 'rules' };
 }

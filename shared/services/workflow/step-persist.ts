@@ -48,12 +48,16 @@ export async function persist(
       at: completedAt,
     }),
   );
-  await ctx.verdicts.record(entity, {
-    session_id: session.session_id,
-    verdict: report.verdict,
-    risk_score: report.risk_score,
-    completed_at: completedAt,
-  });
+  await ctx.verdicts.record(
+    entity,
+    {
+      session_id: session.session_id,
+      verdict: report.verdict,
+      risk_score: report.risk_score,
+      completed_at: completedAt,
+    },
+    session.created_at,
+  );
   await indexForSearch(ctx, { ...session, status: 'completed', report }, postingTermsFor);
 
   const moved = await ctx.sessions.transition(

@@ -2,6 +2,7 @@ import type { Conversation } from '../../domain/analyst/conversation';
 import type { Entity } from '../../domain/core/entity';
 import type { SessionStatus } from '../../domain/core/session-status';
 import type { Report, ToolCall } from '../../domain/core/vocabulary';
+import type { WorkflowType } from '../../domain/investigation/workflow-type';
 
 /**
  * What the sessions table holds, as the services work with it (the items' layout is keys.ts): the
@@ -34,6 +35,8 @@ export interface SessionRecord {
   /** The report's verdict and risk score, kept on META for the poll (which does not read the report). */
   report_summary?: { verdict?: unknown; risk_score?: unknown };
   options: SessionOptions;
+  /** The state machine its run was started on (absent on sessions from before Express: Standard). */
+  workflow?: WorkflowType;
 }
 
 export type HistoryKind = 'message' | 'event' | 'tool_call';

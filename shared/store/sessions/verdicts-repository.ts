@@ -4,7 +4,9 @@ import type { SubjectVerdict } from './records';
 
 /**
  * The verdicts of completed sessions per investigated entity (pk SUBJECT#<type>#<value>, sk
- * <completed_at>#<session_id>), of any owner: prior verdicts are tenant knowledge for the tools.
+ * <created_at>#<session_id>), of any owner: prior verdicts are tenant knowledge for the tools. Keyed
+ * by the session's creation, the same on every attempt, so a repeated Persist rewrites its one
+ * verdict (items written before Express are keyed by completed_at).
  */
 export class VerdictsRepository {
   constructor(
@@ -12,14 +14,22 @@ export class VerdictsRepository {
     private readonly tableName: string,
   ) {}
 
-  /** Records a completed session's verdict under its subject; idempotent per session. */
-  async record(subject: { type: string; value: string }, verdict: SubjectVerdict): Promise<void> {
+  /**
+   * Records a completed session's verdict under its subject; idempotent per session: the key is the
+   * session's creation time (`createdAt`) and ID, which every attempt of the step (a retry, an
+   * Express redelivery, a duplicate execution) shares, where its completion time differs per attempt.
+   */
+  async record(
+    subject: { type: string; value: string },
+    verdict: SubjectVerdict,
+    createdAt: string,
+  ): Promise<void> {
     await this.doc.send(
       new PutCommand({
         TableName: this.tableName,
         Item: {
           pk: subjectPk(subject),
-          sk: `${verdict.completed_at}#${verdict.session_id}`,
+          sk: `${createdAt}#${verdict.session_id}`,
           ...verdict,
         },
       }),
