@@ -7,7 +7,6 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import {
   FEED_NAMES,
-  FEEDS,
   type FeedName,
   feedEnvPrefix,
   refreshPeriods,
