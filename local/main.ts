@@ -10,6 +10,21 @@ const localEnv = z.object({
   SIS_PUBLIC_URL: z.url().optional(),
 });
 
+/**
+ * The exact bootstrap command for this service's data: `sis admin bootstrap` finds DynamoDB Local
+ * through the same variables, so the ones that differ from their defaults are spelled out.
+ */
+function bootstrapCommand(env: z.infer<typeof localEnv>, dataDir: string): string {
+  const vars = [
+    env.SIS_DYNAMODB_PORT !== 8000 ? `SIS_DYNAMODB_PORT=${env.SIS_DYNAMODB_PORT}` : '',
+    dataDir !== resolve('.data') ? `SIS_DATA_DIR=${shellWord(dataDir)}` : '',
+  ].filter(Boolean);
+  return [...vars, 'npx sis admin bootstrap --json'].join(' ');
+}
+
+const shellWord = (value: string) =>
+  /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+
 async function main(): Promise<void> {
   const parsed = localEnv.safeParse(process.env);
   if (!parsed.success) {
@@ -42,7 +57,7 @@ async function main(): Promise<void> {
   console.log(`  OpenAPI document:  ${service.baseUrl}/openapi.json`);
   console.log(`  Plugin manifest:   ${service.baseUrl}/.well-known/ai-plugin.json`);
   console.log(`  Data directory:    ${dataDir} (DynamoDB Local on 127.0.0.1:${env.SIS_DYNAMODB_PORT})`);
-  console.log(`  First admin key:   npx sis admin bootstrap --json`);
+  console.log(`  First admin key:   ${bootstrapCommand(env, dataDir)}`);
   console.log(`  Web console:       ${service.console.url}`);
   for (const user of service.console.users) {
     // A generated password is printed once, here; one set in SIS_CONSOLE_*_PASSWORD never is.

@@ -1,21 +1,16 @@
 import { userInfo } from 'node:os';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { type Command, run, UsageError } from '../packages/cli/src/program';
-import { KEY_EXPIRY_DAYS } from '../shared/domain/keys/key-lifecycle';
-import { rotateCursorSecrets } from '../shared/services/auth/cursor-secrets';
-import { cursorSecretRepositoryFromConfig } from '../shared/store/cursor-secret-repository';
-import { SERVICE_VERSION } from '../shared/version';
-import { bootstrapAdminKey, parseExpiryDays, parseScopeList } from './cli/bootstrap';
-import { withApiGateway } from './cli/discover-api';
-import { type CliTarget, CliUsageError, describeTarget, openTarget, resolveTarget } from './cli/target';
+import { rotateCursorSecrets } from '../../shared/services/auth/cursor-secrets';
+import { cursorSecretRepositoryFromConfig } from '../../shared/store/cursor-secret-repository';
+import { bootstrapAdminKey, parseScopeList } from './bootstrap';
+import { withApiGateway } from './discover-api';
+import { type CliTarget, describeTarget, openTarget, resolveTarget } from './target';
 
 /**
- * The project's `sis`: every command of the CLI package (packages/cli: investigations, sessions, keys,
- * incidents, graph, search, profiles) plus `sis admin bootstrap`, which writes the first admin key
- * straight into the key table, and `sis admin rotate-cursor-secret`, which rotates the key that signs
- * pagination cursors in the same table; both need the project's runtime code. Results go to stdout (with
- * --json, exactly one JSON document); progress and errors go to stderr. A secret is printed to stdout
- * once and never logged.
+ * The actions of `sis admin`: they need the project's runtime code (the AWS SDK, the key service), so
+ * bin/sis.ts loads this module only when an admin command runs, and every other `sis` call starts
+ * without it. Results go to stdout (with --json, exactly one JSON document); progress and errors go to
+ * stderr. A secret is printed to stdout once and never logged.
  */
 const status = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -27,7 +22,7 @@ function actorName(): string {
   }
 }
 
-interface BootstrapFlags {
+export interface BootstrapFlags {
   json?: boolean;
   force?: boolean;
   name: string;
@@ -36,6 +31,7 @@ interface BootstrapFlags {
   scopes: string;
   aws?: boolean;
   tenant?: string;
+  startDb?: boolean;
 }
 
 /**
@@ -55,11 +51,11 @@ async function withUsagePlan(target: CliTarget, tenant: string | undefined): Pro
   }
 }
 
-async function bootstrap(flags: BootstrapFlags): Promise<number> {
+export async function bootstrap(flags: BootstrapFlags): Promise<number> {
   const resolved = resolveTarget(process.env, { aws: flags.aws, tenant: flags.tenant });
   const scopes = parseScopeList(flags.scopes);
   const target = await withUsagePlan(resolved, flags.tenant ?? process.env.SIS_TENANT);
-  const opened = await openTarget(target, status);
+  const opened = await openTarget(target, status, { startDb: Boolean(flags.startDb) });
   try {
     const result = await bootstrapAdminKey(
       opened.service,
@@ -99,17 +95,18 @@ async function bootstrap(flags: BootstrapFlags): Promise<number> {
   }
 }
 
-interface RotateCursorSecretFlags {
+export interface RotateCursorSecretFlags {
   json?: boolean;
   discardPrevious?: boolean;
   aws?: boolean;
   tenant?: string;
+  startDb?: boolean;
 }
 
 /** The secret itself is never printed: nobody but the functions that page needs it. */
-async function rotateCursorSecret(flags: RotateCursorSecretFlags): Promise<number> {
+export async function rotateCursorSecret(flags: RotateCursorSecretFlags): Promise<number> {
   const target = resolveTarget(process.env, { aws: flags.aws, tenant: flags.tenant });
-  const opened = await openTarget(target, status);
+  const opened = await openTarget(target, status, { startDb: Boolean(flags.startDb) });
   try {
     const rotation = await rotateCursorSecrets(cursorSecretRepositoryFromConfig(target.config), {
       discardPrevious: Boolean(flags.discardPrevious),
@@ -132,80 +129,4 @@ async function rotateCursorSecret(flags: RotateCursorSecretFlags): Promise<numbe
   } finally {
     await opened.close();
   }
-}
-
-/** Option parsing errors become the CLI's usage errors (one line, exit 2). */
-function asUsageError<T>(parse: (value: string) => T): (value: string) => T {
-  return (value) => {
-    try {
-      return parse(value);
-    } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
-  };
-}
-
-function addAdminCommands(program: Command): void {
-  const admin = program.command('admin').description('Administration of this deployment from the project');
-  admin
-    .command('bootstrap')
-    .description(
-      'Create an admin API key directly in the key table (the first key of a deployment). Refuses while an active admin key exists, unless --force.',
-    )
-    .option('--force', 'create another admin key even if an active one exists')
-    .option('--name <name>', 'key name', 'bootstrap admin')
-    .option('--description <text>', 'key description', 'Created by sis admin bootstrap')
-    .option(
-      '--expires-in-days <days>',
-      `days until the key expires (${KEY_EXPIRY_DAYS.min}-${KEY_EXPIRY_DAYS.max})`,
-      asUsageError(parseExpiryDays),
-      KEY_EXPIRY_DAYS.default,
-    )
-    .option('--scopes <list>', 'scopes besides the admin role: all, none, or a comma-separated list', 'all')
-    .option('--aws', 'write to the deployed stack on AWS (same as SIS_TARGET=aws)')
-    .option('--tenant <tenant>', 'tenant whose tables (sis-<tenant>-*) to use')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ npx sis admin bootstrap --json\n  $ npx sis admin bootstrap --aws --tenant acme\n',
-    )
-    .action(adminAction(bootstrap));
-  admin
-    .command('rotate-cursor-secret')
-    .description(
-      'Rotate the key that signs pagination cursors (an item of the key table): the current key becomes the previous one, so cursors in flight stay valid.',
-    )
-    .option(
-      '--discard-previous',
-      'do not keep the old key (it leaked): every cursor issued before is refused from now on',
-    )
-    .option('--aws', 'rotate in the deployed stack on AWS (same as SIS_TARGET=aws)')
-    .option('--tenant <tenant>', 'tenant whose key table (sis-<tenant>-keys) to use')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ npx sis admin rotate-cursor-secret\n  $ npx sis admin rotate-cursor-secret --aws --tenant acme\n',
-    )
-    .action(adminAction(rotateCursorSecret));
-}
-
-process.exitCode = await run(process.argv, { extend: addAdminCommands, version: SERVICE_VERSION });
-
-/**
- * A `sis admin` command's action: the global --json joins its flags, and a failure becomes a message
- * and exit code 1 (usage errors say "Error:", anything else "Failed:").
- */
-function adminAction<Flags extends { json?: boolean | undefined }>(
-  run: (flags: Flags) => Promise<number>,
-): (flags: Omit<Flags, 'json'>, command: Command) => Promise<void> {
-  return async (flags, command) => {
-    try {
-      process.exitCode = await run({
-        ...flags,
-        json: command.optsWithGlobals<{ json?: boolean }>().json,
-      } as Flags);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      status(error instanceof CliUsageError ? `Error: ${message}` : `Failed: ${message}`);
-      process.exitCode = 1;
-    }
-  };
 }
