@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { startLocalService } from './service';
+import { describeOccupant, portOccupant } from './port-occupant';
 
 /** The operator contract of `npm start` (DESIGN.md): PORT, SIS_DATA_DIR, SIS_DYNAMODB_PORT, SIS_PUBLIC_URL. */
 const localEnv = z.object({
@@ -34,6 +34,14 @@ async function main(): Promise<void> {
   const env = parsed.data;
   const dataDir = resolve(env.SIS_DATA_DIR);
   const started = Date.now();
+  // Before anything starts (DynamoDB Local, tables, issuer): a second `npm start` on a taken port
+  // says who is there and exits 1.
+  const occupant = await portOccupant(env.PORT);
+  if (occupant.kind !== 'free') {
+    console.error(describeOccupant(occupant, env.PORT));
+    process.exit(1);
+  }
+  const { startLocalService } = await import('./service');
   const service = await startLocalService({
     port: env.PORT,
     dynamodb: { dataDir: resolve(dataDir, 'dynamodb'), port: env.SIS_DYNAMODB_PORT },
