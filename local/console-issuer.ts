@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import Provider, { type Configuration } from 'oidc-provider';
 import { ADMIN_GROUP, ANALYST_GROUP } from '../shared/domain/keys/console-identity';
+import { consoleIssuerStore } from './console-issuer-store';
 
 /**
  * The local stand-in for the tenant's Cognito user pool: a real OpenID Connect issuer (oidc-provider)
@@ -80,7 +81,11 @@ export function createConsoleIssuer(options: {
   const bySubject = new Map(users.map((u) => [localSubject(u.username), u]));
   const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
 
+  const consoleOrigin = new URL(publicUrl).origin;
   const configuration: Configuration = {
+    adapter: consoleIssuerStore(),
+    // The console is the only client and calls the token endpoint from its own origin.
+    clientBasedCORS: (_ctx, origin) => origin === consoleOrigin,
     clients: [
       {
         client_id: LOCAL_CONSOLE_CLIENT_ID,

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInToConsole } from '../support/console-sign-in';
 import { baseEnv, freePort, type StartedProcess, startLocalMain } from '../support/npm-start';
 import { REPO } from '../support/sis-cli';
 
@@ -22,12 +23,22 @@ function quickStartBlock(readme: string): string {
   return fence[1];
 }
 
+/** The PATH of a user's shell: without the node_modules/.bin folders the test runner put first. */
+const userPath = () =>
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => !dir.includes('node_modules'))
+    .join(delimiter);
+
 function bash(
   script: string,
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn('bash', ['-c', script], { cwd: REPO, env: { ...baseEnv(), ...env } });
+    const child = spawn('bash', ['-c', script], {
+      cwd: REPO,
+      env: { ...baseEnv(), PATH: userPath(), ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -50,6 +61,7 @@ beforeAll(async () => {
     PORT: String(await freePort()),
     SIS_DYNAMODB_PORT: String(await freePort()),
     SIS_DATA_DIR: dataDir,
+    SIS_CONSOLE_ADMIN_PASSWORD: 'quick-start-admin-password',
     ...(process.env.SIS_OFFLINE_DATA_DIR ? { SIS_OFFLINE_DATA_DIR: process.env.SIS_OFFLINE_DATA_DIR } : {}),
   };
   service = await startLocalMain(env);
@@ -80,6 +92,8 @@ describe('the README quick start', () => {
     expect(first.stdout).toContain('IP address 203.0.113.66');
     expect(first.stdout).toMatch(/^Verdict: \w+ {4}Risk: \d+\/100/m);
     expect(first.stderr).not.toMatch(STACK_TRACE);
+    // Nothing a user should worry about: no npm engine warnings, no warnings of any kind.
+    expect(first.stderr).not.toMatch(/EBADENGINE|npm warn|WARNING/i);
 
     // Pasted again: bootstrap refuses (an admin key is active) and the chain stops there, cleanly.
     const again = await bash(block, { PORT: env.PORT, SIS_DYNAMODB_PORT: env.SIS_DYNAMODB_PORT });
@@ -88,4 +102,36 @@ describe('the README quick start', () => {
     expect(again.stderr).not.toMatch(STACK_TRACE);
     expect(again.stdout).toBe('');
   }, 180_000);
+});
+
+describe('start-up and sign-in', () => {
+  it('print nothing a user should worry about (no runtime, adapter or CORS notice of the issuer)', async () => {
+    const baseUrl = `http://127.0.0.1:${env.PORT}`;
+    const signedIn = await signInToConsole(baseUrl, {
+      username: 'admin',
+      password: 'quick-start-admin-password',
+    });
+    expect(signedIn.idToken.split('.')).toHaveLength(3);
+    // A browser's token request carries Origin: the console's own origin is allowed, another is not.
+    const token = (origin: string) =>
+      fetch(`${baseUrl}/oidc/oauth2/token`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: 'not-a-code',
+          client_id: 'sis-console-local',
+          redirect_uri: `${baseUrl}/auth/callback`,
+          code_verifier: 'x'.repeat(43),
+        }),
+      });
+    const own = await token(baseUrl);
+    expect(own.headers.get('access-control-allow-origin')).toBe(baseUrl);
+    const foreign = await token('https://elsewhere.example');
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+
+    const { stdout, stderr } = service.output();
+    expect(stderr).toBe('');
+    expect(stdout).not.toMatch(/oidc-provider|WARNING|NOTICE|MUST/);
+  });
 });
