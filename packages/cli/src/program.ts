@@ -4,6 +4,7 @@ import { addConfigureCommand } from './commands/configure';
 import { addInvestigationCommands } from './commands/investigations';
 import { addKeyCommands } from './commands/keys';
 import { addKnowledgeCommands } from './commands/knowledge';
+import { addSmokeCommand } from './commands/smoke';
 import { completionScript } from './completion';
 import { withExamples } from './context';
 import { CliError, EXIT } from './errors';
@@ -40,6 +41,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addKeyCommands(program);
   addKnowledgeCommands(program);
   addConfigureCommand(program);
+  addSmokeCommand(program);
   withExamples(
     program
       .command('completion')
