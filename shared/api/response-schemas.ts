@@ -3,6 +3,7 @@ import { ListConnectorsResponse } from './schemas/connectors';
 import {
   AuditResponse,
   ConsoleConfigResponse,
+  ConsoleIncidentResponse,
   ConsoleMeResponse,
   ConsoleSessionsResponse,
   ConsoleStartResponse,
@@ -56,6 +57,7 @@ export const RESPONSE_SCHEMAS = {
   ConsoleMeResponse,
   ConsoleSessionsResponse,
   ConsoleStartResponse,
+  ConsoleIncidentResponse,
   AuditResponse,
 } satisfies Record<string, z.core.$ZodType>;
 

@@ -1,13 +1,13 @@
 import type { Entity } from '../domain/core/entity';
-import { incidentLink } from '../domain/incidents/incident';
 import type {
   IncidentSummary,
   InvestigationData,
   Neighbour,
   PriorInvestigation,
   Verdict,
-} from '../domain/investigation/types';
-import { VERDICTS } from '../domain/investigation/types';
+} from '../domain/core/vocabulary';
+import { VERDICTS } from '../domain/core/vocabulary';
+import { incidentLink } from '../domain/incidents/incident';
 import type { GraphRepository } from './graph-repository';
 import type { IncidentsRepository } from './incidents-repository';
 import type { SessionsRepository } from './sessions-repository';

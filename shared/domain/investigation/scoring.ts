@@ -5,10 +5,15 @@ import type {
   FindingCategory,
   FindingSeverity,
   IncidentSeverity,
+  ScoreContribution,
+  ScoreExplanation,
+  SourceContribution,
   ToolCall,
   ToolName,
   Verdict,
-} from './types';
+} from '../core/vocabulary';
+
+export type { ScoreContribution, ScoreExplanation, SourceContribution };
 
 /**
  * Risk scoring. Every number that turns evidence into a verdict lives here, so it can be read,
@@ -116,37 +121,6 @@ export function riskLevel(risk: number): 'low' | 'elevated' | 'high' {
 }
 
 // ---- Explaining the score ----
-
-export interface ScoreContribution {
-  finding_id: string;
-  title: string;
-  source_tool: ToolName;
-  score: number;
-  /** Points of the risk score this finding added, taken strongest first; they sum to the risk. */
-  points: number;
-}
-
-export interface SourceContribution {
-  source_tool: ToolName;
-  findings: number;
-  /** The risk this source's findings alone would give. */
-  alone: number;
-  /** Sum of its findings' points. */
-  points: number;
-}
-
-export interface ScoreExplanation {
-  method: 'noisy_or';
-  formula: string;
-  risk_score: number;
-  verdict: Verdict;
-  /** Why the verdict follows from the risk and the coverage, in one sentence. */
-  verdict_reason: string;
-  /** Findings that moved the score (score > 0), strongest first. */
-  contributions: ScoreContribution[];
-  /** Per tool or intelligence source, most points first. */
-  sources: SourceContribution[];
-}
 
 export const RISK_FORMULA = 'risk = round(100 × (1 − Π (1 − score_i / 100)))';
 

@@ -1,13 +1,13 @@
 import type { SessionStatus } from '../../domain/core/session-status';
+import type { Report } from '../../domain/core/vocabulary';
 import { edgesFromInvestigation } from '../../domain/graph/graph';
-import { closingMessage, relationshipsFrom } from '../../domain/investigation/report';
-import type { Report } from '../../domain/investigation/types';
+import { closingMessage, relationshipsFrom } from '../../domain/investigation/report/report';
 import { postingTermsFor } from '../../domain/search/search-phrases';
 import { METRIC } from '../../metric-names';
 import { countMetric, durationMetric } from '../../observability';
 import * as z from '../../zod';
-import { indexForSearch, indexForSearchQuietly } from '../investigations/search-indexing';
-import { event, message, subjectOf } from '../investigations/session-context';
+import { indexForSearch, indexForSearchQuietly } from '../sessions/search-indexing';
+import { event, message, subjectOf } from '../sessions/session-context';
 import type { StepContext } from './step-context';
 import { injectFault } from './workflow-faults';
 import { loadSession, recordedToolCalls, SessionInput } from './workflow-step';

@@ -1,14 +1,4 @@
 import { type Entity, entityKey, entityLabel, sameEntity } from '../../core/entity';
-import {
-  ageInDays,
-  incidentScore,
-  makeFinding,
-  NEIGHBOUR_SCORE_CAP,
-  neighbourhoodScore,
-  neighbourRisk,
-  PRIOR_HALF_LIFE_DAYS,
-  priorVerdictScore,
-} from '../scoring';
 import type {
   Facts,
   Finding,
@@ -19,7 +9,17 @@ import type {
   ToolName,
   ToolOutput,
   ToolRunContext,
-} from '../types';
+} from '../../core/vocabulary';
+import {
+  ageInDays,
+  incidentScore,
+  makeFinding,
+  NEIGHBOUR_SCORE_CAP,
+  neighbourhoodScore,
+  neighbourRisk,
+  PRIOR_HALF_LIFE_DAYS,
+  priorVerdictScore,
+} from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
 
 /** Entities of the incidents (other than `subject`), most co-occurrences first, as related entities. */

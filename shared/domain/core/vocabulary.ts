@@ -1,9 +1,6 @@
-import type { AnalystSection } from '../analyst/report-section';
-import type { AttackTechnique } from '../core/attack';
-import type { Entity } from '../core/entity';
-import type { Tlp } from '../core/tlp';
-import type { ScoreExplanation } from './scoring';
-import type { OfflineIntel } from './tools/enrichment';
+import type { AttackTechnique } from './attack';
+import type { Entity } from './entity';
+import type { Tlp } from './tlp';
 
 /**
  * The vocabulary of an investigation, shared by the tools, the engine, the report, the store (which
@@ -338,4 +335,115 @@ export interface Report {
   score_explanation?: ScoreExplanation;
   /** Bedrock analyst mode only (docs/analyst.md): who wrote the narrative, usage and cost. */
   analyst?: AnalystSection;
+}
+
+// ---- The score's explanation (computed by investigation/scoring.ts) ----
+
+export interface ScoreContribution {
+  finding_id: string;
+  title: string;
+  source_tool: ToolName;
+  score: number;
+  /** Points of the risk score this finding added, taken strongest first; they sum to the risk. */
+  points: number;
+}
+
+export interface SourceContribution {
+  source_tool: ToolName;
+  findings: number;
+  /** The risk this source's findings alone would give. */
+  alone: number;
+  /** Sum of its findings' points. */
+  points: number;
+}
+
+export interface ScoreExplanation {
+  method: 'noisy_or';
+  formula: string;
+  risk_score: number;
+  verdict: Verdict;
+  /** Why the verdict follows from the risk and the coverage, in one sentence. */
+  verdict_reason: string;
+  /** Findings that moved the score (score > 0), strongest first. */
+  contributions: ScoreContribution[];
+  /** Per tool or intelligence source, most points first. */
+  sources: SourceContribution[];
+}
+
+// ---- The offline data port (implemented by platform/offline-intel.ts, judged by investigation/tools/enrichment.ts) ----
+
+export interface OfflineDataSource {
+  /** What the data says, e.g. "IP to ASN and AS organisation". */
+  name: string;
+  /** The npm package (and version) the data comes from. */
+  package: string;
+  /** When the data was built (YYYY-MM-DD). */
+  date: string;
+  licence: string;
+  /** The attribution the licence asks for, when it asks for one. */
+  attribution?: string;
+}
+
+export interface IpIntel {
+  asn: number | null;
+  as_org: string | null;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string | null;
+}
+
+export interface MailDomainIntel {
+  disposable: boolean;
+  free: boolean;
+}
+
+/** The offline data, as the tools see it. Lookups never throw for "not found": they return nulls. */
+export interface OfflineIntel {
+  ip(address: string): IpIntel;
+  mailDomain(domain: string): MailDomainIntel;
+  /** Date of the IP data (the older of the ASN and country data), YYYY-MM-DD. */
+  ipDataDate: string;
+  mailDataDate: string;
+  sources: readonly OfflineDataSource[];
+}
+
+// ---- The analyst's section of the report (written by analyst/report-section.ts) ----
+
+export const FALLBACK_REASONS = [
+  'model_error',
+  'model_timeout',
+  'model_throttled',
+  'malformed_tool_use',
+  'max_tokens',
+  'guardrail_intervened',
+  'context_window_exceeded',
+  'budget_exhausted',
+  'no_report',
+  'invalid_report',
+  'narrative_contradicts_verdict',
+  'analyst_step_failed',
+] as const;
+export type FallbackReason = (typeof FALLBACK_REASONS)[number];
+
+/**
+ * `report.analyst`: who wrote the narrative (the model, or the rules engine as fallback), with the
+ * conversation's usage and estimated cost. The risk score, verdict, findings and recommendations of
+ * the report are the rules engine's in every case.
+ */
+export interface AnalystSection {
+  mode: 'bedrock' | 'rules';
+  configured_mode: 'bedrock';
+  model_id: string;
+  prompt_version: string | null;
+  turns: number;
+  tool_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  estimated_cost_usd: number | null;
+  price_source: string;
+  fallback_reason?: FallbackReason;
+  narrative: string;
+  key_findings: string[];
+  recommended_actions: string[];
+  questions_for_human: string[];
+  removed_indicators: string[];
 }

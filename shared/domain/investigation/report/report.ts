@@ -1,7 +1,5 @@
-import { type Entity, entityKey, sameEntity } from '../core/entity';
-import { normaliseEntity } from '../core/entity-normalisation';
-import { type Persona, resolvePersona } from './personas/personas';
-import { coverageOf, explainScore, riskScore as riskScoreOf, sortFindings, verdictFor } from './scoring';
+import { type Entity, entityKey, sameEntity } from '../../core/entity';
+import { normaliseEntity } from '../../core/entity-normalisation';
 import type {
   Attributes,
   Coverage,
@@ -13,7 +11,9 @@ import type {
   ToolCallStatus,
   ToolName,
   Verdict,
-} from './types';
+} from '../../core/vocabulary';
+import { coverageOf, explainScore, riskScore as riskScoreOf, sortFindings, verdictFor } from '../scoring';
+import { type Persona, resolvePersona } from './personas';
 
 /**
  * Turns recorded tool calls into the report, the assistant's opening and closing messages and the
