@@ -254,6 +254,10 @@ export interface TenantListQuery {
   limit: number;
   /** The sort key the previous page ended at. */
   after?: string | undefined;
+  /** Only the sessions of this key (the public listing of the caller's own sessions). */
+  ownerKeyId?: string | undefined;
+  /** Only sessions created at or after this ISO time (a key condition: older ones are not read). */
+  since?: string | undefined;
 }
 
 export class SearchIndexRepository {
@@ -516,6 +520,13 @@ export class SearchIndexRepository {
   async listTenant(query: TenantListQuery): Promise<{ hits: SearchEntry[]; next?: string }> {
     const values: Record<string, unknown> = { ':pk': TENANT_PK };
     const filters = query.terms.map((term, i) => hasTerm(values, term, i));
+    const names: Record<string, string> = filters.length ? { ...TERM_NAMES } : {};
+    if (query.ownerKeyId) {
+      values[':owner'] = query.ownerKeyId;
+      names['#owner'] = 'owner_key_id';
+      filters.push('#owner = :owner');
+    }
+    if (query.since) values[':since'] = query.since;
     const hits: Item[] = [];
     let evaluated = 0;
     let startKey: Record<string, unknown> | undefined = query.after
@@ -525,9 +536,9 @@ export class SearchIndexRepository {
       const result = await this.doc.send(
         new QueryCommand({
           TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
+          KeyConditionExpression: query.since ? 'pk = :pk AND sk >= :since' : 'pk = :pk',
           ...(filters.length
-            ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: TERM_NAMES }
+            ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names }
             : {}),
           ExpressionAttributeValues: values,
           ScanIndexForward: false,

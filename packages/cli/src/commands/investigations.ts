@@ -16,6 +16,7 @@ import {
   shortTime,
   table,
 } from '../output';
+import { addSessionsListCommand } from './sessions-list';
 
 type Schemas = components['schemas'];
 type History = Schemas['SessionHistoryResponse'];
@@ -310,12 +311,14 @@ export function addInvestigationCommands(program: Command): void {
   );
 
   const sessions = withExamples(
-    program.command('sessions').description('Show, follow, cancel and read investigation sessions'),
+    program.command('sessions').description('List, show, follow, cancel and read investigation sessions'),
     [
+      'sis sessions list --since 24h',
       'sis sessions watch s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF',
       'sis sessions report s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF --json',
     ],
   );
+  addSessionsListCommand(sessions, runWithContext);
   withExamples(
     sessions
       .command('show')
