@@ -76,6 +76,16 @@ export const Finding = /* @__PURE__ */ (() =>
           "On findings of intel_* tools: that intelligence source's own normalised verdict (malicious, suspicious, benign, or unknown when the source does not know the indicator)",
         example: 'malicious',
       }),
+      benign: withMeta(z.optional(z.literal(true)), {
+        description:
+          'Present (true) when the finding is positive evidence that the entity is benign, e.g. a domain owned by a brand in the offline brand catalogue',
+        example: true,
+      }),
+      evidence_source: withMeta(z.optional(z.string()), {
+        description:
+          'The independent source behind the finding, e.g. offline:domain-analysis for the offline brand catalogue',
+        example: 'offline:domain-analysis',
+      }),
     }),
     {
       id: 'Finding',

@@ -87,6 +87,10 @@ export interface Finding {
   attack?: AttackTechnique[];
   /** An intelligence source's own normalised verdict, on the findings of `intel_*` tools. */
   source_verdict?: Verdict;
+  /** Positive evidence that the entity is benign (an owned brand domain, an allowlist entry...). */
+  benign?: true;
+  /** The independent source behind the finding, e.g. `offline:domain-analysis`. */
+  evidence_source?: string;
 }
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

@@ -78,6 +78,8 @@ function sanitiseOutput(tool: ToolName, output: ToolOutput): ToolOutput {
       evidence: (Array.isArray(raw.evidence) ? raw.evidence : []).slice(0, MAX_EVIDENCE_ITEMS).map(truncate),
       ...(attack.length > 0 ? { attack } : {}),
       ...(VERDICTS.includes(raw.source_verdict as never) ? { source_verdict: raw.source_verdict } : {}),
+      ...(raw.benign === true ? { benign: true as const } : {}),
+      ...(typeof raw.evidence_source === 'string' ? { evidence_source: truncate(raw.evidence_source) } : {}),
     });
   }
   const related: RelatedEntity[] = [];

@@ -313,6 +313,10 @@ export interface FindingInput {
   evidence?: readonly string[];
   /** ATT&CK techniques from the curated table, only where the finding really points to one. */
   attack?: readonly AttackTechniqueId[];
+  /** Positive evidence of benignness (Finding.benign). */
+  benign?: true;
+  /** The independent source behind the finding (Finding.evidence_source). */
+  evidence_source?: string;
 }
 
 export function makeFinding(input: FindingInput): Finding {
@@ -328,6 +332,8 @@ export function makeFinding(input: FindingInput): Finding {
     category: input.category,
     evidence: [...(input.evidence ?? [])],
     ...(input.attack?.length ? { attack: attackTechniques(input.attack) } : {}),
+    ...(input.benign ? { benign: true as const } : {}),
+    ...(input.evidence_source ? { evidence_source: input.evidence_source } : {}),
   };
 }
 

@@ -1038,6 +1038,17 @@ export interface components {
              * @enum {string}
              */
             source_verdict?: "benign" | "suspicious" | "malicious" | "unknown";
+            /**
+             * @description Present (true) when the finding is positive evidence that the entity is benign, e.g. a domain owned by a brand in the offline brand catalogue
+             * @example true
+             * @enum {boolean}
+             */
+            benign?: true;
+            /**
+             * @description The independent source behind the finding, e.g. offline:domain-analysis for the offline brand catalogue
+             * @example offline:domain-analysis
+             */
+            evidence_source?: string;
         };
         /** @description Which enrichment tools completed; a verdict of unknown means too few did */
         Coverage: {
