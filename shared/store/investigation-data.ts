@@ -10,7 +10,7 @@ import { VERDICTS } from '../domain/core/vocabulary';
 import { incidentLink } from '../domain/incidents/incident';
 import type { GraphRepository } from './graph-repository';
 import type { IncidentsRepository } from './incidents-repository';
-import type { SessionsRepository } from './sessions-repository';
+import type { VerdictsRepository } from './sessions/verdicts-repository';
 
 /**
  * The investigation tools' read port (domain `InvestigationData`) over the stores:
@@ -46,7 +46,7 @@ async function mapLimited<T, R>(
 export interface InvestigationDataStores {
   graph: GraphRepository;
   incidents: IncidentsRepository;
-  sessions: SessionsRepository;
+  verdicts: VerdictsRepository;
   publicUrl: string;
 }
 
@@ -71,7 +71,7 @@ export function investigationData(stores: InvestigationDataStores): Investigatio
     },
 
     async priorInvestigations(entity: Entity, limit: number): Promise<PriorInvestigation[]> {
-      const verdicts = await stores.sessions.verdictsFor(entity, limit);
+      const verdicts = await stores.verdicts.forSubject(entity, limit);
       return verdicts.map((v) => ({
         session_id: v.session_id,
         verdict: (VERDICTS as readonly string[]).includes(v.verdict) ? (v.verdict as Verdict) : null,

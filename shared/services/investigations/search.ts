@@ -4,12 +4,11 @@ import { InvalidCursorError } from '../../domain/core/errors';
 import type { Caller } from '../../domain/keys/scopes';
 import { partitionsFor } from '../../domain/search/search-phrases';
 import { slug, termsForQuery } from '../../domain/search/search-terms';
-import {
-  isPostingSortKey,
-  type SearchEntry,
-  type SearchIndexRepository,
-  searchIndexRepositoryFromConfig,
-} from '../../store/search-index-repository';
+import { isPostingSortKey } from '../../store/search-index/keys';
+import type { SearchEntry } from '../../store/search-index/records';
+import { SearchRepository } from '../../store/search-index/search-repository';
+import { TenantListRepository } from '../../store/search-index/tenant-list-repository';
+import { onSessionsTable } from '../../store/sessions-table';
 import * as z from '../../zod';
 import { deploymentCursorCodec } from '../auth/cursor-secrets';
 
@@ -63,7 +62,7 @@ function view(entry: SearchEntry): SearchResultView {
 }
 
 export async function searchInvestigations(
-  index: SearchIndexRepository,
+  index: SearchRepository,
   caller: Caller,
   input: SearchInput,
 ): Promise<SearchResult> {
@@ -119,7 +118,7 @@ const listPosition = /* @__PURE__ */ (() =>
  * from `since` on as a key condition. The cursor is bound to the key and the filters.
  */
 export async function listOwnSessions(
-  index: SearchIndexRepository,
+  index: TenantListRepository,
   caller: Caller,
   input: ListSessionsInput,
 ): Promise<{ sessions: SearchResultView[]; next_cursor: string | null }> {
@@ -133,7 +132,7 @@ export async function listOwnSessions(
   const after = input.cursor
     ? (await deploymentCursorCodec()).decode(input.cursor, binding, listPosition).after
     : undefined;
-  const page = await index.listTenant({ terms, limit: input.limit, after, ownerKeyId: caller.keyId, since });
+  const page = await index.list({ terms, limit: input.limit, after, ownerKeyId: caller.keyId, since });
   return {
     sessions: page.hits.map(view),
     next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
@@ -141,6 +140,11 @@ export async function listOwnSessions(
 }
 
 /** The search index of this process (one per cold start; rebuilt when tests reset the config). */
-export const searchIndex: () => SearchIndexRepository = /* @__PURE__ */ perConfiguration((cfg) =>
-  searchIndexRepositoryFromConfig(cfg),
+export const searchIndex: () => SearchRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  onSessionsTable(cfg, SearchRepository),
+);
+
+/** The tenant listing of this process, read by the owner's session list (one per cold start). */
+export const ownSessionsIndex: () => TenantListRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  onSessionsTable(cfg, TenantListRepository),
 );
