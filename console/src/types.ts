@@ -57,3 +57,6 @@ export type RotatedKey = Answer<'rotateConsoleKey'>;
 
 export type AuditAnswer = Answer<'listConsoleAudit'>;
 export type AuditEntry = AuditAnswer['entries'][number];
+
+export type FeedsAnswer = Answer<'listConsoleFeeds'>;
+export type Feed = FeedsAnswer['feeds'][number];

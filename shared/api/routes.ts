@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './route-types';
 import { connectorRoutes } from './routes/connectors';
 import { consoleRoutes } from './routes/console';
+import { feedRoutes } from './routes/feeds';
 import { investigationRoutes } from './routes/investigations';
 import { keyRoutes } from './routes/keys';
 import { knowledgeRoutes } from './routes/knowledge';
@@ -18,6 +19,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...knowledgeRoutes,
   ...consoleRoutes,
   ...connectorRoutes,
+  ...feedRoutes,
 ];
 
 export function routeByOperationId(operationId: string): RouteDefinition {

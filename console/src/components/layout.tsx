@@ -17,6 +17,7 @@ const ANALYST_NAV: NavItem[] = [
 const ADMIN_NAV: NavItem[] = [
   { href: '/admin/keys', label: 'API keys' },
   { href: '/admin/audit', label: 'Key audit' },
+  { href: '/admin/feeds', label: 'Feeds' },
 ];
 
 function NavLink({ item, path }: { item: NavItem; path: string }) {

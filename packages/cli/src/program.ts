@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ApiError, describeFailure, NetworkError } from './api';
 import { addConfigureCommand } from './commands/configure';
+import { addFeedCommands } from './commands/feeds';
 import { addInvestigationCommands } from './commands/investigations';
 import { addKeyCommands } from './commands/keys';
 import { addKnowledgeCommands } from './commands/knowledge';
@@ -40,6 +41,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addInvestigationCommands(program);
   addKeyCommands(program);
   addKnowledgeCommands(program);
+  addFeedCommands(program);
   addConfigureCommand(program);
   addSmokeCommand(program);
   withExamples(

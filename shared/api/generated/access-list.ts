@@ -176,6 +176,7 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       '/graph/{value}',
       '/admin/keys',
       '/admin/audit',
+      '/admin/feeds',
       '/auth/callback',
       '/signed-out',
       '/console',
@@ -323,6 +324,36 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
     paths: ['/api/v1/admin/connectors'],
     access: {
       kind: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/admin/feeds'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/admin/feeds/refresh'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/admin/feeds'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/feeds/refresh'],
+    access: {
+      kind: 'console',
+      role: 'admin',
     },
   },
 ];
