@@ -26,7 +26,7 @@ import {
   RotateApiKeyResponse,
 } from './schemas/keys';
 import { AiPluginManifest, HealthResponse, OpenApiDocument } from './schemas/meta';
-import { SearchResponse } from './schemas/search';
+import { ListSessionsResponse, SearchResponse } from './schemas/search';
 
 /**
  * Every success-response schema, by the name a route row gives it (`schema: 'SessionHistoryResponse'`).
@@ -49,6 +49,7 @@ export const RESPONSE_SCHEMAS = {
   ListIncidentsResponse,
   IngestIncidentsResponse,
   SearchResponse,
+  ListSessionsResponse,
   CreateApiKeyResponse,
   ListApiKeysResponse,
   RotateApiKeyResponse,

@@ -5,6 +5,7 @@ import { addFeedCommands } from './commands/feeds';
 import { addInvestigationCommands } from './commands/investigations';
 import { addKeyCommands } from './commands/keys';
 import { addKnowledgeCommands } from './commands/knowledge';
+import { addSmokeCommand } from './commands/smoke';
 import { completionScript } from './completion';
 import { withExamples } from './context';
 import { CliError, EXIT } from './errors';
@@ -42,6 +43,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addKnowledgeCommands(program);
   addFeedCommands(program);
   addConfigureCommand(program);
+  addSmokeCommand(program);
   withExamples(
     program
       .command('completion')
