@@ -1,6 +1,7 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -110,6 +111,11 @@ export class TenantStack extends Stack {
       logRetention: settings.logRetentionDays,
       removalPolicy,
       telemetry,
+      sharedLogGroup: new LogGroup(this, 'FunctionLogs', {
+        logGroupName: `/aws/lambda/sis-${settings.tenant}-functions`,
+        retention: settings.logRetentionDays,
+        removalPolicy,
+      }),
     };
 
     this.api = new ServiceApi(this, 'Api', {

@@ -186,10 +186,15 @@ export class Observability extends Construct {
         metricValue: '1',
       });
     failureFilter('FailedAnswersFilter', props.accessLogs, FAILURE_PATTERNS.answer);
+    // Functions sharing a log group share its one filter (ServiceFunctionDefaults.sharedLogGroup).
+    const filtered = new Set<ILogGroup>();
     for (const fn of this.watched.functions) {
+      if (filtered.has(fn.logGroup)) continue;
+      filtered.add(fn.logGroup);
       const name = shortName(fn.functionName, props.tenant);
+      const shared = this.watched.functions.filter((other) => other.logGroup === fn.logGroup).length > 1;
       failureFilter(
-        `${pascal(name)}FailuresFilter`,
+        shared ? 'FunctionsFailuresFilter' : `${pascal(name)}FailuresFilter`,
         fn.logGroup,
         isAuthorizer(fn, name, props) ? FAILURE_PATTERNS.authorizerInvocation : FAILURE_PATTERNS.invocation,
       );

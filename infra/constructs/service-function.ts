@@ -89,6 +89,13 @@ export interface ServiceFunctionDefaults {
   removalPolicy: RemovalPolicy;
   /** Log levels and tracing (infra/telemetry.ts); the defaults' profile when omitted. */
   telemetry?: TelemetryProfile;
+  /**
+   * The one log group the tenant's functions write to (their streams carry the function's name), so
+   * the stack holds one log group and one failure filter instead of one of each per function and
+   * stays under CloudFormation's 500 resources. Authorizers keep a group of their own: their
+   * failures are read with another pattern. Omitted: every function gets its own group.
+   */
+  sharedLogGroup?: LogGroup;
 }
 
 export interface ServiceFunctionProps {
@@ -168,6 +175,11 @@ class InlinePolicyRole extends Role {
  * The physical name is fixed (`sis-<tenant>-<name>`) so API Gateway can reach the function by ARN
  * without a reference to it; see TenantStack for why that matters.
  */
+/** REQUEST authorizers are named `functions/*authorizer` by convention. */
+export function isAuthorizerName(name: string): boolean {
+  return name.endsWith('authorizer');
+}
+
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly role: Role;
@@ -186,11 +198,14 @@ export class ServiceFunction extends Construct {
     this.functionName = physicalFunctionName(defaults.tenant, name);
     const telemetry = defaults.telemetry ?? telemetryProfile();
 
-    this.logGroup = new LogGroup(this, 'Logs', {
-      logGroupName: `/aws/lambda/${this.functionName}`,
-      retention: defaults.logRetention,
-      removalPolicy: defaults.removalPolicy,
-    });
+    this.logGroup =
+      defaults.sharedLogGroup && !isAuthorizerName(name)
+        ? defaults.sharedLogGroup
+        : new LogGroup(this, 'Logs', {
+            logGroupName: `/aws/lambda/${this.functionName}`,
+            retention: defaults.logRetention,
+            removalPolicy: defaults.removalPolicy,
+          });
 
     // An own role instead of the AWSLambdaBasicExecutionRole managed policy, whose log permissions
     // cover every log group in the account.

@@ -33,7 +33,12 @@ interface Allowed {
 const table = (id: string) => `{table/${id}}`;
 const index = (id: string, name = 'gsi1') => `{table/${id}}/index/${name}`;
 const apigateway = (path: string) => `arn:<Partition>:apigateway:<Region>::${path}`;
-const logGroupOf = (fn: string) => `{log-group//aws/lambda/sis-${TENANT}-${fn}}`;
+/**
+ * The log group a function writes to: the tenant's one function log group, or its own for the
+ * authorizers (infra/constructs/service-function.ts sharedLogGroup).
+ */
+const logGroupOf = (fn: string) =>
+  `{log-group//aws/lambda/sis-${TENANT}-${fn.endsWith('authorizer') ? fn : 'functions'}}`;
 
 const readTable = (id: string, withIndex = false): Allowed[] => [
   { actions: READ, resources: [table(id)] },
