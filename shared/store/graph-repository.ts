@@ -13,6 +13,7 @@ import {
   type NodeObservation,
   type Relationship,
 } from '../domain/graph/graph';
+import type { RiskBasisEntry } from '../domain/investigation/types';
 import { consistentBatchGet } from './consistent-batch-get';
 import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
@@ -97,6 +98,16 @@ interface PartitionWork {
   sides: EdgeSide[];
 }
 
+function riskBasisFromItem(raw: unknown[]): RiskBasisEntry[] {
+  return raw
+    .filter((e): e is Item => typeof e === 'object' && e !== null)
+    .map((e) => ({
+      source: String(e.source),
+      score: Number(e.score ?? 0),
+      refs: Array.isArray(e.refs) ? e.refs.map(String) : [],
+    }));
+}
+
 function nodeFromItem(item: Item): StoredNode {
   const node: StoredNode = {
     type: item.entity_type as EntityType,
@@ -108,6 +119,7 @@ function nodeFromItem(item: Item): StoredNode {
   };
   if (typeof item.risk_score === 'number') node.risk_score = item.risk_score;
   if (typeof item.risk_scored_at === 'string') node.risk_scored_at = item.risk_scored_at;
+  if (Array.isArray(item.risk_basis)) node.risk_basis = riskBasisFromItem(item.risk_basis);
   return node;
 }
 
@@ -157,6 +169,7 @@ function nodeItem(node: StoredNode, version: number): Item {
     ...(node.risk_score !== undefined
       ? { risk_score: node.risk_score, risk_scored_at: node.risk_scored_at }
       : {}),
+    ...(node.risk_basis ? { risk_basis: node.risk_basis } : {}),
     version,
   };
 }

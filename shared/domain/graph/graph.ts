@@ -1,5 +1,6 @@
 import { type Entity, entityKey } from '../core/entity';
 import { earlierTime, laterTime, type NormalisedIncident } from '../incidents/incident';
+import type { RiskBasisEntry } from '../investigation/types';
 
 /**
  * The knowledge graph's model: entities are nodes, and an edge records that two entities were seen
@@ -175,6 +176,8 @@ export interface NodeObservation {
   at: string;
   /** Latest risk score from an investigation of this entity, 0-100. */
   risk_score?: number;
+  /** What that score rests on (investigation scoring.ts riskBasisOf), written with it. */
+  risk_basis?: RiskBasisEntry[];
 }
 
 export interface EntityNode {
@@ -187,6 +190,8 @@ export interface EntityNode {
   risk_score?: number;
   /** When risk_score was set, so an older investigation finishing late does not overwrite a newer score. */
   risk_scored_at?: string;
+  /** What risk_score rests on; absent on nodes scored before it existed. */
+  risk_basis?: RiskBasisEntry[];
 }
 
 export function mergeNode(existing: EntityNode | undefined, observation: NodeObservation): EntityNode {
@@ -211,6 +216,8 @@ export function mergeNode(existing: EntityNode | undefined, observation: NodeObs
   ) {
     node.risk_score = observation.risk_score;
     node.risk_scored_at = observation.at;
+    if (observation.risk_basis) node.risk_basis = observation.risk_basis;
+    else delete node.risk_basis;
   }
   return node;
 }

@@ -12,3 +12,4 @@ export { ACCOUNT_RULES, HOST_RULES } from './tools/tool-identity';
 export { reversePointer } from './tools/tool-ip-classification';
 export * from './tools/tools';
 export * from './types';
+export * from './verdict';

@@ -2,8 +2,8 @@ import type { AnalystSection } from '../analyst/report-section';
 import type { AttackTechnique } from '../core/attack';
 import type { Entity } from '../core/entity';
 import type { Tlp } from '../core/tlp';
-import type { ScoreExplanation } from './scoring';
 import type { OfflineIntel } from './tools/enrichment';
+import type { ScoreExplanation } from './verdict';
 
 /**
  * The vocabulary of an investigation, shared by the tools, the engine, the report, the store (which
@@ -69,6 +69,8 @@ export const FINDING_CATEGORIES = [
   'incident_history',
   'prior_verdict',
   'association',
+  /** The tenant's own word: an allowlist entry or an analyst's feedback (docs/tenant-knowledge.md). */
+  'tenant_knowledge',
 ] as const;
 export type FindingCategory = (typeof FINDING_CATEGORIES)[number];
 
@@ -90,7 +92,29 @@ export interface Finding {
   attack?: AttackTechnique[];
   /** An intelligence source's own normalised verdict, on the findings of `intel_*` tools. */
   source_verdict?: Verdict;
+  /**
+   * Positive evidence that the entity is benign (score 0): a tenant allowlist entry, an analyst's
+   * false-positive feedback, a well-known legitimate owner, a popularity rank. Only such a finding
+   * lets a report say `benign` (scoring.ts verdictFor); finding nothing is `unknown`.
+   */
+  benign?: boolean;
+  /**
+   * The independent source the finding rests on (`feed:FEODO`, `intel:abuseipdb`, `tenant:allowlist`,
+   * `feedback`, `offline:asn`...). Scoring counts each source once: of several findings naming the
+   * same source only the strongest adds to the risk (the others are listed as discounted).
+   */
+  evidence_source?: string;
+  /**
+   * Set by a tool that deliberately does not count what it found (a prior verdict that is context,
+   * a neighbour whose risk rests on this entity): the score it would have had and why it has 0.
+   * The report's score_explanation lists it under `discounted`.
+   */
+  discounted?: { score: number; reason: string };
 }
+
+/** How many independent sources stand behind a report's verdict (scoring.ts confidenceFor). */
+export const CONFIDENCES = ['low', 'medium', 'high'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type Facts = { [key: string]: JsonValue };
@@ -204,6 +228,51 @@ export interface Neighbour {
   /** The neighbour's own latest verdict and risk, when it has been investigated. */
   verdict?: Verdict | null;
   risk_score?: number | null;
+  /**
+   * What the neighbour's risk rests on (scoring.ts riskBasisOf), written with its score; absent on
+   * nodes scored before it existed, whose risk then counts as it stands.
+   */
+  risk_basis?: RiskBasisEntry[];
+}
+
+/**
+ * One independent piece of what an entity's risk score rests on: the source, the points it gave and
+ * the incidents or entities it depends on (`inc_…` IDs, `<type>:<value>` keys). An entry with no refs
+ * is intrinsic to the entity (its name, its network, an intelligence answer about it).
+ */
+export interface RiskBasisEntry {
+  source: string;
+  score: number;
+  refs: string[];
+}
+
+/** An allowlist entry that covers the investigated entity (shared/domain/knowledge). */
+export interface AllowlistMatch {
+  entry_id: string;
+  type: string;
+  value: string;
+  reason: string;
+  created_by: string;
+  created_at: string;
+  expires_at?: string | null;
+}
+
+/** An analyst's feedback on an earlier session of the same entity. */
+export interface FeedbackRecord {
+  session_id: string;
+  verdict: 'true_positive' | 'false_positive';
+  comment: string;
+  by: string;
+  at: string;
+  /** The reviewed session's verdict and risk when the feedback was given. */
+  session_verdict?: Verdict | null;
+  session_risk_score?: number | null;
+}
+
+/** What the tenant itself says about an entity: allowlist entries covering it, feedback, newest first. */
+export interface TenantKnowledge {
+  allowlist: AllowlistMatch[];
+  feedback: FeedbackRecord[];
 }
 
 /**
@@ -216,6 +285,8 @@ export interface InvestigationData {
   /** Earlier sessions on the same entity (any owner: verdicts are tenant knowledge). */
   priorInvestigations(entity: Entity, limit: number): Promise<PriorInvestigation[]>;
   neighbourhood(entity: Entity, limit: number): Promise<Neighbour[]>;
+  /** Unexpired allowlist entries covering the entity and analysts' feedback on its sessions. */
+  tenantKnowledge(entity: Entity): Promise<TenantKnowledge>;
 }
 
 export interface DataLimits {
@@ -324,6 +395,8 @@ export interface Report {
   summary: string;
   risk_score: number;
   verdict: Verdict;
+  /** From the number of independent sources behind the verdict (scoring.ts confidenceFor). */
+  confidence: Confidence;
   persona: PersonaName;
   /** The investigated entity first, then related ones discovered. */
   entities: ReportEntity[];

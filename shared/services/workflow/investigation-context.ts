@@ -4,6 +4,7 @@ import { documentClientFor } from '../../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../../store/graph-repository';
 import { incidentsRepositoryFromConfig } from '../../store/incidents-repository';
 import { investigationData } from '../../store/investigation-data';
+import { tenantKnowledgeRepositoryFromConfig } from '../../store/knowledge/tenant-knowledge-repository';
 import { type SessionContext, sessionContext } from '../investigations/session-context';
 
 /**
@@ -34,6 +35,7 @@ export const investigationContext = /* @__PURE__ */ perConfiguration((cfg): Inve
       graph,
       incidents: incidentsRepositoryFromConfig(cfg, doc),
       sessions: base.sessions,
+      knowledge: tenantKnowledgeRepositoryFromConfig(cfg, doc),
       publicUrl: cfg.SIS_PUBLIC_URL,
     }),
   };

@@ -1,7 +1,9 @@
 import type { SessionStatus } from '../../domain/core/session-status';
 import { edgesFromInvestigation } from '../../domain/graph/graph';
 import { closingMessage, relationshipsFrom } from '../../domain/investigation/report';
+import { riskBasisOf } from '../../domain/investigation/scoring';
 import type { Report } from '../../domain/investigation/types';
+import { countEvidence } from '../../domain/investigation/verdict';
 import { postingTermsFor } from '../../domain/search/search-phrases';
 import { METRIC } from '../../metric-names';
 import { countMetric, durationMetric } from '../../observability';
@@ -40,7 +42,16 @@ export async function persist(
   const discovered = relationshipsFrom({ entity, toolCalls: calls, sessionId: session.session_id });
   await ctx.graph.record(
     { id: session.session_id, kind: 'investigation', at: completedAt },
-    [{ entity, kind: 'investigation', at: completedAt, risk_score: report.risk_score }],
+    [
+      {
+        entity,
+        kind: 'investigation',
+        at: completedAt,
+        risk_score: report.risk_score,
+        // A benign verdict (the tenant's word or positive evidence) passes no risk on to neighbours.
+        risk_basis: report.verdict === 'benign' ? [] : riskBasisOf(countEvidence(report.findings).counted),
+      },
+    ],
     edgesFromInvestigation({
       session_id: session.session_id,
       entity,
