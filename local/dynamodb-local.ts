@@ -20,7 +20,7 @@ export const DYNAMODB_LOCAL_PACKAGE_VERSION = '2.9.30';
 export const DYNAMODB_LOCAL_INTEGRITY =
   'sha512-xTeeRLvzEfqyd5lh3bH4c0kHvSHHmmhD5ZDsHFKAQ5g2Zl6JqlFdutaQhCLHzxEp6Ry1o7TB6niIoXuQAnSewQ==';
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MARKER_FILE = '.installed';
 const JAR = 'DynamoDBLocal.jar';
 /** A cold JVM on a busy 2-core machine (the whole test suite running) can take well over 30 s. */

@@ -28,7 +28,7 @@ import { startSiemPullSchedule } from './siem-pull-schedule';
 import { type LocalQueue, type LocalQueueOptions, type SqsConsumer, startLocalQueue } from './sqs';
 import { type LocalStepFunctions, startLocalStepFunctions } from './step-functions';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface LocalServiceOptions {
   /** 0 picks a free port. */

@@ -71,7 +71,7 @@ interface Execution {
   abort?: () => void;
 }
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Step Functions' payload limit between states. */
 const MAX_PAYLOAD_BYTES = 256 * 1024;
 const MAX_REQUEST_BYTES = 1024 * 1024;
