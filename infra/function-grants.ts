@@ -44,7 +44,19 @@ export interface FunctionGrants {
    * `dynamodb:LeadingKeys`; shared/store/cursor-secret-repository.ts). Read lazily, once per cold start.
    */
   cursorSecret?: boolean;
+  /**
+   * Appends records to the admin audit list: PutItem on the keys table restricted to the audit
+   * partition by `dynamodb:LeadingKeys` (the tenant-knowledge changes, written in one transaction
+   * with the change they record; shared/store/knowledge/tenant-knowledge-repository.ts).
+   */
+  auditAppend?: boolean;
 }
+
+/** Allowlist changes and feedback: the sessions table (their items) and the audit partition. */
+const tenantKnowledgeWrite: FunctionGrants = {
+  tables: { sessions: { access: 'readWrite' } },
+  auditAppend: true,
+};
 
 const keyAdmin: FunctionGrants = {
   tables: { keys: { access: 'readWrite', indexes: ['gsi1'] } },
@@ -66,6 +78,16 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'disable-api-key': keyAdmin,
   'list-api-keys': { tables: { keys: { access: 'read', indexes: ['gsi1'] } } },
   'list-connectors': { tables: { intel: { access: 'read' } } },
+  // The tenant's knowledge (docs/tenant-knowledge.md): allowlist and feedback items in the sessions
+  // table; each change appends its audit record (the feedback reads the session's META too).
+  'add-allowlist-entry': tenantKnowledgeWrite,
+  'list-allowlist': { tables: { sessions: { access: 'read' } } },
+  'remove-allowlist-entry': tenantKnowledgeWrite,
+  'submit-session-feedback': tenantKnowledgeWrite,
+  'console-add-allowlist-entry': tenantKnowledgeWrite,
+  'console-list-allowlist': { tables: { sessions: { access: 'read' } } },
+  'console-remove-allowlist-entry': tenantKnowledgeWrite,
+  'console-submit-feedback': tenantKnowledgeWrite,
   // The session, its first history and the search postings; a synchronous start waits by reading
   // the session (DynamoDB), not the execution, so it needs no DescribeExecution.
   'start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
@@ -110,7 +132,8 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'siem-pull': { tables: { incidents: { access: 'readWrite' } }, incidentQueueSend: true },
   // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
   'step-mark-active': { tables: { sessions: { access: 'readWrite' } } },
-  // The built-in tools read the graph and the incidents (and the offline data beside the bundle).
+  // The built-in tools read the graph and the incidents (and the offline data beside the bundle);
+  // prior_investigations reads the allowlist and feedback items of the sessions table.
   'step-run-tool': {
     tables: {
       sessions: { access: 'readWrite' },

@@ -25,6 +25,7 @@ import {
 } from './schemas/keys';
 import { AiPluginManifest, HealthResponse, OpenApiDocument } from './schemas/meta';
 import { SearchResponse } from './schemas/search';
+import { AllowlistEntry, ListAllowlistResponse, SessionFeedback } from './schemas/tenant-knowledge';
 
 /**
  * Every success-response schema, by the name a route row gives it (`schema: 'SessionHistoryResponse'`).
@@ -57,6 +58,9 @@ export const RESPONSE_SCHEMAS = {
   ConsoleSessionsResponse,
   ConsoleStartResponse,
   AuditResponse,
+  AllowlistEntry,
+  ListAllowlistResponse,
+  SessionFeedback,
 } satisfies Record<string, z.core.$ZodType>;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

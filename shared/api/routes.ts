@@ -5,6 +5,7 @@ import { investigationRoutes } from './routes/investigations';
 import { keyRoutes } from './routes/keys';
 import { knowledgeRoutes } from './routes/knowledge';
 import { metaRoutes } from './routes/meta';
+import { tenantKnowledgeRoutes } from './routes/tenant-knowledge';
 
 /**
  * The route table: the single declaration of the API. CDK builds API Gateway resources, methods and
@@ -18,6 +19,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...knowledgeRoutes,
   ...consoleRoutes,
   ...connectorRoutes,
+  ...tenantKnowledgeRoutes,
 ];
 
 export function routeByOperationId(operationId: string): RouteDefinition {

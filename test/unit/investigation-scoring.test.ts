@@ -111,7 +111,7 @@ describe('verdict thresholds and coverage', () => {
   });
 
   it('says benign only with positive evidence, and that evidence only with enough coverage', () => {
-    const benign = [{ benign: true, evidence_source: 'offline:resolvers' }];
+    const benign = [{ benign: true as const, evidence_source: 'offline:resolvers' }];
     expect(verdictFor(10, full)).toBe('unknown');
     expect(verdictFor(10, full, [{ evidence_source: 'offline:asn' }])).toBe('unknown');
     expect(verdictFor(10, full, benign)).toBe('benign');
@@ -127,7 +127,9 @@ describe('verdict thresholds and coverage', () => {
   it("lets the tenant's own word (allowlist, false-positive feedback) set benign whatever the risk", () => {
     for (const source of ['tenant:allowlist', 'feedback']) {
       expect(
-        verdictFor(95, { tools_run: 4, tools_succeeded: 1 }, [{ benign: true, evidence_source: source }]),
+        verdictFor(95, { tools_run: 4, tools_succeeded: 1 }, [
+          { benign: true as const, evidence_source: source },
+        ]),
       ).toBe('benign');
     }
     // Not benign evidence, even from the same source: a confirmation is evidence of a threat.

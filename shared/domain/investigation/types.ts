@@ -97,7 +97,7 @@ export interface Finding {
    * false-positive feedback, a well-known legitimate owner, a popularity rank. Only such a finding
    * lets a report say `benign` (scoring.ts verdictFor); finding nothing is `unknown`.
    */
-  benign?: boolean;
+  benign?: true;
   /**
    * The independent source the finding rests on (`feed:FEODO`, `intel:abuseipdb`, `tenant:allowlist`,
    * `feedback`, `offline:asn`...). Scoring counts each source once: of several findings naming the

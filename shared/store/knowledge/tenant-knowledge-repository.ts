@@ -28,7 +28,8 @@ import { tableName } from '../tables';
  */
 const ALLOWLIST_PK = 'ALLOWLIST';
 const ENTRY_PREFIX = 'ENTRY#';
-const AUDIT_PK = 'AUDIT';
+/** The keys table's audit partition (keys-repository.ts): the only part of that table written here. */
+export const AUDIT_PK = 'AUDIT';
 /** Far beyond a sane allowlist; an investigation reads at most this many entries. */
 export const MAX_ALLOWLIST_ENTRIES = 5_000;
 const MAX_FEEDBACK_READ = 20;
