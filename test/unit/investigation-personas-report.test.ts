@@ -157,7 +157,7 @@ describe('personas shape the words, never the numbers', () => {
   it('SOC Analyst: technical indicators with scores, tools and related entities, plus containment steps', async () => {
     const soc = (await all())['SOC Analyst']!;
     expect(soc.summary).toMatch(
-      /^MALICIOUS · risk \d+\/100 · confidence (medium|high) · domain xn--ypal-43d9g\.com/,
+      /^MALICIOUS · risk \d+\/100 · domain xn--ypal-43d9g\.com\n\d indicators from 4\/4 tools; (medium|high) confidence\./,
     );
     expect(soc.summary).toMatch(/\[critical 90\] Homograph of PayPal \(paypal\.com\) \(domain_analysis\)/);
     expect(soc.summary).toMatch(/Related entities: .*ip:198\.51\.100\.23/);
@@ -185,16 +185,16 @@ describe('personas shape the words, never the numbers', () => {
     });
     const head = 'BENIGN · risk 15/100 · IP address 198.51.100.23';
     expect(soc.summary(view([finding('Quiet', 0), finding('Known', 0)]))).toBe(
-      `${head}\n0 indicators from 4/4 tools.\nNo risk indicators. Context: Quiet; Known.`,
+      `${head}\n0 indicators from 4/4 tools; low confidence.\nNo risk indicators. Context: Quiet; Known.`,
     );
     expect(soc.summary(view([], ['graph_neighbourhood']))).toBe(
-      `${head}\n0 indicators from 3/4 tools (did not complete: graph_neighbourhood).\nNo risk indicators.`,
+      `${head}\n0 indicators from 3/4 tools (did not complete: graph_neighbourhood); low confidence.\nNo risk indicators.`,
     );
     expect(soc.summary(view([finding('Odd', 15), finding('Quiet', 0)]))).toBe(
-      `${head}\n1 indicator from 4/4 tools.\nIndicators:\n- [low 15] Odd (ip_classification)`,
+      `${head}\n1 indicator from 4/4 tools; low confidence.\nIndicators:\n- [low 15] Odd (ip_classification)`,
     );
     expect(soc.summary(view([finding('Odd', 15), finding('Odder', 20)], ['incident_history']))).toBe(
-      `${head}\n2 indicators from 3/4 tools (did not complete: incident_history).\nIndicators:\n` +
+      `${head}\n2 indicators from 3/4 tools (did not complete: incident_history); low confidence.\nIndicators:\n` +
         '- [low 15] Odd (ip_classification)\n- [low 20] Odder (ip_classification)',
     );
   });

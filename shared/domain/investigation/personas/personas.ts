@@ -58,8 +58,7 @@ function headline(view: ReportView): string {
       ? `UNKNOWN · no evidence in 1 source · ${entityLabel(view.entity)}`
       : `UNKNOWN · no evidence in ${sources} sources · ${entityLabel(view.entity)}`;
   }
-  const confidence = view.confidence ? ` · confidence ${view.confidence}` : '';
-  return `${view.verdict.toUpperCase()} · risk ${view.riskScore}/100${confidence} · ${entityLabel(view.entity)}`;
+  return `${view.verdict.toUpperCase()} · risk ${view.riskScore}/100 · ${entityLabel(view.entity)}`;
 }
 const hasCategory = (view: ReportView, category: FindingCategory) =>
   indicators(view).some((f) => f.category === category);
@@ -123,6 +122,16 @@ function containment(view: ReportView): string | undefined {
   }
 }
 
+/**
+ * Each confidence in one literal of its own words: the search index posts a session once for the
+ * pair (a phrase) rather than once per word (scripts/search-phrases.ts), as before it was shown.
+ */
+const CONFIDENCE_WORDS: Record<Confidence, string> = {
+  low: 'low confidence',
+  medium: 'medium confidence',
+  high: 'high confidence',
+};
+
 const socAnalyst: Persona = {
   name: 'SOC Analyst',
   description: 'Technical triage: verdict, indicators with evidence, related entities and next steps.',
@@ -140,17 +149,18 @@ const socAnalyst: Persona = {
     if (benign.length > 0) lines.push(`Benign evidence: ${benign.map((f) => f.title).join('; ')}.`);
     // Each case's fixed words are written in one literal, none glued to a substitution: the search
     // index then posts a session once for them, under the literal's phrase (scripts/search-phrases.ts).
+    const confidence = CONFIDENCE_WORDS[view.confidence ?? 'low'];
     if (found.length === 0) {
       lines.push(
         context.length > 0
-          ? `0 indicators from ${tools} tools${gaps}.\nNo risk indicators. Context: ${context.join('; ')}.`
-          : `0 indicators from ${tools} tools${gaps}.\nNo risk indicators.`,
+          ? `0 indicators from ${tools} tools${gaps}; ${confidence}.\nNo risk indicators. Context: ${context.join('; ')}.`
+          : `0 indicators from ${tools} tools${gaps}; ${confidence}.\nNo risk indicators.`,
       );
     } else {
       lines.push(
         found.length === 1
-          ? `1 indicator from ${tools} tools${gaps}.\nIndicators:`
-          : `${found.length} indicators from ${tools} tools${gaps}.\nIndicators:`,
+          ? `1 indicator from ${tools} tools${gaps}; ${confidence}.\nIndicators:`
+          : `${found.length} indicators from ${tools} tools${gaps}; ${confidence}.\nIndicators:`,
       );
       for (const f of found.slice(0, 6))
         lines.push(`- [${f.severity} ${f.score}] ${f.title} (${f.source_tool})`);
