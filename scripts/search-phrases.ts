@@ -39,9 +39,10 @@ export function phraseSourceFiles(): string[] {
   return [
     ...inDir('shared/domain/investigation/tools', (n) => /^tool-.*\.ts$/.test(n)),
     'shared/domain/investigation/tools/mail-provider.ts',
-    'shared/domain/intel/mappers.ts',
-    ...inDir('shared/domain/investigation/personas', (n) => /^personas.*\.ts$/.test(n)),
-    'shared/domain/investigation/report.ts',
+    'shared/domain/intel/mappers-ip-reputation.ts',
+    'shared/domain/intel/mappers-indicators.ts',
+    ...inDir('shared/domain/investigation/report', (n) => /^personas.*\.ts$/.test(n)),
+    'shared/domain/investigation/report/report.ts',
   ];
 }
 

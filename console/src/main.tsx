@@ -11,7 +11,7 @@ import { GraphPage } from './pages/graph';
 import { IncidentPage } from './pages/incident';
 import { IncidentsPage } from './pages/incidents';
 import { NotFoundPage } from './pages/not-found';
-import { SessionPage } from './pages/session';
+import { SessionPage } from './pages/session/session-page';
 import { SessionsPage } from './pages/sessions';
 import { SignedOutPage, SignInProblem, SigningIn } from './pages/sign-in';
 import type { Me } from './types';

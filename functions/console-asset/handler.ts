@@ -1,11 +1,10 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getConsoleAsset } from '../../shared/api/routes/console';
-import { consoleFileLayout } from '../../shared/platform/console-files';
-import { ASSET_CACHE_CONTROL, consoleAsset } from '../../shared/services/console/console-pages';
+import { ASSET_CACHE_CONTROL, servedConsoleAsset } from '../../shared/services/console/console-pages';
 
 /** GET /console/assets/{file}: a content-hashed file the build's manifest names (404 otherwise). */
 export const handler = httpHandler(getConsoleAsset, async ({ params }) => {
-  const asset = await consoleAsset(consoleFileLayout(), params.file);
+  const asset = await servedConsoleAsset(params.file);
   return {
     statusCode: 200,
     rawBody: asset.body,

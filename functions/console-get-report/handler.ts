@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getConsoleReport } from '../../shared/api/routes/console';
 import { getInvestigationReport } from '../../shared/services/investigations/investigation-reads';
-import { sessionContext } from '../../shared/services/investigations/session-context';
+import { sessionContext } from '../../shared/services/sessions/session-context';
 
 /** GET /api/v1/console/sessions/{session_id}/report: the report of any session of the tenant. */
 export const handler = httpHandler(getConsoleReport, async ({ params, caller }) => ({

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getConsoleSessionHistory } from '../../shared/api/routes/console';
 import { getSessionHistory } from '../../shared/services/investigations/investigation-reads';
-import { sessionContext } from '../../shared/services/investigations/session-context';
+import { sessionContext } from '../../shared/services/sessions/session-context';
 
 /** GET /api/v1/console/sessions/{session_id}?after=: the public poll's body, for any tenant session. */
 export const handler = httpHandler(getConsoleSessionHistory, async ({ params, query, caller }) => ({

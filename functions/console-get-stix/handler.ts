@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getConsoleStix } from '../../shared/api/routes/console';
 import { getInvestigationStix } from '../../shared/services/investigations/investigation-reads';
-import { sessionContext } from '../../shared/services/investigations/session-context';
+import { sessionContext } from '../../shared/services/sessions/session-context';
 
 /** GET /api/v1/console/sessions/{session_id}/stix: the STIX 2.1 bundle of any completed session of the tenant. */
 export const handler = httpHandler(getConsoleStix, async ({ params, caller }) => ({

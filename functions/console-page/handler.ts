@@ -1,12 +1,10 @@
 import { type HttpResult, httpHandler } from '../../shared/api/http-handler';
 import { getConsolePage } from '../../shared/api/routes/console';
 import { config } from '../../shared/config';
-import { consoleFileLayout } from '../../shared/platform/console-files';
 import {
-  consoleContentSecurityPolicy,
-  consoleShell,
-  consoleSignIn,
+  consoleHome,
   SHELL_CACHE_CONTROL,
+  servedConsoleShell,
 } from '../../shared/services/console/console-pages';
 
 /** GET /sessions, /sessions/{id}, /incidents, ...: the HTML shell of the browser app; /console redirects. */
@@ -14,17 +12,20 @@ export const handler = httpHandler(
   getConsolePage,
   async ({ event }): Promise<HttpResult> => {
     if (event.resource === '/console') {
-      // The stage is part of the public URL on AWS, so the target is absolute.
-      const location = `${config().SIS_PUBLIC_URL.replace(/\/+$/, '')}/sessions`;
-      return { statusCode: 302, rawBody: '', headers: { location, 'cache-control': 'no-store' } };
+      return {
+        statusCode: 302,
+        rawBody: '',
+        headers: { location: consoleHome(config()), 'cache-control': 'no-store' },
+      };
     }
+    const shell = await servedConsoleShell(config());
     return {
       statusCode: 200,
-      rawBody: await consoleShell(consoleFileLayout(), config().SIS_PUBLIC_URL),
+      rawBody: shell.html,
       headers: {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': SHELL_CACHE_CONTROL,
-        'Content-Security-Policy': consoleContentSecurityPolicy(consoleSignIn(config())),
+        'Content-Security-Policy': shell.contentSecurityPolicy,
       },
     };
   },

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getInvestigationStix } from '../../shared/api/routes/investigations';
 import { getInvestigationStix as stix } from '../../shared/services/investigations/investigation-reads';
-import { sessionContext } from '../../shared/services/investigations/session-context';
+import { sessionContext } from '../../shared/services/sessions/session-context';
 
 /** GET /api/v1/sessions/{session_id}/stix: the caller's own completed report as a STIX 2.1 bundle. */
 export const handler = httpHandler(getInvestigationStix, async ({ params, caller }) => ({

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getSessionHistory } from '../../shared/api/routes/investigations';
 import { getSessionHistory as poll } from '../../shared/services/investigations/investigation-reads';
-import { sessionContext } from '../../shared/services/investigations/session-context';
+import { sessionContext } from '../../shared/services/sessions/session-context';
 
 /**
  * GET /api/v1/public/sessions/{session_id}: the public poll. Persisted state only, one DynamoDB

@@ -2,7 +2,7 @@ import { httpHandler } from '../../shared/api/http-handler';
 import { compactInvestigationResult } from '../../shared/api/plugin-responses';
 import { startInvestigation } from '../../shared/api/routes/investigations';
 import { startInvestigation as start } from '../../shared/services/investigations/investigations';
-import { lifecycleContext } from '../../shared/services/workflow/lifecycle-context';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 
 /**
  * POST /api/v1/investigations/start (also under /api/v1/public/): creates the session and starts its

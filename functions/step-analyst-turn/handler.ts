@@ -1,10 +1,7 @@
-import { analystDeps, analystTurn } from '../../shared/services/analyst/analyst-steps';
-import { sessionContext } from '../../shared/services/investigations/session-context';
+import { sessionContext } from '../../shared/services/sessions/session-context';
+import { analystDeps, analystTurn } from '../../shared/services/workflow/analyst-steps';
 import { asStep } from '../../shared/services/workflow/workflow-step';
 
 /** Workflow step AnalystTurn (bedrock mode): one Converse turn of the analyst model. */
 export const handler = (event: unknown) =>
-  asStep('step-analyst-turn', () => {
-    const ctx = sessionContext();
-    return analystTurn(ctx, analystDeps(ctx), event);
-  });
+  asStep('step-analyst-turn', () => analystTurn(sessionContext(), analystDeps(), event));

@@ -1,4 +1,4 @@
-import { sessionContext } from '../../shared/services/investigations/session-context';
+import { sessionContext } from '../../shared/services/sessions/session-context';
 import { assess } from '../../shared/services/workflow/step-assess';
 import { asStep } from '../../shared/services/workflow/workflow-step';
 

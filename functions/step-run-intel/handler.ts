@@ -1,14 +1,5 @@
-import { INTEL_TOOLS } from '../../shared/domain/investigation/tools/tool-intel';
-import { intelContext } from '../../shared/services/workflow/intel-context';
-import { runTool } from '../../shared/services/workflow/step-run-tool';
+import { RUN_INTEL_STEP, runIntelTool } from '../../shared/services/workflow/step-run-intel';
 import { asStep } from '../../shared/services/workflow/workflow-step';
 
-/**
- * Workflow step RunIntel (one iteration of the RunIntelTools Map over the plan's `intel_tools`, or an
- * `intel_*` lookup the analyst model asked for): runs one threat-intelligence connector tool and
- * records its tool call once. The only function with the connectors, their cache/quota/circuit
- * store and their keys; no offline enrichment data (that is run-tool's).
- */
-const STEP = { name: 'step-run-intel', tools: INTEL_TOOLS } as const;
-
-export const handler = (event: unknown) => asStep(STEP.name, () => runTool(intelContext(), event, STEP));
+/** Workflow step RunIntel: one threat-intelligence connector tool, its tool call recorded once. */
+export const handler = (event: unknown) => asStep(RUN_INTEL_STEP, () => runIntelTool(event));

@@ -1,5 +1,5 @@
 import { flushMetrics } from '../../shared/observability';
-import { lifecycleContext } from '../../shared/services/workflow/lifecycle-context';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 import { sweepStaleSessions } from '../../shared/services/workflow/stale-session-sweeper';
 
 /**

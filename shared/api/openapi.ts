@@ -91,6 +91,7 @@ function register(
   path: string,
   operationId: string,
   alias: boolean,
+  securityScheme: string,
 ) {
   const responses: Record<string, { description: string; content?: Record<string, { schema: never }> }> = {};
   for (const [status, response] of Object.entries(route.responses)) {
@@ -114,7 +115,7 @@ function register(
     summary: route.summary,
     description: `${route.description}\n\n${accessNote(route)}${alias ? `\n\nSame operation as \`${route.operationId}\`.` : ''}`,
     tags: [...route.tags],
-    security: route.access.kind === 'public' ? [] : [{ ApiKeyAuth: [] }],
+    security: route.access.kind === 'public' ? [] : [{ [securityScheme]: [] }],
     request: {
       ...(route.request.params ? { params: route.request.params } : {}),
       ...(route.request.query ? { query: route.request.query } : {}),
@@ -128,33 +129,21 @@ function register(
 }
 
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], options: OpenApiOptions) {
-  const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'ApiKeyAuth', {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-API-Key',
-    description: 'A key created by an administrator. `Authorization: Bearer <key>` is accepted as well.',
-  });
   // Console routes belong to the browser app (docs/console.md), never to an assistant platform.
   const apiRoutes = routes.filter((r) => !isConsoleRoute(r));
   const selected = options.view === 'plugin' ? apiRoutes.filter((r) => r.pluginSkill) : apiRoutes;
-  const schemas = classicResponseSchemas(options.responseSchemas ?? RESPONSE_SCHEMAS);
-  const classicRoutes = selected.map(withClassicRequest);
-  for (const route of classicRoutes) {
-    register(registry, schemas, route, route.path, route.operationId, false);
-    if (options.view === 'full') {
-      (route.aliases ?? []).forEach((alias, i) => {
-        register(registry, schemas, route, alias, `${route.operationId}Alias${i + 1}`, true);
-      });
-    }
-  }
-  // Named schemas go first so each component is generated from its plain (non-nullable) form.
-  const generator = new OpenApiGeneratorV3([
-    ...namedSchemas(classicRoutes, schemas).map((schema) => ({ type: 'schema' as const, schema })),
-    ...registry.definitions,
-  ]);
-  const document = generator.generateDocument({
-    openapi: OPENAPI_VERSION,
+  return generateDocument(selected, {
+    responseSchemas: options.responseSchemas,
+    aliases: options.view === 'full',
+    securityScheme: {
+      name: 'ApiKeyAuth',
+      scheme: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+        description: 'A key created by an administrator. `Authorization: Bearer <key>` is accepted as well.',
+      },
+    },
     info: {
       title:
         options.view === 'plugin'
@@ -167,7 +156,79 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
         'except the public documents needs an API key in the X-API-Key header. Errors always have the shape ' +
         '{"error":{"code","message","request_id"}}.',
     },
-    servers: [{ url: options.serverUrl }],
+    serverUrl: options.serverUrl,
+  });
+}
+
+/**
+ * The web console's JSON routes (its sign-in settings and the `/api/v1/console/` data routes) as an
+ * OpenAPI document of their own. It is never published (the console routes are the browser app's,
+ * not a plugin's): the console's TypeScript types are generated from it (scripts/console-api-types.ts)
+ * and the console API tests check the answers against it. The HTML shell and the assets answer no
+ * JSON and stay out.
+ */
+export function buildConsoleOpenApiDocument(
+  routes: readonly RouteDefinition[],
+  options: Omit<OpenApiOptions, 'view'>,
+) {
+  const selected = routes.filter(
+    (r) => isConsoleRoute(r) && Object.values(r.responses).some((response) => response.schema),
+  );
+  return generateDocument(selected, {
+    responseSchemas: options.responseSchemas,
+    aliases: false,
+    securityScheme: {
+      name: 'ConsoleSignIn',
+      scheme: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: "The ID token of a sign-in through the tenant's OpenID Connect issuer.",
+      },
+    },
+    info: {
+      title: 'Security Investigation Service (web console)',
+      version: SERVICE_VERSION,
+      description:
+        'The routes the browser console calls (docs/console.md). Not published: the source of the ' +
+        "console's generated types.",
+    },
+    serverUrl: options.serverUrl,
+  });
+}
+
+interface DocumentParts {
+  responseSchemas: ResponseSchemas | undefined;
+  /** Register each route's alias paths as operations of their own (`<operationId>Alias<n>`). */
+  aliases: boolean;
+  securityScheme: { name: string; scheme: Parameters<OpenAPIRegistry['registerComponent']>[2] };
+  info: { title: string; version: string; description: string };
+  serverUrl: string;
+}
+
+function generateDocument(selected: readonly RouteDefinition[], parts: DocumentParts) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', parts.securityScheme.name, parts.securityScheme.scheme);
+  const schemas = classicResponseSchemas(parts.responseSchemas ?? RESPONSE_SCHEMAS);
+  const classicRoutes = selected.map(withClassicRequest);
+  const scheme = parts.securityScheme.name;
+  for (const route of classicRoutes) {
+    register(registry, schemas, route, route.path, route.operationId, false, scheme);
+    if (parts.aliases) {
+      (route.aliases ?? []).forEach((alias, i) => {
+        register(registry, schemas, route, alias, `${route.operationId}Alias${i + 1}`, true, scheme);
+      });
+    }
+  }
+  // Named schemas go first so each component is generated from its plain (non-nullable) form.
+  const generator = new OpenApiGeneratorV3([
+    ...namedSchemas(classicRoutes, schemas).map((schema) => ({ type: 'schema' as const, schema })),
+    ...registry.definitions,
+  ]);
+  const document = generator.generateDocument({
+    openapi: OPENAPI_VERSION,
+    info: parts.info,
+    servers: [{ url: parts.serverUrl }],
     tags: [...new Set(selected.flatMap((r) => r.tags))].map((name) => ({
       name,
       ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),

@@ -3,6 +3,7 @@ import { ListConnectorsResponse } from './schemas/connectors';
 import {
   AuditResponse,
   ConsoleConfigResponse,
+  ConsoleIncidentResponse,
   ConsoleMeResponse,
   ConsoleSessionsResponse,
   ConsoleStartResponse,
@@ -57,6 +58,7 @@ export const RESPONSE_SCHEMAS = {
   ConsoleMeResponse,
   ConsoleSessionsResponse,
   ConsoleStartResponse,
+  ConsoleIncidentResponse,
   AuditResponse,
   AllowlistEntry,
   ListAllowlistResponse,

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import { type Entity, type EntityType, isEntityType } from '../domain/core/entity';
+import type { RiskBasisEntry } from '../domain/core/vocabulary';
 import {
   type Direction,
   type Edge,
@@ -13,7 +14,6 @@ import {
   type NodeObservation,
   type Relationship,
 } from '../domain/graph/graph';
-import type { RiskBasisEntry } from '../domain/investigation/types';
 import { consistentBatchGet } from './consistent-batch-get';
 import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';

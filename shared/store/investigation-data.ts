@@ -1,5 +1,4 @@
 import type { Entity } from '../domain/core/entity';
-import { incidentLink } from '../domain/incidents/incident';
 import type {
   IncidentSummary,
   InvestigationData,
@@ -7,8 +6,9 @@ import type {
   PriorInvestigation,
   TenantKnowledge,
   Verdict,
-} from '../domain/investigation/types';
-import { VERDICTS } from '../domain/investigation/types';
+} from '../domain/core/vocabulary';
+import { VERDICTS } from '../domain/core/vocabulary';
+import { incidentLink } from '../domain/incidents/incident';
 import { matchingEntries } from '../domain/knowledge/allowlist';
 import type { GraphRepository } from './graph-repository';
 import type { IncidentsRepository } from './incidents-repository';

@@ -442,6 +442,47 @@ describe('web console in Chromium', () => {
     await expectAccessible(analyst, 'signed-out');
   });
 
+  it('pages through a long list with Show more, and starts over when the filters change', async () => {
+    const siem = await service.createKey({ name: 'paging siem', scopes: ['incidents:write'] });
+    // 30 low incidents: a first page of 25 (the console's page size), then 5 more.
+    const incidents = Array.from({ length: 30 }, (_, i) => ({
+      source: 'custom',
+      source_id: `console-paging-${i}`,
+      title: `Paging incident ${i}`,
+      severity: 'low',
+      status: 'new',
+      created_at: `2026-11-10T08:${String(i).padStart(2, '0')}:00Z`,
+      entities: [],
+    }));
+    const ingest = await service.call('POST', '/api/v1/incidents/ingest', {
+      key: siem.apiKey,
+      body: { incidents },
+    });
+    expect(ingest.body).toMatchObject({ accepted: 30, rejected: 0 });
+    await service.incidentQueue.idle();
+
+    // A day no other incident of the file (nor the local demo data) was raised on.
+    await admin.goto(`${service.baseUrl}/incidents?severity=low&since=2026-11-10&until=2026-11-11`);
+    const table = admin.getByRole('table', { name: 'Incidents, newest first' });
+    const rows = table.getByRole('row').filter({ hasText: 'Paging incident' });
+    await expect.poll(() => rows.count(), SOON).toBe(25);
+    await admin.getByRole('button', { name: 'Show more' }).click();
+    await expect.poll(() => rows.count(), SOON).toBe(30);
+    expect(await admin.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+    expect(await rows.first().textContent()).toContain('Paging incident 29'); // newest first
+
+    // Other filters: the list starts over from its own first page.
+    await admin.getByRole('checkbox', { name: 'low' }).uncheck();
+    await admin.getByRole('checkbox', { name: 'high' }).check();
+    await admin.getByLabel('From (UTC)').fill('');
+    await admin.getByLabel('Before (UTC)').fill('');
+    await admin.getByRole('button', { name: 'Apply filters' }).click();
+    await admin.waitForURL((url) => url.search === '?severity=high');
+    await table.getByRole('row').filter({ hasText: 'MFA fatigue' }).waitFor();
+    expect(await rows.count()).toBe(0);
+    expect(await admin.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+  });
+
   it('ran every page without a CSP violation or a script error', () => {
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);

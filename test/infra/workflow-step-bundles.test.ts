@@ -13,27 +13,27 @@ import { inputsInOutput, LAMBDA_BUNDLE_OPTIONS } from '../support/lambda-bundle'
  * code. This names what each step must not carry, read from esbuild's metafile with the construct's
  * settings.
  */
-const TOOL_CODE = /^shared\/domain\/investigation\/(tool-(?!catalogue)[a-z-]+|tools|engine)\.ts$/;
-const CONNECTORS = /^shared\/domain\/intel\/(connectors|mappers)\.ts$/;
-const CONNECTOR_MAPPERS = /^shared\/domain\/intel\/mappers\.ts$/;
+const TOOL_CODE = /^shared\/domain\/investigation\/(tools\/(tool-(?!catalogue)[a-z-]+|tools)|engine)\.ts$/;
+const CONNECTORS = /^shared\/domain\/intel\/(connectors|mappers|mapping|mappers-[a-z-]+)\.ts$/;
+const CONNECTOR_MAPPERS = /^shared\/domain\/intel\/(mappers|mapping|mappers-[a-z-]+)\.ts$/;
 /**
  * The connectors' runtime: the cache/quota/circuit store, the HTTP client, the lookups and the
  * Secrets Manager client for their keys. Only step-run-intel carries it (with CONNECTORS), and
  * step-run-tool only the built-in tools with the offline data reader (OFFLINE_READER).
  */
 const CONNECTOR_RUNTIME =
-  /^(shared\/(services\/intel-lookups|store\/intel-repository|platform\/intel-http)\.ts|node_modules\/@aws-sdk\/client-secrets-manager\/)/;
-const CONNECTOR_TOOLS = /^shared\/domain\/investigation\/tool-intel\.ts$/;
+  /^(shared\/(services\/intel\/intel-lookups|store\/intel-repository|platform\/intel-(http|secret))\.ts|node_modules\/@aws-sdk\/client-secrets-manager\/)/;
+const CONNECTOR_TOOLS = /^shared\/domain\/investigation\/tools\/tool-intel\.ts$/;
 const OFFLINE_READER =
   /^(shared\/platform\/offline-intel(-build)?\.ts|node_modules\/(maxmind|mmdb-lib|tiny-lru)\/)/;
 /** The built-in tools' code (the connector tools are CONNECTOR_TOOLS). */
 const BUILT_IN_TOOL_CODE =
-  /^shared\/domain\/investigation\/(tool-(?!catalogue|intel)[a-z-]+|built-in-tools)\.ts$/;
+  /^shared\/domain\/investigation\/tools\/(tool-(?!catalogue|intel)[a-z-]+|built-in-tools)\.ts$/;
 /**
  * Summaries and recommendations: a run that ends without a report says only its persona's ending, and
  * the analyst turn grounds the model on the report's score, verdict and findings, not its wording.
  */
-const PERSONA_WORDING = /^shared\/domain\/investigation\/personas\.ts$/;
+const PERSONA_WORDING = /^shared\/domain\/investigation\/report\/personas\.ts$/;
 const MODEL_CLIENT =
   /^(shared\/platform\/bedrock-analyst\.ts|node_modules\/@aws-sdk\/client-bedrock-runtime\/)/;
 
@@ -89,7 +89,8 @@ describe('what the workflow step bundles carry', () => {
     expect(inputs['step-run-intel']!.some((path) => CONNECTOR_TOOLS.test(path))).toBe(true);
     const runtime = inputs['step-run-intel']!.filter((path) => CONNECTOR_RUNTIME.test(path));
     expect(runtime.some((path) => path.includes('client-secrets-manager'))).toBe(true);
-    expect(runtime.filter((path) => path.startsWith('shared/'))).toHaveLength(3);
+    // The lookups, their store, the HTTP client and the secret reader.
+    expect(runtime.filter((path) => path.startsWith('shared/'))).toHaveLength(4);
     expect(inputs['step-analyst-turn']!.some((path) => MODEL_CLIENT.test(path))).toBe(true);
     expect(inputs['step-assess']!.some((path) => PERSONA_WORDING.test(path))).toBe(true);
   }, 120_000);

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInToConsole } from '../support/console-sign-in';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
+import { consoleDocumentValidator } from '../support/openapi-response-validator';
 
 /**
  * The console's sign-in and data routes over HTTP: a real sign-in through the local OpenID Connect
@@ -32,6 +33,16 @@ async function consoleCall(method: 'GET' | 'POST', path: string, token?: string,
     json = JSON.parse(text);
   } catch {
     json = undefined;
+  }
+  // The console's JSON answers must match the document its generated types come from.
+  if (path.startsWith('/api/v1/console/') || path === '/console/config.json') {
+    consoleDocumentValidator().assert({
+      method,
+      path,
+      status: response.statusCode,
+      contentType: String(response.headers['content-type'] ?? ''),
+      body: json,
+    });
   }
   return { status: response.statusCode, headers: response.headers, body: json, text };
 }
@@ -214,6 +225,56 @@ describe('investigations in the console', () => {
       key: (await service.createKey()).apiKey,
     });
     expect(asKey.status).toBe(403);
+  });
+});
+
+describe('incidents and the graph in the console', () => {
+  it("lists incidents, answers one in full (absent texts as null) and its entities' neighbourhood", async () => {
+    const writer = (await service.createKey({ name: 'console siem', scopes: ['incidents:write'] })).apiKey;
+    const ingest = await service.call('POST', '/api/v1/incidents/ingest', {
+      key: writer,
+      body: {
+        incidents: [
+          {
+            source: 'custom',
+            source_id: 'console-incident-1',
+            title: 'Console incident with no description',
+            severity: 'high',
+            status: 'new',
+            created_at: '2026-11-20T08:00:00Z',
+            entities: ['203.0.113.91', { type: 'user', value: 'console.user@contoso.example' }],
+          },
+        ],
+      },
+    });
+    expect(ingest.body).toMatchObject({ accepted: 1, rejected: 0 });
+    await service.incidentQueue.idle();
+
+    const listed = await consoleCall('GET', '/api/v1/console/incidents?severity=high', analystToken);
+    expect(listed.status).toBe(200);
+    const listedItem = listed.body.incidents.find(
+      (i: { source_id: string }) => i.source_id === 'console-incident-1',
+    );
+    expect(listedItem).toBeDefined();
+    const one = await consoleCall('GET', `/api/v1/console/incidents/${listedItem.incident_id}`, analystToken);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({
+      title: 'Console incident with no description',
+      description: null,
+      source_url: null,
+      entities: [
+        { type: 'ip', value: '203.0.113.91' },
+        { type: 'user', value: 'console.user@contoso.example' },
+      ],
+    });
+    const graph = await consoleCall('GET', '/api/v1/console/graph/entity/203.0.113.91?type=ip', analystToken);
+    expect(graph.status).toBe(200);
+    expect(graph.body.neighbors.map((n: { value: string }) => n.value)).toEqual([
+      'console.user@contoso.example',
+    ]);
+    expect((await consoleCall('GET', '/api/v1/console/incidents/inc_unknown', analystToken)).status).toBe(
+      404,
+    );
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
-import { lifecycleContext } from '../../shared/services/workflow/lifecycle-context';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 import { limitsFromConfig, sweepStaleSessions } from '../../shared/services/workflow/stale-session-sweeper';
 import { isContractError } from '../support/fuzz-http';
 import { captureLogs } from '../support/log-capture';

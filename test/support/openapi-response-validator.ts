@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { buildOpenApiDocument } from '../../shared/api/openapi';
+import { buildConsoleOpenApiDocument, buildOpenApiDocument } from '../../shared/api/openapi';
 import { PROXY_PREFIX, PUBLIC_PREFIX } from '../../shared/api/route-types';
 import { ROUTES } from '../../shared/api/routes';
 
@@ -235,4 +235,17 @@ export function publishedDocumentValidator(): OpenApiResponseValidator {
     }) as unknown as OpenApiDocument,
   );
   return published;
+}
+
+let consoleDocument: OpenApiResponseValidator | undefined;
+
+/**
+ * The validator for the console's own document (never published): the source of the console's
+ * generated types, so an answer that does not match it is a type the browser app is wrong about.
+ */
+export function consoleDocumentValidator(): OpenApiResponseValidator {
+  consoleDocument ??= new OpenApiResponseValidator(
+    buildConsoleOpenApiDocument(ROUTES, { serverUrl: 'http://127.0.0.1' }) as unknown as OpenApiDocument,
+  );
+  return consoleDocument;
 }

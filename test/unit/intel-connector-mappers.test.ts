@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../shared/domain/core/entity';
+import { TOOL_NAMES } from '../../shared/domain/core/vocabulary';
 import { CONNECTOR_NAMES, CONNECTORS } from '../../shared/domain/intel/connectors';
 import { MAPPERS, threatfoxIocMatches } from '../../shared/domain/intel/mappers';
 import { refusalReason } from '../../shared/domain/investigation/tools/tool-intel';
-import { TOOL_NAMES } from '../../shared/domain/investigation/types';
 import { intelFixture } from '../support/intel-fake-server';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import type { InvestigationData } from '../../shared/domain/investigation/types';
+import type { InvestigationData } from '../../shared/domain/core/vocabulary';
 import { dataWithFaults, injectFault, parseFaultRules } from '../../shared/services/workflow/workflow-faults';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 

@@ -9,8 +9,8 @@ import {
   toolStepFunctions,
   WORKFLOW_STEPS,
 } from '../../infra/workflow/definition';
+import { TOOL_NAMES } from '../../shared/domain/core/vocabulary';
 import { connectorOfTool } from '../../shared/domain/intel/connectors';
-import { TOOL_NAMES } from '../../shared/domain/investigation/types';
 
 type AnyState = Record<string, unknown> & { Type: string };
 /** asl-validator (the validator aws-local-stepfunctions uses) ships no type declarations. */

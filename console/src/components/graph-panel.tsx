@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError, api } from '../api';
 import { graphHref, incidentHref, sessionHref, when } from '../format';
+import { useApi } from '../hooks';
 import type { Entity, GraphAnswer } from '../types';
 import { EntityText, ErrorNote, Loading } from './common';
 import { GraphView } from './graph-view';
@@ -66,23 +66,8 @@ export function NeighbourTable({ graph }: { graph: GraphAnswer }) {
 /** The investigated entity's neighbourhood on a session page, with a link to explore it further. */
 export function GraphPanel({ entity }: { entity: Entity }) {
   const { route } = useLocation();
-  const [graph, setGraph] = useState<GraphAnswer | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [absent, setAbsent] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    fetchGraph(entity)
-      .then((answer) => live && setGraph(answer))
-      .catch((caught) => {
-        if (!live) return;
-        if (caught instanceof ApiError && caught.status === 404) setAbsent(true);
-        else setError(caught);
-      });
-    return () => {
-      live = false;
-    };
-  }, [entity.type, entity.value]);
+  const { data: graph, error } = useApi(() => fetchGraph(entity), [entity.type, entity.value]);
+  const absent = error instanceof ApiError && error.status === 404;
 
   if (absent) return <p>{entity.value} is not in the knowledge graph yet.</p>;
   if (error) return <ErrorNote error={error} />;

@@ -1,17 +1,11 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { DEFAULT_TLP, TLP_LEVELS } from '../../../shared/domain/core/tlp';
-import { PERSONA_NAMES } from '../../../shared/domain/investigation/types';
+import { PERSONA_NAMES } from '../../../shared/domain/core/vocabulary';
 import { api } from '../api';
 import { sessionHref } from '../format';
-import type { Entity } from '../types';
+import type { Entity, Started } from '../types';
 import { ErrorNote } from './common';
-
-interface Started {
-  session_id: string;
-  run_id: string;
-  session_url: string;
-}
 
 /** Starts a background investigation owned by the signed-in person and opens its session page. */
 export async function startInvestigation(

@@ -1,14 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { ErrorNote, Loading, PageTitle } from '../components/common';
+import { ShowMore } from '../components/show-more';
 import { when } from '../format';
-import type { AuditEntry, Me } from '../types';
-
-interface AuditPage {
-  entries: AuditEntry[];
-  next_cursor: string | null;
-}
+import { usePagedList } from '../hooks';
+import type { AuditAnswer, AuditEntry, Me } from '../types';
 
 export function AuditPage({ me }: { me: Me }) {
   return (
@@ -26,38 +22,12 @@ function details(entry: AuditEntry): string {
 }
 
 function Audit() {
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    api<AuditPage>('GET', '/admin/audit', { query: { limit: 50 } })
-      .then((page) => {
-        if (!live) return;
-        setEntries(page.entries);
-        setCursor(page.next_cursor);
-      })
-      .catch((caught) => live && setError(caught));
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  const more = async () => {
-    if (!cursor) return;
-    setLoadingMore(true);
-    try {
-      const page = await api<AuditPage>('GET', '/admin/audit', { query: { limit: 50, cursor } });
-      setEntries((previous) => [...(previous ?? []), ...page.entries]);
-      setCursor(page.next_cursor);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setLoadingMore(false);
-    }
-  };
+  const list = usePagedList(
+    (cursor) => api<AuditAnswer>('GET', '/admin/audit', { query: { limit: 50, cursor } }),
+    (page) => page.entries,
+    [],
+  );
+  const { items: entries, error } = list;
 
   return (
     <>
@@ -95,11 +65,7 @@ function Audit() {
           </tbody>
         </table>
       )}
-      {cursor && (
-        <button type="button" class="secondary" onClick={more} disabled={loadingMore}>
-          {loadingMore ? 'Loading…' : 'Show more'}
-        </button>
-      )}
+      <ShowMore list={list} />
     </>
   );
 }

@@ -4,10 +4,13 @@ import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
 import { expiresSoon, when } from '../format';
-import type { ApiKey, Me } from '../types';
+import { CreateApiKeyRequestDefaults } from '../generated/api';
+import { useApi } from '../hooks';
+import type { ApiKey, CreatedKey, KeysAnswer, Me, RotatedKey } from '../types';
 
 const EXPIRY_CHOICES = [30, 90, 180, 365];
-const DEFAULT_EXPIRY_DAYS = 90;
+/** The service's own default (KEY_EXPIRY_DAYS, through the generated request defaults). */
+const DEFAULT_EXPIRY_DAYS: number = CreateApiKeyRequestDefaults.expires_in_days;
 /** Grace periods offered on rotation; none is preselected, so the admin chooses one on purpose. */
 const GRACE_CHOICES: Array<{ seconds: number; label: string }> = [
   { seconds: 0, label: 'None: the old secret stops working now' },
@@ -27,25 +30,17 @@ export function KeysPage({ me }: { me: Me }) {
 }
 
 function Keys() {
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
   const [search, setSearch] = useState('');
   const [applied, setApplied] = useState('');
-  const [error, setError] = useState<unknown>(null);
   const [secret, setSecret] = useState<Secret | null>(null);
-  const [reload, setReload] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setError(null);
-    api<{ keys: ApiKey[] }>('GET', '/admin/keys', { query: { search: applied } })
-      .then((answer) => live && setKeys(answer.keys))
-      .catch((caught) => live && setError(caught));
-    return () => {
-      live = false;
-    };
-  }, [applied, reload]);
-
-  const refresh = () => setReload((n) => n + 1);
+  // The list stays on screen while it is asked again after a change.
+  const listed = useApi(
+    () => api<KeysAnswer>('GET', '/admin/keys', { query: { search: applied } }),
+    [applied],
+    { keep: true },
+  );
+  const keys = listed.data?.keys ?? null;
+  const { error, reload: refresh } = listed;
 
   return (
     <>
@@ -178,7 +173,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: Secret) => void }) {
     setBusy(true);
     setError(null);
     try {
-      const created = await api<ApiKey & { api_key: string }>('POST', '/admin/keys', {
+      const created = await api<CreatedKey>('POST', '/admin/keys', {
         body: { name: name.trim(), description: description.trim(), scopes, expires_in_days: days },
       });
       onCreated({
@@ -386,11 +381,9 @@ function RotateForm({
     setBusy(true);
     setError(null);
     try {
-      const rotated = await api<ApiKey & { api_key: string }>(
-        'POST',
-        `/admin/keys/${encodeURIComponent(key.key_id)}/rotate`,
-        { body: { grace_period_seconds: grace } },
-      );
+      const rotated = await api<RotatedKey>('POST', `/admin/keys/${encodeURIComponent(key.key_id)}/rotate`, {
+        body: { grace_period_seconds: grace },
+      });
       onRotated({
         title: `Key “${key.name}” rotated`,
         apiKey: rotated.api_key,

@@ -7,7 +7,8 @@ import { fetchGraph, NeighbourTable } from '../components/graph-panel';
 import { GraphView } from '../components/graph-view';
 import { InvestigateButton } from '../components/investigate-button';
 import { graphHref, when } from '../format';
-import type { Entity, GraphAnswer } from '../types';
+import { useApi } from '../hooks';
+import type { Entity } from '../types';
 
 /** /graph/{value}?type=&depth=: an entity's neighbourhood; clicking a neighbour pivots to it. */
 export function GraphPage({ value }: { value?: string }) {
@@ -15,22 +16,11 @@ export function GraphPage({ value }: { value?: string }) {
   const type = query.type as Entity['type'] | undefined;
   const depth = query.depth === '2' ? 2 : 1;
   const [draft, setDraft] = useState(value ?? '');
-  const [graph, setGraph] = useState<GraphAnswer | null>(null);
-  const [error, setError] = useState<unknown>(null);
-
-  useEffect(() => {
-    setDraft(value ?? '');
-    setGraph(null);
-    setError(null);
-    if (!value) return;
-    let live = true;
-    fetchGraph({ value, ...(type ? { type } : {}) }, depth)
-      .then((answer) => live && setGraph(answer))
-      .catch((caught) => live && setError(caught));
-    return () => {
-      live = false;
-    };
-  }, [value, type, depth]);
+  useEffect(() => setDraft(value ?? ''), [value]);
+  const { data: graph, error } = useApi(
+    value ? () => fetchGraph({ value, ...(type ? { type } : {}) }, depth) : undefined,
+    [value, type, depth],
+  );
 
   const lookUp = (event: Event) => {
     event.preventDefault();

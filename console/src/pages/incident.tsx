@@ -1,27 +1,17 @@
-import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { pageHref } from '../base';
 import { Badge, EntityText, ErrorNote, Loading, PageTitle } from '../components/common';
 import { InvestigateButton } from '../components/investigate-button';
 import { graphHref, when } from '../format';
+import { useApi } from '../hooks';
 import type { Incident } from '../types';
 
 /** /incidents/{id}: the page an incident's `link` opens. */
 export function IncidentPage({ id }: { id: string }) {
-  const [incident, setIncident] = useState<Incident | null>(null);
-  const [error, setError] = useState<unknown>(null);
-
-  useEffect(() => {
-    let live = true;
-    setIncident(null);
-    setError(null);
-    api<Incident>('GET', `/incidents/${encodeURIComponent(id)}`)
-      .then((answer) => live && setIncident(answer))
-      .catch((caught) => live && setError(caught));
-    return () => {
-      live = false;
-    };
-  }, [id]);
+  const { data: incident, error } = useApi(
+    () => api<Incident>('GET', `/incidents/${encodeURIComponent(id)}`),
+    [id],
+  );
 
   return (
     <>

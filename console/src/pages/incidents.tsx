@@ -3,16 +3,13 @@ import { useLocation } from 'preact-iso/router';
 import { api } from '../api';
 import { pageHref } from '../base';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { ShowMore } from '../components/show-more';
 import { incidentHref, when } from '../format';
-import type { Incident } from '../types';
+import { usePagedList } from '../hooks';
+import type { IncidentsAnswer } from '../types';
 
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'informational'];
 const STATUSES = ['new', 'active', 'resolved', 'closed'];
-
-interface IncidentPage {
-  incidents: Incident[];
-  next_cursor: string | null;
-}
 
 /** The filters live in the page address (?severity=high,critical&status=new&since=…), so they can be shared. */
 function readFilters(query: Record<string, string>) {
@@ -29,50 +26,23 @@ export function IncidentsPage() {
   const { query, route, url } = useLocation();
   const filters = readFilters(query);
   const [draft, setDraft] = useState(filters);
-  const [items, setItems] = useState<Incident[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-
-  const apiQuery = (extra: Record<string, string | undefined> = {}) => ({
-    severity: filters.severity.join(','),
-    status: filters.status.join(','),
-    since: filters.since,
-    until: filters.until,
-    limit: 25,
-    ...extra,
-  });
-
-  useEffect(() => {
-    let live = true;
-    setDraft(readFilters(query));
-    setItems(null);
-    setError(null);
-    api<IncidentPage>('GET', '/incidents', { query: apiQuery() })
-      .then((page) => {
-        if (!live) return;
-        setItems(page.incidents);
-        setCursor(page.next_cursor);
-      })
-      .catch((caught) => live && setError(caught));
-    return () => {
-      live = false;
-    };
-  }, [url]);
-
-  const more = async () => {
-    if (!cursor) return;
-    setLoadingMore(true);
-    try {
-      const page = await api<IncidentPage>('GET', '/incidents', { query: apiQuery({ cursor }) });
-      setItems((previous) => [...(previous ?? []), ...page.incidents]);
-      setCursor(page.next_cursor);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setLoadingMore(false);
-    }
-  };
+  useEffect(() => setDraft(readFilters(query)), [url]);
+  const list = usePagedList(
+    (cursor) =>
+      api<IncidentsAnswer>('GET', '/incidents', {
+        query: {
+          severity: filters.severity.join(','),
+          status: filters.status.join(','),
+          since: filters.since,
+          until: filters.until,
+          limit: 25,
+          cursor,
+        },
+      }),
+    (page) => page.incidents,
+    [url],
+  );
+  const { items, error } = list;
 
   const toggle = (field: 'severity' | 'status', value: string, on: boolean) =>
     setDraft((d) => ({ ...d, [field]: on ? [...d[field], value] : d[field].filter((v) => v !== value) }));
@@ -182,11 +152,7 @@ export function IncidentsPage() {
           </tbody>
         </table>
       )}
-      {cursor && (
-        <button type="button" class="secondary" onClick={more} disabled={loadingMore}>
-          {loadingMore ? 'Loading…' : 'Show more'}
-        </button>
-      )}
+      <ShowMore list={list} />
     </>
   );
 }

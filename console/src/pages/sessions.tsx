@@ -3,55 +3,24 @@ import { useLocation } from 'preact-iso/router';
 import { api } from '../api';
 import { pageHref } from '../base';
 import { Badge, EntityText, ErrorNote, Loading, PageTitle } from '../components/common';
+import { ShowMore } from '../components/show-more';
 import { StartInvestigationForm } from '../components/start-investigation';
 import { sessionHref, when } from '../format';
-import type { SessionListItem } from '../types';
-
-interface SessionPage {
-  results: SessionListItem[];
-  next_cursor: string | null;
-}
+import { usePagedList } from '../hooks';
+import type { SessionsAnswer } from '../types';
 
 /** /sessions: every investigation of the tenant, newest first, with search and a start form. */
 export function SessionsPage() {
   const { query, route } = useLocation();
   const q = query.q ?? '';
   const [draft, setDraft] = useState(q);
-  const [items, setItems] = useState<SessionListItem[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    setItems(null);
-    setError(null);
-    setDraft(q);
-    api<SessionPage>('GET', '/sessions', { query: { q, limit: 25 } })
-      .then((page) => {
-        if (!live) return;
-        setItems(page.results);
-        setCursor(page.next_cursor);
-      })
-      .catch((caught) => live && setError(caught));
-    return () => {
-      live = false;
-    };
-  }, [q]);
-
-  const more = async () => {
-    if (!cursor) return;
-    setLoadingMore(true);
-    try {
-      const page = await api<SessionPage>('GET', '/sessions', { query: { q, limit: 25, cursor } });
-      setItems((previous) => [...(previous ?? []), ...page.results]);
-      setCursor(page.next_cursor);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setLoadingMore(false);
-    }
-  };
+  useEffect(() => setDraft(q), [q]);
+  const list = usePagedList(
+    (cursor) => api<SessionsAnswer>('GET', '/sessions', { query: { q, limit: 25, cursor } }),
+    (page) => page.results,
+    [q],
+  );
+  const { items, error } = list;
 
   const search = (event: Event) => {
     event.preventDefault();
@@ -120,11 +89,7 @@ export function SessionsPage() {
             </tbody>
           </table>
         )}
-        {cursor && (
-          <button type="button" class="secondary" onClick={more} disabled={loadingMore}>
-            {loadingMore ? 'Loading…' : 'Show more'}
-          </button>
-        )}
+        <ShowMore list={list} />
       </section>
     </>
   );

@@ -194,7 +194,7 @@ export const getConsoleIncident = /* @__PURE__ */ defineRoute({
   description: 'One incident with its description, entities and SIEM link.',
   tags,
   request: { params: IncidentParams },
-  responses: { 200: { description: 'The incident' } },
+  responses: { 200: { description: 'The incident', schema: 'ConsoleIncidentResponse' } },
 });
 
 export const queryConsoleGraph = /* @__PURE__ */ defineRoute({

@@ -1,5 +1,6 @@
 import * as z from '../../zod';
 import { Entity, NextCursor, SessionId } from './common';
+import { IncidentSeverity, IncidentStatus } from './incidents';
 import { SessionStatus, Verdict } from './search';
 
 /**
@@ -47,6 +48,23 @@ export const ConsoleStartResponse = /* @__PURE__ */ (() =>
     run_id: z.string(),
     session_url: z.url(),
     status: SessionStatus,
+  }))();
+
+/** One incident in full, as its console page shows it (absent texts are null, unlike the list's). */
+export const ConsoleIncidentResponse = /* @__PURE__ */ (() =>
+  z.object({
+    incident_id: z.string(),
+    title: z.string(),
+    description: z.nullable(z.string()),
+    severity: IncidentSeverity,
+    status: IncidentStatus,
+    link: z.url(),
+    source: z.string(),
+    source_id: z.string(),
+    source_url: z.nullable(z.string()),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    entities: z.array(Entity),
   }))();
 
 export const AuditEntryView = /* @__PURE__ */ (() =>

@@ -1,4 +1,4 @@
-import type { PersonaName } from '../investigation/types';
+import type { PersonaName } from '../core/vocabulary';
 
 /**
  * The analyst's prompts are versioned Markdown files in ./prompts (a front-matter block with

@@ -1,30 +1,8 @@
-import type { Report } from '../investigation/types';
+import type { AnalystSection, Report } from '../core/vocabulary';
 import { type Conversation, contradictsVerdict, type FallbackReason } from './conversation';
 import { estimateCostUsd, PRICE_SOURCE } from './prices';
 
-/**
- * `report.analyst`: who wrote the narrative (the model, or the rules engine as fallback), with the
- * conversation's usage and estimated cost. The risk score, verdict, findings and recommendations of
- * the report are the rules engine's in every case.
- */
-export interface AnalystSection {
-  mode: 'bedrock' | 'rules';
-  configured_mode: 'bedrock';
-  model_id: string;
-  prompt_version: string | null;
-  turns: number;
-  tool_calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  estimated_cost_usd: number | null;
-  price_source: string;
-  fallback_reason?: FallbackReason;
-  narrative: string;
-  key_findings: string[];
-  recommended_actions: string[];
-  questions_for_human: string[];
-  removed_indicators: string[];
-}
+export type { AnalystSection };
 
 export function analystSection(
   conversation: Conversation | undefined,

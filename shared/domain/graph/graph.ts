@@ -1,6 +1,6 @@
 import { type Entity, entityKey } from '../core/entity';
+import type { RiskBasisEntry } from '../core/vocabulary';
 import { earlierTime, laterTime, type NormalisedIncident } from '../incidents/incident';
-import type { RiskBasisEntry } from '../investigation/types';
 
 /**
  * The knowledge graph's model: entities are nodes, and an edge records that two entities were seen

@@ -2,8 +2,6 @@ import { normaliseAttack } from '../core/attack';
 import { type Entity, entityKey } from '../core/entity';
 import { normaliseEntity } from '../core/entity-normalisation';
 import { DomainError, ToolSkippedError, ValidationError } from '../core/errors';
-import { newToolCallId } from './call-ids';
-import { clampScore, severityForScore } from './scoring';
 import {
   type Attributes,
   DEFAULT_DATA_LIMITS,
@@ -17,7 +15,9 @@ import {
   type ToolName,
   type ToolOutput,
   VERDICTS,
-} from './types';
+} from '../core/vocabulary';
+import { newToolCallId } from './call-ids';
+import { clampScore, severityForScore } from './scoring';
 
 /**
  * Runs one tool and records what happened as a ToolCall. A tool that throws is recorded as

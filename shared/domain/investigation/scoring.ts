@@ -6,10 +6,15 @@ import type {
   FindingSeverity,
   IncidentSeverity,
   RiskBasisEntry,
+  ScoreContribution,
+  ScoreExplanation,
+  SourceContribution,
   ToolCall,
   ToolName,
   Verdict,
-} from './types';
+} from '../core/vocabulary';
+
+export type { ScoreContribution, ScoreExplanation, SourceContribution };
 
 /**
  * Risk scoring. Every number that turns evidence into a verdict lives here, so it can be read,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { attackTechniqueUrl } from '../core/attack';
 import type { Entity } from '../core/entity';
 import type { Tlp } from '../core/tlp';
-import type { Report } from './types';
+import type { Report } from '../core/vocabulary';
 
 /**
  * An investigation report as a STIX 2.1 bundle (OASIS STIX Version 2.1, 2021): a `report` (the

@@ -1,3 +1,14 @@
+import type {
+  Confidence,
+  Coverage,
+  DiscountedFinding,
+  Finding,
+  ScoreContribution,
+  ScoreExplanation,
+  SourceContribution,
+  ToolName,
+  Verdict,
+} from '../core/vocabulary';
 import {
   clampScore,
   combineScores,
@@ -6,7 +17,6 @@ import {
   sortFindings,
   VERDICT_THRESHOLDS,
 } from './scoring';
-import type { Confidence, Coverage, Finding, ToolName, Verdict } from './types';
 
 /**
  * From findings to a verdict an analyst can trust (docs/investigations.md, "Verdicts"):
@@ -36,17 +46,6 @@ type Scored = Pick<
   Finding,
   'finding_id' | 'title' | 'source_tool' | 'score' | 'severity' | 'benign' | 'evidence_source' | 'discounted'
 >;
-
-export interface DiscountedFinding {
-  finding_id: string;
-  title: string;
-  source_tool: ToolName;
-  /** The score it would have had. */
-  score: number;
-  /** The score it counts with (0 when left out entirely). */
-  counted: number;
-  reason: string;
-}
 
 /** The findings that count towards the risk, and those discounted with the reason. */
 export function countEvidence<T extends Scored>(
@@ -159,42 +158,6 @@ export function assess<T extends Scored>(
 }
 
 // ---- Explaining the score ----
-
-export interface ScoreContribution {
-  finding_id: string;
-  title: string;
-  source_tool: ToolName;
-  score: number;
-  /** Points of the risk score this finding added, taken strongest first; they sum to the risk. */
-  points: number;
-}
-
-export interface SourceContribution {
-  source_tool: ToolName;
-  findings: number;
-  /** The risk this source's findings alone would give. */
-  alone: number;
-  /** Sum of its findings' points. */
-  points: number;
-}
-
-export interface ScoreExplanation {
-  method: 'noisy_or';
-  formula: string;
-  risk_score: number;
-  verdict: Verdict;
-  /** Why the verdict follows from the risk, the benign evidence and the coverage, in one sentence. */
-  verdict_reason: string;
-  confidence: Confidence;
-  /** The independent sources behind the verdict (evidence_source, else the tool). */
-  verdict_sources: string[];
-  /** Findings that moved the score (score > 0), strongest first. */
-  contributions: ScoreContribution[];
-  /** Per tool or intelligence source, most points first. */
-  sources: SourceContribution[];
-  /** Evidence not counted (or counted for less), and why: counted once, context, circular. */
-  discounted: DiscountedFinding[];
-}
 
 /**
  * Attributes the noisy-OR risk to the counted findings: taken strongest first (the report's order),

@@ -3,7 +3,7 @@ import type { Entity } from '../core/entity';
 import { canonicalIp, normaliseEntity } from '../core/entity-normalisation';
 import { ValidationError } from '../core/errors';
 import { ipaddr } from '../core/ip-address';
-import type { AllowlistMatch } from '../investigation/types';
+import type { AllowlistMatch } from '../core/vocabulary';
 
 /**
  * The tenant's allowlist (docs/tenant-knowledge.md): entities the tenant knows to be legitimate. An

@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/errors';
-import type { FeedbackRecord, Verdict } from '../investigation/types';
+import type { FeedbackRecord, Verdict } from '../core/vocabulary';
 
 /**
  * Analyst feedback on a completed session (docs/tenant-knowledge.md): a person says the verdict was

@@ -1,5 +1,5 @@
 import { ENTITY_TYPES, TYPE_LABELS } from '../core/entity';
-import { VERDICTS } from '../investigation/types';
+import { VERDICTS } from '../core/vocabulary';
 import vocabulary from './generated/search-phrases.json';
 import { wordsOf } from './search-terms';
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
  */
 const CANDIDATES = [
   new URL('./prompts/', import.meta.url),
-  new URL('../domain/analyst/prompts/', import.meta.url),
+  new URL('../../domain/analyst/prompts/', import.meta.url),
 ];
 
 let folder: URL | undefined;

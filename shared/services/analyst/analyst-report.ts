@@ -1,6 +1,6 @@
 import { analystSection, type Conversation } from '../../domain/analyst';
-import type { Report } from '../../domain/investigation/types';
-import { event, type SessionContext } from '../investigations/session-context';
+import type { Report } from '../../domain/core/vocabulary';
+import { event, type SessionContext } from '../sessions/session-context';
 
 /**
  * The analyst's part of the report (bedrock mode), written by Assess from the conversation the

@@ -3,6 +3,7 @@ import { NotFoundError } from '../../domain/core/errors';
 import {
   type ConsoleFileLayout,
   type ConsoleManifest,
+  consoleFileLayout,
   readConsoleAsset,
   readConsoleManifest,
   readShellTemplate,
@@ -107,4 +108,24 @@ export function consoleConfig(cfg: Config) {
     post_logout_redirect_uri: `${publicUrl}/signed-out`,
     scopes: 'openid profile email',
   };
+}
+
+/** The shell page of this deployment, with its policy and the sign-in settings it allows. */
+export async function servedConsoleShell(
+  cfg: Config,
+): Promise<{ html: string; contentSecurityPolicy: string }> {
+  return {
+    html: await consoleShell(consoleFileLayout(), cfg.SIS_PUBLIC_URL),
+    contentSecurityPolicy: consoleContentSecurityPolicy(consoleSignIn(cfg)),
+  };
+}
+
+/** A content-hashed asset of this deployment's console build. */
+export function servedConsoleAsset(file: string): Promise<{ body: string; contentType: string }> {
+  return consoleAsset(consoleFileLayout(), file);
+}
+
+/** Where `/console` sends a browser: the sessions page (absolute, as the stage is part of the URL on AWS). */
+export function consoleHome(cfg: Config): string {
+  return `${cfg.SIS_PUBLIC_URL.replace(/\/+$/, '')}/sessions`;
 }

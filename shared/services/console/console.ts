@@ -1,5 +1,5 @@
 import { perConfiguration } from '../../config';
-import { NotFoundError } from '../../domain/core/errors';
+import { NotFoundError, UnauthorizedError } from '../../domain/core/errors';
 import { incidentLink } from '../../domain/incidents/incident';
 import { ownerOf } from '../../domain/keys/ownership';
 import type { Caller, ConsoleUser } from '../../domain/keys/scopes';
@@ -15,7 +15,9 @@ import { deploymentCursorCodec } from '../auth/cursor-secrets';
  * the tenant (listing and search), one incident in full, and the key audit trail. Console users are
  * `tenantWide` callers, so the investigation services' owner checks let them read any session.
  */
-export function consoleMe(user: ConsoleUser) {
+/** Who is signed in, with the role the console shows pages for; an API key (no person) is refused. */
+export function consoleMe(user: ConsoleUser | undefined) {
+  if (!user) throw new UnauthorizedError('A console sign-in is required.');
   return {
     username: user.username,
     ...(user.email ? { email: user.email } : {}),

@@ -1,4 +1,4 @@
-import { type Config, config } from '../../config';
+import { perConfiguration } from '../../config';
 import { ConflictError, DomainError, ValidationError } from '../../domain/core/errors';
 import { edgesFromIncident } from '../../domain/graph/graph';
 import type { NormalisedIncident } from '../../domain/incidents/incident';
@@ -216,38 +216,33 @@ async function saveFailure(
   }
 }
 
-let shared:
-  | { cfg: Config; stores: SyncStores; queue?: IncidentQueue; state?: ConnectorStateRepository }
-  | undefined;
-
-function current() {
-  const cfg = config();
-  if (shared?.cfg !== cfg) {
-    const doc = documentClientFor(cfg);
-    shared = {
-      cfg,
-      stores: {
-        incidents: incidentsRepositoryFromConfig(cfg, doc),
-        graph: graphRepositoryFromConfig(cfg, doc),
-      },
-    };
-  }
-  return shared;
-}
+/**
+ * The sync's stores and clients of this process (one per cold start; rebuilt when tests reset the
+ * config). The queue and the connector state are built on first use: the consumer needs neither.
+ */
+const syncContext = /* @__PURE__ */ perConfiguration((cfg) => {
+  const doc = documentClientFor(cfg);
+  let queue: IncidentQueue | undefined;
+  let state: ConnectorStateRepository | undefined;
+  return {
+    stores: {
+      incidents: incidentsRepositoryFromConfig(cfg, doc),
+      graph: graphRepositoryFromConfig(cfg, doc),
+    },
+    queue: () => (queue ??= incidentQueueFromConfig(cfg)),
+    state: () => (state ??= connectorStateRepositoryFromConfig(cfg)),
+  };
+});
 
 /** The consumer's stores (one document client per cold start). */
 export function syncStores(): SyncStores {
-  return current().stores;
+  return syncContext().stores;
 }
 
 export function incidentQueue(): IncidentQueue {
-  const entry = current();
-  entry.queue ??= incidentQueueFromConfig(entry.cfg);
-  return entry.queue;
+  return syncContext().queue();
 }
 
 export function connectorState(): ConnectorStateRepository {
-  const entry = current();
-  entry.state ??= connectorStateRepositoryFromConfig(entry.cfg);
-  return entry.state;
+  return syncContext().state();
 }

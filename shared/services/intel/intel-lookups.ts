@@ -1,8 +1,8 @@
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Config } from '../../config';
 import type { Entity } from '../../domain/core/entity';
 import { SourceUnavailableError, ToolSkippedError } from '../../domain/core/errors';
 import type { Tlp } from '../../domain/core/tlp';
+import type { IntelLookup, IntelPort } from '../../domain/core/vocabulary';
 import { CIRCUIT_RULES, type CircuitStatus, circuitStatus, opensCircuit } from '../../domain/intel/circuit';
 import {
   CONNECTOR_NAMES,
@@ -12,9 +12,9 @@ import {
   isConnectorName,
 } from '../../domain/intel/connectors';
 import { intelEnvPrefix, KEYLESS_CONNECTORS } from '../../domain/intel/names';
-import type { IntelLookup, IntelPort } from '../../domain/investigation/types';
 import { logger } from '../../observability';
 import { callProvider } from '../../platform/intel-http';
+import { readIntelSecret } from '../../platform/intel-secret';
 import { type IntelRepository, intelRepositoryFromConfig } from '../../store/intel-repository';
 
 /**
@@ -58,28 +58,6 @@ export function connectorSettings(cfg: Config): Record<ConnectorName, ConnectorS
 }
 
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
-
-let secretsClient: SecretsManagerClient | undefined;
-
-/** The connectors' keys from the tenant's secret: JSON {"ABUSEIPDB": "<key>", ...} (case-insensitive names). */
-async function keysFromSecret(cfg: Config): Promise<Record<string, string>> {
-  if (!cfg.SIS_INTEL_SECRET_ARN) return {};
-  // Imported here so only a call that reads the secret loads the Secrets Manager client.
-  const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
-  secretsClient ??= new SecretsManagerClient({ region: cfg.AWS_REGION });
-  const secret = await secretsClient.send(new GetSecretValueCommand({ SecretId: cfg.SIS_INTEL_SECRET_ARN }));
-  try {
-    const parsed = JSON.parse(secret.SecretString ?? '{}') as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.entries(parsed)
-        .filter(([, v]) => typeof v === 'string')
-        .map(([k, v]) => [k.toLowerCase(), v as string]),
-    );
-  } catch {
-    // Never echo the value: it holds credentials.
-    throw new SourceUnavailableError('The intelligence connectors secret is not a JSON object.');
-  }
-}
 
 export interface IntelLookupsDeps {
   cfg: Config;
@@ -198,7 +176,7 @@ export class IntelLookups implements IntelPort {
       return (this.deps.cfg as unknown as Env)[`${intelEnvPrefix(connector)}_API_KEY`] as string;
     }
     if (settings.keySource === 'secret') {
-      this.secretKeys ??= keysFromSecret(this.deps.cfg).catch((error) => {
+      this.secretKeys ??= readIntelSecret(this.deps.cfg).catch((error) => {
         this.secretKeys = undefined;
         throw error;
       });

@@ -1,14 +1,14 @@
 import { ConflictError } from '../../domain/core/errors';
 import { tlpOf } from '../../domain/core/tlp';
+import type { Report } from '../../domain/core/vocabulary';
 import { reportToStix } from '../../domain/investigation/stix';
-import type { Report } from '../../domain/investigation/types';
 import { assertOwner } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import { logger } from '../../observability';
 import type { HistoryItem, SessionRecord } from '../../store/sessions-repository';
 import * as z from '../../zod';
 import { deploymentCursorCodec } from '../auth/cursor-secrets';
-import { reportOf, type SessionContext, sessionUrl, subjectOf } from './session-context';
+import { reportOf, type SessionContext, sessionUrl, subjectOf } from '../sessions/session-context';
 
 /**
  * The investigation service's reads behind the poll, report and STIX routes (public and console):

@@ -4,18 +4,18 @@ import { normaliseEntity } from '../../domain/core/entity-normalisation';
 import { ConflictError, ServiceUnavailableError, ValidationError } from '../../domain/core/errors';
 import { isTerminal } from '../../domain/core/session-status';
 import { DEFAULT_TLP, type Tlp } from '../../domain/core/tlp';
-import { unfinishedMessage } from '../../domain/investigation/personas/persona-endings';
-import { personaNamed } from '../../domain/investigation/personas/persona-names';
-import { rawResultsFrom } from '../../domain/investigation/report';
-import type { ToolCall } from '../../domain/investigation/types';
+import type { ToolCall } from '../../domain/core/vocabulary';
+import { unfinishedMessage } from '../../domain/investigation/report/persona-endings';
+import { personaNamed } from '../../domain/investigation/report/persona-names';
+import { rawResultsFrom } from '../../domain/investigation/report/report';
 import { assertOwner } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import { METRIC } from '../../metric-names';
 import { countMetric, logger } from '../../observability';
 import type { SessionRecord } from '../../store/sessions-repository';
-import type { LifecycleContext } from '../workflow/lifecycle-context';
-import { indexForSearchQuietly, indexStartedForSearchQuietly } from './search-indexing';
-import { event, message, reportOf, sessionUrl, subjectOf } from './session-context';
+import type { LifecycleContext } from '../sessions/lifecycle-context';
+import { indexForSearchQuietly, indexStartedForSearchQuietly } from '../sessions/search-indexing';
+import { event, message, reportOf, sessionUrl, subjectOf } from '../sessions/session-context';
 
 /**
  * The investigation application service behind the start and cancel routes (public and console):

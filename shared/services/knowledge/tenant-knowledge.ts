@@ -1,7 +1,7 @@
 import { perConfiguration } from '../../config';
 import { ConflictError, NotFoundError } from '../../domain/core/errors';
-import type { FeedbackRecord, Verdict } from '../../domain/investigation/types';
-import { VERDICTS } from '../../domain/investigation/types';
+import type { FeedbackRecord, Verdict } from '../../domain/core/vocabulary';
+import { VERDICTS } from '../../domain/core/vocabulary';
 import { randomIdentifier } from '../../domain/keys/api-key';
 import type { AdminAction, AuditEntry } from '../../domain/keys/key-lifecycle';
 import type { Caller } from '../../domain/keys/scopes';

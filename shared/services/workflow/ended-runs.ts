@@ -1,10 +1,10 @@
 import { isTerminal } from '../../domain/core/session-status';
-import { unfinishedMessage } from '../../domain/investigation/personas/persona-endings';
+import { unfinishedMessage } from '../../domain/investigation/report/persona-endings';
 import { METRIC } from '../../metric-names';
 import { countMetric, logAlarmedFailure, logger } from '../../observability';
 import * as z from '../../zod';
-import { indexForSearchQuietly, type SearchIndexing } from '../investigations/search-indexing';
-import { event, message, type SessionContext, subjectOf } from '../investigations/session-context';
+import { indexForSearchQuietly, type SearchIndexing } from '../sessions/search-indexing';
+import { event, message, type SessionContext, subjectOf } from '../sessions/session-context';
 import { SessionInput } from './workflow-step';
 
 /**

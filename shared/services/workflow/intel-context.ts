@@ -1,8 +1,8 @@
 import { perConfiguration } from '../../config';
-import type { InvestigationData } from '../../domain/investigation/types';
+import type { InvestigationData } from '../../domain/core/vocabulary';
 import { documentClientFor } from '../../store/dynamo-client';
 import { intelLookupsFromConfig } from '../intel/intel-lookups';
-import { sessionContext } from '../investigations/session-context';
+import { sessionContext } from '../sessions/session-context';
 import type { ToolStepContext } from './step-run-tool';
 
 /**

@@ -1,11 +1,11 @@
 import { perConfiguration } from '../../config';
-import type { IntelPort, InvestigationData } from '../../domain/investigation/types';
+import type { IntelPort, InvestigationData } from '../../domain/core/vocabulary';
 import { documentClientFor } from '../../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../../store/graph-repository';
 import { incidentsRepositoryFromConfig } from '../../store/incidents-repository';
 import { investigationData } from '../../store/investigation-data';
 import { tenantKnowledgeRepositoryFromConfig } from '../../store/knowledge/tenant-knowledge-repository';
-import { type SessionContext, sessionContext } from '../investigations/session-context';
+import { type SessionContext, sessionContext } from '../sessions/session-context';
 
 /**
  * What the workflow steps that run an investigation's tools work with (run-tool, run-intel): the

@@ -1,7 +1,7 @@
 import { perConfiguration } from '../../config';
-import type { IntelPort } from '../../domain/investigation/types';
+import type { IntelPort } from '../../domain/core/vocabulary';
 import { configuredConnectors } from '../intel/intel-lookups';
-import { type SessionContext, sessionContext } from '../investigations/session-context';
+import { type SessionContext, sessionContext } from '../sessions/session-context';
 
 /**
  * What planning a run works with (mark-active): the session and which intelligence connectors are

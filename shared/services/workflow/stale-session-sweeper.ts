@@ -9,8 +9,8 @@ import {
 } from '../../domain/investigation/stale-sessions';
 import { logAlarmedFailure, logger } from '../../observability';
 import type { SessionRecord } from '../../store/sessions-repository';
+import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { endSession, REASONS } from './ended-runs';
-import type { LifecycleContext } from './lifecycle-context';
 
 /**
  * The scheduled backstop for sessions the normal paths left open: a start that crashed between

@@ -1,6 +1,4 @@
 import type { Entity } from '../../domain/core/entity';
-import { newToolCallId } from '../../domain/investigation/call-ids';
-import { buildReport } from '../../domain/investigation/report';
 import {
   isToolName,
   type Report,
@@ -8,10 +6,12 @@ import {
   type ToolCall,
   type ToolName,
   toolOrder,
-} from '../../domain/investigation/types';
+} from '../../domain/core/vocabulary';
+import { newToolCallId } from '../../domain/investigation/call-ids';
+import { buildReport } from '../../domain/investigation/report/report';
 import * as z from '../../zod';
 import { withAnalyst } from '../analyst/analyst-report';
-import { event, type SessionContext, subjectOf, toolCallEntry } from '../investigations/session-context';
+import { event, type SessionContext, subjectOf, toolCallEntry } from '../sessions/session-context';
 import { injectFault } from './workflow-faults';
 import { loadSession, recordedToolCalls, SessionInput } from './workflow-step';
 

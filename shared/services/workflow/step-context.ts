@@ -2,8 +2,8 @@ import { perConfiguration } from '../../config';
 import { documentClientFor } from '../../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../../store/graph-repository';
 import { searchIndexRepositoryFromConfig } from '../../store/search-index-repository';
-import type { SearchIndexing } from '../investigations/search-indexing';
-import { type SessionContext, sessionContext } from '../investigations/session-context';
+import type { SearchIndexing } from '../sessions/search-indexing';
+import { type SessionContext, sessionContext } from '../sessions/session-context';
 
 /**
  * What the workflow steps that record a run's progress and outcome work with (assess, persist, the

@@ -1,13 +1,13 @@
 import { ANALYST_MODES } from '../../domain/analyst/modes';
 import { DEFAULT_TLP, TLP_LEVELS } from '../../domain/core/tlp';
+import { TOOL_NAMES, type Tool, type ToolCall } from '../../domain/core/vocabulary';
 import { newToolCallId } from '../../domain/investigation/call-ids';
 import { runToolIn } from '../../domain/investigation/engine';
 import type { OfflineIntel } from '../../domain/investigation/tools/enrichment';
-import { TOOL_NAMES, type Tool, type ToolCall } from '../../domain/investigation/types';
 import { logger } from '../../observability';
 import type { HistoryEntry } from '../../store/sessions-repository';
 import * as z from '../../zod';
-import { event, type SessionContext, toolCallEntry } from '../investigations/session-context';
+import { event, type SessionContext, toolCallEntry } from '../sessions/session-context';
 import type { InvestigationContext } from './investigation-context';
 import { dataWithFaults, injectFault } from './workflow-faults';
 import { SessionInput } from './workflow-step';

@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import type { InvestigationData } from '../../domain/investigation/types';
+import type { InvestigationData } from '../../domain/core/vocabulary';
 
 /**
  * TEST-ONLY seam: makes a workflow step fail or stall for one entity, so tests can drive the real

@@ -1,9 +1,9 @@
 import { NotFoundError } from '../../domain/core/errors';
-import type { ToolCall } from '../../domain/investigation/types';
+import type { ToolCall } from '../../domain/core/vocabulary';
 import { flushMetrics, logger } from '../../observability';
 import type { SessionRecord } from '../../store/sessions-repository';
 import * as z from '../../zod';
-import type { SessionContext } from '../investigations/session-context';
+import type { SessionContext } from '../sessions/session-context';
 
 /**
  * What every Task state of the workflow (infra/workflow/investigation.asl.json) shares: the error

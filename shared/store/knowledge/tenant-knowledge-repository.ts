@@ -8,7 +8,7 @@ import {
 import type { Config } from '../../config';
 import type { Entity } from '../../domain/core/entity';
 import { ConflictError, NotFoundError } from '../../domain/core/errors';
-import type { FeedbackRecord } from '../../domain/investigation/types';
+import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AuditEntry } from '../../domain/keys/key-lifecycle';
 import type { AllowlistEntry, AllowlistType } from '../../domain/knowledge/allowlist';
 import { documentClientFor } from '../dynamo-client';

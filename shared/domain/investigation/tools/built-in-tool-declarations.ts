@@ -1,4 +1,4 @@
-import type { ToolDeclaration, ToolName } from '../types';
+import type { ToolDeclaration, ToolName } from '../../core/vocabulary';
 
 /**
  * The built-in tools' declarations (tool-catalogue.ts adds one per intelligence connector): their

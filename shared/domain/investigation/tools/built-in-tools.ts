@@ -1,4 +1,4 @@
-import type { Tool } from '../types';
+import type { Tool } from '../../core/vocabulary';
 import { domainAnalysis } from './tool-domain-analysis';
 import { graphNeighbourhood, incidentHistory, priorInvestigations } from './tool-history';
 import { accountAnalysis, hostAnalysis } from './tool-identity';

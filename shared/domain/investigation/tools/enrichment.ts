@@ -1,43 +1,10 @@
+export type { IpIntel, MailDomainIntel, OfflineDataSource, OfflineIntel } from '../../core/vocabulary';
 /**
  * Offline enrichment: what the service knows about an address or a mail domain without calling
  * anybody. The data (IP → ASN/organisation/country, disposable and free-mail domain lists) is read
  * by shared/platform/offline-intel.ts from files shipped with the run-tool function; this module
  * only defines the port the tools use and the pure judgements made from its answers.
  */
-
-export interface OfflineDataSource {
-  /** What the data says, e.g. "IP to ASN and AS organisation". */
-  name: string;
-  /** The npm package (and version) the data comes from. */
-  package: string;
-  /** When the data was built (YYYY-MM-DD). */
-  date: string;
-  licence: string;
-  /** The attribution the licence asks for, when it asks for one. */
-  attribution?: string;
-}
-
-export interface IpIntel {
-  asn: number | null;
-  as_org: string | null;
-  /** ISO 3166-1 alpha-2, upper case. */
-  country: string | null;
-}
-
-export interface MailDomainIntel {
-  disposable: boolean;
-  free: boolean;
-}
-
-/** The offline data, as the tools see it. Lookups never throw for "not found": they return nulls. */
-export interface OfflineIntel {
-  ip(address: string): IpIntel;
-  mailDomain(domain: string): MailDomainIntel;
-  /** Date of the IP data (the older of the ASN and country data), YYYY-MM-DD. */
-  ipDataDate: string;
-  mailDataDate: string;
-  sources: readonly OfflineDataSource[];
-}
 
 // ---- Network classification from the ASN ----
 

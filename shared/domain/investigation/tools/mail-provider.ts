@@ -1,5 +1,5 @@
+import type { Attributes, Facts, Finding, ToolName } from '../../core/vocabulary';
 import { makeFinding } from '../scoring';
-import type { Attributes, Facts, Finding, ToolName } from '../types';
 import type { OfflineIntel } from './enrichment';
 
 /**

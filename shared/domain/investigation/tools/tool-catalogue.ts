@@ -1,6 +1,6 @@
 import type { Entity } from '../../core/entity';
+import { TOOL_NAMES, type ToolDeclaration, type ToolName } from '../../core/vocabulary';
 import { CONNECTORS, connectorOfTool } from '../../intel/connectors';
-import { TOOL_NAMES, type ToolDeclaration, type ToolName } from '../types';
 import { type BuiltInToolName, builtInTool } from './built-in-tool-declarations';
 
 /**

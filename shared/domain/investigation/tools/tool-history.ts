@@ -1,14 +1,4 @@
 import { type Entity, entityKey, entityLabel, sameEntity } from '../../core/entity';
-import {
-  ageInDays,
-  incidentScore,
-  independentRisk,
-  makeFinding,
-  NEIGHBOUR_SCORE_CAP,
-  neighbourhoodScore,
-  neighbourRisk,
-  priorVerdictScore,
-} from '../scoring';
 import type {
   Facts,
   Finding,
@@ -19,7 +9,18 @@ import type {
   ToolName,
   ToolOutput,
   ToolRunContext,
-} from '../types';
+} from '../../core/vocabulary';
+import {
+  ageInDays,
+  incidentScore,
+  independentRisk,
+  makeFinding,
+  NEIGHBOUR_SCORE_CAP,
+  neighbourhoodScore,
+  neighbourRisk,
+  PRIOR_HALF_LIFE_DAYS,
+  priorVerdictScore,
+} from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
 import { tenantKnowledgeFindings } from './tool-tenant-knowledge';
 

@@ -1,7 +1,6 @@
 import type { AttackTechniqueId } from '../../core/attack';
 import { type Entity, entityLabel } from '../../core/entity';
 import { describeEntity } from '../../core/entity-normalisation';
-import { makeFinding } from '../scoring';
 import type {
   Facts,
   Finding,
@@ -11,7 +10,8 @@ import type {
   ToolName,
   ToolOutput,
   ToolRunContext,
-} from '../types';
+} from '../../core/vocabulary';
+import { makeFinding } from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
 import { mailProviderAnswer } from './mail-provider';
 import { coOccurringEntities, digestIncidents, incidentFinding } from './tool-history';

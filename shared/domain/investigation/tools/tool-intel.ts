@@ -1,6 +1,7 @@
 import type { Entity } from '../../core/entity';
 import { ToolSkippedError } from '../../core/errors';
 import { DEFAULT_TLP, type Tlp, tlpAllows } from '../../core/tlp';
+import type { Finding, Tool, ToolName } from '../../core/vocabulary';
 import {
   CONNECTOR_NAMES,
   CONNECTORS,
@@ -9,7 +10,6 @@ import {
   intelToolName,
 } from '../../intel/connectors';
 import { MAPPERS } from '../../intel/mappers';
-import type { Finding, Tool, ToolName } from '../types';
 import { classifyIp } from './ip-ranges';
 import { declaredTool } from './tool-catalogue';
 

@@ -1,8 +1,15 @@
 import type { AttackTechniqueId } from '../../core/attack';
 import type { Entity } from '../../core/entity';
 import { ipaddr } from '../../core/ip-address';
+import type {
+  Facts,
+  Finding,
+  FindingCategory,
+  Tool,
+  ToolOutput,
+  ToolRunContext,
+} from '../../core/vocabulary';
 import { makeFinding } from '../scoring';
-import type { Facts, Finding, FindingCategory, Tool, ToolOutput, ToolRunContext } from '../types';
 import { builtInTool } from './built-in-tool-declarations';
 import {
   type IpIntel,

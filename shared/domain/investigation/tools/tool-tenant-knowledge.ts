@@ -1,6 +1,6 @@
 import { type Entity, entityLabel } from '../../core/entity';
+import type { AllowlistMatch, Facts, FeedbackRecord, Finding, TenantKnowledge } from '../../core/vocabulary';
 import { confirmedScore, makeFinding } from '../scoring';
-import type { AllowlistMatch, Facts, FeedbackRecord, Finding, TenantKnowledge } from '../types';
 
 /**
  * Findings from what the tenant itself says about an entity (docs/tenant-knowledge.md), made by the

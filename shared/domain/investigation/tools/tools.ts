@@ -1,7 +1,7 @@
 import type { Entity } from '../../core/entity';
 import { normaliseEntity } from '../../core/entity-normalisation';
+import type { Tool, ToolCall, ToolContext } from '../../core/vocabulary';
 import { type RunToolOptions, runToolIn } from '../engine';
-import type { Tool, ToolCall, ToolContext } from '../types';
 import { BUILT_IN_TOOLS } from './built-in-tools';
 import { toolsFor } from './tool-catalogue';
 import { INTEL_TOOLS } from './tool-intel';

@@ -1,6 +1,5 @@
 import { type Entity, entityLabel, parseUser } from '../../core/entity';
 import { describeEntity } from '../../core/entity-normalisation';
-import { riskLevel } from '../scoring';
 import type {
   Confidence,
   Coverage,
@@ -10,7 +9,8 @@ import type {
   ReportEntity,
   ToolName,
   Verdict,
-} from '../types';
+} from '../../core/vocabulary';
+import { riskLevel } from '../scoring';
 import { plainSubject } from './persona-endings';
 import { personaNamed } from './persona-names';
 

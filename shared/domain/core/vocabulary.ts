@@ -1,9 +1,7 @@
-import type { AnalystSection } from '../analyst/report-section';
-import type { AttackTechnique } from '../core/attack';
-import type { Entity } from '../core/entity';
-import type { Tlp } from '../core/tlp';
-import type { OfflineIntel } from './tools/enrichment';
-import type { ScoreExplanation } from './verdict';
+import type { AttackTechnique } from './attack';
+import type { Entity } from './entity';
+import type { OfflineIntel } from './offline-intel';
+import type { Tlp } from './tlp';
 
 /**
  * The vocabulary of an investigation, shared by the tools, the engine, the report, the store (which
@@ -92,23 +90,11 @@ export interface Finding {
   attack?: AttackTechnique[];
   /** An intelligence source's own normalised verdict, on the findings of `intel_*` tools. */
   source_verdict?: Verdict;
-  /**
-   * Positive evidence that the entity is benign (score 0): a tenant allowlist entry, an analyst's
-   * false-positive feedback, a well-known legitimate owner, a popularity rank. Only such a finding
-   * lets a report say `benign` (scoring.ts verdictFor); finding nothing is `unknown`.
-   */
+  /** Positive evidence of benignness (score 0); only such a finding makes a report benign (verdict.ts). */
   benign?: true;
-  /**
-   * The independent source the finding rests on (`feed:FEODO`, `intel:abuseipdb`, `tenant:allowlist`,
-   * `feedback`, `offline:asn`...). Scoring counts each source once: of several findings naming the
-   * same source only the strongest adds to the risk (the others are listed as discounted).
-   */
+  /** The independent source it rests on (`feed:FEODO`, `tenant:allowlist`, `feedback`...): counted once. */
   evidence_source?: string;
-  /**
-   * Set by a tool that deliberately does not count what it found (a prior verdict that is context,
-   * a neighbour whose risk rests on this entity): the score it would have had and why it has 0.
-   * The report's score_explanation lists it under `discounted`.
-   */
+  /** What a tool deliberately does not count (a prior verdict, a circular neighbour): would-be score, why. */
   discounted?: { score: number; reason: string };
 }
 
@@ -228,10 +214,7 @@ export interface Neighbour {
   /** The neighbour's own latest verdict and risk, when it has been investigated. */
   verdict?: Verdict | null;
   risk_score?: number | null;
-  /**
-   * What the neighbour's risk rests on (scoring.ts riskBasisOf), written with its score; absent on
-   * nodes scored before it existed, whose risk then counts as it stands.
-   */
+  /** What its risk rests on (scoring.ts riskBasisOf); absent on nodes scored before it existed. */
   risk_basis?: RiskBasisEntry[];
 }
 
@@ -411,4 +394,100 @@ export interface Report {
   score_explanation?: ScoreExplanation;
   /** Bedrock analyst mode only (docs/analyst.md): who wrote the narrative, usage and cost. */
   analyst?: AnalystSection;
+}
+
+// ---- The score's explanation (computed by investigation/scoring.ts) ----
+
+export interface ScoreContribution {
+  finding_id: string;
+  title: string;
+  source_tool: ToolName;
+  score: number;
+  /** Points of the risk score this finding added, taken strongest first; they sum to the risk. */
+  points: number;
+}
+
+export interface SourceContribution {
+  source_tool: ToolName;
+  findings: number;
+  /** The risk this source's findings alone would give. */
+  alone: number;
+  /** Sum of its findings' points. */
+  points: number;
+}
+
+/** Evidence a report does not count, or counts for less, and why (investigation/verdict.ts). */
+export interface DiscountedFinding {
+  finding_id: string;
+  title: string;
+  source_tool: ToolName;
+  /** The score it would have had. */
+  score: number;
+  /** The score it counts with (0 when left out entirely). */
+  counted: number;
+  reason: string;
+}
+
+export interface ScoreExplanation {
+  method: 'noisy_or';
+  formula: string;
+  risk_score: number;
+  verdict: Verdict;
+  /** Why the verdict follows from the risk, the benign evidence and the coverage, in one sentence. */
+  verdict_reason: string;
+  confidence: Confidence;
+  /** The independent sources behind the verdict (evidence_source, else the tool). */
+  verdict_sources: string[];
+  /** Findings that moved the score (score > 0), strongest first. */
+  contributions: ScoreContribution[];
+  /** Per tool or intelligence source, most points first. */
+  sources: SourceContribution[];
+  /** Evidence not counted (or counted for less), and why: counted once, context, circular. */
+  discounted: DiscountedFinding[];
+}
+
+// ---- The offline data port: offline-intel.ts (implemented by platform/offline-intel.ts) ----
+
+export type { IpIntel, MailDomainIntel, OfflineDataSource, OfflineIntel } from './offline-intel';
+
+// ---- The analyst's section of the report (written by analyst/report-section.ts) ----
+
+export const FALLBACK_REASONS = [
+  'model_error',
+  'model_timeout',
+  'model_throttled',
+  'malformed_tool_use',
+  'max_tokens',
+  'guardrail_intervened',
+  'context_window_exceeded',
+  'budget_exhausted',
+  'no_report',
+  'invalid_report',
+  'narrative_contradicts_verdict',
+  'analyst_step_failed',
+] as const;
+export type FallbackReason = (typeof FALLBACK_REASONS)[number];
+
+/**
+ * `report.analyst`: who wrote the narrative (the model, or the rules engine as fallback), with the
+ * conversation's usage and estimated cost. The risk score, verdict, findings and recommendations of
+ * the report are the rules engine's in every case.
+ */
+export interface AnalystSection {
+  mode: 'bedrock' | 'rules';
+  configured_mode: 'bedrock';
+  model_id: string;
+  prompt_version: string | null;
+  turns: number;
+  tool_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  estimated_cost_usd: number | null;
+  price_source: string;
+  fallback_reason?: FallbackReason;
+  narrative: string;
+  key_findings: string[];
+  recommended_actions: string[];
+  questions_for_human: string[];
+  removed_indicators: string[];
 }

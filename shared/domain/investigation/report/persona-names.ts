@@ -1,5 +1,5 @@
 import { ValidationError } from '../../core/errors';
-import { DEFAULT_PERSONA, PERSONA_NAMES, type PersonaName } from '../types';
+import { DEFAULT_PERSONA, PERSONA_NAMES, type PersonaName } from '../../core/vocabulary';
 
 /**
  * The spellings accepted for each persona, and resolving a requested persona to its name. Apart from

@@ -1,5 +1,5 @@
 import { type Entity, entityLabel, parseUser, unicodeName } from '../../core/entity';
-import type { PersonaName } from '../types';
+import type { PersonaName } from '../../core/vocabulary';
 import { personaNamed } from './persona-names';
 
 /**

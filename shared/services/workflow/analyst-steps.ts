@@ -1,3 +1,4 @@
+import { perConfiguration } from '../../config';
 import {
   type AnalystBudget,
   applyResponse,
@@ -18,17 +19,17 @@ import {
   type TurnRecord,
 } from '../../domain/analyst';
 import type { Entity } from '../../domain/core/entity';
-import { personaNamed } from '../../domain/investigation/personas/persona-names';
-import { assessmentOf } from '../../domain/investigation/report';
+import type { ToolCall } from '../../domain/core/vocabulary';
+import { personaNamed } from '../../domain/investigation/report/persona-names';
+import { assessmentOf } from '../../domain/investigation/report/report';
 import { toolDeclarations } from '../../domain/investigation/tools/tool-catalogue';
-import type { ToolCall } from '../../domain/investigation/types';
 import { logger } from '../../observability';
 import { type AnalystModel, bedrockAnalystModel, ModelCallError } from '../../platform/bedrock-analyst';
 import type { HistoryEntry } from '../../store/sessions-repository';
 import * as z from '../../zod';
-import { event, message, type SessionContext, subjectOf } from '../investigations/session-context';
-import { loadSession, SessionInput } from '../workflow/workflow-step';
-import { readPromptFile } from './analyst-prompts';
+import { readPromptFile } from '../analyst/analyst-prompts';
+import { event, message, type SessionContext, subjectOf } from '../sessions/session-context';
+import { loadSession, SessionInput } from './workflow-step';
 
 /**
  * The AnalystTurn state of the workflow (SIS_ANALYST=bedrock; docs/analyst.md): one model turn per
@@ -42,11 +43,10 @@ export interface AnalystDeps {
   prompts: (fileName: string) => string;
 }
 
-let deps: AnalystDeps | undefined;
-export function analystDeps(ctx: SessionContext): AnalystDeps {
-  deps ??= { model: bedrockAnalystModel(ctx.cfg), prompts: readPromptFile };
-  return deps;
-}
+/** The analyst step's dependencies in this process, built once per configuration like every service context. */
+export const analystDeps = /* @__PURE__ */ perConfiguration(
+  (cfg): AnalystDeps => ({ model: bedrockAnalystModel(cfg), prompts: readPromptFile }),
+);
 
 const TurnInput = /* @__PURE__ */ (() =>
   z.extend(SessionInput, {

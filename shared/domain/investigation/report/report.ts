@@ -1,7 +1,5 @@
-import { type Entity, entityKey, sameEntity } from '../core/entity';
-import { normaliseEntity } from '../core/entity-normalisation';
-import { type Persona, resolvePersona } from './personas/personas';
-import { coverageOf, sortFindings } from './scoring';
+import { type Entity, entityKey, sameEntity } from '../../core/entity';
+import { normaliseEntity } from '../../core/entity-normalisation';
 import type {
   Attributes,
   Confidence,
@@ -14,8 +12,10 @@ import type {
   ToolCallStatus,
   ToolName,
   Verdict,
-} from './types';
-import { assess, explainScore } from './verdict';
+} from '../../core/vocabulary';
+import { coverageOf, sortFindings } from '../scoring';
+import { assess, explainScore } from '../verdict';
+import { type Persona, resolvePersona } from './personas';
 
 /**
  * Turns recorded tool calls into the report, the assistant's opening and closing messages and the

@@ -2,8 +2,8 @@ import { perConfiguration } from '../../config';
 import { stepFunctionsEngine, type WorkflowEngine } from '../../platform/workflow-engine';
 import { documentClientFor } from '../../store/dynamo-client';
 import { searchIndexRepositoryFromConfig } from '../../store/search-index-repository';
-import type { SearchIndexing } from '../investigations/search-indexing';
-import { type SessionContext, sessionContext } from '../investigations/session-context';
+import type { SearchIndexing } from './search-indexing';
+import { type SessionContext, sessionContext } from './session-context';
 
 /**
  * What starting, cancelling and sweeping investigation runs work with: the session context, the

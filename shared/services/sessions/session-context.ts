@@ -1,6 +1,6 @@
 import { type Config, perConfiguration } from '../../config';
 import type { Entity } from '../../domain/core/entity';
-import type { Report, ToolCall } from '../../domain/investigation/types';
+import type { Report, ToolCall } from '../../domain/core/vocabulary';
 import { documentClientFor } from '../../store/dynamo-client';
 import { type HistoryEntry, type SessionRecord, SessionsRepository } from '../../store/sessions-repository';
 import { tableName } from '../../store/tables';

@@ -1,0 +1,136 @@
+import { Badge, EntityText } from '../../components/common';
+import { GraphPanel } from '../../components/graph-panel';
+import { graphHref } from '../../format';
+import type { ReportResponse } from '../../types';
+import { EvidenceItem } from './evidence-item';
+import { FindingView } from './finding-view';
+import { StixLink } from './stix-link';
+
+/** The ended investigation's report: score, summary, facts, findings, related entities, graph. */
+export function ReportView({ report: answer }: { report: ReportResponse }) {
+  const report = answer.report!;
+  const related = report.entities.filter((entity) => entity.role === 'related');
+  const attributes = Object.entries(
+    report.entities.find((entity) => entity.role === 'investigated')?.attributes ?? {},
+  ).filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object');
+  const explanation = report.score_explanation;
+  return (
+    <section aria-labelledby="report-heading">
+      <h2 id="report-heading">Report</h2>
+      <div class="panel score">
+        <p>
+          Verdict <Badge kind={report.verdict}>{report.verdict}</Badge>
+        </p>
+        <p>
+          Risk score <strong class="risk">{report.risk_score}</strong>
+          <span class="muted"> / 100</span>
+        </p>
+        <p class="muted">
+          {report.coverage.tools_succeeded} of {report.coverage.tools_run} tools completed
+          {report.coverage.tools_failed.length > 0 && `; failed: ${report.coverage.tools_failed.join(', ')}`}
+          {report.coverage.tools_timed_out.length > 0 &&
+            `; timed out: ${report.coverage.tools_timed_out.join(', ')}`}
+        </p>
+        <StixLink sessionId={answer.session_id} />
+      </div>
+      <h3>Summary</h3>
+      <p class="summary">{report.summary}</p>
+      {attributes.length > 0 && (
+        <>
+          <h3>About {answer.entity.value}</h3>
+          <dl class="facts">
+            {attributes.map(([name, value]) => (
+              <div key={name}>
+                <dt>{name.replace(/_/g, ' ')}</dt>
+                <dd>{typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value)}</dd>
+              </div>
+            ))}
+          </dl>
+        </>
+      )}
+      {explanation && explanation.contributions.length > 0 && (
+        <>
+          <h3>Why this score</h3>
+          <p>
+            {explanation.verdict_reason}. <span class="muted">{explanation.formula}</span>
+          </p>
+          <table>
+            <caption class="visually-hidden">Points each finding added to the risk score</caption>
+            <thead>
+              <tr>
+                <th scope="col">Finding</th>
+                <th scope="col">Source</th>
+                <th scope="col">Score</th>
+                <th scope="col">Points added</th>
+              </tr>
+            </thead>
+            <tbody>
+              {explanation.contributions.map((c) => (
+                <tr key={c.finding_id}>
+                  <td>{c.title}</td>
+                  <td>
+                    <code>{c.source_tool}</code>
+                  </td>
+                  <td>{c.score}</td>
+                  <td>{c.points}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {report.recommendations.length > 0 && (
+        <>
+          <h3>Recommendations</h3>
+          <ul>
+            {report.recommendations.map((text) => (
+              <li key={text}>{text}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h3>Findings ({report.findings.length})</h3>
+      {report.findings.length === 0 && <p>No findings.</p>}
+      {report.findings.map((finding) => (
+        <FindingView key={finding.finding_id} finding={finding} />
+      ))}
+      <h3>Related entities ({related.length})</h3>
+      {related.length === 0 ? (
+        <p>No related entities.</p>
+      ) : (
+        <table>
+          <caption class="visually-hidden">Entities related to the investigated entity</caption>
+          <thead>
+            <tr>
+              <th scope="col">Entity</th>
+              <th scope="col">Relationship</th>
+              <th scope="col">Evidence</th>
+            </tr>
+          </thead>
+          <tbody>
+            {related.map((entity) => (
+              <tr key={`${entity.type}:${entity.value}`}>
+                <td>
+                  <a href={graphHref(entity)}>
+                    <EntityText type={entity.type} value={entity.value} />
+                  </a>
+                </td>
+                <td>{entity.relationship?.replace(/_/g, ' ') ?? '—'}</td>
+                <td>
+                  {(entity.evidence ?? []).map((value, index) => (
+                    <span key={value}>
+                      {index > 0 && ', '}
+                      <EvidenceItem value={value} />
+                    </span>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h3>Neighbourhood of {answer.entity.value}</h3>
+      <GraphPanel entity={answer.entity} />
+    </section>
+  );
+}

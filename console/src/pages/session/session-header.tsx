@@ -1,0 +1,89 @@
+import { useState } from 'preact/hooks';
+import { ApiError, api } from '../../api';
+import { Badge, EntityText, ErrorNote } from '../../components/common';
+import { graphHref, when } from '../../format';
+import type { SessionSummary } from '../../types';
+
+/** The session's facts, with a cancel button while it runs. */
+export function SessionHeader({
+  session,
+  running,
+  onCanceled,
+}: {
+  session: SessionSummary;
+  running: boolean;
+  onCanceled: () => void;
+}) {
+  const [canceling, setCanceling] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const cancel = async () => {
+    setCanceling(true);
+    setError(null);
+    try {
+      await api('POST', `/sessions/${encodeURIComponent(session.session_id)}/cancel`);
+    } catch (caught) {
+      // 409: it ended meanwhile; the next poll shows how.
+      if (!(caught instanceof ApiError && caught.status === 409)) setError(caught);
+    } finally {
+      setCanceling(false);
+      onCanceled();
+    }
+  };
+  return (
+    <section class="panel" aria-label="Session">
+      <dl class="facts">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span role="status">
+              <Badge kind={session.status}>{session.status}</Badge>
+            </span>
+            {running && <span class="muted"> · updating live</span>}
+          </dd>
+        </div>
+        <div>
+          <dt>Entity</dt>
+          <dd>
+            <a href={graphHref(session.entity)}>
+              <EntityText type={session.entity.type} value={session.entity.value} />
+            </a>
+          </dd>
+        </div>
+        <div>
+          <dt>Persona</dt>
+          <dd>{session.persona}</dd>
+        </div>
+        {session.tlp && (
+          <div>
+            <dt>TLP</dt>
+            <dd>
+              <Badge kind={`tlp-${session.tlp.replace('+', '-')}`}>TLP:{session.tlp.toUpperCase()}</Badge>
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>Started</dt>
+          <dd>{when(session.created_at)}</dd>
+        </div>
+        {session.completed_at && (
+          <div>
+            <dt>Ended</dt>
+            <dd>{when(session.completed_at)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Session ID</dt>
+          <dd>
+            <code>{session.session_id}</code>
+          </dd>
+        </div>
+      </dl>
+      {running && (
+        <button type="button" class="danger" onClick={cancel} disabled={canceling}>
+          {canceling ? 'Canceling…' : 'Cancel investigation'}
+        </button>
+      )}
+      <ErrorNote error={error} />
+    </section>
+  );
+}

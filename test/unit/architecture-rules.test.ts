@@ -1,0 +1,195 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importCycles, REPOSITORY_ROOT, readSourceModules, type SourceModule } from '../support/import-graph';
+
+/**
+ * The floors of docs/architecture.md, checked over the source tree: which room may import which,
+ * no import circles, no file over 500 lines and no folder of more than 15 source files side by side.
+ */
+const modules = readSourceModules([
+  'shared',
+  'functions',
+  'infra',
+  'local',
+  'console/src',
+  'bin',
+  'packages/cli/src',
+]);
+
+/** The shell every function carries: configuration, logging/metrics/tracing, version, zod. */
+const SHELL = /^shared\/(config|observability|metric-names|tracing|version|zod)\.ts$/;
+
+interface Rule {
+  room: RegExp;
+  may: RegExp[];
+  why: string;
+}
+
+const RULES: Rule[] = [
+  {
+    room: /^shared\/domain\/core\//,
+    may: [/^shared\/domain\/core\//, /^shared\/zod\.ts$/],
+    why: 'core is the ground floor: the vocabulary every other room shares',
+  },
+  {
+    room: /^shared\/domain\//,
+    may: [/^shared\/domain\//, /^shared\/zod\.ts$/],
+    why: 'the domain is pure',
+  },
+  {
+    room: /^shared\/store\//,
+    may: [/^shared\/(store|domain)\//, SHELL],
+    why: 'stores know the domain and DynamoDB, nothing above',
+  },
+  {
+    room: /^shared\/platform\//,
+    may: [/^shared\/(platform|domain)\//, SHELL],
+    why: 'platform clients know the domain and their service, nothing above',
+  },
+  {
+    room: /^shared\/services\//,
+    may: [
+      /^shared\/(services|store|platform|domain)\//,
+      /^shared\/api\/(route-types\.ts|generated\/)/,
+      SHELL,
+    ],
+    why: 'services compose the domain, the stores and the platform clients',
+  },
+  {
+    room: /^shared\/api\//,
+    may: [/^shared\/(api|domain)\//, SHELL],
+    why: 'the HTTP shell and the route table know the domain, not the services behind them',
+  },
+  {
+    room: /^functions\//,
+    may: [/^shared\/(services|api)\//, /^functions\//, SHELL],
+    why: 'a handler parses, calls one service and shapes the response',
+  },
+  {
+    room: /^infra\//,
+    may: [/^infra\//, /^shared\/(api|domain|store|platform)\//, SHELL],
+    why: 'the CDK app derives from the declarations, and never loads the local runtime',
+  },
+  {
+    room: /^console\/src\//,
+    may: [/^console\/src\//, /^shared\/domain\//],
+    why: 'the browser app is built from its own code, its generated API types and the pure domain',
+  },
+];
+
+const FORBIDDEN_PACKAGES: { room: RegExp; packages: RegExp; why: string }[] = [
+  {
+    room: /^shared\/domain\//,
+    packages: /^(@aws-sdk\/|aws-lambda|@aws-lambda-powertools\/|@middy\/)/,
+    why: 'pure domain',
+  },
+  {
+    room: /^functions\//,
+    packages: /^@aws-sdk\//,
+    why: 'clients are built in shared/platform or shared/store',
+  },
+  { room: /^console\/src\//, packages: /^(@aws-sdk\/|aws-lambda)/, why: 'browser code' },
+];
+
+function violations(module: SourceModule): string[] {
+  const rule = RULES.find((r) => r.room.test(module.path));
+  const out: string[] = [];
+  if (rule)
+    for (const target of module.imports)
+      if (!rule.may.some((allowed) => allowed.test(target)))
+        out.push(`${module.path} -> ${target} (${rule.why})`);
+  for (const forbidden of FORBIDDEN_PACKAGES)
+    if (forbidden.room.test(module.path))
+      for (const name of module.packages)
+        if (forbidden.packages.test(name)) out.push(`${module.path} -> ${name} (${forbidden.why})`);
+  return out;
+}
+
+describe('the floors of docs/architecture.md', () => {
+  it('reads the source tree (the walker finds the rooms it checks)', () => {
+    const rooms = new Set(modules.map((m) => m.path.split('/').slice(0, 2).join('/')));
+    for (const room of [
+      'shared/domain',
+      'shared/store',
+      'shared/services',
+      'functions/start-investigation',
+      'infra/stack.ts',
+    ])
+      expect(rooms).toContain(room);
+    const startHandler = modules.find((m) => m.path === 'functions/start-investigation/handler.ts');
+    expect(startHandler?.imports.some((i) => i.startsWith('shared/services/'))).toBe(true);
+  });
+
+  it('flags an import across a floor (the rule itself can fail)', () => {
+    const fake: SourceModule = {
+      path: 'functions/x/handler.ts',
+      imports: ['shared/store/keys-repository.ts'],
+      packages: ['@aws-sdk/client-dynamodb'],
+      typeOnly: [false],
+    };
+    expect(violations(fake)).toHaveLength(2);
+  });
+
+  it('every import stays on its floor or goes down', () => {
+    expect(modules.flatMap(violations)).toEqual([]);
+  });
+
+  it('has no import circle between files', () => {
+    expect(importCycles(modules)).toEqual([]);
+  });
+
+  it('has no circle between the folders of the domain and of the services', () => {
+    const folder = (path: string) => path.replace(/\/[^/]+$/, '');
+    // A folder's index.ts is its door: it re-exports the rooms below it, which may use the floor above.
+    const inRoom = (prefix: string) =>
+      modules.filter((m) => m.path.startsWith(prefix) && !m.path.endsWith('/index.ts'));
+    expect(importCycles(inRoom('shared/domain/'), folder)).toEqual([]);
+    expect(importCycles(inRoom('shared/services/'), folder)).toEqual([]);
+  });
+});
+
+/**
+ * Files being split on their own branches while this test landed (issue 24); each leaves this list in
+ * the commit that splits it, and the list must end empty.
+ */
+const SPLIT_IN_PROGRESS = new Set([
+  'shared/store/sessions-repository.ts',
+  'shared/store/search-index-repository.ts',
+  'shared/domain/investigation/tools/tool-domain-analysis.ts',
+]);
+
+const SIZE_ROOTS = ['shared', 'console/src', 'infra', 'local'];
+const SOURCE = /\.(ts|tsx|mts|cjs|mjs)$/;
+
+function sourceFolders(dir: string, out: Map<string, string[]>): void {
+  const files: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) sourceFolders(full, out);
+    else if (SOURCE.test(name)) files.push(full);
+  }
+  out.set(dir, files);
+}
+
+describe('rooms of a readable size', () => {
+  const folders = new Map<string, string[]>();
+  for (const root of SIZE_ROOTS) sourceFolders(join(REPOSITORY_ROOT, root), folders);
+  const relativeTo = (path: string) => path.slice(REPOSITORY_ROOT.length + 1);
+
+  it('no file over 500 lines, generated ones aside', () => {
+    const long = [...folders.values()]
+      .flat()
+      .filter((file) => !file.includes('/generated/') && !SPLIT_IN_PROGRESS.has(relativeTo(file)))
+      .map((file) => ({ file: relativeTo(file), lines: readFileSync(file, 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > 500);
+    expect(long).toEqual([]);
+  });
+
+  it('no folder with more than 15 source files side by side', () => {
+    const crowded = [...folders.entries()]
+      .filter(([dir, files]) => !dir.includes('/generated') && files.length > 15)
+      .map(([dir, files]) => `${relativeTo(dir)}: ${files.length}`);
+    expect(crowded).toEqual([]);
+  });
+});
