@@ -4,6 +4,7 @@ import { addConfigureCommand } from './commands/configure';
 import { addInvestigationCommands } from './commands/investigations';
 import { addKeyCommands } from './commands/keys';
 import { addKnowledgeCommands } from './commands/knowledge';
+import { addTenantKnowledgeCommands } from './commands/tenant-knowledge';
 import { completionScript } from './completion';
 import { withExamples } from './context';
 import { CliError, EXIT } from './errors';
@@ -39,6 +40,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addInvestigationCommands(program);
   addKeyCommands(program);
   addKnowledgeCommands(program);
+  addTenantKnowledgeCommands(program);
   addConfigureCommand(program);
   withExamples(
     program
