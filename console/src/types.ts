@@ -57,3 +57,8 @@ export type RotatedKey = Answer<'rotateConsoleKey'>;
 
 export type AuditAnswer = Answer<'listConsoleAudit'>;
 export type AuditEntry = AuditAnswer['entries'][number];
+
+export type AllowlistAnswer = Answer<'listConsoleAllowlist'>;
+export type AllowlistEntry = AllowlistAnswer['entries'][number];
+export type AllowlistType = Schemas['AllowlistType'];
+export type SessionFeedback = Answer<'submitConsoleFeedback'>;

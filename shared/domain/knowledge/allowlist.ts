@@ -4,6 +4,13 @@ import { canonicalIp, normaliseEntity } from '../core/entity-normalisation';
 import { ValidationError } from '../core/errors';
 import { ipaddr } from '../core/ip-address';
 import type { AllowlistMatch } from '../core/vocabulary';
+import {
+  type AllowlistType,
+  MAX_EXPIRY_DAYS,
+  MAX_REASON_LENGTH,
+  MIN_IPV4_PREFIX,
+  MIN_IPV6_PREFIX,
+} from './allowlist-types';
 
 /**
  * The tenant's allowlist (docs/tenant-knowledge.md): entities the tenant knows to be legitimate. An
@@ -16,13 +23,14 @@ import type { AllowlistMatch } from '../core/vocabulary';
  * investigation of the same thing always meet. The entry ID is derived from the type and normalised
  * value, so the same entity cannot be listed twice (409).
  */
-export const ALLOWLIST_TYPES = ['ip', 'cidr', 'domain', 'user', 'host'] as const;
-export type AllowlistType = (typeof ALLOWLIST_TYPES)[number];
-
-export const MIN_IPV4_PREFIX = 8;
-export const MIN_IPV6_PREFIX = 32;
-export const MAX_REASON_LENGTH = 500;
-export const MAX_EXPIRY_DAYS = 3650;
+export {
+  ALLOWLIST_TYPES,
+  type AllowlistType,
+  MAX_EXPIRY_DAYS,
+  MAX_REASON_LENGTH,
+  MIN_IPV4_PREFIX,
+  MIN_IPV6_PREFIX,
+} from './allowlist-types';
 
 export interface AllowlistEntry {
   entry_id: string;
