@@ -10,6 +10,14 @@ export const OFFLINE_DATA_FILES = {
   asn: 'ip-asn.bin',
   disposable: 'mail-disposable.txt',
   free: 'mail-free.txt',
+  /** The brand catalogue (shared/domain/names/brand-catalogue.tsv, checked and parsed), JSON, gzip. */
+  brands: 'names-brands.json.gz',
+  /** Abused TLDs, lure words, crypto topic words (shared/domain/names/vocabulary.ts), JSON, gzip. */
+  vocabulary: 'names-vocabulary.json.gz',
+  /** UTS #39 prototypes of the characters that read as Latin letters or digits, JSON, gzip. */
+  confusables: 'names-confusables.json.gz',
+  /** English words with their SCOWL level, "word level" a line, gzip. */
+  words: 'names-words.txt.gz',
   meta: 'meta.json',
 } as const;
 

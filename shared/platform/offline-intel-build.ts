@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OfflineDataSource } from '../domain/investigation/tools/enrichment';
+import { buildNameDataFiles, nameDataInputs } from './name-data-build';
 import { ASN_HEADER_BYTES, ASN_MAGIC, OFFLINE_DATA_FILES, type OfflineDataMeta } from './offline-data-format';
 
 /**
@@ -166,6 +167,7 @@ export function offlineDataInputs(): string {
     'free-email-domains-list',
   ]
     .map((name) => `${name}@${packageVersion(name)}`)
+    .concat(nameDataInputs(), `files:${Object.values(OFFLINE_DATA_FILES).join(',')}`)
     .join(' ');
 }
 
@@ -199,6 +201,11 @@ export function buildOfflineData(outDir: string): OfflineDataMeta {
       `\n${[...new Set([...domains].map((d) => d.trim().toLowerCase()).filter(Boolean))].sort().join('\n')}\n`;
     writeFileSync(path.join(staging, OFFLINE_DATA_FILES.disposable), lines(disposable));
     writeFileSync(path.join(staging, OFFLINE_DATA_FILES.free), lines(free));
+    const names = buildNameDataFiles();
+    writeFileSync(path.join(staging, OFFLINE_DATA_FILES.brands), names.files.brands);
+    writeFileSync(path.join(staging, OFFLINE_DATA_FILES.vocabulary), names.files.vocabulary);
+    writeFileSync(path.join(staging, OFFLINE_DATA_FILES.confusables), names.files.confusables);
+    writeFileSync(path.join(staging, OFFLINE_DATA_FILES.words), names.files.words);
 
     const asnVersion = packageVersion('@ip-location-db/asn');
     const countryVersion = packageVersion('@ip-location-db/geo-whois-asn-country-mmdb');
@@ -236,7 +243,7 @@ export function buildOfflineData(outDir: string): OfflineDataMeta {
       format: 1,
       ip_data_date: dates(sources.slice(0, 2)),
       mail_data_date: dates(sources.slice(2)),
-      sources,
+      sources: [...sources, ...names.sources],
     };
     writeFileSync(path.join(staging, OFFLINE_DATA_FILES.meta), JSON.stringify(meta, null, 2));
     try {

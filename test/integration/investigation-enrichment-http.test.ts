@@ -57,6 +57,24 @@ describe('offline enrichment of an investigation', () => {
   });
 });
 
+describe('domain names judged on the shipped name data', () => {
+  it('names a brand-owned domain as positive benign evidence, and a look-alike of an unlisted brand', async () => {
+    const owned = await investigate({ type: 'domain', value: 'googleblog.com' });
+    expect(owned.report.findings).toContainEqual(
+      expect.objectContaining({
+        finding_id: 'domain_analysis:known_brand_domain',
+        benign: true,
+        evidence_source: 'offline:domain-analysis',
+      }),
+    );
+    const lookalike = await investigate({ type: 'domain', value: 'binance-ether.club' });
+    expect(lookalike.report.findings.map((f: { finding_id: string }) => f.finding_id)).toContain(
+      'domain_analysis:brand_in_label:binance.com',
+    );
+    expect(lookalike.report.risk_score).toBeGreaterThanOrEqual(30);
+  });
+});
+
 describe('GET /api/v1/sessions/{session_id}/stix', () => {
   it('answers the owner a STIX 2.1 bundle marked with the session’s TLP, and refuses others', async () => {
     const start = await service.call('POST', '/api/v1/investigations/start', {

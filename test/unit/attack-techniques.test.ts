@@ -8,10 +8,14 @@ import {
 import type { Entity } from '../../shared/domain/core/entity';
 import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
 import { type Finding, runTool, runToolByName, type Tool } from '../../shared/domain/investigation';
-import { context } from './investigation-test-data';
+import { context, domainContext } from './investigation-test-data';
 
 async function findingsOf(tool: string, entity: Entity): Promise<Finding[]> {
-  const call = await runToolByName(tool, normaliseEntity(entity), context());
+  const call = await runToolByName(
+    tool,
+    normaliseEntity(entity),
+    entity.type === 'domain' ? domainContext() : context(),
+  );
   expect(call.status).toBe('succeeded');
   return call.output!.findings;
 }

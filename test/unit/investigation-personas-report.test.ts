@@ -19,7 +19,7 @@ import {
   toolsFor,
   unfinishedMessage,
 } from '../../shared/domain/investigation';
-import { context, incident } from './investigation-test-data';
+import { context, domainContext, incident } from './investigation-test-data';
 
 const phish = normaliseEntity('раypal.com');
 const alice: Entity = { type: 'user', value: 'alice@corp.example' };
@@ -28,7 +28,7 @@ const c2: Entity = { type: 'ip', value: '198.51.100.23' };
 async function investigate(entity: Entity): Promise<ToolCall[]> {
   return runTools(
     entity,
-    context({
+    (entity.type === 'domain' ? domainContext : context)({
       incidents: [
         incident('inc_1', 'high', 2, [phish, alice]),
         incident('inc_2', 'critical', 5, [phish, c2]),
@@ -85,7 +85,13 @@ describe('buildReport', () => {
     expect(report.findings[0]!.finding_id).toBe('domain_analysis:homograph:paypal.com');
     const scores = report.findings.map((f) => f.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    expect(report.entities[0]).toEqual({ type: 'domain', value: 'xn--ypal-43d9g.com', role: 'investigated' });
+    expect(report.entities[0]).toEqual({
+      type: 'domain',
+      value: 'xn--ypal-43d9g.com',
+      role: 'investigated',
+      // The offline mail-provider lists answer for a domain too.
+      attributes: { mail_domain: 'xn--ypal-43d9g.com', disposable_email: false, free_email: false },
+    });
     expect(report.entities.slice(1)).toEqual([
       { type: 'domain', value: 'paypal.com', role: 'related', relationship: 'impersonates', evidence: [] },
       // Found by incident_history and again in the graph: first mention wins, evidence merged.
@@ -319,7 +325,7 @@ describe('graph edges and raw results', () => {
 
   it('includes subdomain and alias links, never links from failed tools', async () => {
     const sub = normaliseEntity('login.evil-example.com');
-    const calls = await runTools(sub, context());
+    const calls = await runTools(sub, domainContext());
     expect(relationshipsFrom({ entity: sub, toolCalls: calls }).map((e) => [e.to.value, e.link])).toEqual([
       ['evil-example.com', 'subdomain_of'],
     ]);

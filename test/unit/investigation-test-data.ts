@@ -7,6 +7,10 @@ import type {
   TenantKnowledge,
   ToolContext,
 } from '../../shared/domain/investigation';
+import type { OfflineIntel } from '../../shared/domain/investigation/tools/enrichment';
+import type { NameDataSource } from '../../shared/domain/names/name-data';
+import { openOfflineIntel } from '../../shared/platform/offline-intel';
+import { localDataDir } from '../../shared/platform/offline-intel-build';
 
 /**
  * An in-memory InvestigationData for unit tests of the pure domain: the same port the store
@@ -50,6 +54,22 @@ export function memoryData(data: TestData = {}): InvestigationData & { calls: st
       return { allowlist: known?.allowlist ?? [], feedback: known?.feedback ?? [] };
     },
   };
+}
+
+let offline: (OfflineIntel & NameDataSource) | undefined;
+
+/**
+ * The offline data the local runtime builds (test/support/offline-data-global-setup.ts builds it once):
+ * domain_analysis reads its brand catalogue, confusables and word list from it.
+ */
+export function offlineData(): OfflineIntel & NameDataSource {
+  offline ??= openOfflineIntel(localDataDir());
+  return offline;
+}
+
+/** A context with the offline data, for investigations of domains. */
+export function domainContext(data: TestData = {}, extra: Partial<ToolContext> = {}): ToolContext {
+  return context(data, { offline: offlineData(), ...extra });
 }
 
 export function context(data: TestData = {}, extra: Partial<ToolContext> = {}): ToolContext {

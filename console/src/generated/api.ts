@@ -628,13 +628,13 @@ export interface components {
              */
             source_verdict?: "benign" | "suspicious" | "malicious" | "unknown";
             /**
-             * @description Positive evidence that the entity is benign (score 0): the tenant's allowlist, an analyst's false-positive feedback, a public resolver or content-delivery network, a popularity rank. Only such a finding makes a report benign.
+             * @description Positive evidence that the entity is benign (score 0): the tenant's allowlist, an analyst's false-positive feedback, a public resolver or content-delivery network, a domain owned by a brand in the offline brand catalogue, a popularity rank. Only such a finding makes a report benign.
              * @example true
              * @enum {boolean}
              */
             benign?: true;
             /**
-             * @description The independent source the finding rests on (feed:FEODO, intel:abuseipdb, tenant:allowlist, feedback, offline:asn...). Each source counts once in the risk score.
+             * @description The independent source the finding rests on (feed:FEODO, intel:abuseipdb, tenant:allowlist, feedback, offline:asn, offline:domain-analysis...). Each source counts once in the risk score: of several scored findings naming it, only the strongest adds.
              * @example tenant:allowlist
              */
             evidence_source?: string;

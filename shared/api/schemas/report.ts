@@ -90,12 +90,12 @@ export const Finding = /* @__PURE__ */ (() =>
       }),
       benign: withMeta(z.optional(z.literal(true)), {
         description:
-          "Positive evidence that the entity is benign (score 0): the tenant's allowlist, an analyst's false-positive feedback, a public resolver or content-delivery network, a popularity rank. Only such a finding makes a report benign.",
+          "Positive evidence that the entity is benign (score 0): the tenant's allowlist, an analyst's false-positive feedback, a public resolver or content-delivery network, a domain owned by a brand in the offline brand catalogue, a popularity rank. Only such a finding makes a report benign.",
         example: true,
       }),
       evidence_source: withMeta(z.optional(z.string()), {
         description:
-          'The independent source the finding rests on (feed:FEODO, intel:abuseipdb, tenant:allowlist, feedback, offline:asn...). Each source counts once in the risk score.',
+          'The independent source the finding rests on (feed:FEODO, intel:abuseipdb, tenant:allowlist, feedback, offline:asn, offline:domain-analysis...). Each source counts once in the risk score: of several scored findings naming it, only the strongest adds.',
         example: 'tenant:allowlist',
       }),
       discounted: withMeta(

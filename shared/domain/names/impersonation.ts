@@ -1,0 +1,339 @@
+import type { Brand } from './brand-catalogue';
+import { editDistance } from './lookalike';
+import type { BrandKeyword, NameData } from './name-data';
+import { type Segmentation, segment } from './segmentation';
+
+/**
+ * How a domain name relates to the brand catalogue: owned by a brand, a country site of one, or
+ * imitating one (homograph, look-alike spelling, typo, brand with a lure word, brand inside the label,
+ * brand in a subdomain, brand alone under another ending). Hyphenated and run-together forms are read
+ * the same way: `binance-ether` and `binanceether` are both the brand plus the word "ether".
+ */
+
+export type Technique =
+  | 'homograph'
+  | 'confusable_spelling'
+  | 'typosquat'
+  | 'combosquat'
+  | 'brand_in_label'
+  | 'brand_domain_in_subdomain'
+  | 'brand_in_subdomain'
+  | 'brand_other_tld';
+
+export interface BrandMatch {
+  brand: Brand;
+  keyword: string;
+  technique: Technique;
+  score: number;
+  detail: string;
+  /** Lure words next to the brand (combosquat). */
+  lures: string[];
+}
+
+export const NAME_THRESHOLDS = {
+  /** Keywords at least this long are matched at edit distance 1... */
+  editDistance1MinLength: 5,
+  /** ...and at least this long at edit distance 2. */
+  editDistance2MinLength: 9,
+  /** Keywords at least this long are found anywhere inside a label (skeleton substring). */
+  substringMinLength: 6,
+  /** Keywords at least this long are found as a word of a run-together label (segmentation). */
+  wordMinLength: 4,
+  /** Brand findings reported per domain, strongest first. */
+  maxBrandFindings: 3,
+} as const;
+
+export const TECHNIQUE_SCORES = {
+  homograph: 90,
+  confusable_spelling: 75,
+  typosquat: 65,
+  typosquatToken: 60,
+  typosquat2: 45,
+  combosquat: 55,
+  combosquatLures: 65,
+  brand_in_label: 35,
+  brand_domain_in_subdomain: 55,
+  brand_in_subdomain: 40,
+  brand_other_tld: 30,
+  brand_other_tld_common: 20,
+} as const;
+
+export interface NameReading {
+  /** The registrable label in Unicode, without a leading `www`. */
+  label: string;
+  /** Hyphen/underscore tokens of the label. */
+  tokens: string[];
+  segmentation: Segmentation;
+  /** Lure words in the label and subdomains (tokens and segmented words), each once, in order. */
+  lures: string[];
+  /** Cryptocurrency words (and giveaway names) the lures are about. */
+  topics: string[];
+  /** A number next to a cryptocurrency word (`5000eth`): the amount a giveaway promises. */
+  amount: boolean;
+  /** Lures, plus one for a topic they are about, plus one for an amount: what lure_words scores. */
+  lureStrength: number;
+}
+
+const isAscii = (text: string): boolean => /^[\x20-\x7e]*$/.test(text);
+
+function tokensOf(label: string): string[] {
+  return label.split(/[-_]+/).filter((t) => t.length > 0);
+}
+
+function wordsOf(text: string, data: NameData): { tokens: string[]; segmentation: Segmentation } {
+  const tokens = tokensOf(text);
+  const pieces: string[] = [];
+  const words: string[] = [];
+  let explained = 0;
+  let length = 0;
+  for (const token of tokens) {
+    const s = segment(token, data.words, data.byKeyword);
+    pieces.push(...s.pieces);
+    words.push(...s.words);
+    explained += s.explained * [...token].length;
+    length += [...token].length;
+  }
+  return { tokens, segmentation: { pieces, words, explained: length === 0 ? 0 : explained / length } };
+}
+
+export function readLabel(
+  label: string,
+  data: NameData,
+  subdomainLabels: readonly string[] = [],
+): NameReading {
+  const bare = label.startsWith('www') && label.length > 6 ? label.replace(/^www[-_]?/, '') : label;
+  const { tokens, segmentation } = wordsOf(bare, data);
+  // Subdomain words count too (promo.example.com, eth-giveaway.blogspot.com), except the labels
+  // ordinary sites use for their own sign-in and help pages.
+  const { lures: lureWords, topicLures, topics: topicWords, operationalSubdomains } = data.vocabulary;
+  const subWords = subdomainLabels
+    .filter((l) => !operationalSubdomains.has(l))
+    .flatMap((l) => {
+      const read = wordsOf(l, data);
+      return [...read.tokens, ...read.segmentation.words];
+    });
+  const all = [...tokens, ...segmentation.words, ...subWords];
+  const topics = [...new Set(all.filter((w) => topicWords.has(w)))];
+  const lures = [...new Set(all.filter((w) => lureWords.has(w) || (topics.length > 0 && topicLures.has(w))))];
+  const amount =
+    topics.length > 0 &&
+    [bare, ...subdomainLabels].some((l) => /(?:^|[^0-9])[0-9]{2,}(?:k|m)?(?=[a-z-]|$)/.test(l));
+  const found = lures.length + (amount ? 1 : 0);
+  return {
+    label: bare,
+    tokens,
+    segmentation,
+    lures,
+    topics,
+    amount,
+    lureStrength: found + (found > 0 && topics.length > 0 ? 1 : 0),
+  };
+}
+
+/** Is the suffix a country-code ending (de, co.jp, com.br)? */
+function isCountrySuffix(suffix: string): boolean {
+  const last = suffix.split('.').at(-1) ?? '';
+  return /^[a-z]{2}$/.test(last);
+}
+
+interface MatchInput {
+  reading: NameReading;
+  suffix: string;
+  subdomainLabels: readonly string[];
+  data: NameData;
+  /** Memoised data.skeleton. */
+  skel: (text: string) => string;
+}
+
+function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | undefined {
+  const { reading, suffix, subdomainLabels, data, skel } = input;
+  const { brand, keyword, skeleton: keywordSkeleton, commonWord } = entry;
+  const label = reading.label;
+  const length = keyword.length;
+  const match = (technique: Technique, score: number, detail: string, lures: string[] = []): BrandMatch => ({
+    brand,
+    keyword,
+    technique,
+    score,
+    detail,
+    lures,
+  });
+  const isWord = (text: string) => data.words.has(text) || data.byKeyword.has(text);
+  const imitation = (candidate: string, where: string): BrandMatch | undefined => {
+    if (candidate === keyword || skel(candidate) !== keywordSkeleton) return undefined;
+    return isAscii(candidate)
+      ? match(
+          'confusable_spelling',
+          TECHNIQUE_SCORES.confusable_spelling,
+          `${where} "${candidate}" reads like "${keyword}"`,
+        )
+      : match('homograph', TECHNIQUE_SCORES.homograph, `${where} "${candidate}" renders like "${keyword}"`);
+  };
+  const typo = (candidate: string, where: string, score1: number): BrandMatch | undefined => {
+    if (length < NAME_THRESHOLDS.editDistance1MinLength || candidate.length < 4) return undefined;
+    // A real word is never a typo of a brand (looking is not booking, finance not binance).
+    if (isWord(candidate)) return undefined;
+    const maxEdits = length >= 13 ? 3 : 2;
+    if (Math.abs([...candidate].length - length) > maxEdits) return undefined;
+    const distance = editDistance(skel(candidate), keywordSkeleton);
+    if (distance === 1 && (!commonWord || length >= 6)) {
+      return match('typosquat', score1, `${where} "${candidate}" is 1 edit away from "${keyword}"`);
+    }
+    if (distance > 1 && distance <= maxEdits && length >= NAME_THRESHOLDS.editDistance2MinLength) {
+      return match(
+        'typosquat',
+        TECHNIQUE_SCORES.typosquat2,
+        `${where} "${candidate}" is 2 edits away from "${keyword}"`,
+      );
+    }
+    return undefined;
+  };
+  const withLures = (where: string): BrandMatch | undefined => {
+    const lures = reading.lures.filter((l) => l !== keyword && !keyword.includes(l));
+    if (lures.length > 0) {
+      return match(
+        'combosquat',
+        lures.length > 1 ? TECHNIQUE_SCORES.combosquatLures : TECHNIQUE_SCORES.combosquat,
+        `brand "${keyword}" ${where} next to lure word${lures.length > 1 ? 's' : ''} "${lures.join('", "')}"`,
+        lures,
+      );
+    }
+    if (commonWord) return undefined;
+    return match(
+      'brand_in_label',
+      TECHNIQUE_SCORES.brand_in_label,
+      `brand "${keyword}" ${where} in "${label}"`,
+    );
+  };
+
+  // The whole label.
+  if (label === keyword) {
+    if (reading.tokens.length === 1) {
+      if (brand.countrySites && isCountrySuffix(suffix)) return undefined;
+      return match(
+        'brand_other_tld',
+        commonWord || length < 5 ? TECHNIQUE_SCORES.brand_other_tld_common : TECHNIQUE_SCORES.brand_other_tld,
+        `label "${label}" is the brand name under .${suffix}`,
+      );
+    }
+  }
+  // The label as written, and run together when hyphenated (hitb-tco reads as hitbtco).
+  const joined = reading.tokens.join('');
+  const whole =
+    imitation(label, 'label') ??
+    typo(label, 'label', TECHNIQUE_SCORES.typosquat) ??
+    (joined !== label
+      ? joined === keyword
+        ? match('typosquat', TECHNIQUE_SCORES.typosquatToken, `label "${label}" is "${keyword}" with hyphens`)
+        : (imitation(joined, 'label') ?? typo(joined, 'label', TECHNIQUE_SCORES.typosquatToken))
+      : undefined);
+  if (whole) return whole;
+
+  // Hyphen tokens, then words of a run-together label.
+  let found: BrandMatch | undefined;
+  const consider = (candidate: BrandMatch | undefined) => {
+    if (candidate && (!found || candidate.score > found.score)) found = candidate;
+  };
+  if (reading.tokens.length > 1) {
+    for (const token of reading.tokens) {
+      consider(imitation(token, 'token'));
+      if (token === keyword) consider(withLures('as a token'));
+      else consider(typo(token, 'token', TECHNIQUE_SCORES.typosquatToken));
+    }
+  }
+  if (length >= NAME_THRESHOLDS.wordMinLength && !reading.tokens.includes(keyword)) {
+    if (reading.segmentation.words.includes(keyword)) consider(withLures('as a word'));
+    else if (
+      length >= NAME_THRESHOLDS.substringMinLength &&
+      !commonWord &&
+      skel(label).includes(keywordSkeleton)
+    ) {
+      consider(withLures('inside the label'));
+    }
+  }
+  if (found) return found;
+
+  // Subdomains: the brand's own domain in front of another one (paypal.com.evil.xyz), or its name.
+  for (let i = 0; i < subdomainLabels.length; i++) {
+    const part = subdomainLabels[i]!;
+    const named = part === keyword || skel(part) === keywordSkeleton;
+    if (!named) {
+      const typoed =
+        length >= 8 ? typo(part, 'subdomain label', TECHNIQUE_SCORES.brand_in_subdomain) : undefined;
+      if (typoed) return { ...typoed, technique: 'brand_in_subdomain' };
+      continue;
+    }
+    // What follows: the next subdomain label, or the registrable label (ledger.com1829582.info).
+    const next = subdomainLabels[i + 1] ?? label;
+    const ownDomain = brand.domains.find((d) => {
+      const tld = d.slice(d.indexOf('.') + 1);
+      return d.startsWith(`${keyword}.`) && next.startsWith(tld.split('.')[0]!);
+    });
+    if (ownDomain) {
+      return match(
+        'brand_domain_in_subdomain',
+        TECHNIQUE_SCORES.brand_domain_in_subdomain,
+        `"${ownDomain}" is written in front of another domain`,
+      );
+    }
+    if (!commonWord && length >= 4) {
+      return match(
+        'brand_in_subdomain',
+        TECHNIQUE_SCORES.brand_in_subdomain,
+        `subdomain label "${part}" carries the brand name "${keyword}"`,
+      );
+    }
+  }
+  return undefined;
+}
+
+export interface NameAnalysis {
+  reading: NameReading;
+  owner?: Brand;
+  /** A brand whose name this is under a country ending it uses for country sites. */
+  countrySite?: Brand;
+  matches: BrandMatch[];
+}
+
+/** `label` and `subdomainLabels` in Unicode; `registrable` and `domain` in ASCII (punycode). */
+export function analyseName(input: {
+  domain: string;
+  registrable: string;
+  suffix: string;
+  label: string;
+  subdomainLabels: readonly string[];
+  data: NameData;
+}): NameAnalysis {
+  const { data } = input;
+  const reading = readLabel(input.label, data, input.subdomainLabels);
+  const owner = data.ownerOf(input.domain, input.registrable);
+  if (owner) return { reading, owner, matches: [] };
+  const countrySite = data.keywords.find(
+    (k) => k.keyword === reading.label && k.brand.countrySites && isCountrySuffix(input.suffix),
+  )?.brand;
+  const skeletons = new Map<string, string>();
+  const skel = (text: string): string => {
+    const known = skeletons.get(text);
+    if (known !== undefined) return known;
+    const computed = data.skeleton(text);
+    skeletons.set(text, computed);
+    return computed;
+  };
+  const best = new Map<Brand, BrandMatch>();
+  for (const entry of data.keywords) {
+    const m = matchKeyword(entry, {
+      reading,
+      suffix: input.suffix,
+      subdomainLabels: input.subdomainLabels,
+      data,
+      skel,
+    });
+    if (!m) continue;
+    const current = best.get(m.brand);
+    if (!current || m.score > current.score) best.set(m.brand, m);
+  }
+  const matches = [...best.values()].sort(
+    (a, b) => b.score - a.score || a.brand.name.localeCompare(b.brand.name),
+  );
+  return { reading, ...(countrySite ? { countrySite } : {}), matches };
+}
