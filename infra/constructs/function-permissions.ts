@@ -6,7 +6,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { TENANT_TAG } from '../../shared/platform/api-gateway-names';
 import { CURSOR_SECRET_PK } from '../../shared/store/cursor-secret-repository';
-import { AUDIT_PK } from '../../shared/store/knowledge/tenant-knowledge-repository';
+import { AUDIT_PK } from '../../shared/store/knowledge/tenant-knowledge-items';
 import type { TableId } from '../../shared/store/tables';
 import {
   type FunctionGrants,

@@ -12,7 +12,7 @@ import { incidentLink } from '../domain/incidents/incident';
 import { matchingEntries } from '../domain/knowledge/allowlist';
 import type { GraphRepository } from './graph-repository';
 import type { IncidentsRepository } from './incidents-repository';
-import type { TenantKnowledgeRepository } from './knowledge/tenant-knowledge-repository';
+import type { TenantKnowledgeReads } from './knowledge/tenant-knowledge-reads';
 import type { SessionsRepository } from './sessions-repository';
 
 /**
@@ -52,7 +52,7 @@ export interface InvestigationDataStores {
   graph: GraphRepository;
   incidents: IncidentsRepository;
   sessions: SessionsRepository;
-  knowledge: TenantKnowledgeRepository;
+  knowledge: TenantKnowledgeReads;
   publicUrl: string;
   /** For allowlist expiry; the system clock by default. */
   now?: () => Date;

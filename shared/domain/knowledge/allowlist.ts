@@ -5,6 +5,7 @@ import { ValidationError } from '../core/errors';
 import { ipaddr } from '../core/ip-address';
 import type { AllowlistMatch } from '../core/vocabulary';
 import {
+  type AllowlistEntry,
   type AllowlistType,
   MAX_EXPIRY_DAYS,
   MAX_REASON_LENGTH,
@@ -25,25 +26,13 @@ import {
  */
 export {
   ALLOWLIST_TYPES,
+  type AllowlistEntry,
   type AllowlistType,
   MAX_EXPIRY_DAYS,
   MAX_REASON_LENGTH,
   MIN_IPV4_PREFIX,
   MIN_IPV6_PREFIX,
 } from './allowlist-types';
-
-export interface AllowlistEntry {
-  entry_id: string;
-  type: AllowlistType;
-  /** Normalised: canonical address, `<network>/<prefix>` with host bits cleared, lower-case names. */
-  value: string;
-  reason: string;
-  /** Who added it: `key:<keyId>` or `user:<console username>`. */
-  created_by: string;
-  created_at: string;
-  /** ISO 8601, or null for an entry that never expires. */
-  expires_at: string | null;
-}
 
 export interface AllowlistInput {
   type: AllowlistType;

@@ -4,7 +4,7 @@ import { documentClientFor } from '../../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../../store/graph-repository';
 import { incidentsRepositoryFromConfig } from '../../store/incidents-repository';
 import { investigationData } from '../../store/investigation-data';
-import { tenantKnowledgeRepositoryFromConfig } from '../../store/knowledge/tenant-knowledge-repository';
+import { tenantKnowledgeReadsFromConfig } from '../../store/knowledge/tenant-knowledge-reads';
 import { type SessionContext, sessionContext } from '../sessions/session-context';
 
 /**
@@ -35,7 +35,7 @@ export const investigationContext = /* @__PURE__ */ perConfiguration((cfg): Inve
       graph,
       incidents: incidentsRepositoryFromConfig(cfg, doc),
       sessions: base.sessions,
-      knowledge: tenantKnowledgeRepositoryFromConfig(cfg, doc),
+      knowledge: tenantKnowledgeReadsFromConfig(cfg, doc),
       publicUrl: cfg.SIS_PUBLIC_URL,
     }),
   };
