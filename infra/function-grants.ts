@@ -79,15 +79,12 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'list-api-keys': { tables: { keys: { access: 'read', indexes: ['gsi1'] } } },
   'list-connectors': { tables: { intel: { access: 'read' } } },
   // The tenant's knowledge (docs/tenant-knowledge.md): allowlist and feedback items in the sessions
-  // table; each change appends its audit record (the feedback reads the session's META too).
+  // table; each change appends its audit record (the feedback reads the session's META too). Each
+  // function also serves the console twin of its route.
   'add-allowlist-entry': tenantKnowledgeWrite,
   'list-allowlist': { tables: { sessions: { access: 'read' } } },
   'remove-allowlist-entry': tenantKnowledgeWrite,
   'submit-session-feedback': tenantKnowledgeWrite,
-  'console-add-allowlist-entry': tenantKnowledgeWrite,
-  'console-list-allowlist': { tables: { sessions: { access: 'read' } } },
-  'console-remove-allowlist-entry': tenantKnowledgeWrite,
-  'console-submit-feedback': tenantKnowledgeWrite,
   // The session, its first history and the search postings; a synchronous start waits by reading
   // the session (DynamoDB), not the execution, so it needs no DescribeExecution.
   'start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },

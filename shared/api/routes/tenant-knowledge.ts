@@ -10,7 +10,9 @@ import { CONSOLE_TAG } from './console';
 /**
  * The tenant's own knowledge (docs/tenant-knowledge.md): the allowlist (admin keys; console admins)
  * and analysts' feedback on a completed session (admin keys, any session of the tenant; console
- * analysts and admins). Later investigations quote both in a finding.
+ * analysts and admins). Later investigations quote both in a finding. Each console route shares its
+ * API twin's function (http-handler.ts twinRouteHandler): the stack's resource count stays under
+ * CloudFormation's 500.
  */
 const consoleAdmin = { kind: 'console', role: 'admin' } as const;
 const consoleAnalyst = { kind: 'console', role: 'analyst' } as const;
@@ -81,7 +83,7 @@ export const addConsoleAllowlistEntry = /* @__PURE__ */ defineRoute({
   method: 'POST',
   path: '/api/v1/console/admin/allowlist',
   access: consoleAdmin,
-  functionName: 'console-add-allowlist-entry',
+  functionName: 'add-allowlist-entry',
   summary: 'Add an allowlist entry (console admins)',
   description: 'The same as addAllowlistEntry; the entry and the audit name the signed-in person.',
   tags: consoleTags,
@@ -95,7 +97,7 @@ export const listConsoleAllowlist = /* @__PURE__ */ defineRoute({
   method: 'GET',
   path: '/api/v1/console/admin/allowlist',
   access: consoleAdmin,
-  functionName: 'console-list-allowlist',
+  functionName: 'list-allowlist',
   summary: 'List the allowlist (console admins)',
   description: 'The same as listAllowlist.',
   tags: consoleTags,
@@ -108,7 +110,7 @@ export const removeConsoleAllowlistEntry = /* @__PURE__ */ defineRoute({
   method: 'DELETE',
   path: '/api/v1/console/admin/allowlist/{entry_id}',
   access: consoleAdmin,
-  functionName: 'console-remove-allowlist-entry',
+  functionName: 'remove-allowlist-entry',
   summary: 'Remove an allowlist entry (console admins)',
   description: 'The same as removeAllowlistEntry.',
   tags: consoleTags,
@@ -122,7 +124,7 @@ export const submitConsoleFeedback = /* @__PURE__ */ defineRoute({
   method: 'POST',
   path: '/api/v1/console/sessions/{session_id}/feedback',
   access: consoleAnalyst,
-  functionName: 'console-submit-feedback',
+  functionName: 'submit-session-feedback',
   summary: "Mark any of the tenant's sessions a false positive or confirm it",
   description: 'The same as submitSessionFeedback, for console analysts and admins.',
   tags: consoleTags,

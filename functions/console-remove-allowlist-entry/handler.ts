@@ -1,9 +1,0 @@
-import { httpHandler } from '../../shared/api/http-handler';
-import { removeConsoleAllowlistEntry } from '../../shared/api/routes/tenant-knowledge';
-import { tenantKnowledgeService } from '../../shared/services/knowledge/tenant-knowledge';
-
-/** DELETE /api/v1/console/admin/allowlist/{entry_id}: 204, or 404 for no such entry. */
-export const handler = httpHandler(removeConsoleAllowlistEntry, async ({ params, caller }) => {
-  await tenantKnowledgeService().removeEntry(caller, params.entry_id);
-  return { statusCode: 204, rawBody: '' };
-});
