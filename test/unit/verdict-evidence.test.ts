@@ -118,7 +118,7 @@ describe('verdicts', () => {
       finding_id: 'ip_classification:public_resolver',
       evidence_source: 'offline:resolvers',
     });
-    expect(report.summary).toContain('Benign evidence: Public DNS resolver (Google Public DNS).');
+    expect(report.summary).toContain('Benign because: Public DNS resolver (Google Public DNS).');
   });
 
   it('an allowlisted entity is benign with a finding quoting the entry, and keeps its other findings', async () => {
@@ -253,6 +253,6 @@ describe('a neighbour counts only for its evidence independent of the investigat
     expect(graph).toMatchObject({ finding_id: 'graph_neighbourhood:no_high_risk_links', score: 0 });
     expect(graph?.discounted?.score).toBe(45);
     expect(graph?.discounted?.reason).toContain('user:j.doe@corp.example');
-    expect(graph?.description).toContain('rests on IP address 203.0.113.66 itself');
+    expect(graph?.description).toContain('Left out, resting on IP address 203.0.113.66 itself');
   });
 });

@@ -146,7 +146,7 @@ const socAnalyst: Persona = {
     const context = view.findings.slice(0, 3).map((f) => f.title);
     const lines = [headline(view)];
     const benign = benignEvidence(view);
-    if (benign.length > 0) lines.push(`Benign evidence: ${benign.map((f) => f.title).join('; ')}.`);
+    if (benign.length > 0) lines.push(`Benign because: ${benign.map((f) => f.title).join('; ')}.`);
     // Each case's fixed words are written in one literal, none glued to a substitution: the search
     // index then posts a session once for them, under the literal's phrase (scripts/search-phrases.ts).
     const confidence = CONFIDENCE_WORDS[view.confidence ?? 'low'];

@@ -214,7 +214,7 @@ export const priorInvestigations: Tool = {
           .map(([v, n]) => `${n} ${v}`)
           .join(
             ', ',
-          )}. An earlier verdict is context, not new evidence: the evidence behind it is weighed again by this run's own tools; only an analyst's confirmation (feedback) counts.`,
+          )}. Background, not counted again: whatever led to that judgement is re-examined here; a reviewer's confirmation (feedback) would count.`,
         impact: `An earlier assessment already judged it ${s.verdict === 'malicious' ? 'hostile' : 'suspicious'}.`,
         score: 0,
         category: 'prior_verdict',
@@ -299,7 +299,7 @@ export const graphNeighbourhood: Tool = {
     });
     const discountNote =
       circular.length > 0
-        ? ` Not counted as risky because their risk rests on ${entityLabel(entity)} itself (an incident it is in, or their link to it), which this investigation already weighs: ${circular
+        ? ` Left out, resting on ${entityLabel(entity)} itself (shared incidents, or their link to it), already weighed here: ${circular
             .slice(0, 5)
             .map((r) => entityLabel(r.neighbour.entity))
             .join('; ')}.`
@@ -334,7 +334,7 @@ export const graphNeighbourhood: Tool = {
         tool,
         code: 'linked_to_high_risk',
         title: `Linked to ${malicious.length} malicious and ${suspicious.length} suspicious entities`,
-        description: `In the knowledge graph ${entityLabel(entity)} is linked to ${names.join('; ')}. Association is capped at ${NEIGHBOUR_SCORE_CAP}: it is never proof on its own; a neighbour counts only for the risk it has on evidence of its own.${discountNote}`,
+        description: `In the knowledge graph ${entityLabel(entity)} is linked to ${names.join('; ')}. Association is capped at ${NEIGHBOUR_SCORE_CAP}: it is never proof on its own. Neighbours count solely for findings independent of this entity.${discountNote}`,
         impact: `It is connected to ${risky.length} other ${risky.length === 1 ? 'item' : 'items'} already assessed as risky.`,
         score,
         category: 'association',
@@ -366,7 +366,7 @@ export const graphNeighbourhood: Tool = {
             ? `${entityLabel(entity)} has no edges in the knowledge graph yet.`
             : `${entityLabel(entity)} has ${neighbours.length} neighbours (${Object.entries(byRelationship)
                 .map(([r, n]) => `${n} ${r}`)
-                .join(', ')}); none is risky on evidence of its own.${discountNote}`,
+                .join(', ')}); none has been judged suspicious or malicious.${discountNote}`,
         impact: 'It is not connected to anything already assessed as risky.',
         score: 0,
         category: 'context',
