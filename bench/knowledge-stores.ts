@@ -15,11 +15,9 @@ import { ensureTables, tableEnvironment, tableNamesFor } from '../shared/store/c
 import { createDocumentClient } from '../shared/store/dynamo-client';
 import { GraphRepository, nodeItems, sideItem } from '../shared/store/graph-repository';
 import { IncidentsRepository, incidentItem } from '../shared/store/incidents-repository';
-import {
-  postingItems,
-  type SearchEntry,
-  SearchIndexRepository,
-} from '../shared/store/search-index-repository';
+import { postingItems } from '../shared/store/search-index/postings';
+import type { SearchEntry } from '../shared/store/search-index/records';
+import { SearchRepository } from '../shared/store/search-index/search-repository';
 
 /**
  * Read-path latency of the knowledge stores at size, against an in-memory DynamoDB Local on this
@@ -74,7 +72,7 @@ async function main() {
     const doc = createDocumentClient(cfg);
     const graph = new GraphRepository(doc, names.graph);
     const incidents = new IncidentsRepository(doc, names.incidents);
-    const search = new SearchIndexRepository(doc, names.sessions);
+    const search = new SearchRepository(doc, names.sessions);
     const at = '2026-11-01T00:00:00.000Z';
 
     // Graph: a hub with 10,000 neighbours, each neighbour with 5 edges of its own.

@@ -24,6 +24,8 @@ export const PRICES = {
   dynamodbPerMillionReadUnits: AWS_PRICES.dynamodbPerMillionReadUnits,
   dynamodbPerMillionWriteUnits: AWS_PRICES.dynamodbPerMillionWriteUnits,
   stepFunctionsPerThousandTransitions: AWS_PRICES.stepFunctionsPerThousandTransitions,
+  stepFunctionsExpressPerMillionRequests: AWS_PRICES.stepFunctionsExpressPerMillionRequests,
+  stepFunctionsExpressPerGbSecond: AWS_PRICES.stepFunctionsExpressPerGbSecond,
   cloudWatchLogsPerGbIngested: AWS_PRICES.cloudWatchLogsPerGbIngested,
   xrayPerMillionTracesRecorded: AWS_PRICES.xrayPerMillionTracesRecorded,
   /** https://aws.amazon.com/ec2/pricing/on-demand/ — data transfer out to the internet, first 10 TB/month (2025-11). */

@@ -180,6 +180,7 @@ export class TenantStack extends Stack {
       tables: this.tables.tables,
       ...(tableKey ? { tableKey } : {}),
       stateMachine: props.stateMachine ?? this.workflow.stateMachine,
+      ...(props.stateMachine ? {} : { expressStateMachine: this.workflow.expressStateMachine }),
       incidentQueue: props.incidentQueue ?? this.incidentSync.queue,
       apiAdmin: {
         tenant: settings.tenant,
@@ -199,7 +200,17 @@ export class TenantStack extends Stack {
     for (const [name, fn] of this.workflow.functions) applyFunctionGrants(fn, grantsOf(name), targets);
     for (const [name, fn] of this.incidentSync.functions) applyFunctionGrants(fn, grantsOf(name), targets);
 
-    this.wireIntelConnectors(settings);
+    // The functions that start investigation runs choose each run's state machine from the analyst
+    // mode and the connectors (shared/domain/investigation/workflow-type.ts), so they get the same
+    // settings as the steps, never a model grant or the connectors' secret.
+    const starters = [...this.routeFunctions]
+      .filter(([name]) => grantsOf(name).stateMachine?.includes('start'))
+      .map(([, fn]) => fn);
+    const analyst = analystSettings(settings);
+    for (const fn of analyst ? starters : []) {
+      for (const [key, value] of Object.entries(analyst?.environment ?? {})) fn.addEnvironment(key, value);
+    }
+    this.wireIntelConnectors(settings, starters);
     this.addEdge(settings);
     // Keep last: alarms and the dashboard cover every function, state machine and dead-letter queue
     // the stack holds at this point.
@@ -236,7 +247,7 @@ export class TenantStack extends Stack {
    * connectors admin route learn the same settings, to plan and to show them, without any access to
    * the secret.
    */
-  private wireIntelConnectors(settings: TenantSettings): void {
+  private wireIntelConnectors(settings: TenantSettings, starters: readonly ServiceFunction[]): void {
     const admin = this.routeFunctions.get('list-connectors');
     const enabled: Record<string, string> = {
       ...Object.fromEntries(
@@ -253,6 +264,8 @@ export class TenantStack extends Stack {
         fn,
         environment: use === 'run' ? { ...enabled, ...internal } : enabled,
       })),
+      // A run that will look a connector up goes to the Standard state machine (workflow-type.ts).
+      ...starters.map((fn) => ({ fn, environment: enabled })),
       ...(admin ? [{ fn: admin, environment: { ...enabled, ...internal } }] : []),
     ];
     for (const { fn, environment } of recipients) {

@@ -9,9 +9,9 @@ import { RateLimiter, rateLimitFromContext } from '../shared/domain/keys/rate-li
 import { logger } from '../shared/observability';
 import { incidentQueueFromConfig } from '../shared/platform/incident-queue';
 import { localDataDir } from '../shared/platform/offline-intel-build';
+import { lifecycleContext } from '../shared/services/sessions/lifecycle-context';
 import { failInterruptedSessions } from '../shared/services/workflow/ended-runs';
 import type { SweepResult } from '../shared/services/workflow/stale-session-sweeper';
-import { stepContext } from '../shared/services/workflow/step-context';
 import { ensureTables, tableEnvironment, tableNamesFor } from '../shared/store/create-tables';
 import { incidentsRepositoryFromConfig } from '../shared/store/incidents-repository';
 import {
@@ -26,7 +26,11 @@ import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gate
 import { startIntervalJob } from './interval-job';
 import { startSiemPullSchedule } from './siem-pull-schedule';
 import { type LocalQueue, type LocalQueueOptions, type SqsConsumer, startLocalQueue } from './sqs';
-import { type LocalStepFunctions, startLocalStepFunctions } from './step-functions';
+import {
+  type LocalStepFunctions,
+  type LocalStepFunctionsOptions,
+  startLocalStepFunctions,
+} from './step-functions';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -52,6 +56,8 @@ export interface LocalServiceOptions {
    * turns the interval off (`sweepStaleSessions()` still runs it on demand). Default: every 60 s.
    */
   staleSessionSweep?: { intervalSeconds: number } | false;
+  /** Local Step Functions settings (tests: Express's at-least-once delivery made certain). */
+  stepFunctions?: Pick<LocalStepFunctionsOptions, 'atLeastOnce' | 'retryIntervalMs'>;
 }
 
 export interface LocalService {
@@ -115,7 +121,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     stoppers.push(() => incidentQueue.stop());
     // Investigations run as executions of the real ASL, each Task invoking the real step handler.
     // (Step failures are logged by the steps themselves.)
-    const stepFunctions = await startLocalStepFunctions({ region: process.env.AWS_REGION ?? 'us-east-1' });
+    const stepFunctions = await startLocalStepFunctions({
+      region: process.env.AWS_REGION ?? 'us-east-1',
+      ...options.stepFunctions,
+    });
     stoppers.push(() => stepFunctions.stop());
 
     const tableNames = tableNamesFor(options.tablePrefix ?? 'sis-local');
@@ -127,6 +136,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       SIS_INCIDENT_QUEUE_URL: incidentQueue.queueUrl,
       SIS_SFN_ENDPOINT: stepFunctions.endpoint,
       SIS_STATE_MACHINE_ARN: stepFunctions.stateMachineArn,
+      // Both state machines of the one definition, as the stack deploys them: the start chooses.
+      SIS_EXPRESS_STATE_MACHINE_ARN: stepFunctions.expressStateMachineArn,
       SIS_WORKFLOW_TIMEOUT_SECONDS: String(workflowTimeoutSeconds()),
       // The run-tool step's offline enrichment data: the stack ships it beside the function; here it
       // is the cache built from the installed packages (once, ~5 s).
@@ -140,7 +151,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     await ensureTables(createLocalDynamoDbClient(endpoint, env.AWS_REGION), tableNames);
     // Before the gateway accepts a request: runs of a previous process are gone, so their open
     // sessions end failed (never re-run).
-    const interrupted = await failInterruptedSessions(stepContext());
+    const interrupted = await failInterruptedSessions(lifecycleContext());
     if (interrupted.length)
       logger.info('sessions interrupted by a restart marked failed', { count: interrupted.length });
 

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Context } from 'aws-lambda';
 import {
   ExecutionAbortedError,
   ExecutionTimeoutError,
@@ -11,6 +8,7 @@ import {
   type StateMachineDefinition,
 } from 'aws-local-stepfunctions';
 import {
+  definitionTextFor,
   readWorkflowDefinitionText,
   STATUS_CHANGE_FUNCTION,
   substituteDefinition,
@@ -18,22 +16,43 @@ import {
   WRITE_BACK_STATUSES,
   type WriteBackStatus,
 } from '../infra/workflow/definition';
-import { localLambdaContext } from './lambda-context';
+import type { WorkflowType } from '../shared/domain/investigation/workflow-type';
+import {
+  ApiError,
+  DataLimitExceeded,
+  defaultLoadHandler,
+  epochSeconds,
+  firstSuccess,
+  LambdaFunctionError,
+  type LambdaLike,
+  lambdaContext,
+  MAX_PAYLOAD_BYTES,
+  readBody,
+  send,
+  taskFunctions,
+} from './step-functions-support';
+
+export type { LambdaLike };
 
 /**
  * A local stand-in for AWS Step Functions, reached by the real @aws-sdk/client-sfn over its own wire
  * protocol (AWS JSON 1.0: POST / with `X-Amz-Target: AWSStepFunctions.<Operation>`), so the start and
- * cancel handlers run unchanged with `SIS_SFN_ENDPOINT` pointing here. It serves StartExecution,
- * StopExecution and DescribeExecution for one state machine: the investigation ASL, run by
+ * cancel handlers run unchanged with `SIS_SFN_ENDPOINT` pointing here. It serves the two state
+ * machines the stack deploys from the one investigation ASL (definitionTextFor), each run by
  * aws-local-stepfunctions with every Task state mapped to the real step handler module (the function
- * named by the Task's `${...}` placeholder). When an execution ends FAILED, TIMED_OUT or ABORTED it
- * invokes the workflow-status-change handler with the EventBridge event AWS would deliver, exactly
- * what the stack's rule does.
+ * named by the Task's `${...}` placeholder):
+ *
+ * - Standard: StartExecution (idempotent per name and input), StopExecution, DescribeExecution; when
+ *   an execution ends FAILED, TIMED_OUT or ABORTED it invokes the workflow-status-change handler with
+ *   the EventBridge event AWS would deliver, exactly what the stack's rule does.
+ * - Express: StartExecution only, as on AWS (Stop and Describe answer InvalidArn), names may repeat,
+ *   and no status-change event: what an Express run leaves is what its own states wrote. The
+ *   `atLeastOnce` option delivers its executions and steps more than once (tests of the idempotency
+ *   Express demands).
  *
  * stop() behaves like the process dying: running executions are abandoned without any status-change
  * event, so a restart finds their sessions still open (and the local runtime marks them failed).
  */
-export type LambdaLike = (event: unknown, context: Context) => Promise<unknown>;
 
 export interface LocalStepFunctionsOptions {
   /** Loads a handler by its functions/ folder name; defaults to importing functions/<name>/handler.ts. */
@@ -45,11 +64,27 @@ export interface LocalStepFunctionsOptions {
   retryIntervalMs?: number;
   /** Called when a step or status-change handler throws; the workflow's own handling still applies. */
   onError?: (error: unknown, info: { functionName: string; executionArn: string }) => void;
+  /**
+   * Express's at-least-once delivery, made certain (test seam): every StartExecution on the Express
+   * state machine runs `executions` executions of it, and every Task of an Express execution invokes
+   * its function `steps` times, all at once (`concurrent`, the default) or one after the other
+   * (`sequential`: a redelivery after the first finished); the first success is the Task's result.
+   */
+  atLeastOnce?: { executions?: number; steps?: number; mode?: 'concurrent' | 'sequential' };
 }
 
 export interface LocalStepFunctions {
   endpoint: string;
+  /** The Standard state machine (SIS_STATE_MACHINE_ARN). */
   stateMachineArn: string;
+  /** The Express state machine of the same definition (SIS_EXPRESS_STATE_MACHINE_ARN). */
+  expressStateMachineArn: string;
+  /**
+   * Abandons the running executions named `name` as if their host died mid-step: no state after the
+   * current one runs and nothing is reported (test seam for an Express execution that dies). The
+   * number abandoned.
+   */
+  abandon(name: string): number;
   /** Abandons running executions (as a crash would) and closes the endpoint. */
   stop(): Promise<void>;
   /** Resolves once no execution, step handler or status-change delivery is in flight. */
@@ -59,6 +94,7 @@ export interface LocalStepFunctions {
 type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
 
 interface Execution {
+  type: WorkflowType;
   executionArn: string;
   name: string;
   input: string;
@@ -71,99 +107,8 @@ interface Execution {
   abort?: () => void;
 }
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** Step Functions' payload limit between states. */
-const MAX_PAYLOAD_BYTES = 256 * 1024;
-const MAX_REQUEST_BYTES = 1024 * 1024;
 const EXECUTION_NAME = /^[A-Za-z0-9_-]{1,80}$/;
 const KEPT_CLOSED_EXECUTIONS = 1000;
-
-class ApiError extends Error {
-  constructor(
-    readonly type: string,
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
-
-function defaultLoadHandler(functionName: string): Promise<LambdaLike> {
-  const url = pathToFileURL(resolve(REPO_ROOT, 'functions', functionName, 'handler.ts')).href;
-  return import(url).then((module: { handler: LambdaLike }) => module.handler);
-}
-
-function lambdaContext(functionName: string, timeoutSeconds: number): Context {
-  return localLambdaContext(functionName, timeoutSeconds * 1000);
-}
-
-/** What Step Functions sees of a Lambda error: Error = errorType, Cause = the runtime's JSON. */
-class LambdaFunctionError extends Error {
-  constructor(error: unknown) {
-    const errorType = error instanceof Error ? error.name : 'Error';
-    const errorMessage = error instanceof Error ? error.message : String(error);
-    super(JSON.stringify({ errorType, errorMessage }));
-    this.name = errorType;
-  }
-}
-
-class DataLimitExceeded extends Error {
-  override readonly name = 'States.DataLimitExceeded';
-}
-
-/** Task state name → function folder, read from each Task's (local placeholder) Resource ARN. */
-function taskFunctions(definition: StateMachineDefinition, arnToFunction: Map<string, string>) {
-  const byState = new Map<string, string>();
-  const visit = (states: StateMachineDefinition['States']) => {
-    for (const [name, state] of Object.entries(states)) {
-      if (state.Type === 'Task') {
-        const functionName = arnToFunction.get(state.Resource);
-        if (!functionName) throw new Error(`Task state ${name} names no known step function`);
-        const existing = byState.get(name);
-        if (existing && existing !== functionName) throw new Error(`Task state name ${name} is not unique`);
-        byState.set(name, functionName);
-      }
-      if (state.Type === 'Map') {
-        const processor = state.ItemProcessor ?? state.Iterator;
-        if (processor) visit(processor.States);
-      }
-      if (state.Type === 'Parallel') for (const branch of state.Branches) visit(branch.States);
-    }
-  };
-  visit(definition.States);
-  return byState;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((done, fail) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) {
-        fail(new ApiError('ValidationException', 'Request too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', fail);
-  });
-}
-
-function send(res: ServerResponse, status: number, body: unknown, errorType?: string): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.0',
-    'content-length': Buffer.byteLength(text),
-    'x-amzn-requestid': randomUUID(),
-    ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
-  });
-  res.end(text);
-}
-
-const epochSeconds = (ms: number) => ms / 1000;
 
 export async function startLocalStepFunctions(
   options: LocalStepFunctionsOptions = {},
@@ -171,7 +116,9 @@ export async function startLocalStepFunctions(
   const region = options.region ?? 'us-east-1';
   const accountId = options.accountId ?? '000000000000';
   const machineName = options.stateMachineName ?? 'sis-local-investigation';
+  const expressName = `${machineName}-express`;
   const stateMachineArn = `arn:aws:states:${region}:${accountId}:stateMachine:${machineName}`;
+  const expressStateMachineArn = `arn:aws:states:${region}:${accountId}:stateMachine:${expressName}`;
   const loadHandler = options.loadHandler ?? defaultLoadHandler;
 
   const arnToFunction = new Map<string, string>();
@@ -181,14 +128,33 @@ export async function startLocalStepFunctions(
     substitutions[step.substitution] = arn;
     arnToFunction.set(arn, step.functionName);
   }
-  const definition = substituteDefinition(
-    readWorkflowDefinitionText(),
-    substitutions,
-  ) as StateMachineDefinition;
-  // The constructor validates the definition (asl-validator): an invalid ASL fails the start-up.
-  const machine = new StateMachine(definition);
-  const stateFunctions = taskFunctions(definition, arnToFunction);
+  const definitionText = readWorkflowDefinitionText();
+  const machineOf = (type: WorkflowType) => {
+    const definition = substituteDefinition(
+      definitionTextFor(type, definitionText),
+      substitutions,
+    ) as StateMachineDefinition;
+    // The constructor validates the definition (asl-validator): an invalid ASL fails the start-up.
+    return { definition, machine: new StateMachine(definition) };
+  };
+  const machines: Record<WorkflowType, ReturnType<typeof machineOf> & { arn: string; name: string }> = {
+    standard: { ...machineOf('standard'), arn: stateMachineArn, name: machineName },
+    express: { ...machineOf('express'), arn: expressStateMachineArn, name: expressName },
+  };
+  const stateFunctions = taskFunctions(machines.standard.definition, arnToFunction);
   const timeouts = new Map(WORKFLOW_STEPS.map((s) => [s.functionName, s.timeoutSeconds]));
+  // Read at each use: a test may change the delivery counts between runs.
+  const duplicates = {
+    get executions() {
+      return Math.max(1, options.atLeastOnce?.executions ?? 1);
+    },
+    get steps() {
+      return Math.max(1, options.atLeastOnce?.steps ?? 1);
+    },
+    get sequential() {
+      return options.atLeastOnce?.mode === 'sequential';
+    },
+  };
 
   const executions = new Map<string, Execution>();
   const inFlight = new Set<Promise<unknown>>();
@@ -214,12 +180,26 @@ export async function startLocalStepFunctions(
     }
   };
 
-  const taskHandlers = (executionArn: string) =>
+  /** Invokes a Task's function `times` times (Express redelivery); the first success is the result. */
+  const deliver = async (times: number, once: () => Promise<unknown>): Promise<unknown> => {
+    if (times === 1) return once();
+    if (duplicates.sequential) {
+      const settled: PromiseSettledResult<unknown>[] = [];
+      for (let i = 0; i < times; i++) settled.push(...(await Promise.allSettled([once()])));
+      return firstSuccess(settled);
+    }
+    return firstSuccess(await Promise.allSettled(Array.from({ length: times }, once)));
+  };
+
+  const taskHandlers = (execution: Execution) =>
     Object.fromEntries(
       [...stateFunctions].map(([stateName, functionName]) => [
         stateName,
         async (input: unknown) => {
-          const output = await track(invoke(functionName, input, executionArn));
+          const times = execution.type === 'express' ? duplicates.steps : 1;
+          const output = await deliver(times, () =>
+            track(invoke(functionName, input, execution.executionArn)),
+          );
           if (Buffer.byteLength(JSON.stringify(output)) > MAX_PAYLOAD_BYTES) {
             throw new DataLimitExceeded(`The output of ${stateName} exceeds ${MAX_PAYLOAD_BYTES} bytes`);
           }
@@ -245,7 +225,7 @@ export async function startLocalStepFunctions(
       resources: [execution.executionArn],
       detail: {
         executionArn: execution.executionArn,
-        stateMachineArn,
+        stateMachineArn: machines[execution.type].arn,
         name: execution.name,
         status,
         startDate: execution.startDate,
@@ -272,7 +252,8 @@ export async function startLocalStepFunctions(
   const finish = (execution: Execution, status: ExecutionStatus, fields: Partial<Execution>) => {
     Object.assign(execution, { status, stopDate: Date.now(), abort: undefined }, fields);
     if (stopping) return;
-    if ((WRITE_BACK_STATUSES as readonly string[]).includes(status)) {
+    // Express executions emit no status-change events (on AWS too): their own states wrote the outcome.
+    if (execution.type === 'standard' && (WRITE_BACK_STATUSES as readonly string[]).includes(status)) {
       void track(deliverStatusChange(execution, status as WriteBackStatus));
     }
     const closed = [...executions.values()].filter((e) => e.status !== 'RUNNING');
@@ -282,7 +263,10 @@ export async function startLocalStepFunctions(
   };
 
   const startExecution = (request: { stateMachineArn?: string; name?: string; input?: string }) => {
-    if (request.stateMachineArn !== stateMachineArn) {
+    const type = (Object.keys(machines) as WorkflowType[]).find(
+      (key) => machines[key].arn === request.stateMachineArn,
+    );
+    if (!type) {
       throw new ApiError(
         'StateMachineDoesNotExist',
         `State Machine Does Not Exist: '${request.stateMachineArn}'`,
@@ -297,6 +281,14 @@ export async function startLocalStepFunctions(
     } catch {
       throw new ApiError('InvalidExecutionInput', 'Invalid State Machine Execution Input: not JSON');
     }
+    if (type === 'express') {
+      // Express: no uniqueness check on the name, an ARN of its own per execution, and with
+      // `atLeastOnce` the same execution started more than once.
+      const arns = Array.from({ length: duplicates.executions }, () =>
+        launch('express', name, inputText, input),
+      );
+      return { executionArn: arns[0], startDate: epochSeconds(Date.now()) };
+    }
     const executionArn = `arn:aws:states:${region}:${accountId}:execution:${machineName}:${name}`;
     const existing = executions.get(executionArn);
     if (existing) {
@@ -306,22 +298,35 @@ export async function startLocalStepFunctions(
       }
       throw new ApiError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
     }
+    launch('standard', name, inputText, input, executionArn);
+    return { executionArn, startDate: epochSeconds(Date.now()) };
+  };
+
+  const launch = (
+    type: WorkflowType,
+    name: string,
+    inputText: string,
+    input: unknown,
+    arn = `arn:aws:states:${region}:${accountId}:express:${expressName}:${name}:${randomUUID()}`,
+  ): string => {
     const execution: Execution = {
-      executionArn,
+      type,
+      executionArn: arn,
       name,
       input: inputText,
       status: 'RUNNING',
       startDate: Date.now(),
     };
-    executions.set(executionArn, execution);
-    const run = machine.run(input as never, {
+    executions.set(arn, execution);
+    const target = machines[type];
+    const run = target.machine.run(input as never, {
       overrides: {
-        taskResourceLocalHandlers: taskHandlers(executionArn),
+        taskResourceLocalHandlers: taskHandlers(execution),
         ...(retryOverrides() ? { retryIntervalOverrides: retryOverrides() } : {}),
       },
       context: {
-        Execution: { Id: executionArn, Name: name },
-        StateMachine: { Id: stateMachineArn, Name: machineName },
+        Execution: { Id: arn, Name: name },
+        StateMachine: { Id: target.arn, Name: target.name },
       },
     });
     execution.abort = run.abort;
@@ -345,10 +350,16 @@ export async function startLocalStepFunctions(
         },
       ),
     );
-    return { executionArn, startDate: epochSeconds(execution.startDate) };
+    return arn;
   };
 
   const lookup = (executionArn: string | undefined): Execution => {
+    if (executionArn?.includes(':express:')) {
+      throw new ApiError(
+        'InvalidArn',
+        `This operation is not supported by EXPRESS state machines: '${executionArn}'`,
+      );
+    }
     const execution = executionArn ? executions.get(executionArn) : undefined;
     if (!execution)
       throw new ApiError('ExecutionDoesNotExist', `Execution Does Not Exist: '${executionArn}'`);
@@ -369,7 +380,7 @@ export async function startLocalStepFunctions(
     const e = lookup(request.executionArn);
     return {
       executionArn: e.executionArn,
-      stateMachineArn,
+      stateMachineArn: machines[e.type].arn,
       name: e.name,
       status: e.status,
       startDate: epochSeconds(e.startDate),
@@ -419,6 +430,19 @@ export async function startLocalStepFunctions(
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
   };
 
+  const abandon = (name: string): number => {
+    let abandoned = 0;
+    for (const execution of executions.values()) {
+      if (execution.name !== name || execution.status !== 'RUNNING') continue;
+      const abort = execution.abort;
+      // Gone without a trace: no status-change event, whatever its type.
+      Object.assign(execution, { status: 'ABORTED', stopDate: Date.now(), abort: undefined });
+      abort?.();
+      abandoned++;
+    }
+    return abandoned;
+  };
+
   const stop = async () => {
     stopping = true;
     for (const execution of executions.values()) {
@@ -437,5 +461,5 @@ export async function startLocalStepFunctions(
     });
   };
 
-  return { endpoint, stateMachineArn, stop, idle };
+  return { endpoint, stateMachineArn, expressStateMachineArn, abandon, stop, idle };
 }

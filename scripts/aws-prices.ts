@@ -38,6 +38,13 @@ export const AWS_PRICES = {
   dynamodbPitrPerGbMonth: 0.2,
   /** https://aws.amazon.com/step-functions/pricing/ — Standard workflows. */
   stepFunctionsPerThousandTransitions: 0.025,
+  /** https://aws.amazon.com/step-functions/pricing/ — Express workflows, requests (executions started). */
+  stepFunctionsExpressPerMillionRequests: 1.0,
+  /**
+   * https://aws.amazon.com/step-functions/pricing/ — Express workflows, duration, first 1,000 GB-hours
+   * ($0.06 per GB-hour); billed per 64 MB of memory used and per 100 ms, each rounded up.
+   */
+  stepFunctionsExpressPerGbSecond: 0.0000166667,
   /** https://aws.amazon.com/sqs/pricing/ — standard queue requests (64 KB chunks). */
   sqsPerMillionRequests: 0.4,
   /** https://aws.amazon.com/eventbridge/pricing/ — Scheduler invocations. */
@@ -59,3 +66,21 @@ export const AWS_PRICES = {
 /** Hours and minutes in the average month AWS bills by (730 hours). */
 export const HOURS_PER_MONTH = 730;
 export const MINUTES_PER_MONTH = HOURS_PER_MONTH * 60;
+
+/** Express bills memory in 64 MB steps and duration in 100 ms steps (each rounded up; 64 MB at least). */
+export const EXPRESS_BILLING = { memoryStepMb: 64, durationStepMs: 100 } as const;
+
+/** What one Express execution costs: its request plus its duration at the memory it used. */
+export function expressExecutionUsd(
+  durationMs: number,
+  memoryMb: number = EXPRESS_BILLING.memoryStepMb,
+): number {
+  const step = EXPRESS_BILLING;
+  const billedMb = Math.max(step.memoryStepMb, Math.ceil(memoryMb / step.memoryStepMb) * step.memoryStepMb);
+  const billedSeconds =
+    (Math.max(1, Math.ceil(durationMs / step.durationStepMs)) * step.durationStepMs) / 1000;
+  return (
+    AWS_PRICES.stepFunctionsExpressPerMillionRequests / 1e6 +
+    (billedMb / 1024) * billedSeconds * AWS_PRICES.stepFunctionsExpressPerGbSecond
+  );
+}

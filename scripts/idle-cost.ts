@@ -6,7 +6,14 @@ import { PROJECT_ROOT } from '../infra/constructs/service-function';
 import { readWorkflowDefinitionText, toolMapItems } from '../infra/workflow/definition';
 import type { EntityType } from '../shared/domain/core/entity';
 import { toolsFor } from '../shared/domain/investigation';
-import { MINUTES_PER_MONTH, AWS_PRICES as P, PRICE_REGION, PRICES_AS_OF } from './aws-prices';
+import {
+  EXPRESS_BILLING,
+  expressExecutionUsd,
+  MINUTES_PER_MONTH,
+  AWS_PRICES as P,
+  PRICE_REGION,
+  PRICES_AS_OF,
+} from './aws-prices';
 import {
   accessLogLineBytes,
   EXECUTION_EVENT_BYTES_AT_ALL,
@@ -252,11 +259,7 @@ const RULES: Record<string, Rule> = {
   },
   'AWS::StepFunctions::StateMachine': {
     kind: 'usage',
-    note: 'Standard workflow: per state transition',
-    check: (r, id) => {
-      if (r.Properties?.StateMachineType === 'EXPRESS')
-        throw new CostClassificationError(`${id}: price Express`);
-    },
+    note: 'Standard: per state transition; Express: per execution and its duration (64 MB, 100 ms steps)',
   },
   'AWS::SQS::Queue': {
     kind: 'usage',
@@ -556,6 +559,10 @@ export interface UsageModel {
   perInvestigationUsd: number;
   transitionsPerInvestigation: number;
   toolsPerInvestigation: number;
+  /** Billed duration of the run on the Express state machine, ms (100 ms steps). */
+  expressBilledMs: number;
+  /** What the same run's transitions would cost on the Standard state machine (bedrock or connector runs). */
+  standardTransitionsUsd: number;
 }
 
 export function usageCostModel(template: CostTemplate, tenant: string): UsageModel {
@@ -581,12 +588,18 @@ export function usageCostModel(template: CostTemplate, tenant: string): UsageMod
   const stepRru = steps.reduce((sum, [name, s]) => sum + s.rru * stepInvocations(name), 0);
   const stepWru = steps.reduce((sum, [name, s]) => sum + s.wru * stepInvocations(name), 0);
   const lambdaInvocations = path.tasks;
+  // The default deployment's run (rules analyst, no connector) takes the Express state machine
+  // (shared/domain/investigation/workflow-type.ts): billed per execution and its duration, the steps
+  // one after the other with the tools side by side.
+  const runMs = steps.reduce((sum, [, s]) => sum + s.ms, 0);
+  const expressBilledMs = Math.ceil(runMs / EXPRESS_BILLING.durationStepMs) * EXPRESS_BILLING.durationStepMs;
+  const standardTransitionsUsd = (path.transitions / 1000) * P.stepFunctionsPerThousandTransitions;
   const perInvestigation: CostLine[] = [
     ...apiCallLines(template, tenant, a.start).map((line) => ({ ...line, item: `start: ${line.item}` })),
     {
-      item: 'Step Functions Standard transitions',
-      usd: (path.transitions / 1000) * P.stepFunctionsPerThousandTransitions,
-      basis: `${path.transitions} transitions (success path of the ASL with ${tools} tools)`,
+      item: 'Step Functions Express execution',
+      usd: expressExecutionUsd(runMs),
+      basis: `1 request + ${expressBilledMs} ms at ${EXPRESS_BILLING.memoryStepMb} MB (Standard, for bedrock or connector runs: ${path.transitions} transitions, ${usd(standardTransitionsUsd)})`,
     },
     ...steps.flatMap(([name, s]) => lambdaLines(template, tenant, name, s.ms, stepInvocations(name))),
     dynamoLine('DynamoDB (workflow steps)', stepRru, stepWru),
@@ -617,6 +630,8 @@ export function usageCostModel(template: CostTemplate, tenant: string): UsageMod
     perInvestigationUsd: sum(perInvestigation),
     transitionsPerInvestigation: path.transitions,
     toolsPerInvestigation: tools,
+    expressBilledMs,
+    standardTransitionsUsd,
   };
 }
 
@@ -712,7 +727,7 @@ export function renderCostSection(base: IdleReport, usage: UsageModel, variants:
     '',
     `### Per investigation: ${usd(usage.perInvestigationUsd)}`,
     '',
-    `One background investigation of an entity with ${usage.toolsPerInvestigation} tools: the start call, ${usage.transitionsPerInvestigation} Step Functions transitions, the step functions, and ${ASSUMPTIONS.readsPerInvestigation} polls/report reads.`,
+    `One background investigation of an entity with ${usage.toolsPerInvestigation} tools with the rules analyst and no connector: the start call, one Express execution (${usage.expressBilledMs} ms billed; the same run on Standard, as bedrock and connector runs take, is ${usage.transitionsPerInvestigation} transitions, ${usd(usage.standardTransitionsUsd)} more), the step functions, and ${ASSUMPTIONS.readsPerInvestigation} polls/report reads.`,
     '',
     '| Component | Cost | Basis |',
     '| --- | ---: | --- |',

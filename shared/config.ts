@@ -124,6 +124,11 @@ const variables = {
   /** Set only for the local runtime: the local Step Functions endpoint. */
   SIS_SFN_ENDPOINT: optionalUrl,
   SIS_STATE_MACHINE_ARN: optionalText,
+  /**
+   * The Express state machine built from the same definition (docs/workflow.md "Express or
+   * Standard"); unset, every run starts on SIS_STATE_MACHINE_ARN (Standard).
+   */
+  SIS_EXPRESS_STATE_MACHINE_ARN: optionalText,
   /** Set only for the local runtime: the local SQS endpoint. */
   SIS_SQS_ENDPOINT: optionalUrl,
   SIS_INCIDENT_QUEUE_URL: optionalText,

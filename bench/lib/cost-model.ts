@@ -1,3 +1,4 @@
+import { EXPRESS_BILLING } from '../../scripts/aws-prices';
 import { ASSUMPTIONS, anchorMonthlyCost, PRICES } from '../pricing';
 import type { OperationUse } from '../scenarios/cost';
 
@@ -32,6 +33,7 @@ export interface CostLine {
     writeUnits: number;
     dynamoRequests: number;
     stateTransitions: number;
+    expressRuns: number;
     logBytes: number;
     responseBytes: number;
     transferBytes: number;
@@ -61,7 +63,14 @@ export function priceOperation(op: OperationUse): CostLine {
       (op.dynamo.readUnits * PRICES.dynamodbPerMillionReadUnits +
         op.dynamo.writeUnits * PRICES.dynamodbPerMillionWriteUnits) /
       million,
-    stepFunctions: (op.stateTransitions * PRICES.stepFunctionsPerThousandTransitions) / 1000,
+    // Standard bills transitions; Express bills each execution and its duration at 64 MB (the
+    // smallest step; a run's state is a few KB).
+    stepFunctions:
+      (op.stateTransitions * PRICES.stepFunctionsPerThousandTransitions) / 1000 +
+      (op.expressRuns * PRICES.stepFunctionsExpressPerMillionRequests) / million +
+      (EXPRESS_BILLING.memoryStepMb / 1024) *
+        (op.expressBilledMs / 1000) *
+        PRICES.stepFunctionsExpressPerGbSecond,
     logs: (logBytes / GIB) * PRICES.cloudWatchLogsPerGbIngested,
     // One trace per request; the steps of a run share its trace (X-Ray bills traces, not segments).
     xray:
@@ -89,6 +98,7 @@ export function priceOperation(op: OperationUse): CostLine {
       writeUnits: op.dynamo.writeUnits,
       dynamoRequests: op.dynamo.requests,
       stateTransitions: op.stateTransitions,
+      expressRuns: op.expressRuns,
       logBytes,
       responseBytes: op.responseBytes,
       transferBytes: op.transferBytes,
@@ -130,6 +140,8 @@ export function combine(id: string, title: string, parts: Array<[OperationUse, n
     },
     stateTransitions: sum((op) => op.stateTransitions),
     workflowRuns: sum((op) => op.workflowRuns),
+    expressRuns: sum((op) => op.expressRuns),
+    expressBilledMs: sum((op) => op.expressBilledMs),
     executionLogEvents: sum((op) => op.executionLogEvents),
     logBytes: sum((op) => op.logBytes),
   };

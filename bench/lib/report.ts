@@ -268,6 +268,11 @@ export function renderMarkdown(results: BenchResults, chartFiles: string[]): str
       ),
     );
     out.push('');
+    const st = inv.backgroundStandard;
+    out.push(
+      `Those runs take the Express state machine (rules analyst, no connector). The same ${st.runs} runs on the Standard state machine (bedrock and connector runs take it), right after: start → completed p50 ${ms(st.totalMs.p50)} ms, p90 ${ms(st.totalMs.p90)} ms, p99 ${ms(st.totalMs.p99)} ms; workflow overhead p50 ${ms(st.overheadMs.p50)} ms (the local interpreter is the same for both; on AWS the types differ in price and guarantees, docs/workflow.md).`,
+    );
+    out.push('');
     out.push(
       `Completed run ÷ step handler busy time (the run's floor): p50 ${x(b.overheadRatio.p50)}. Synchronous start (${inv.synchronous.runs} runs): p50 ${ms(inv.synchronous.latencyMs.p50)} ms, p99 ${ms(inv.synchronous.latencyMs.p99)} ms, ${ms(inv.synchronous.waitExtraMs)} ms above the background run at the median (the handler re-reads the session every 250 ms). ${inv.concurrent.investigations} investigations started at once (${inv.concurrent.rounds} round${inv.concurrent.rounds > 1 ? 's' : ''}): ${fig(inv.concurrent.perSecond, (v) => v.toFixed(1))} completed per second, all done in ${fig(inv.concurrent.wallMs)} ms, each p50 ${fig(inv.concurrent.totalP50Ms)} ms / p99 ${fig(inv.concurrent.totalP99Ms)} ms${inv.concurrent.failed ? `, ${inv.concurrent.failed} failed` : ''}.`,
     );

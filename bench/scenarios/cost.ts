@@ -1,15 +1,20 @@
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_MEMORY_MB } from '../../infra/constructs/service-function';
 import { readWorkflowDefinitionText, toolMapItems, toolStepFunctions } from '../../infra/workflow/definition';
+import { EXPRESS_BILLING } from '../../scripts/aws-prices';
 import { countSuccessPath } from '../../scripts/idle-cost';
 import { ROUTES } from '../../shared/api/routes';
+import { config } from '../../shared/config';
+import { createDocumentClient } from '../../shared/store/dynamo-client';
+import { SessionReader } from '../../shared/store/sessions/session-reader';
+import { tableName } from '../../shared/store/tables';
 import { type DynamoMeter, meterTotals, type OperationUnits, startDynamoMeter } from '../lib/dynamo-meter';
 import { handlerProbe } from '../lib/handler-timing';
 import { type BenchService, startBenchService } from '../lib/harness';
 import { logBytesByLabel } from '../lib/output';
 import { ASSUMPTIONS } from '../pricing';
 import type { ScenarioContext } from './context';
-import { ENTITIES } from './investigations';
+import { ENTITIES, withoutExpress } from './investigations';
 import { POLL_HISTORY_ITEMS, seedPolledSession } from './polling';
 
 /**
@@ -45,9 +50,13 @@ export interface OperationUse {
     writeUnits: number;
     byOperation: Record<string, OperationUnits>;
   };
+  /** Standard state machine transitions per operation (Express runs bill none). */
   stateTransitions: number;
-  /** Workflow runs per operation. */
+  /** Workflow runs per operation (both types). */
   workflowRuns: number;
+  /** Of those, runs on the Express state machine, and their billed duration (100 ms steps), ms. */
+  expressRuns: number;
+  expressBilledMs: number;
   /** Execution history events along the runs' success path (what a log at level ALL receives). */
   executionLogEvents: number;
   logBytes: number;
@@ -116,6 +125,25 @@ async function measure(
   }
   const totals = meterTotals(meter.calls.filter((c) => c.label === label));
   const runs = invocations.filter((i) => i.functionName === 'step-persist').length / repetitions;
+  // Each run's state machine (recorded on its session) and, for Express, its billed duration: from
+  // its first step's start to its last step's end, rounded up to Express's 100 ms steps.
+  const bySession = new Map<string, { start: number; end: number }>();
+  for (const i of invocations) {
+    if (!i.sessionId) continue;
+    const span = bySession.get(i.sessionId) ?? { start: i.startMs, end: i.endMs };
+    bySession.set(i.sessionId, { start: Math.min(span.start, i.startMs), end: Math.max(span.end, i.endMs) });
+  }
+  const cfg = config();
+  const sessions = new SessionReader(createDocumentClient(cfg), tableName(cfg, 'sessions'));
+  let expressRuns = 0;
+  let expressBilledMs = 0;
+  for (const [sessionId, span] of bySession) {
+    if ((await sessions.get(sessionId))?.workflow !== 'express') continue;
+    expressRuns++;
+    const step = EXPRESS_BILLING.durationStepMs;
+    expressBilledMs += Math.max(1, Math.ceil((span.end - span.start) / step)) * step;
+  }
+  const standardRuns = runs - expressRuns / repetitions;
   // Tool-step invocations per run, by step function: each tool Map's item count.
   const perRun = Object.fromEntries(
     toolStepFunctions().map((name) => [
@@ -150,8 +178,10 @@ async function measure(
         ]),
       ),
     },
-    stateTransitions: runs > 0 ? runs * successRun(perRun).transitions : 0,
+    stateTransitions: standardRuns > 0 ? standardRuns * successRun(perRun).transitions : 0,
     workflowRuns: runs,
+    expressRuns: expressRuns / repetitions,
+    expressBilledMs: expressBilledMs / repetitions,
     executionLogEvents: runs > 0 ? runs * successRun(perRun).events : 0,
     logBytes: (logBytesByLabel.get(label) ?? 0) / repetitions,
   };
@@ -244,6 +274,21 @@ export async function runCostMeasurements(ctx: ScenarioContext): Promise<CostMea
         await bench.service.stepFunctions.idle();
         return answered(answer);
       },
+    );
+    await withoutExpress(() =>
+      add(
+        'investigate-background-standard',
+        'Investigation start (background) and its workflow run on the Standard state machine (bedrock and connector runs)',
+        undefined,
+        async (rep) => {
+          const answer = await bench.http.expect(202, 'POST', '/api/v1/investigations/start', {
+            key,
+            body: { entity: ENTITIES[rep % ENTITIES.length], background: true },
+          });
+          await bench.service.stepFunctions.idle();
+          return answered(answer);
+        },
+      ),
     );
     await add('poll-full', `Poll a session (all ${POLL_HISTORY_ITEMS} history items)`, undefined, () =>
       get(pollPath),

@@ -3,7 +3,7 @@ import { config, resetConfigForTests } from '../../shared/config';
 import type { ConnectorName } from '../../shared/domain/intel/connectors';
 import { intelEnvPrefix } from '../../shared/domain/intel/names';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
-import { SessionsRepository } from '../../shared/store/sessions-repository';
+import { SessionsRepository } from '../../shared/store/sessions/session-repository';
 import { tableName } from '../../shared/store/tables';
 import { type IntelFakeServer, startIntelFakeServer } from '../../test/support/intel-fake-server';
 import { handlerProbe, type Invocation } from '../lib/handler-timing';
@@ -63,6 +63,16 @@ export interface InvestigationsResult {
     overheadRatio: Distribution;
     stepInvocations: number;
     toolInvocations: number;
+  };
+  /**
+   * The same background runs on the Standard state machine (the deployment's choice for bedrock and
+   * connector runs), measured right after with the Express state machine switched off.
+   */
+  backgroundStandard: {
+    runs: number;
+    totalMs: Distribution;
+    stepBusyMs: Distribution;
+    overheadMs: Distribution;
   };
   synchronous: {
     runs: number;
@@ -199,8 +209,28 @@ export async function runInvestigations(
     await bench.service.stepFunctions.idle();
     const session = await sessions.get(started.sessionId);
     if (session?.status !== 'completed') throw new Error(`investigation ended ${session?.status}`);
+    // The default deployment (rules analyst, no connector): every run on the Express state machine.
+    if (session.workflow !== 'express') throw new Error(`investigation ran on ${session.workflow}`);
     runs.push(timingOf(started.sessionId, started.sentAt, started.startRequestMs, probe.invocations));
   }
+
+  ctx.say(`  ${sequentialRuns} background investigations on the Standard state machine, one at a time`);
+  const standardRuns = await withoutExpress(async () => {
+    const timings: RunTiming[] = [];
+    // Warm-up after the switch: the configuration and its clients are rebuilt once.
+    await startBackground(bench, 0);
+    await bench.service.stepFunctions.idle();
+    for (let i = 0; i < sequentialRuns; i++) {
+      const started = await startBackground(bench, i);
+      await bench.service.stepFunctions.idle();
+      const session = await sessions.get(started.sessionId);
+      if (session?.status !== 'completed' || session.workflow !== 'standard') {
+        throw new Error(`Standard investigation ended ${session?.status} on ${session?.workflow}`);
+      }
+      timings.push(timingOf(started.sessionId, started.sentAt, started.startRequestMs, probe.invocations));
+    }
+    return timings;
+  });
 
   ctx.say(`  ${syncRuns} synchronous investigations`);
   const syncLatencies: number[] = [];
@@ -258,6 +288,12 @@ export async function runInvestigations(
       stepInvocations: distribution(runs.map((r) => r.stepInvocations)).p50,
       toolInvocations: distribution(runs.map((r) => r.toolInvocations)).p50,
     },
+    backgroundStandard: {
+      runs: standardRuns.length,
+      totalMs: distribution(standardRuns.map((r) => r.totalMs)),
+      stepBusyMs: distribution(standardRuns.map((r) => r.stepBusyMs)),
+      overheadMs: distribution(standardRuns.map((r) => r.overheadMs)),
+    },
     synchronous: {
       runs: syncRuns,
       latencyMs: syncLatency,
@@ -273,6 +309,22 @@ export async function runInvestigations(
       failed,
     },
   };
+}
+
+/**
+ * Runs `work` with the Express state machine unknown to the handlers, so every run starts on the
+ * Standard one (what a bedrock or connector run gets), then restores it.
+ */
+export async function withoutExpress<T>(work: () => Promise<T>): Promise<T> {
+  const arn = process.env.SIS_EXPRESS_STATE_MACHINE_ARN;
+  delete process.env.SIS_EXPRESS_STATE_MACHINE_ARN;
+  resetConfigForTests();
+  try {
+    return await work();
+  } finally {
+    if (arn !== undefined) process.env.SIS_EXPRESS_STATE_MACHINE_ARN = arn;
+    resetConfigForTests();
+  }
 }
 
 // ---- Investigations with threat-intelligence connectors ----

@@ -2,7 +2,8 @@ import { config } from '../../shared/config';
 import { POLL_PAGE_SIZE } from '../../shared/services/investigations/investigation-reads';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import { keysRepositoryFromConfig } from '../../shared/store/keys-repository';
-import { type HistoryEntry, SessionsRepository } from '../../shared/store/sessions-repository';
+import { HistoryRepository } from '../../shared/store/sessions/history-repository';
+import type { HistoryEntry } from '../../shared/store/sessions/records';
 import { tableName } from '../../shared/store/tables';
 import { handlerProbe } from '../lib/handler-timing';
 import type { BenchService } from '../lib/harness';
@@ -69,8 +70,8 @@ export async function seedPolledSession(bench: BenchService, items: number): Pro
   const sessionId = (started.body as { session_id: string }).session_id;
   await bench.service.stepFunctions.idle();
   const cfg = config();
-  const sessions = new SessionsRepository(createDocumentClient(cfg), tableName(cfg, 'sessions'));
-  const page = await sessions.readPage(sessionId, undefined, POLL_PAGE_SIZE);
+  const history = new HistoryRepository(createDocumentClient(cfg), tableName(cfg, 'sessions'));
+  const page = await history.readPage(sessionId, undefined, POLL_PAGE_SIZE);
   if (page.session?.status !== 'completed')
     throw new Error(`seed investigation ended ${page.session?.status}`);
   const existing = page.history;
@@ -79,9 +80,10 @@ export async function seedPolledSession(bench: BenchService, items: number): Pro
   const padding: HistoryEntry[] = [];
   for (let i = 0; padding.length < items - existing.length; i++) {
     const source = existing[i % existing.length]!;
-    padding.push({ kind: source.kind, at: new Date().toISOString(), body: source.body });
+    const { seq: _seq, ...entry } = source;
+    padding.push({ ...entry, at: new Date().toISOString() });
   }
-  for (let i = 0; i < padding.length; i += 25) await sessions.append(sessionId, padding.slice(i, i + 25));
+  for (let i = 0; i < padding.length; i += 25) await history.append(sessionId, padding.slice(i, i + 25));
   const poll = await bench.http.expect(200, 'GET', `/api/v1/public/sessions/${sessionId}`, {
     key: bench.apiKey,
   });
@@ -127,7 +129,7 @@ export async function runPolling(
   const cfg = config();
   const doc = createDocumentClient(cfg);
   const keys = keysRepositoryFromConfig(cfg, doc);
-  const sessions = new SessionsRepository(doc, tableName(cfg, 'sessions'));
+  const history = new HistoryRepository(doc, tableName(cfg, 'sessions'));
   const path = `/api/v1/public/sessions/${target.sessionId}`;
   const incrementalPath = `${path}?after=${encodeURIComponent(target.cursor)}`;
 
@@ -142,7 +144,7 @@ export async function runPolling(
       const start = performance.now();
       const record = await keys.get(bench.keyId);
       const read = performance.now();
-      const page = await sessions.readPage(target.sessionId, afterSeq, POLL_PAGE_SIZE);
+      const page = await history.readPage(target.sessionId, afterSeq, POLL_PAGE_SIZE);
       if (timed) {
         floorParts.keyRead.push(read - start);
         floorParts.query.push(performance.now() - read);

@@ -10,7 +10,8 @@ import { searchInvestigations } from '../../shared/services/investigations/searc
 import { createDocumentClient } from '../../shared/store/dynamo-client';
 import { GraphRepository, nodeItems, sideItem } from '../../shared/store/graph-repository';
 import { IncidentsRepository, incidentItem } from '../../shared/store/incidents-repository';
-import { postingItems, SearchIndexRepository } from '../../shared/store/search-index-repository';
+import { postingItems } from '../../shared/store/search-index/postings';
+import { SearchRepository } from '../../shared/store/search-index/search-repository';
 import { tableName } from '../../shared/store/tables';
 import { meterTotals, startDynamoMeter } from '../lib/dynamo-meter';
 import type { BenchService } from '../lib/harness';
@@ -285,7 +286,7 @@ export async function runScale(ctx: ScenarioContext, bench: BenchService): Promi
 
   // Search: the caller's own sessions.
   const searchRows: Row[] = [];
-  const index = new SearchIndexRepository(meteredDoc, tableName(cfg, 'sessions'));
+  const index = new SearchRepository(meteredDoc, tableName(cfg, 'sessions'));
   seeded = 0;
   for (const size of levels.search) {
     ctx.say(`  search: seeding to ${size} sessions`);

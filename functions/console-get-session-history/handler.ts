@@ -1,11 +1,11 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getConsoleSessionHistory } from '../../shared/api/routes/console';
 import { getSessionHistory } from '../../shared/services/investigations/investigation-reads';
-import { sessionContext } from '../../shared/services/sessions/session-context';
+import { pollContext } from '../../shared/services/sessions/session-context';
 
 /** GET /api/v1/console/sessions/{session_id}?after=: the public poll's body, for any tenant session. */
 export const handler = httpHandler(getConsoleSessionHistory, async ({ params, query, caller }) => ({
   statusCode: 200,
-  body: await getSessionHistory(sessionContext(), caller, params.session_id, query.after),
+  body: await getSessionHistory(pollContext(), caller, params.session_id, query.after),
   headers: { 'cache-control': 'no-store' },
 }));

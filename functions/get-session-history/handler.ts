@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { getSessionHistory } from '../../shared/api/routes/investigations';
 import { getSessionHistory as poll } from '../../shared/services/investigations/investigation-reads';
-import { sessionContext } from '../../shared/services/sessions/session-context';
+import { pollContext } from '../../shared/services/sessions/session-context';
 
 /**
  * GET /api/v1/public/sessions/{session_id}: the public poll. Persisted state only, one DynamoDB
@@ -9,6 +9,6 @@ import { sessionContext } from '../../shared/services/sessions/session-context';
  */
 export const handler = httpHandler(getSessionHistory, async ({ params, query, caller }) => ({
   statusCode: 200,
-  body: await poll(sessionContext(), caller, params.session_id, query.after),
+  body: await poll(pollContext(), caller, params.session_id, query.after),
   headers: { 'cache-control': 'no-store' },
 }));

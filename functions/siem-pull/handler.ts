@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import type { PullResult } from '../../shared/services/incidents/incident-sync';
+import type { PullResult } from '../../shared/services/incidents/siem-pull';
 import { pullSiemConnectors } from '../../shared/services/incidents/siem-pull';
 
 /** Scheduled SIEM pull: the event names one connector (`{"connector":"splunk"}`), or none for all. */

@@ -32,6 +32,12 @@ export interface GrantTargets {
   /** The tables' customer-managed key, when the deployment uses one. */
   tableKey?: IKey;
   stateMachine?: IStateMachine;
+  /**
+   * The Express state machine of the same definition: a function that starts runs may start them
+   * there too (SIS_EXPRESS_STATE_MACHINE_ARN). Stop and describe stay on Standard: Step Functions
+   * does not support them for Express executions.
+   */
+  expressStateMachine?: IStateMachine;
   incidentQueue?: IQueue;
   apiAdmin?: ApiAdminTarget;
 }
@@ -110,6 +116,11 @@ export function applyFunctionGrants(
       if (grants.stateMachine.some((action) => action !== 'start'))
         acknowledgeExecutionWildcard(fn, stateMachine);
       fn.addEnvironment('SIS_STATE_MACHINE_ARN', stateMachine.stateMachineArn);
+      const express = targets.expressStateMachine;
+      if (express && grants.stateMachine.includes('start')) {
+        express.grantStartExecution(fn.grantable);
+        fn.addEnvironment('SIS_EXPRESS_STATE_MACHINE_ARN', express.stateMachineArn);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EXPRESS_MAX_SECONDS, type WorkflowType } from '../../shared/domain/investigation/workflow-type';
 
 /**
  * The investigation workflow is one ASL file deployed by CDK (with `definitionSubstitutions`) and
@@ -103,6 +104,19 @@ export const STALE_SESSION_SWEEP_MINUTES = 5;
 
 export function readWorkflowDefinitionText(): string {
   return readFileSync(WORKFLOW_DEFINITION_PATH, 'utf8');
+}
+
+/**
+ * The definition one state machine type runs: the file as it is for Standard; for Express the same
+ * states with the top-level TimeoutSeconds lowered to Express's own 5-minute limit (Step Functions
+ * ends an Express execution then whatever the definition says; stating it keeps the definition
+ * honest and the local runtime's Express runs bounded alike). Nothing else differs.
+ */
+export function definitionTextFor(type: WorkflowType, definitionText = readWorkflowDefinitionText()): string {
+  if (type === 'standard') return definitionText;
+  const definition = JSON.parse(definitionText) as { TimeoutSeconds?: number };
+  const timeout = Math.min(workflowTimeoutSeconds(definitionText), EXPRESS_MAX_SECONDS);
+  return JSON.stringify({ ...definition, TimeoutSeconds: timeout }, null, 2);
 }
 
 /** The definition's top-level TimeoutSeconds: Step Functions ends every run after it. */

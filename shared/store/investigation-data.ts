@@ -13,7 +13,7 @@ import { matchingEntries } from '../domain/knowledge/allowlist';
 import type { GraphRepository } from './graph-repository';
 import type { IncidentsRepository } from './incidents-repository';
 import type { TenantKnowledgeReads } from './knowledge/tenant-knowledge-reads';
-import type { SessionsRepository } from './sessions-repository';
+import type { VerdictsRepository } from './sessions/verdicts-repository';
 
 /**
  * The investigation tools' read port (domain `InvestigationData`) over the stores:
@@ -51,7 +51,7 @@ async function mapLimited<T, R>(
 export interface InvestigationDataStores {
   graph: GraphRepository;
   incidents: IncidentsRepository;
-  sessions: SessionsRepository;
+  verdicts: VerdictsRepository;
   knowledge: TenantKnowledgeReads;
   publicUrl: string;
   /** For allowlist expiry; the system clock by default. */
@@ -79,7 +79,7 @@ export function investigationData(stores: InvestigationDataStores): Investigatio
     },
 
     async priorInvestigations(entity: Entity, limit: number): Promise<PriorInvestigation[]> {
-      const verdicts = await stores.sessions.verdictsFor(entity, limit);
+      const verdicts = await stores.verdicts.forSubject(entity, limit);
       return verdicts.map((v) => ({
         session_id: v.session_id,
         verdict: (VERDICTS as readonly string[]).includes(v.verdict) ? (v.verdict as Verdict) : null,

@@ -166,11 +166,11 @@ describe('queues', () => {
 });
 
 describe('workflow', () => {
-  it('logs every failure event (ERROR, with data) to its own log group and traces with X-Ray', () => {
+  it('logs every failure event (ERROR, with data) of both state machines to a log group each, with retention, and traces', () => {
     const machines = [...resourcesOfType(retained, 'AWS::StepFunctions::StateMachine').values()];
-    expect(machines).toHaveLength(1);
+    expect(machines.map((m) => m.Properties.StateMachineType).sort()).toEqual(['EXPRESS', 'STANDARD']);
+    const groups = new Set<string>();
     for (const machine of machines) {
-      expect(machine.Properties.StateMachineType).toBe('STANDARD');
       expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
       const logging = machine.Properties.LoggingConfiguration as {
         Level: string;
@@ -181,7 +181,11 @@ describe('workflow', () => {
       expect(logging.IncludeExecutionData).toBe(true);
       const groupId = logging.Destinations[0]?.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0] as string;
       expect(retained.Resources[groupId]?.Type).toBe('AWS::Logs::LogGroup');
+      // For Express these logs are the only execution history (no DescribeExecution): kept, not forever.
+      expect(retained.Resources[groupId]?.Properties.RetentionInDays).toBeGreaterThan(0);
+      groups.add(groupId);
     }
+    expect(groups.size).toBe(2);
   });
 
   it('writes failed, timed-out and aborted runs back through an EventBridge rule with retries and a DLQ', () => {

@@ -56,8 +56,9 @@ describe('nothing runs or is reserved at idle', () => {
     for (const stage of ofType(template, 'AWS::ApiGateway::Stage')) {
       expect(stage.Properties?.CacheClusterEnabled ?? false).toBe(false);
     }
+    // Both types bill per use only: Standard per transition, Express per execution and duration.
     for (const machine of ofType(template, 'AWS::StepFunctions::StateMachine')) {
-      expect(machine.Properties?.StateMachineType).toBe('STANDARD');
+      expect(['STANDARD', 'EXPRESS']).toContain(machine.Properties?.StateMachineType);
     }
     // Schedules of unconfigured SIEM connectors exist but never fire; what does run on a timer at idle
     // (the stale-session sweeper) runs at most every 5 minutes, and is priced in the idle list.

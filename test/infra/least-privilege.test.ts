@@ -116,7 +116,11 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'list-connectors': readTable('intel'),
   'start-investigation': [
     ...writeTable('sessions'),
-    { actions: ['states:StartExecution'], resources: ['{state-machine/investigation}'] },
+    // Both state machines of the one definition: the start chooses per run (workflow-type.ts).
+    {
+      actions: ['states:StartExecution'],
+      resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
+    },
   ],
   'cancel-investigation': [
     ...writeTable('sessions'),
@@ -160,7 +164,11 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-list-sessions': [...readTable('sessions'), ...CURSOR_SECRET],
   'console-start-investigation': [
     ...writeTable('sessions'),
-    { actions: ['states:StartExecution'], resources: ['{state-machine/investigation}'] },
+    // Both state machines of the one definition: the start chooses per run (workflow-type.ts).
+    {
+      actions: ['states:StartExecution'],
+      resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
+    },
   ],
   'console-get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
   'console-get-report': readTable('sessions'),
@@ -191,6 +199,12 @@ const STEP_FUNCTIONS = [
 
 const SERVICE_ROLE_ALLOWLIST: Record<string, Allowed[]> = {
   'states:investigation': [
+    {
+      actions: ['lambda:InvokeFunction'],
+      resources: STEP_FUNCTIONS,
+    },
+  ],
+  'states:investigation-express': [
     {
       actions: ['lambda:InvokeFunction'],
       resources: STEP_FUNCTIONS,

@@ -190,8 +190,10 @@ describe('alarms', () => {
     expect(matchesPattern(FAILURE_PATTERNS.answer, { status: '429' })).toBe(false);
   });
 
-  it('count failed and timed-out runs of every state machine in the failures alarm, with no alarm of their own', () => {
-    const machines = [...resourcesOfType(template, 'AWS::StepFunctions::StateMachine').keys()];
+  it('count failed and timed-out runs of every Standard state machine in the failures alarm, with no alarm of their own', () => {
+    const machines = [...resourcesOfType(template, 'AWS::StepFunctions::StateMachine')]
+      .filter(([, machine]) => machine.Properties.StateMachineType === 'STANDARD')
+      .map(([id]) => id);
     expect(machines.length).toBeGreaterThan(0);
     const filters = [...resourcesOfType(template, 'AWS::Logs::MetricFilter').values()];
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
@@ -240,6 +242,39 @@ describe('alarms', () => {
         .flatMap(metricsOf)
         .filter((m) => m.namespace === 'AWS/States'),
     ).toEqual([]);
+  });
+
+  it('count failed Express runs through the definition’s MarkFailed and lost ones through the sweeper, both alarmed lines', () => {
+    const machines = [...resourcesOfType(template, 'AWS::StepFunctions::StateMachine')];
+    const express = machines.filter(([, m]) => m.Properties.StateMachineType === 'EXPRESS').map(([id]) => id);
+    expect(express).toHaveLength(1);
+    // Express emits no execution status-change events: no rule names it.
+    const rules = [...resourcesOfType(template, 'AWS::Events::Rule').values()];
+    expect(
+      rules.filter((r) => JSON.stringify(r.Properties.EventPattern ?? {}).includes(express[0]!)),
+    ).toEqual([]);
+    // Its failures end in MarkFailed (step-mark-failed logs an alarmed line); a run that died or passed
+    // its 5 minutes is ended by the sweeper (an alarmed line too): both log groups feed the failures metric.
+    const filters = [...resourcesOfType(template, 'AWS::Logs::MetricFilter').values()];
+    const functions = [...resourcesOfType(template, 'AWS::Lambda::Function').values()];
+    for (const name of ['step-mark-failed', 'sweep-stale-sessions']) {
+      const fn = functions.find((f) => String(f.Properties.FunctionName).endsWith(`-${name}`));
+      const logGroup = (fn?.Properties.LoggingConfig as { LogGroup: { Ref: string } } | undefined)?.LogGroup
+        .Ref;
+      expect(logGroup, name).toBeDefined();
+      const feeding = filters.filter(
+        (f) =>
+          JSON.stringify(f.Properties.LogGroupName) === JSON.stringify({ Ref: logGroup }) &&
+          JSON.stringify(f.Properties.MetricTransformations).includes(FAILURE_METRIC),
+      );
+      expect(
+        feeding.map((f) => f.Properties.FilterPattern),
+        name,
+      ).toEqual([FAILURE_PATTERNS.invocation]);
+    }
+    expect(
+      matchesPattern(FAILURE_PATTERNS.invocation, { [ALARMED_FAILURE.field]: ALARMED_FAILURE.value }),
+    ).toBe(true);
   });
 
   it('the status-change function logs an alarmed line for FAILED and TIMED_OUT runs before anything can fail', async () => {

@@ -1,12 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { physicalFunctionName } from '../../infra/constructs/service-function';
 import {
+  readWorkflowDefinitionText,
   STALE_SESSION_SWEEP_FUNCTION,
   STATUS_CHANGE_FUNCTION,
   WORKFLOW_STEPS,
   WRITE_BACK_STATUSES,
   workflowTimeoutSeconds,
 } from '../../infra/workflow/definition';
+import { EXPRESS_MAX_SECONDS } from '../../shared/domain/investigation/workflow-type';
 import {
   type CfnResource,
   resourcesOfType,
@@ -45,14 +47,62 @@ function roleOf(resource: CfnResource): string {
   return role['Fn::GetAtt'][0];
 }
 
-describe('investigation state machine', () => {
+describe('investigation state machines', () => {
   let machineId: string;
   let machine: CfnResource;
+  let expressId: string;
+  let express: CfnResource;
 
   beforeAll(() => {
     const machines = [...resourcesOfType(template, 'AWS::StepFunctions::StateMachine')];
-    expect(machines).toHaveLength(1);
-    [machineId, machine] = machines[0]!;
+    expect(machines).toHaveLength(2);
+    [machineId, machine] = machines.find(([, m]) => m.Properties.StateMachineType === 'STANDARD')!;
+    [expressId, express] = machines.find(([, m]) => m.Properties.StateMachineType === 'EXPRESS')!;
+  });
+
+  it('deploy one definition twice: Express runs the same states as Standard, within Express’s 5 minutes', () => {
+    expect(express.Properties).toMatchObject({
+      StateMachineName: 'sis-test-investigation-express',
+      StateMachineType: 'EXPRESS',
+      LoggingConfiguration: {
+        Level: 'ERROR',
+        IncludeExecutionData: true,
+        Destinations: [expect.any(Object)],
+      },
+      TracingConfiguration: { Enabled: true },
+    });
+    const standardDefinition = JSON.parse(readWorkflowDefinitionText()) as Record<string, unknown>;
+    const expressDefinition = JSON.parse(String(express.Properties.DefinitionString)) as Record<
+      string,
+      unknown
+    >;
+    expect(expressDefinition.TimeoutSeconds).toBe(EXPRESS_MAX_SECONDS);
+    expect({ ...expressDefinition, TimeoutSeconds: undefined }).toEqual({
+      ...standardDefinition,
+      TimeoutSeconds: undefined,
+    });
+    expect(express.Properties.DefinitionSubstitutions).toEqual(machine.Properties.DefinitionSubstitutions);
+    // Each has its own execution log group with the tenant's retention (Express's only history).
+    const groupOf = (m: CfnResource) =>
+      (
+        m.Properties.LoggingConfiguration as {
+          Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': string[] } } }[];
+        }
+      ).Destinations[0]!.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0]!;
+    const expressGroup = template.Resources[groupOf(express)]!;
+    expect(groupOf(express)).not.toBe(groupOf(machine));
+    expect(expressGroup.Properties).toMatchObject({
+      LogGroupName: '/aws/vendedlogs/states/sis-test-investigation-express',
+      RetentionInDays: expect.any(Number),
+    });
+    // Its role may invoke exactly the step functions, like Standard's.
+    const invoke = statementsOfRole(roleOf(express)).filter((s) =>
+      actionsOf(s).includes('lambda:InvokeFunction'),
+    );
+    expect(invoke).toHaveLength(1);
+    expect(new Set(invoke[0]!.Resource as unknown[])).toEqual(
+      new Set(WORKFLOW_STEPS.map((s) => ({ 'Fn::GetAtt': [logicalIdOfFunction(s.functionName), 'Arn'] }))),
+    );
   });
 
   it('is a Standard workflow from the ASL file, logging failure events with their data and traced', () => {
@@ -89,7 +139,7 @@ describe('investigation state machine', () => {
     );
   });
 
-  it('sends its failed, timed-out and aborted executions to the status-change function, with a DLQ', () => {
+  it('sends Standard’s failed, timed-out and aborted executions to the status-change function, with a DLQ (Express emits none)', () => {
     const rules = [...resourcesOfType(template, 'AWS::Events::Rule').values()].filter(
       (rule) =>
         (rule.Properties.EventPattern as { source?: string[] } | undefined)?.source?.[0] === 'aws.states',
@@ -101,6 +151,7 @@ describe('investigation state machine', () => {
       'detail-type': ['Step Functions Execution Status Change'],
       detail: { status: [...WRITE_BACK_STATUSES], stateMachineArn: [{ Ref: machineId }] },
     });
+    expect(JSON.stringify(rules)).not.toContain(expressId);
     const [target] = rule.Properties.Targets as {
       Arn: unknown;
       DeadLetterConfig?: unknown;
@@ -111,7 +162,7 @@ describe('investigation state machine', () => {
     expect(target?.RetryPolicy).toMatchObject({ MaximumRetryAttempts: expect.any(Number) });
   });
 
-  it('lets only start-investigation start executions, only cancel-investigation stop them, only the sweeper describe them', () => {
+  it('lets only start-investigation start executions (on either), only cancel-investigation stop them, only the sweeper describe them (Standard only)', () => {
     const stateMachineActions = new Map<string, string[]>();
     for (const [id, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
       const actions = statementsOfRole(roleOf(fn))
@@ -121,6 +172,20 @@ describe('investigation state machine', () => {
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       if (actions.length) expect(env.SIS_STATE_MACHINE_ARN, id).toEqual({ Ref: machineId });
       else expect(env.SIS_STATE_MACHINE_ARN, id).toBeUndefined();
+      // Only a function that starts runs knows the Express state machine; Stop and Describe are Standard only.
+      if (actions.includes('states:StartExecution')) {
+        expect(env.SIS_EXPRESS_STATE_MACHINE_ARN, id).toEqual({ Ref: expressId });
+        const start = statementsOfRole(roleOf(fn)).filter((st) =>
+          actionsOf(st).includes('states:StartExecution'),
+        );
+        const resources = start.flatMap((st) => (Array.isArray(st.Resource) ? st.Resource : [st.Resource]));
+        expect(new Set(resources.map((r) => JSON.stringify(r)))).toEqual(
+          new Set([{ Ref: expressId }, { Ref: machineId }].map((r) => JSON.stringify(r))),
+        );
+      } else {
+        expect(env.SIS_EXPRESS_STATE_MACHINE_ARN, id).toBeUndefined();
+        expect(JSON.stringify(statementsOfRole(roleOf(fn)))).not.toContain(expressId);
+      }
     }
     expect(Object.fromEntries(stateMachineActions)).toEqual({
       [physicalFunctionName('test', 'start-investigation')]: ['states:StartExecution'],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 import {
   type ConverseCall,
   type FakeBedrock,
@@ -188,6 +189,8 @@ async function investigate(ip: string, persona = 'SOC Analyst'): Promise<Outcome
   });
   expect(start.status, JSON.stringify(start.body)).toBe(200);
   expect(start.body.status).toBe('completed');
+  // The model's turns alone may take Express's whole 5 minutes: bedrock runs take Standard.
+  expect((await lifecycleContext().sessions.get(start.body.session_id))?.workflow).toBe('standard');
   const poll = await service.call('GET', `/api/v1/public/sessions/${start.body.session_id}`, { key });
   return { report: start.body.report, ...poll.body };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 import { type IntelFakeServer, startIntelFakeServer } from '../support/intel-fake-server';
 import { startTestService, type TestService } from '../support/local-service';
 
@@ -58,7 +59,7 @@ async function investigate(value: string, extra: Record<string, unknown> = {}) {
 
 describe('intelligence connectors', () => {
   it('shows each configured source as its own tool call with its verdict and ATT&CK techniques', async () => {
-    const { report, byName } = await investigate(REPORTED_IP);
+    const { body, report, byName } = await investigate(REPORTED_IP);
     expect(byName('intel_abuseipdb')).toMatchObject({ status: 'succeeded' });
     expect(byName('intel_abuseipdb').cached).toBeUndefined();
     expect(byName('intel_crowdsec')).toMatchObject({ status: 'succeeded' });
@@ -84,6 +85,10 @@ describe('intelligence connectors', () => {
     });
     const sent = fake.requestsFor('abuseipdb', REPORTED_IP);
     expect(sent).toHaveLength(1);
+    // A run that looks connectors up takes the Standard state machine (retries can outlast Express's
+    // 5 minutes); a run of an entity type no enabled connector covers takes Express.
+    const sessions = lifecycleContext().sessions;
+    expect((await sessions.get(body.session_id))?.workflow).toBe('standard');
     expect(sent[0]).toMatchObject({ method: 'GET', path: '/check', authenticated: true });
     expect(fake.requestsFor('crowdsec', REPORTED_IP)).toEqual([
       expect.objectContaining({ path: `/v2/smoke/${REPORTED_IP}`, authenticated: true }),

@@ -1,6 +1,10 @@
 import { SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePersona } from '../../shared/domain/investigation';
 import { executionArnFor } from '../../shared/platform/workflow-engine';
+import { newId } from '../../shared/services/investigations/investigations';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
+import type { SessionRecord } from '../../shared/store/sessions/records';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 
 /**
@@ -16,6 +20,7 @@ const SLOWER = 'slower.example.com';
 
 let service: TestService;
 let key: string;
+let keyId: string;
 
 beforeAll(async () => {
   service = await startTestService({
@@ -31,7 +36,7 @@ beforeAll(async () => {
       SIS_SYNC_WAIT_SECONDS: '2',
     },
   });
-  key = (await service.createKey({ name: 'failure paths' })).apiKey;
+  ({ apiKey: key, keyId } = await service.createKey({ name: 'failure paths' }));
 });
 
 afterAll(async () => {
@@ -167,9 +172,31 @@ describe('cancel', () => {
     expect(answer.status).toBe(409);
   });
 
-  it('writes a run stopped outside the API (console, CLI) back as canceled', async () => {
-    const started = await start(SLOW_TOO, { background: true });
-    await pollUntil(started.body.session_id, (status) => status === 'active');
+  it('writes a Standard run stopped outside the API (console, CLI) back as canceled', async () => {
+    // Only Standard executions can be stopped (Express has no StopExecution): a session written as
+    // the start route writes one that goes to Standard (a bedrock or connector run), its run started there.
+    const ctx = lifecycleContext();
+    const now = new Date();
+    const session: SessionRecord = {
+      session_id: newId('s', now),
+      run_id: newId('r', now),
+      owner_key_id: keyId,
+      entity: { type: 'domain', value: SLOW_TOO },
+      persona: resolvePersona().name,
+      status: 'initialized',
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      options: { background: true, include_tool_calls: false, include_raw_results: false },
+      workflow: 'standard',
+    };
+    const initialized = {
+      kind: 'event' as const,
+      at: session.created_at,
+      body: { type: 'status_changed', detail: { status: 'initialized' } },
+    };
+    expect((await ctx.sessions.create(session, [initialized])).created).toBe(true);
+    await ctx.workflow.start(session.run_id, { session_id: session.session_id }, 'standard');
+    await pollUntil(session.session_id, (status) => status === 'active');
     const sfn = new SFNClient({
       endpoint: service.env.SIS_SFN_ENDPOINT,
       region: 'us-east-1',
@@ -177,14 +204,33 @@ describe('cancel', () => {
     });
     await sfn.send(
       new StopExecutionCommand({
-        executionArn: executionArnFor(service.env.SIS_STATE_MACHINE_ARN!, started.body.run_id),
+        executionArn: executionArnFor(service.env.SIS_STATE_MACHINE_ARN!, session.run_id),
       }),
     );
-    const answer = await pollUntil(started.body.session_id, ended);
+    const answer = await pollUntil(session.session_id, ended);
     expect(answer.body.session.status).toBe('canceled');
     expect(answer.body.events.at(-1)).toMatchObject({
       type: 'status_changed',
       detail: { status: 'canceled', reason: 'The investigation run was stopped.' },
     });
+  });
+
+  it('an Express run cannot be stopped outside the API (as on AWS); the cancel route still ends it', async () => {
+    const started = await start(SLOW_TOO, { background: true });
+    await pollUntil(started.body.session_id, (status) => status === 'active');
+    expect((await lifecycleContext().sessions.get(started.body.session_id))?.workflow).toBe('express');
+    const sfn = new SFNClient({
+      endpoint: service.env.SIS_SFN_ENDPOINT,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const expressArn = `${service.env.SIS_EXPRESS_STATE_MACHINE_ARN!.replace(':stateMachine:', ':express:')}:${started.body.run_id}:x`;
+    await expect(sfn.send(new StopExecutionCommand({ executionArn: expressArn }))).rejects.toMatchObject({
+      name: 'InvalidArn',
+    });
+    expect((await cancel(started.body.session_id)).status).toBe(200);
+    await service.stepFunctions.idle();
+    const answer = await pollUntil(started.body.session_id, ended);
+    expect(answer.body.session.status).toBe('canceled');
   });
 });

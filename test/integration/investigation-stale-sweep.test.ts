@@ -16,7 +16,7 @@ import { newId } from '../../shared/services/investigations/investigations';
 import { type LifecycleContext, lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 import { endSession, REASONS } from '../../shared/services/workflow/ended-runs';
 import { type SweepResult, sweepStaleSessions } from '../../shared/services/workflow/stale-session-sweeper';
-import type { SessionRecord } from '../../shared/store/sessions-repository';
+import type { SessionRecord } from '../../shared/store/sessions/records';
 import { startTestService, type TestService } from '../support/local-service';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { investigationContext } from '../../shared/services/workflow/investigation-context';
+import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
 
 /**
@@ -11,7 +11,11 @@ let key: string;
 
 beforeAll(async () => {
   service = await startTestService({
-    env: { SIS_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:does-not-exist' },
+    env: {
+      SIS_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:does-not-exist',
+      SIS_EXPRESS_STATE_MACHINE_ARN:
+        'arn:aws:states:us-east-1:000000000000:stateMachine:does-not-exist-express',
+    },
   });
   key = (await service.createKey({ name: 'start failure' })).apiKey;
 });
@@ -28,7 +32,7 @@ describe('a workflow that cannot be started', () => {
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject(errorShape('service_unavailable'));
 
-    expect(await investigationContext().sessions.listOpen()).toEqual([]);
+    expect(await lifecycleContext().openSessions.list()).toEqual([]);
     const found = await service.call('GET', '/api/v1/search?q=unstartable.example.com', { key });
     expect(found.status).toBe(200);
     expect(found.body.results).toEqual([expect.objectContaining({ status: 'failed' })]);

@@ -2,16 +2,21 @@ import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
-import { SearchIndexRepository, type SearchPosition } from '../../shared/store/search-index-repository';
+import type { SearchPosition } from '../../shared/store/search-index/records';
 import { createIsolatedTables } from '../support/dynamodb';
-import { isolatedSearchIndex, searchEntry } from '../support/search-index';
+import {
+  isolatedSearchIndex,
+  searchEntry,
+  searchIndexOn,
+  type TestSearchIndex,
+} from '../support/search-index';
 
 /**
  * How the running sessions' open postings (partition SEARCHOPEN#<owner>) merge with the term
  * postings in a key's search, across pages and while sessions end; and the console's list (the
  * tenant postings, written at the start and rewritten at the end) while a session ends.
  */
-let index: SearchIndexRepository;
+let index: TestSearchIndex;
 let doc: DynamoDBDocumentClient;
 let sessionsTable: string;
 
@@ -111,7 +116,7 @@ describe('search index: running sessions (open postings)', () => {
     // Tables of its own: the console reads the whole tenant and open partitions.
     const tables = await createIsolatedTables();
     const own = createDocumentClient(parseConfig({ ...tables.env }));
-    const store = new SearchIndexRepository(own, tables.names.sessions);
+    const store = searchIndexOn(own, tables.names.sessions);
     const done = ['v:203.0.113.66', 't:ip', 's:completed'];
     const start = ['v:203.0.113.66', 't:ip', 's:initialized'];
     await store.indexSession(searchEntry('s_end0000001', 'key1', at(1)), done);
@@ -125,7 +130,7 @@ describe('search index: running sessions (open postings)', () => {
     const { racing, ended } = endingBetweenReads(own, isListRead, () =>
       store.indexSession({ ...ending, status: 'completed', verdict: 'benign', risk_score: 5 }, done),
     );
-    const page = await new SearchIndexRepository(racing, tables.names.sessions).listTenant({
+    const page = await searchIndexOn(racing, tables.names.sessions).listTenant({
       terms: [],
       limit: 10,
     });
@@ -148,7 +153,7 @@ describe('search index: running sessions (open postings)', () => {
     const { racing, ended } = endingBetweenReads(doc, isSearchRead, () =>
       index.indexSession({ ...ending, status: 'completed', verdict: 'benign', risk_score: 5 }, done),
     );
-    const page = await new SearchIndexRepository(racing, sessionsTable).search({
+    const page = await searchIndexOn(racing, sessionsTable).search({
       ownerKeyId: owner,
       terms: ['t:ip'],
       limit: 10,

@@ -6,14 +6,16 @@ import {
   type ServiceInputTypes,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { postingItems } from '../../shared/store/search-index/postings';
+import type { SearchPosition } from '../../shared/store/search-index/records';
 import {
-  postingItems,
-  SearchIndexRepository,
-  type SearchPosition,
-} from '../../shared/store/search-index-repository';
-import { isolatedSearchIndex, searchEntry } from '../support/search-index';
+  isolatedSearchIndex,
+  searchEntry,
+  searchIndexOn,
+  type TestSearchIndex,
+} from '../support/search-index';
 
-let index: SearchIndexRepository;
+let index: TestSearchIndex;
 let doc: DynamoDBDocumentClient;
 let sessionsTable: string;
 
@@ -189,7 +191,7 @@ describe('search index repository', () => {
         return doc.send(command as never);
       },
     } as unknown as DynamoDBDocumentClient;
-    const recorded = new SearchIndexRepository(recording, sessionsTable);
+    const recorded = searchIndexOn(recording, sessionsTable);
     const startTerms = ['v:198.51.100.9', 't:ip', 's:initialized', 'p:soc-analyst'];
     const running = searchEntry('s_open000002', 'ownerf', '2026-11-09T00:00:00.000Z', {
       status: 'initialized',
@@ -284,7 +286,7 @@ describe('search index repository', () => {
         return doc.send(command as never);
       },
     } as unknown as DynamoDBDocumentClient;
-    await new SearchIndexRepository(interleaved, sessionsTable).indexSession(session, completed);
+    await searchIndexOn(interleaved, sessionsTable).indexSession(session, completed);
     expect(cancelRan).toBe(true);
 
     const listed = async () => {

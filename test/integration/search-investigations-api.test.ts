@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
 import type { Entity } from '../../shared/domain/core/entity';
 import { termsForSession } from '../../shared/domain/search/search-terms';
-import {
-  type SearchEntry,
-  searchIndexRepositoryFromConfig,
-} from '../../shared/store/search-index-repository';
+import type { SearchEntry } from '../../shared/store/search-index/records';
 import { forgeCursor } from '../support/cursors';
 import { errorShape, startTestService, type TestService } from '../support/local-service';
+import { configuredSearchIndex } from '../support/search-index';
 
 /**
  * Search over HTTP: sessions indexed the way the workflow indexes them on completion (the domain's
@@ -37,7 +35,7 @@ async function indexSession(
     summary,
     ...extra,
   };
-  await searchIndexRepositoryFromConfig(config()).indexSession(
+  await configuredSearchIndex(config()).indexSession(
     entry,
     termsForSession({
       entity,

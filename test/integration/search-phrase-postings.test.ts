@@ -4,14 +4,12 @@ import { config } from '../../shared/config';
 import { partitionsFor, postingTermsFor } from '../../shared/domain/search/search-phrases';
 import { termsForQuery, termsForSession } from '../../shared/domain/search/search-terms';
 import { documentClientFor } from '../../shared/store/dynamo-client';
-import {
-  postingItems,
-  type SearchEntry,
-  searchIndexRepositoryFromConfig,
-  termHash,
-} from '../../shared/store/search-index-repository';
+import { termHash } from '../../shared/store/search-index/keys';
+import { postingItems } from '../../shared/store/search-index/postings';
+import type { SearchEntry } from '../../shared/store/search-index/records';
 import { tableName } from '../../shared/store/tables';
 import { startTestService, type TestService } from '../support/local-service';
+import { configuredSearchIndex } from '../support/search-index';
 
 /**
  * Phrase postings end to end: real investigations (rules analyst) are posted once per phrase of the
@@ -38,7 +36,7 @@ const ENTITIES = [
 const DOCUMENTATION =
   '198.51.100.4 is reserved for documentation (TEST-NET-1/2/3, 2001:db8::/32, 3fff::/20) and never appears in real traffic: it points to test data, a placeholder left in a configuration, or spoofing.';
 
-const index = () => searchIndexRepositoryFromConfig(config());
+const index = () => configuredSearchIndex(config());
 
 function oldLayoutEntry(id: string, createdAt: string): { entry: SearchEntry; findable: string[] } {
   const entry: SearchEntry = {

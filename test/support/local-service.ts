@@ -41,6 +41,7 @@ export async function startTestService(
     tablePrefix?: string;
     /** DynamoDB through this endpoint (e.g. a metering hop in front of the shared DynamoDB Local). */
     dynamodbEndpoint?: string;
+    stepFunctions?: LocalServiceOptions['stepFunctions'];
   } = {},
 ): Promise<TestService> {
   const service = await startLocalService({
@@ -49,6 +50,7 @@ export async function startTestService(
     tablePrefix: options.tablePrefix ?? `sis-t${randomBytes(5).toString('hex')}`,
     env: { SIS_DEMO_DATA: '0', ...options.env },
     ...(options.staleSessionSweep !== undefined ? { staleSessionSweep: options.staleSessionSweep } : {}),
+    ...(options.stepFunctions ? { stepFunctions: options.stepFunctions } : {}),
   });
   const keys = apiKeyService();
   const createKey = async (input: Partial<NewKeyInput> = {}) => {

@@ -149,15 +149,6 @@ describe('the floors of docs/architecture.md', () => {
   });
 });
 
-/**
- * Files being split on their own branches while this test landed (issue 24); each leaves this list in
- * the commit that splits it, and the list must end empty.
- */
-const SPLIT_IN_PROGRESS = new Set([
-  'shared/store/sessions-repository.ts',
-  'shared/store/search-index-repository.ts',
-]);
-
 const SIZE_ROOTS = ['shared', 'console/src', 'infra', 'local'];
 const SOURCE = /\.(ts|tsx|mts|cjs|mjs)$/;
 
@@ -179,7 +170,7 @@ describe('rooms of a readable size', () => {
   it('no file over 500 lines, generated ones aside', () => {
     const long = [...folders.values()]
       .flat()
-      .filter((file) => !file.includes('/generated/') && !SPLIT_IN_PROGRESS.has(relativeTo(file)))
+      .filter((file) => !file.includes('/generated/'))
       .map((file) => ({ file: relativeTo(file), lines: readFileSync(file, 'utf8').split('\n').length }))
       .filter(({ lines }) => lines > 500);
     expect(long).toEqual([]);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
 import { cursorSecretRepositoryFromConfig } from '../../shared/store/cursor-secret-repository';
 import { createDocumentClient, documentClientFor } from '../../shared/store/dynamo-client';
-import { searchIndexRepositoryFromConfig } from '../../shared/store/search-index-repository';
+import { SearchIndexingRepository } from '../../shared/store/search-index/indexing-repository';
+import { onSessionsTable } from '../../shared/store/sessions-table';
 
 const env = { SIS_DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', AWS_REGION: 'us-east-1' };
 
@@ -18,6 +19,6 @@ describe('documentClientFor', () => {
     const cfg = parseConfig(env);
     const docOf = (repository: object) => (repository as { doc: unknown }).doc;
     expect(docOf(cursorSecretRepositoryFromConfig(cfg))).toBe(documentClientFor(cfg));
-    expect(docOf(searchIndexRepositoryFromConfig(cfg))).toBe(documentClientFor(cfg));
+    expect(docOf(onSessionsTable(cfg, SearchIndexingRepository))).toBe(documentClientFor(cfg));
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { workflowTimeoutSeconds } from '../../infra/workflow/definition';
 import type { SessionStatus } from '../../shared/domain/core/session-status';
 import {
+  EXPRESS_MARGIN_SECONDS,
   REPORT_BACK_MARGIN_SECONDS,
   type RunState,
   START_GRACE_SECONDS,
@@ -10,6 +11,7 @@ import {
   staleSessionLimits,
   sweepDecision,
 } from '../../shared/domain/investigation/stale-sessions';
+import { EXPRESS_MAX_SECONDS } from '../../shared/domain/investigation/workflow-type';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const WORKFLOW_TIMEOUT = 3600;
@@ -24,7 +26,13 @@ describe('stale session limits', () => {
   it('are 5 minutes to start and the workflow timeout plus a 5-minute margin to report back', () => {
     expect(START_GRACE_SECONDS).toBe(300);
     expect(REPORT_BACK_MARGIN_SECONDS).toBe(300);
-    expect(limits).toEqual({ startGraceSeconds: 300, runLimitSeconds: 3900 });
+    expect(limits).toEqual({ startGraceSeconds: 300, runLimitSeconds: 3900, expressRunLimitSeconds: 360 });
+  });
+
+  it('give a session of an Express run Express’s 5 minutes plus a 1-minute margin, whatever the definition says', () => {
+    expect(EXPRESS_MAX_SECONDS).toBe(300);
+    expect(EXPRESS_MARGIN_SECONDS).toBe(60);
+    expect(staleSessionLimits(60).expressRunLimitSeconds).toBe(360);
   });
 
   it('follow the timeout the ASL definition gives every run, which the definition must have', () => {
@@ -49,6 +57,20 @@ describe('staleness of a session', () => {
     expect(stalenessOf(aged('active', 301), NOW, limits)).toBe('fresh');
     expect(stalenessOf(aged('active', 3900), NOW, limits)).toBe('fresh');
     expect(stalenessOf(aged('active', 3900.001), NOW, limits)).toBe('run_overdue');
+  });
+
+  it('a session of an Express run is fresh for 360 s whatever its status, then stale: its run cannot still be going', () => {
+    const express = (status: SessionStatus, seconds: number) => ({
+      ...aged(status, seconds),
+      workflow: 'express',
+    });
+    expect(stalenessOf(express('initialized', 301), NOW, limits)).toBe('fresh');
+    expect(stalenessOf(express('active', 360), NOW, limits)).toBe('fresh');
+    expect(stalenessOf(express('initialized', 360.001), NOW, limits)).toBe('start_overdue');
+    expect(stalenessOf(express('active', 360.001), NOW, limits)).toBe('run_overdue');
+    // A Standard run of the same age is still well within its limit.
+    expect(stalenessOf({ ...aged('active', 361), workflow: 'standard' }, NOW, limits)).toBe('fresh');
+    expect(stalenessOf(express('completed', 10_000), NOW, limits)).toBe('ended');
   });
 
   it('a terminal session is ended however old it is', () => {
@@ -154,5 +176,32 @@ describe('what the sweeper does with a session given its run', () => {
         cause: 'no_report',
       });
     }
+  });
+});
+
+describe('what the sweeper does with a session of an Express run (untracked: no execution record)', () => {
+  const express = (status: SessionStatus, seconds: number) => ({
+    ...aged(status, seconds),
+    workflow: 'express',
+  });
+
+  it('leaves it alone within 360 s', () => {
+    expect(sweepDecision(express('active', 359), 'untracked', NOW, limits)).toEqual({
+      action: 'leave',
+      why: 'fresh',
+    });
+  });
+
+  it('past 360 s fails it by how far it got: initialized never started, active never reported back', () => {
+    expect(sweepDecision(express('initialized', 361), 'untracked', NOW, limits)).toEqual({
+      action: 'end',
+      outcome: 'failed',
+      cause: 'not_started',
+    });
+    expect(sweepDecision(express('active', 361), 'untracked', NOW, limits)).toEqual({
+      action: 'end',
+      outcome: 'failed',
+      cause: 'no_report',
+    });
   });
 });

@@ -207,4 +207,36 @@ describe('local Step Functions endpoint', () => {
     expect(statusChanges('run-crash')).toHaveLength(0);
     expect(invocations.some((i) => i.fn === 'step-run-tool' && i.event.session_id === 's-crash')).toBe(false);
   });
+
+  it('runs the same definition as Express: names may repeat, no Stop or Describe, no status-change event', async () => {
+    const startExpress = (name: string, sessionId: string) =>
+      client.send(
+        new StartExecutionCommand({
+          stateMachineArn: sfn.expressStateMachineArn,
+          name,
+          input: JSON.stringify({ session_id: sessionId }),
+        }),
+      );
+    const first = await startExpress('run-express', 's-express');
+    const second = await startExpress('run-express', 's-express');
+    expect(first.executionArn).toMatch(/:express:sis-local-investigation-express:run-express:/);
+    expect(second.executionArn).not.toBe(first.executionArn);
+    await expect(describeRun(first.executionArn!)).rejects.toMatchObject({ name: 'InvalidArn' });
+    await expect(
+      client.send(new StopExecutionCommand({ executionArn: first.executionArn! })),
+    ).rejects.toMatchObject({ name: 'InvalidArn' });
+    await sfn.idle();
+    // Both executions ran the same states as a Standard run (each Task once per execution).
+    const persisted = invocations.filter(
+      (i) => i.fn === 'step-persist' && i.event.session_id === 's-express',
+    );
+    expect(persisted).toHaveLength(2);
+    // A failing Express run ends in MarkFailed inside the definition, and nothing is delivered after.
+    await startExpress('run-express-broken', 'broken');
+    await sfn.idle();
+    expect(invocations.some((i) => i.fn === 'step-mark-failed' && i.event.session_id === 'broken')).toBe(
+      true,
+    );
+    expect(statusChanges('run-express-broken')).toHaveLength(0);
+  });
 });

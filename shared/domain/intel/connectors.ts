@@ -12,7 +12,7 @@ import type { Tlp } from '../core/tlp';
  * shared/services/intel/intel-lookups.ts. docs/intel.md documents each source.
  */
 
-import { CONNECTOR_NAMES, type ConnectorName } from './names';
+import { CONNECTOR_ENTITY_TYPES, CONNECTOR_NAMES, type ConnectorName } from './names';
 
 export { CONNECTOR_NAMES, type ConnectorName };
 
@@ -68,7 +68,7 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
   abuseipdb: {
     name: 'abuseipdb',
     title: 'AbuseIPDB v2',
-    entityTypes: ['ip'],
+    entityTypes: CONNECTOR_ENTITY_TYPES.abuseipdb,
     keyHeader: 'Key',
     maxTlp: 'amber',
     tenantOwned: false,
@@ -87,7 +87,7 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
   greynoise: {
     name: 'greynoise',
     title: 'GreyNoise Community',
-    entityTypes: ['ip'],
+    entityTypes: CONNECTOR_ENTITY_TYPES.greynoise,
     keyHeader: 'key',
     maxTlp: 'amber',
     tenantOwned: false,
@@ -105,7 +105,7 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
   internetdb: {
     name: 'internetdb',
     title: 'Shodan InternetDB',
-    entityTypes: ['ip'],
+    entityTypes: CONNECTOR_ENTITY_TYPES.internetdb,
     keyHeader: null,
     maxTlp: 'amber',
     tenantOwned: false,
@@ -119,7 +119,7 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
   urlhaus: {
     name: 'urlhaus',
     title: 'abuse.ch URLhaus',
-    entityTypes: ['ip', 'domain'],
+    entityTypes: CONNECTOR_ENTITY_TYPES.urlhaus,
     keyHeader: 'Auth-Key',
     maxTlp: 'amber',
     tenantOwned: false,
@@ -133,7 +133,7 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
   threatfox: {
     name: 'threatfox',
     title: 'abuse.ch ThreatFox',
-    entityTypes: ['ip', 'domain'],
+    entityTypes: CONNECTOR_ENTITY_TYPES.threatfox,
     keyHeader: 'Auth-Key',
     maxTlp: 'amber',
     tenantOwned: false,
@@ -152,7 +152,7 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
   otx: {
     name: 'otx',
     title: 'AlienVault OTX',
-    entityTypes: ['ip', 'domain'],
+    entityTypes: CONNECTOR_ENTITY_TYPES.otx,
     keyHeader: 'X-OTX-API-KEY',
     maxTlp: 'amber',
     tenantOwned: false,
@@ -170,7 +170,7 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
   crowdsec: {
     name: 'crowdsec',
     title: 'CrowdSec CTI',
-    entityTypes: ['ip'],
+    entityTypes: CONNECTOR_ENTITY_TYPES.crowdsec,
     keyHeader: 'x-api-key',
     maxTlp: 'amber',
     tenantOwned: false,
@@ -185,7 +185,7 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
   virustotal: {
     name: 'virustotal',
     title: 'VirusTotal v3',
-    entityTypes: ['ip', 'domain'],
+    entityTypes: CONNECTOR_ENTITY_TYPES.virustotal,
     keyHeader: 'x-apikey',
     maxTlp: 'amber',
     tenantOwned: false,
@@ -204,7 +204,7 @@ export const CONNECTORS: Readonly<Record<ConnectorName, ConnectorDeclaration>> =
   misp: {
     name: 'misp',
     title: "MISP (the tenant's own)",
-    entityTypes: ['ip', 'domain', 'host', 'user'],
+    entityTypes: CONNECTOR_ENTITY_TYPES.misp,
     keyHeader: 'Authorization',
     maxTlp: 'red',
     tenantOwned: true,

@@ -1,3 +1,5 @@
+import type { EntityType } from '../core/entity';
+
 /** The threat-intelligence connectors' names (declarations in connectors.ts); config reads this list. */
 export const CONNECTOR_NAMES = [
   'abuseipdb',
@@ -17,3 +19,20 @@ export const KEYLESS_CONNECTORS: readonly ConnectorName[] = ['internetdb'];
 
 /** The environment variable prefix of a connector: `SIS_INTEL_ABUSEIPDB`. */
 export const intelEnvPrefix = (name: ConnectorName) => `SIS_INTEL_${name.toUpperCase()}` as const;
+
+/**
+ * What each connector looks up (its declaration's `entityTypes`, connectors.ts). Kept here, beside
+ * the names, so starting a run can tell whether it will look a connector up (a Standard run,
+ * domain/investigation/workflow-type.ts) without carrying the connectors' request builders.
+ */
+export const CONNECTOR_ENTITY_TYPES: Readonly<Record<ConnectorName, readonly EntityType[]>> = {
+  abuseipdb: ['ip'],
+  greynoise: ['ip'],
+  internetdb: ['ip'],
+  urlhaus: ['ip', 'domain'],
+  threatfox: ['ip', 'domain'],
+  otx: ['ip', 'domain'],
+  crowdsec: ['ip'],
+  virustotal: ['ip', 'domain'],
+  misp: ['ip', 'domain', 'host', 'user'],
+};

@@ -1,5 +1,6 @@
 import type { SessionStatus } from '../core/session-status';
 import { isTerminal } from '../core/session-status';
+import { EXPRESS_MAX_SECONDS, workflowTypeOf } from './workflow-type';
 
 /**
  * When an open session is stale: its run never got going, or its outcome never came back.
@@ -11,6 +12,10 @@ import { isTerminal } from '../core/session-status';
  * the run, so its status-change event was lost (or could not be written). The sweeper
  * (shared/services/workflow/stale-session-sweeper.ts) asks Step Functions what became of such a run before it
  * ends the session, so a run that is still going within its limits is never cut short here.
+ *
+ * A run on the Express state machine (workflow-type.ts) has no execution record to ask about and no
+ * status-change event: Step Functions ends it after 5 minutes at the latest, so a session of such a
+ * run still open past that limit (plus a margin for the start) has lost its run, whatever its status.
  */
 
 /** How long a session may stay initialized: a start launches its run within seconds. */
@@ -21,12 +26,19 @@ export const START_GRACE_SECONDS = 5 * 60;
  * the margin lets that normal path write the outcome first.
  */
 export const REPORT_BACK_MARGIN_SECONDS = 5 * 60;
+/**
+ * Time past Express's 5-minute limit before a session of an Express run counts as stale: the run
+ * starts within a second of the session's creation and no event is waited for.
+ */
+export const EXPRESS_MARGIN_SECONDS = 60;
 
 export interface StaleSessionLimits {
   /** initialized for longer than this: the run never started. */
   startGraceSeconds: number;
   /** active (or initialized with a live run) for longer than this: the run ended without reporting back. */
   runLimitSeconds: number;
+  /** A session of an Express run open for longer than this (initialized or active): its run ended. */
+  expressRunLimitSeconds: number;
 }
 
 /** The limits for a workflow whose definition ends every run after `workflowTimeoutSeconds`. */
@@ -37,6 +49,7 @@ export function staleSessionLimits(workflowTimeoutSeconds: number): StaleSession
   return {
     startGraceSeconds: START_GRACE_SECONDS,
     runLimitSeconds: workflowTimeoutSeconds + REPORT_BACK_MARGIN_SECONDS,
+    expressRunLimitSeconds: EXPRESS_MAX_SECONDS + EXPRESS_MARGIN_SECONDS,
   };
 }
 
@@ -45,6 +58,8 @@ export interface SessionAge {
   status: SessionStatus;
   /** ISO time the session was created; its run starts right after. */
   created_at: string;
+  /** The state machine type its run was started on (absent: Standard). */
+  workflow?: string | undefined;
 }
 
 export type Staleness =
@@ -69,16 +84,24 @@ export function sessionAgeSeconds(session: Pick<SessionAge, 'created_at'>, now: 
 export function stalenessOf(session: SessionAge, now: Date, limits: StaleSessionLimits): Staleness {
   if (isTerminal(session.status)) return 'ended';
   const age = sessionAgeSeconds(session, now);
+  if (workflowTypeOf(session) === 'express') {
+    if (age <= limits.expressRunLimitSeconds) return 'fresh';
+    return session.status === 'initialized' ? 'start_overdue' : 'run_overdue';
+  }
   if (session.status === 'initialized') return age > limits.startGraceSeconds ? 'start_overdue' : 'fresh';
   return age > limits.runLimitSeconds ? 'run_overdue' : 'fresh';
 }
 
 /** The oldest creation time a session can have and still be fresh whatever its status. */
 export function staleCandidatesCreatedBefore(now: Date, limits: StaleSessionLimits): Date {
-  return new Date(now.getTime() - Math.min(limits.startGraceSeconds, limits.runLimitSeconds) * 1000);
+  const youngest = Math.min(limits.startGraceSeconds, limits.runLimitSeconds, limits.expressRunLimitSeconds);
+  return new Date(now.getTime() - youngest * 1000);
 }
 
-/** Step Functions' execution statuses, plus `missing` when the run does not exist at all. */
+/**
+ * Step Functions' execution statuses, plus `missing` when the run does not exist at all and
+ * `untracked` for an Express run (Step Functions keeps no record of it to describe).
+ */
 export type RunState =
   | 'RUNNING'
   | 'SUCCEEDED'
@@ -86,7 +109,8 @@ export type RunState =
   | 'TIMED_OUT'
   | 'ABORTED'
   | 'PENDING_REDRIVE'
-  | 'missing';
+  | 'missing'
+  | 'untracked';
 
 /** Why a stale session ends; the service turns each into the reason shown to the caller. */
 export type StaleCause =
@@ -139,6 +163,8 @@ export function sweepDecision(
       // Persist completes the session before the run succeeds, so an open one missed its write.
       return { action: 'end', outcome: 'failed', cause: 'no_report' };
     case 'missing':
+    case 'untracked':
+      // Untracked: an Express run past its limit has ended; the session says how far it got.
       return {
         action: 'end',
         outcome: 'failed',

@@ -1,6 +1,6 @@
-import { analystSection, type Conversation } from '../../domain/analyst';
+import { analystSection } from '../../domain/analyst';
 import type { Report } from '../../domain/core/vocabulary';
-import { event, type SessionContext } from '../sessions/session-context';
+import { event, type SessionContextWith } from '../sessions/session-context';
 
 /**
  * The analyst's part of the report (bedrock mode), written by Assess from the conversation the
@@ -12,16 +12,20 @@ import { event, type SessionContext } from '../sessions/session-context';
  * findings and recommendations stay the rules engine's. A fallback decided here (the conversation
  * never finished, or its narrative contradicts the verdict) is recorded as an event.
  */
-export async function withAnalyst(ctx: SessionContext, sessionId: string, report: Report): Promise<Report> {
-  const stored = await ctx.sessions.getAnalystState(sessionId);
-  const conversation = stored ? (JSON.parse(stored.state) as Conversation) : undefined;
+export async function withAnalyst(
+  ctx: SessionContextWith<'analystState' | 'history'>,
+  sessionId: string,
+  report: Report,
+): Promise<Report> {
+  const stored = await ctx.analystState.get(sessionId);
+  const conversation = stored?.conversation;
   const { section, fallback: fellBack } = analystSection(
     conversation,
     report,
     ctx.cfg.SIS_BEDROCK_MODEL_ID ?? '',
   );
   if (fellBack && !fellBack.recorded) {
-    await ctx.sessions.append(sessionId, [
+    await ctx.history.append(sessionId, [
       event(ctx.now(), 'analyst_fallback', {
         reason: fellBack.reason,
         ...(fellBack.detail ? { detail: fellBack.detail } : {}),

@@ -6,7 +6,9 @@ import type { Caller, ConsoleUser } from '../../domain/keys/scopes';
 import { termsForQuery } from '../../domain/search/search-terms';
 import type { IncidentsRepository } from '../../store/incidents-repository';
 import { type KeysRepository, keysRepositoryFromConfig } from '../../store/keys-repository';
-import { isPostingSortKey, type SearchIndexRepository } from '../../store/search-index-repository';
+import { isPostingSortKey } from '../../store/search-index/keys';
+import { TenantListRepository } from '../../store/search-index/tenant-list-repository';
+import { onSessionsTable } from '../../store/sessions-table';
 import * as z from '../../zod';
 import { deploymentCursorCodec } from '../auth/cursor-secrets';
 
@@ -36,7 +38,7 @@ const sessionsPosition = /* @__PURE__ */ (() =>
   z.object({ after: z.string().check(z.refine(isPostingSortKey)) }))();
 
 export async function listTenantSessions(
-  index: SearchIndexRepository,
+  index: TenantListRepository,
   caller: Caller,
   input: ConsoleSessionsInput,
 ) {
@@ -45,7 +47,7 @@ export async function listTenantSessions(
   const after = input.cursor
     ? (await deploymentCursorCodec()).decode(input.cursor, binding, sessionsPosition).after
     : undefined;
-  const page = await index.listTenant({ terms, limit: input.limit, after });
+  const page = await index.list({ terms, limit: input.limit, after });
   return {
     results: page.hits.map((entry) => ({
       session_id: entry.session_id,
@@ -111,4 +113,9 @@ export async function keyAuditTrail(
 /** The keys table of this process, for the audit trail (rebuilt when tests reset the config). */
 export const auditStore: () => KeysRepository = /* @__PURE__ */ perConfiguration((cfg) =>
   keysRepositoryFromConfig(cfg),
+);
+
+/** The tenant's list of sessions in the search index, for the console's sessions page. */
+export const tenantSessions: () => TenantListRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  onSessionsTable(cfg, TenantListRepository),
 );

@@ -1,28 +1,9 @@
 import { perConfiguration } from '../../config';
-import { ConflictError, DomainError, ValidationError } from '../../domain/core/errors';
+import { ValidationError } from '../../domain/core/errors';
 import { edgesFromIncident } from '../../domain/graph/graph';
 import type { NormalisedIncident } from '../../domain/incidents/incident';
 import { assertIncident } from '../../domain/incidents/incident-input';
-import {
-  mapSiemRecord,
-  normaliseIngestBatch,
-  pullWindow,
-  type SiemFormat,
-  type SiemMappingOptions,
-  watermarkAfter,
-} from '../../domain/siem';
-import { METRIC } from '../../metric-names';
-import { countMetric, logger } from '../../observability';
-import {
-  INCIDENT_MESSAGE_VERSION,
-  type IncidentQueue,
-  incidentQueueFromConfig,
-} from '../../platform/incident-queue';
-import type { SiemClient } from '../../platform/siem-clients';
-import {
-  type ConnectorStateRepository,
-  connectorStateRepositoryFromConfig,
-} from '../../store/connector-state-repository';
+import { INCIDENT_MESSAGE_VERSION } from '../../platform/incident-queue';
 import { documentClientFor } from '../../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../../store/graph-repository';
 import {
@@ -33,34 +14,13 @@ import {
 import * as z from '../../zod';
 
 /**
- * SIEM incident sync: every source (the push endpoint, the pull connectors, the demo loader) puts
- * normalised incidents on the queue; one consumer stores them and links their entities in the
- * knowledge graph. Both consumer steps are idempotent, so SQS's at-least-once delivery and retries
- * after a partial failure never duplicate an incident or double-count the graph.
+ * SIEM incident sync, the consumer's side: every source (the push endpoint, incident-ingest.ts; the
+ * pull connectors, siem-pull.ts; the demo loader) puts normalised incidents on the queue; one
+ * consumer stores them and links their entities in the knowledge graph. Both consumer steps are
+ * idempotent, so SQS's at-least-once delivery and retries after a partial failure never duplicate
+ * an incident or double-count the graph. The producers live in modules of their own, so their
+ * functions carry neither the incidents' store nor the graph.
  */
-
-export interface IngestResult {
-  accepted: number;
-  rejected: number;
-  errors: { index: number; message: string }[];
-}
-
-/** POST /incidents/ingest: normalise each record on its own, enqueue the good ones. */
-export async function ingestIncidents(
-  queue: IncidentQueue,
-  body: { format?: SiemFormat | undefined; incidents: readonly unknown[] },
-  options: SiemMappingOptions = {},
-): Promise<IngestResult> {
-  const outcome = normaliseIngestBatch(body, options);
-  if (outcome.incidents.length > 0) await queue.enqueue(outcome.incidents);
-  countMetric(METRIC.incidentsAccepted, outcome.incidents.length);
-  countMetric(METRIC.incidentsRejected, outcome.errors.length);
-  return {
-    accepted: outcome.incidents.length,
-    rejected: outcome.errors.length,
-    errors: outcome.errors.map(({ index, message }) => ({ index, message })),
-  };
-}
 
 const incidentMessage = /* @__PURE__ */ (() =>
   z.object({
@@ -125,124 +85,16 @@ export async function processIncidentMessage(stores: SyncStores, body: string): 
   return storeIncident(stores, decodeIncidentMessage(body));
 }
 
-export interface PullDeps {
-  client: SiemClient;
-  state: ConnectorStateRepository;
-  queue: IncidentQueue;
-  mapping?: SiemMappingOptions;
-  now?: () => Date;
-  /** Records one run reads at most; the rest waits for the next run. */
-  maxRecords?: number;
-}
-
-export interface PullResult {
-  connector: SiemFormat;
-  window: { from: string; to: string };
-  fetched: number;
-  enqueued: number;
-  skipped: number;
-  completed: boolean;
-  watermark: string;
-}
-
-/**
- * One run of a pull connector: read the window after the stored watermark (with an overlap, since
- * SIEMs index late), map every record, enqueue, then advance the watermark. Nothing is advanced
- * unless the enqueue succeeded, so a failed run is simply repeated by the next one.
- */
-export async function pullConnector(deps: PullDeps): Promise<PullResult> {
-  const connector = deps.client.format;
-  const now = deps.now?.() ?? new Date();
-  const previous = await deps.state.get(connector);
-  const window = pullWindow(previous.watermark, now);
-  let fetched: Awaited<ReturnType<SiemClient['fetchWindow']>>;
-  try {
-    fetched = await deps.client.fetchWindow(window, deps.maxRecords ?? 500);
-  } catch (error) {
-    await saveFailure(deps.state, previous, now, error);
-    throw error;
-  }
-  const incidents: NormalisedIncident[] = [];
-  let skipped = 0;
-  for (const record of fetched.records) {
-    try {
-      incidents.push(mapSiemRecord(connector, record, deps.mapping));
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      skipped++;
-      logger.warn('SIEM record skipped', { connector, reason: error.message.slice(0, 300) });
-    }
-  }
-  if (incidents.length > 0) await deps.queue.enqueue(incidents);
-  const watermark = watermarkAfter({
-    previous: previous.watermark,
-    window,
-    completed: fetched.completed,
-    processed: incidents,
-  });
-  await deps.state.save(previous, {
-    watermark,
-    last_run_at: now.toISOString(),
-    last_run_outcome: 'ok',
-    last_run_enqueued: incidents.length,
-  });
-  return {
-    connector,
-    window,
-    fetched: fetched.records.length,
-    enqueued: incidents.length,
-    skipped,
-    completed: fetched.completed,
-    watermark,
-  };
-}
-
-async function saveFailure(
-  state: ConnectorStateRepository,
-  previous: Awaited<ReturnType<ConnectorStateRepository['get']>>,
-  now: Date,
-  error: unknown,
-): Promise<void> {
-  try {
-    const { version: _version, connector: _connector, ...kept } = previous;
-    await state.save(previous, {
-      ...kept,
-      last_run_at: now.toISOString(),
-      last_run_outcome: 'failed',
-      last_error: (error instanceof Error ? error.message : 'unknown error').slice(0, 500),
-    });
-  } catch (saveError) {
-    if (!(saveError instanceof ConflictError)) throw saveError;
-  }
-}
-
-/**
- * The sync's stores and clients of this process (one per cold start; rebuilt when tests reset the
- * config). The queue and the connector state are built on first use: the consumer needs neither.
- */
+/** The consumer's stores of this process (one document client per cold start; rebuilt when tests reset the config). */
 const syncContext = /* @__PURE__ */ perConfiguration((cfg) => {
   const doc = documentClientFor(cfg);
-  let queue: IncidentQueue | undefined;
-  let state: ConnectorStateRepository | undefined;
   return {
-    stores: {
-      incidents: incidentsRepositoryFromConfig(cfg, doc),
-      graph: graphRepositoryFromConfig(cfg, doc),
-    },
-    queue: () => (queue ??= incidentQueueFromConfig(cfg)),
-    state: () => (state ??= connectorStateRepositoryFromConfig(cfg)),
+    incidents: incidentsRepositoryFromConfig(cfg, doc),
+    graph: graphRepositoryFromConfig(cfg, doc),
   };
 });
 
 /** The consumer's stores (one document client per cold start). */
 export function syncStores(): SyncStores {
-  return syncContext().stores;
-}
-
-export function incidentQueue(): IncidentQueue {
-  return syncContext().queue();
-}
-
-export function connectorState(): ConnectorStateRepository {
-  return syncContext().state();
+  return syncContext();
 }

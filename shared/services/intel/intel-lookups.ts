@@ -11,11 +11,14 @@ import {
   type ConnectorName,
   isConnectorName,
 } from '../../domain/intel/connectors';
-import { intelEnvPrefix, KEYLESS_CONNECTORS } from '../../domain/intel/names';
+import { intelEnvPrefix } from '../../domain/intel/names';
 import { logger } from '../../observability';
 import { callProvider } from '../../platform/intel-http';
 import { readIntelSecret } from '../../platform/intel-secret';
 import { type IntelRepository, intelRepositoryFromConfig } from '../../store/intel-repository';
+import { type ConnectorSettings, connectorSettings } from './connector-settings';
+
+type Env = Record<string, unknown>;
 
 /**
  * The connectors' runtime behind the `intel_*` tools: which connectors this deployment configured,
@@ -23,39 +26,6 @@ import { type IntelRepository, intelRepositoryFromConfig } from '../../store/int
  * circuit breaker, the cache, the daily quota with pacing, then the HTTP call. Keys never leave this
  * module except as the provider's auth header; logs name the connector and a status only.
  */
-
-export interface ConnectorSettings {
-  name: ConnectorName;
-  enabled: boolean;
-  baseUrl: string | null;
-  dailyQuota: number;
-  /** Where the key comes from: the environment, the secret, or nowhere (keyless or not configured). */
-  keySource: 'env' | 'secret' | null;
-}
-
-type Env = Record<string, unknown>;
-
-export function connectorSettings(cfg: Config): Record<ConnectorName, ConnectorSettings> {
-  const env = cfg as unknown as Env;
-  const out = {} as Record<ConnectorName, ConnectorSettings>;
-  for (const name of CONNECTOR_NAMES) {
-    const prefix = intelEnvPrefix(name);
-    const declaration = CONNECTORS[name];
-    const key = env[`${prefix}_API_KEY`];
-    const flagged = env[`${prefix}_ENABLED`] === true;
-    const keyless = KEYLESS_CONNECTORS.includes(name);
-    const keySource = keyless ? null : key ? 'env' : flagged && cfg.SIS_INTEL_SECRET_ARN ? 'secret' : null;
-    const baseUrl = (env[`${prefix}_URL`] as string | undefined) ?? declaration.defaultBaseUrl;
-    out[name] = {
-      name,
-      enabled: (keyless ? flagged : keySource !== null) && baseUrl !== null,
-      baseUrl,
-      dailyQuota: (env[`${prefix}_DAILY_QUOTA`] as number | undefined) ?? declaration.dailyQuota,
-      keySource,
-    };
-  }
-  return out;
-}
 
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
@@ -266,10 +236,6 @@ export async function listConnectors(
  * Which connectors this deployment configured, without their runtime: planning a run (which tools
  * to run) reads the settings only, never a key, the cache or a quota.
  */
-export function configuredConnectors(cfg: Config): Pick<IntelPort, 'enabled'> {
-  const settings = connectorSettings(cfg);
-  return { enabled: (connector) => isConnectorName(connector) && settings[connector].enabled };
-}
 
 export function intelLookupsFromConfig(
   cfg: Config,

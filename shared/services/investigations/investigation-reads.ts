@@ -5,10 +5,10 @@ import { reportToStix } from '../../domain/investigation/stix';
 import { assertOwner } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import { logger } from '../../observability';
-import type { HistoryItem, SessionRecord } from '../../store/sessions-repository';
+import type { HistoryItem, SessionRecord } from '../../store/sessions/records';
 import * as z from '../../zod';
 import { deploymentCursorCodec } from '../auth/cursor-secrets';
-import { reportOf, type SessionContext, sessionUrl, subjectOf } from '../sessions/session-context';
+import { type SessionContext, type SessionStores, sessionUrl } from '../sessions/session-context';
 
 /**
  * The investigation service's reads behind the poll, report and STIX routes (public and console):
@@ -25,7 +25,7 @@ const HistoryPosition = /* @__PURE__ */ (() => z.object({ seq: z.number().check(
 
 function sessionSummary(session: SessionRecord) {
   // The poll reads META only: the verdict and risk score are on it, the report is not.
-  const report = session.report_summary ?? reportOf(session);
+  const report = session.report_summary ?? session.report;
   return {
     session_id: session.session_id,
     run_id: session.run_id,
@@ -69,7 +69,7 @@ function historyView(items: HistoryItem[]) {
  * per call. `after` is the opaque next_cursor of a previous poll, bound to this session and key.
  */
 export async function getSessionHistory(
-  ctx: SessionContext,
+  ctx: Pick<SessionStores, 'history'>,
   caller: Caller,
   sessionId: string,
   after?: string,
@@ -77,7 +77,7 @@ export async function getSessionHistory(
   const binding = { sessionId, keyId: caller.keyId };
   const cursors = await deploymentCursorCodec();
   const afterSeq = after ? cursors.decode(after, binding, HistoryPosition).seq : undefined;
-  const page = await ctx.sessions.readPage(sessionId, afterSeq, POLL_PAGE_SIZE);
+  const page = await ctx.history.readPage(sessionId, afterSeq, POLL_PAGE_SIZE);
   const session = assertOwner(page.session, caller);
   logger.debug('poll read', {
     session_id: sessionId,
@@ -97,7 +97,7 @@ export async function getSessionHistory(
 
 export async function getInvestigationReport(ctx: SessionContext, caller: Caller, sessionId: string) {
   const session = assertOwner(await ctx.sessions.get(sessionId), caller);
-  const report: Report | undefined = session.status === 'completed' ? reportOf(session) : undefined;
+  const report: Report | undefined = session.status === 'completed' ? session.report : undefined;
   return {
     session_id: session.session_id,
     status: session.status,
@@ -119,7 +119,7 @@ export async function getInvestigationReport(ctx: SessionContext, caller: Caller
  */
 export async function getInvestigationStix(ctx: SessionContext, caller: Caller, sessionId: string) {
   const session = assertOwner(await ctx.sessions.get(sessionId), caller);
-  const report = session.status === 'completed' ? reportOf(session) : undefined;
+  const report = session.status === 'completed' ? session.report : undefined;
   if (!report) {
     throw new ConflictError(
       `The investigation has no report to export (status ${session.status}); a STIX bundle exists once it is completed.`,
@@ -127,7 +127,7 @@ export async function getInvestigationStix(ctx: SessionContext, caller: Caller, 
   }
   return reportToStix({
     session_id: session.session_id,
-    entity: subjectOf(session),
+    entity: session.entity,
     report,
     tlp: tlpOf(session.tlp),
     created_at: session.created_at,

@@ -8,14 +8,16 @@ import type { ToolCall } from '../../domain/core/vocabulary';
 import { unfinishedMessage } from '../../domain/investigation/report/persona-endings';
 import { personaNamed } from '../../domain/investigation/report/persona-names';
 import { rawResultsFrom } from '../../domain/investigation/report/report';
+import { workflowTypeFor, workflowTypeOf } from '../../domain/investigation/workflow-type';
 import { assertOwner } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import { METRIC } from '../../metric-names';
 import { countMetric, logger } from '../../observability';
-import type { SessionRecord } from '../../store/sessions-repository';
+import type { SessionRecord } from '../../store/sessions/records';
+import { connectorEntityTypes } from '../intel/configured-connectors';
 import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { indexForSearchQuietly, indexStartedForSearchQuietly } from '../sessions/search-indexing';
-import { event, message, reportOf, sessionUrl, subjectOf } from '../sessions/session-context';
+import { event, message, sessionUrl } from '../sessions/session-context';
 
 /**
  * The investigation application service behind the start and cancel routes (public and console):
@@ -142,6 +144,13 @@ export async function startInvestigation(
       include_raw_results: input.include_raw_results,
       ...(input.refresh_intel ? { refresh_intel: true } : {}),
     },
+    // Express for a run that fits its 5 minutes (rules analyst, no connector lookup), else Standard.
+    workflow: workflowTypeFor({
+      analyst: ctx.cfg.SIS_ANALYST,
+      entityType: entity.type,
+      connectorEntityTypes: connectorEntityTypes(ctx.cfg),
+      expressAvailable: ctx.cfg.SIS_EXPRESS_STATE_MACHINE_ARN !== undefined,
+    }),
   };
   const hash = requestHash(entity, persona, input);
   const created = await ctx.sessions.create(
@@ -199,7 +208,7 @@ export async function startInvestigation(
 /** Starts the run; if that fails the session is marked failed at once, so it never stays initialized. */
 async function launch(ctx: LifecycleContext, session: SessionRecord, idempotencyKey?: string): Promise<void> {
   try {
-    await ctx.workflow.start(session.run_id, { session_id: session.session_id });
+    await ctx.workflow.start(session.run_id, { session_id: session.session_id }, workflowTypeOf(session));
     countMetric(METRIC.investigationsStarted);
   } catch (error) {
     logger.error('workflow start failed', { session_id: session.session_id, error: error as Error });
@@ -211,7 +220,7 @@ async function launch(ctx: LifecycleContext, session: SessionRecord, idempotency
       { failure_reason: reason, completed_at: at.toISOString() },
       [
         event(at, 'status_changed', { status: 'failed', reason }),
-        message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), 'failed', reason)),
+        message(at, 'assistant', unfinishedMessage(session.persona, session.entity, 'failed', reason)),
       ],
     );
     if (moved.ok) {
@@ -220,7 +229,7 @@ async function launch(ctx: LifecycleContext, session: SessionRecord, idempotency
     }
     // A retry with the same key should start afresh rather than replay this failure.
     if (idempotencyKey)
-      await ctx.sessions.deleteIdempotency(session.owner_key_id, idempotencyKey, session.session_id);
+      await ctx.idempotency.delete(session.owner_key_id, idempotencyKey, session.session_id);
     throw new ServiceUnavailableError('The investigation could not be started. Retry shortly.');
   }
 }
@@ -241,10 +250,8 @@ async function waitForTerminal(
 }
 
 async function toolCallsOf(ctx: LifecycleContext, sessionId: string): Promise<ToolCall[]> {
-  const results = await ctx.sessions.listToolResults(sessionId);
-  return results
-    .map((r) => r.call as unknown as ToolCall)
-    .sort((a, b) => a.started_at.localeCompare(b.started_at));
+  const results = await ctx.toolResults.list(sessionId);
+  return results.map((r) => r.call).sort((a, b) => a.started_at.localeCompare(b.started_at));
 }
 
 async function resultBody(ctx: LifecycleContext, session: SessionRecord, input: StartInvestigationInput) {
@@ -252,7 +259,7 @@ async function resultBody(ctx: LifecycleContext, session: SessionRecord, input: 
   const calls = wantsCalls ? await toolCallsOf(ctx, session.session_id) : [];
   return {
     ...acceptedBody(ctx, session),
-    report: reportOf(session) ?? null,
+    report: session.report ?? null,
     ...(session.failure_reason ? { failure_reason: session.failure_reason } : {}),
     ...(input.include_tool_calls ? { tool_calls: calls } : {}),
     ...(input.include_raw_results ? { raw_results: rawResultsFrom(calls) } : {}),
@@ -277,7 +284,7 @@ export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller,
   const at = ctx.now();
   const moved = await ctx.sessions.transition(sessionId, 'canceled', { completed_at: at.toISOString() }, [
     event(at, 'status_changed', { status: 'canceled', reason: CANCEL_REASON }),
-    message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), 'canceled')),
+    message(at, 'assistant', unfinishedMessage(session.persona, session.entity, 'canceled')),
   ]);
   if (!moved.ok) {
     throw new ConflictError(
@@ -285,7 +292,8 @@ export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller,
     );
   }
   try {
-    await ctx.workflow.stop(session.run_id, CANCEL_REASON);
+    // An Express run cannot be stopped (no-op): its remaining steps find the session canceled.
+    await ctx.workflow.stop(session.run_id, CANCEL_REASON, workflowTypeOf(session));
   } catch (error) {
     // The session is canceled whatever the run does now: its remaining steps are refused by the
     // status conditions. A run that ended or never started has nothing to stop.

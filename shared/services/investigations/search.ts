@@ -4,12 +4,10 @@ import { InvalidCursorError } from '../../domain/core/errors';
 import type { Caller } from '../../domain/keys/scopes';
 import { partitionsFor } from '../../domain/search/search-phrases';
 import { termsForQuery } from '../../domain/search/search-terms';
-import {
-  isPostingSortKey,
-  type SearchEntry,
-  type SearchIndexRepository,
-  searchIndexRepositoryFromConfig,
-} from '../../store/search-index-repository';
+import { isPostingSortKey } from '../../store/search-index/keys';
+import type { SearchEntry } from '../../store/search-index/records';
+import { SearchRepository } from '../../store/search-index/search-repository';
+import { onSessionsTable } from '../../store/sessions-table';
 import * as z from '../../zod';
 import { deploymentCursorCodec } from '../auth/cursor-secrets';
 
@@ -63,7 +61,7 @@ function view(entry: SearchEntry): SearchResultView {
 }
 
 export async function searchInvestigations(
-  index: SearchIndexRepository,
+  index: SearchRepository,
   caller: Caller,
   input: SearchInput,
 ): Promise<SearchResult> {
@@ -102,6 +100,6 @@ export async function searchInvestigations(
 }
 
 /** The search index of this process (one per cold start; rebuilt when tests reset the config). */
-export const searchIndex: () => SearchIndexRepository = /* @__PURE__ */ perConfiguration((cfg) =>
-  searchIndexRepositoryFromConfig(cfg),
+export const searchIndex: () => SearchRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  onSessionsTable(cfg, SearchRepository),
 );

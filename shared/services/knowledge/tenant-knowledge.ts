@@ -14,7 +14,8 @@ import {
 import { type FeedbackInput, newFeedback } from '../../domain/knowledge/feedback';
 import { documentClientFor } from '../../store/dynamo-client';
 import { TenantKnowledgeRepository } from '../../store/knowledge/tenant-knowledge-repository';
-import { SessionsRepository } from '../../store/sessions-repository';
+import { SessionReader } from '../../store/sessions/session-reader';
+import { onSessionsTable } from '../../store/sessions-table';
 import { tableName } from '../../store/tables';
 
 /**
@@ -25,7 +26,7 @@ import { tableName } from '../../store/tables';
  */
 export interface TenantKnowledgeDeps {
   knowledge: TenantKnowledgeRepository;
-  sessions: SessionsRepository;
+  sessions: Pick<SessionReader, 'get'>;
   now: () => Date;
 }
 
@@ -150,7 +151,7 @@ export const tenantKnowledgeService = /* @__PURE__ */ perConfiguration((cfg) => 
   const doc = documentClientFor(cfg);
   return new TenantKnowledgeService({
     knowledge: new TenantKnowledgeRepository(doc, tableName(cfg, 'sessions'), tableName(cfg, 'keys')),
-    sessions: new SessionsRepository(doc, tableName(cfg, 'sessions')),
+    sessions: onSessionsTable(cfg, SessionReader, doc),
     now: () => new Date(),
   });
 });

@@ -1,8 +1,7 @@
 import { termsForSession } from '../../domain/search/search-terms';
 import { logger } from '../../observability';
-import type { SearchIndexRepository } from '../../store/search-index-repository';
-import type { SessionRecord } from '../../store/sessions-repository';
-import { reportOf, subjectOf } from './session-context';
+import type { SearchIndexingRepository } from '../../store/search-index/indexing-repository';
+import type { SessionRecord } from '../../store/sessions/records';
 
 /**
  * Keeps a session's search postings in step with its lifecycle: every service that changes a
@@ -10,13 +9,13 @@ import { reportOf, subjectOf } from './session-context';
  * it here. Querying the index is search.ts.
  */
 export interface SearchIndexing {
-  search: SearchIndexRepository;
+  search: SearchIndexingRepository;
 }
 
 /** The session's search entry and index terms, from its current status and report. */
 function searchable(session: SessionRecord) {
-  const report = reportOf(session);
-  const entity = subjectOf(session);
+  const report = session.report;
+  const entity = session.entity;
   const entry = {
     session_id: session.session_id,
     owner_key_id: session.owner_key_id,

@@ -25,10 +25,11 @@ import { assessmentOf } from '../../domain/investigation/report/report';
 import { toolDeclarations } from '../../domain/investigation/tools/tool-catalogue';
 import { logger } from '../../observability';
 import { type AnalystModel, bedrockAnalystModel, ModelCallError } from '../../platform/bedrock-analyst';
-import type { HistoryEntry } from '../../store/sessions-repository';
+import type { HistoryEntry } from '../../store/sessions/records';
 import * as z from '../../zod';
+import type { AnalystTurnContext } from '../analyst/analysis-context';
 import { readPromptFile } from '../analyst/analyst-prompts';
-import { event, message, type SessionContext, subjectOf } from '../sessions/session-context';
+import { event, message, type SessionContext } from '../sessions/session-context';
 import { loadSession, SessionInput } from './workflow-step';
 
 /**
@@ -107,8 +108,7 @@ function output(conversation: Conversation): AnalystTurnOutput {
   return { action: requests.length ? 'run_tools' : 'continue', turn, requests };
 }
 
-const callsOf = (records: { call: Record<string, unknown> }[]) =>
-  records.map((r) => r.call as unknown as ToolCall);
+const callsOf = (records: { call: ToolCall }[]) => records.map((r) => r.call);
 
 function evidenceTools(calls: ToolCall[]): EvidenceTool[] {
   return calls.map((call) => ({
@@ -127,26 +127,26 @@ function historyOf(at: Date, record: TurnRecord): HistoryEntry[] {
 }
 
 export async function analystTurn(
-  ctx: SessionContext,
+  ctx: AnalystTurnContext,
   deps: AnalystDeps,
   rawInput: unknown,
 ): Promise<AnalystTurnOutput> {
   const input = TurnInput.parse(rawInput);
   const session = await loadSession(ctx, input.session_id);
-  const stored = await ctx.sessions.getAnalystState(input.session_id);
-  let conversation = stored ? (JSON.parse(stored.state) as Conversation) : undefined;
+  const stored = await ctx.analystState.get(input.session_id);
+  let conversation = stored?.conversation;
   if (conversation && (conversation.outcome || conversation.use.turns > input.turn))
     return output(conversation);
   if (session.status !== 'active') return { action: 'done', turn: input.turn, requests: [] };
 
-  const entity = subjectOf(session);
+  const entity = session.entity;
   const persona = personaNamed(session.persona);
   const budget = budgetOf(ctx);
   const guardrail = guardrailOf(ctx);
   const tools = offeredTools();
   const at = ctx.now();
-  const planned = callsOf(await ctx.sessions.listToolResults(input.session_id));
-  const requested = callsOf(await ctx.sessions.listToolResults(input.session_id, true));
+  const planned = callsOf(await ctx.toolResults.list(input.session_id));
+  const requested = callsOf(await ctx.toolResults.list(input.session_id, true));
   const assessment = assessmentOf(planned);
   const prompt = systemPrompt(persona, deps.prompts);
 
@@ -187,15 +187,10 @@ export async function analystTurn(
   }
 
   const save = async (next: Conversation, history: HistoryEntry[]) => {
-    const saved = await ctx.sessions.saveAnalystState(
-      input.session_id,
-      JSON.stringify(next),
-      stored?.revision ?? 0,
-      history,
-    );
+    const saved = await ctx.analystState.save(input.session_id, next, stored?.revision ?? 0, history);
     if (saved === 'conflict') {
-      const winner = await ctx.sessions.getAnalystState(input.session_id);
-      return output(winner ? (JSON.parse(winner.state) as Conversation) : next);
+      const winner = await ctx.analystState.get(input.session_id);
+      return output(winner?.conversation ?? next);
     }
     return output(next);
   };

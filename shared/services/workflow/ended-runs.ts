@@ -4,7 +4,7 @@ import { METRIC } from '../../metric-names';
 import { countMetric, logAlarmedFailure, logger } from '../../observability';
 import * as z from '../../zod';
 import { indexForSearchQuietly, type SearchIndexing } from '../sessions/search-indexing';
-import { event, message, type SessionContext, subjectOf } from '../sessions/session-context';
+import { event, message, type SessionContextWith } from '../sessions/session-context';
 import { SessionInput } from './workflow-step';
 
 /**
@@ -26,7 +26,7 @@ export const REASONS = {
  * recorded it. The reason is safe to show: internal error names and causes go to the logs only.
  */
 export async function endSession(
-  ctx: SessionContext & SearchIndexing,
+  ctx: SessionContextWith<'sessions'> & SearchIndexing,
   sessionId: string,
   outcome: 'failed' | 'canceled',
   reason: string,
@@ -40,7 +40,7 @@ export async function endSession(
     { completed_at: at.toISOString(), ...(outcome === 'failed' ? { failure_reason: reason } : {}) },
     [
       event(at, 'status_changed', { status: outcome, reason }),
-      message(at, 'assistant', unfinishedMessage(session.persona, subjectOf(session), outcome, reason)),
+      message(at, 'assistant', unfinishedMessage(session.persona, session.entity, outcome, reason)),
     ],
   );
   if (moved.ok) {
@@ -56,7 +56,7 @@ const MarkFailedInput = /* @__PURE__ */ (() =>
   }))();
 
 export async function markFailed(
-  ctx: SessionContext & SearchIndexing,
+  ctx: SessionContextWith<'sessions'> & SearchIndexing,
   rawInput: unknown,
 ): Promise<{ recorded: boolean }> {
   const input = MarkFailedInput.parse(rawInput);
@@ -91,7 +91,7 @@ const StatusChangeEvent = /* @__PURE__ */ (() =>
  * a step or the cancel route already ended it.
  */
 export async function onExecutionStatusChange(
-  ctx: SessionContext & SearchIndexing,
+  ctx: SessionContextWith<'sessions'> & SearchIndexing,
   rawEvent: unknown,
 ): Promise<{ session_id?: string; recorded: boolean }> {
   const { detail } = StatusChangeEvent.parse(rawEvent);
@@ -139,10 +139,12 @@ export async function onExecutionStatusChange(
  * (their executions lived in that process), so they end failed. They are never re-run: polling
  * reads persisted state only (spec 3, rule 4).
  */
-export async function failInterruptedSessions(ctx: SessionContext & SearchIndexing): Promise<string[]> {
+export async function failInterruptedSessions(
+  ctx: SessionContextWith<'sessions' | 'openSessions'> & SearchIndexing,
+): Promise<string[]> {
   const ended: string[] = [];
   for (;;) {
-    const open = await ctx.sessions.listOpen(100);
+    const open = await ctx.openSessions.list(100);
     if (open.length === 0) return ended;
     let progressed = false;
     for (const session of open) {

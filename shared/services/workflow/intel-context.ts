@@ -1,12 +1,13 @@
 import { perConfiguration } from '../../config';
 import type { InvestigationData } from '../../domain/core/vocabulary';
 import { documentClientFor } from '../../store/dynamo-client';
+import { ToolResultsRepository } from '../../store/sessions/tool-results-repository';
+import { onSessionsTable } from '../../store/sessions-table';
 import { intelLookupsFromConfig } from '../intel/intel-lookups';
-import { sessionContext } from '../sessions/session-context';
 import type { ToolStepContext } from './step-run-tool';
 
 /**
- * What the run-intel step works with: the session and the intelligence connectors' runtime (keys,
+ * What the run-intel step works with: the tool results and the intelligence connectors' runtime (keys,
  * cache, quota, circuit breaker, HTTP). Its own module so that run-tool, which runs the built-in
  * tools, never bundles the connectors, their store, the HTTP client or Secrets Manager.
  */
@@ -28,7 +29,9 @@ const NO_TENANT_DATA: InvestigationData = {
 
 export const intelContext = /* @__PURE__ */ perConfiguration(
   (cfg): ToolStepContext => ({
-    ...sessionContext(),
+    cfg,
+    now: () => new Date(),
+    toolResults: onSessionsTable(cfg, ToolResultsRepository),
     data: NO_TENANT_DATA,
     intel: intelLookupsFromConfig(cfg, documentClientFor(cfg)),
   }),

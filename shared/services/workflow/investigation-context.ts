@@ -4,20 +4,26 @@ import { documentClientFor } from '../../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../../store/graph-repository';
 import { incidentsRepositoryFromConfig } from '../../store/incidents-repository';
 import { investigationData } from '../../store/investigation-data';
-import { tenantKnowledgeReadsFromConfig } from '../../store/knowledge/tenant-knowledge-reads';
-import { type SessionContext, sessionContext } from '../sessions/session-context';
+import { TenantKnowledgeReads } from '../../store/knowledge/tenant-knowledge-reads';
+import { ToolResultsRepository } from '../../store/sessions/tool-results-repository';
+import { VerdictsRepository } from '../../store/sessions/verdicts-repository';
+import { onSessionsTable } from '../../store/sessions-table';
+import type { SessionContext, SessionStores } from '../sessions/session-context';
 
 /**
  * What the workflow steps that run an investigation's tools work with (run-tool, run-intel): the
- * session context, the knowledge graph and the tools' data port; run-intel adds the intelligence
- * connectors' runtime (intel-context.ts), so run-tool never loads it. No
- * search index: running a tool changes no session status, so nothing is re-indexed. Built once per
- * cold start from the configuration; tests pass their own. The other functions build narrower contexts:
- * planning-context.ts (mark-active), session-context.ts (poll, report, STIX, assess, the analyst
- * turn), lifecycle-context.ts (start, cancel, the stale-session sweep), step-context.ts (the steps
- * that record a run's outcome).
+ * configuration, the clock, the tool results, the knowledge graph and the tools' data port; run-intel
+ * adds the intelligence connectors' runtime (intel-context.ts), so run-tool never loads it. No
+ * session records (a tool step reads its input, not the session, and changes no status) and no
+ * search index (nothing is re-indexed). Built once per cold start from the configuration; tests pass
+ * their own. The other functions build narrower contexts: planning-context.ts (mark-active),
+ * session-context.ts (poll, report, STIX), analysis-context.ts (assess, the analyst turn),
+ * lifecycle-context.ts (start, cancel, the stale-session sweep), step-context.ts (the steps that
+ * record a run's outcome).
  */
-export interface InvestigationContext extends SessionContext {
+export interface InvestigationContext
+  extends Pick<SessionContext, 'cfg' | 'now'>,
+    Pick<SessionStores, 'toolResults'> {
   graph: GraphRepository;
   data: InvestigationData;
   /** The intelligence connectors' runtime: run-intel's context (intel-context.ts); absent elsewhere. */
@@ -25,17 +31,18 @@ export interface InvestigationContext extends SessionContext {
 }
 
 export const investigationContext = /* @__PURE__ */ perConfiguration((cfg): InvestigationContext => {
-  const base = sessionContext();
   const doc = documentClientFor(cfg);
   const graph = graphRepositoryFromConfig(cfg, doc);
   return {
-    ...base,
+    cfg,
+    now: () => new Date(),
+    toolResults: onSessionsTable(cfg, ToolResultsRepository, doc),
     graph,
     data: investigationData({
       graph,
       incidents: incidentsRepositoryFromConfig(cfg, doc),
-      sessions: base.sessions,
-      knowledge: tenantKnowledgeReadsFromConfig(cfg, doc),
+      verdicts: onSessionsTable(cfg, VerdictsRepository, doc),
+      knowledge: onSessionsTable(cfg, TenantKnowledgeReads, doc),
       publicUrl: cfg.SIS_PUBLIC_URL,
     }),
   };

@@ -10,8 +10,9 @@ import {
 import { newToolCallId } from '../../domain/investigation/call-ids';
 import { buildReport } from '../../domain/investigation/report/report';
 import * as z from '../../zod';
+import type { AssessContext } from '../analyst/analysis-context';
 import { withAnalyst } from '../analyst/analyst-report';
-import { event, type SessionContext, subjectOf, toolCallEntry } from '../sessions/session-context';
+import { event, toolCallEntry } from '../sessions/session-context';
 import { injectFault } from './workflow-faults';
 import { loadSession, recordedToolCalls, SessionInput } from './workflow-step';
 
@@ -59,10 +60,10 @@ function inToolOrder(calls: ToolCall[]): ToolCall[] {
   return [...calls].sort((a, b) => toolOrder(a.name) - toolOrder(b.name));
 }
 
-export async function assess(ctx: SessionContext, rawInput: unknown): Promise<{ report: Report | null }> {
+export async function assess(ctx: AssessContext, rawInput: unknown): Promise<{ report: Report | null }> {
   const input = AssessInput.parse(rawInput);
   const session = await loadSession(ctx, input.session_id);
-  const entity = subjectOf(session);
+  const entity = session.entity;
   await injectFault(ctx.cfg, 'step-assess', entity.value);
   if (session.status !== 'active') return { report: null };
 
@@ -70,25 +71,29 @@ export async function assess(ctx: SessionContext, rawInput: unknown): Promise<{ 
   // history and the report's coverage show every tool that was planned.
   const recorded = await recordedToolCalls(ctx, input.session_id);
   const seen = new Set(recorded.map((call) => call.name));
+  let raced = false;
   for (const line of [...input.tool_results, ...(input.intel_results ?? [])]) {
     const tool = line.tool;
     if (!isToolName(tool) || seen.has(tool)) continue;
     const at = ctx.now();
     const call = unrecordedFailure(tool, entity, at);
-    const result = { tool, call: call as unknown as Record<string, unknown> };
+    const result = { tool, call };
     const history = [
       toolCallEntry(call),
       event(at, 'tool_failed', { tool, tool_call_id: call.tool_call_id, error: call.error }),
     ];
     // A rules run's tool calls enter the history at its end (step-run-tool); the analyst's are already in it.
     const outcome = input.analyst
-      ? await ctx.sessions.recordToolResult(input.session_id, result, history)
-      : await ctx.sessions.recordToolResultDeferred(input.session_id, result, history);
+      ? await ctx.toolResults.record(input.session_id, result, history)
+      : await ctx.toolResults.recordDeferred(input.session_id, result, history);
     if (outcome === 'not_active') return { report: null };
-    recorded.push(call);
     seen.add(tool);
+    // Another delivery of this step (or a late tool step) recorded this tool first: that record counts.
+    if (outcome === 'duplicate') raced = true;
+    else recorded.push(call);
   }
-  const report = buildReport({ entity, persona: session.persona, toolCalls: inToolOrder(recorded) });
+  const calls = raced ? await recordedToolCalls(ctx, input.session_id) : recorded;
+  const report = buildReport({ entity, persona: session.persona, toolCalls: inToolOrder(calls) });
   if (input.analyst) return { report: await withAnalyst(ctx, input.session_id, report) };
   return { report };
 }

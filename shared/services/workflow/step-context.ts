@@ -1,18 +1,24 @@
 import { perConfiguration } from '../../config';
 import { documentClientFor } from '../../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../../store/graph-repository';
-import { searchIndexRepositoryFromConfig } from '../../store/search-index-repository';
+import { SearchIndexingRepository } from '../../store/search-index/indexing-repository';
+import { ToolResultsRepository } from '../../store/sessions/tool-results-repository';
+import { VerdictsRepository } from '../../store/sessions/verdicts-repository';
+import { onSessionsTable } from '../../store/sessions-table';
 import type { SearchIndexing } from '../sessions/search-indexing';
-import { type SessionContext, sessionContext } from '../sessions/session-context';
+import { type SessionContextWith, sessionWritingContext } from '../sessions/session-context';
 
 /**
- * What the workflow steps that record a run's progress and outcome work with (assess, persist, the
- * failure write-back): the session context, the search index every status change re-indexes, and
- * the knowledge graph the report's edges go to. No workflow engine (no step starts or stops a run)
+ * What the workflow steps that record a run's outcome work with (persist, the failure write-back):
+ * the session context with the tool results and the verdicts (persist reads the one and records
+ * the other), the search index every status change re-indexes, and the knowledge graph the report's
+ * edges go to. No workflow engine (no step starts or stops a run)
  * and no intelligence runtime: the steps that plan and run tools build their own
  * (investigation-context.ts).
  */
-export interface StepContext extends SessionContext, SearchIndexing {
+export interface StepContext
+  extends SessionContextWith<'sessions' | 'toolResults' | 'verdicts'>,
+    SearchIndexing {
   graph: GraphRepository;
 }
 
@@ -20,8 +26,10 @@ export interface StepContext extends SessionContext, SearchIndexing {
 export const stepContext = /* @__PURE__ */ perConfiguration((cfg): StepContext => {
   const doc = documentClientFor(cfg);
   return {
-    ...sessionContext(),
-    search: searchIndexRepositoryFromConfig(cfg, doc),
+    ...sessionWritingContext(),
+    toolResults: onSessionsTable(cfg, ToolResultsRepository, doc),
+    verdicts: onSessionsTable(cfg, VerdictsRepository, doc),
+    search: onSessionsTable(cfg, SearchIndexingRepository, doc),
     graph: graphRepositoryFromConfig(cfg, doc),
   };
 });

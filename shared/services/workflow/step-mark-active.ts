@@ -7,7 +7,7 @@ import type { ToolName } from '../../domain/core/vocabulary';
 import { connectorOfTool } from '../../domain/intel/connectors';
 import { openingMessage } from '../../domain/investigation/report/report';
 import { toolsFor } from '../../domain/investigation/tools/tool-catalogue';
-import { event, message, subjectOf } from '../sessions/session-context';
+import { event, message } from '../sessions/session-context';
 import type { PlanningContext } from './planning-context';
 import { injectFault } from './workflow-faults';
 import { loadSession, SessionEndedError, SessionInput } from './workflow-step';
@@ -34,7 +34,7 @@ export interface Plan {
 export async function markActive(ctx: PlanningContext, rawInput: unknown): Promise<Plan> {
   const { session_id } = SessionInput.parse(rawInput);
   const session = await loadSession(ctx, session_id);
-  const entity = normaliseEntity(subjectOf(session));
+  const entity = normaliseEntity(session.entity);
   await injectFault(ctx.cfg, 'step-mark-active', entity.value);
   const tools = toolsFor(entity, (connector) => ctx.intel?.enabled(connector) ?? false);
   const plan: Plan = {
@@ -46,15 +46,26 @@ export async function markActive(ctx: PlanningContext, rawInput: unknown): Promi
     refresh_intel: session.options?.refresh_intel === true,
     analyst: ctx.cfg.SIS_ANALYST,
   };
-  if (session.status === 'active') return plan; // a retried step
-  if (isTerminal(session.status)) throw new SessionEndedError(`Session ${session_id} is ${session.status}`);
+  if (session.status === 'active') return plan; // a retried step, or a duplicate execution's
+  if (isTerminal(session.status)) return nothingToRun(plan);
   const at = ctx.now();
   const moved = await ctx.sessions.transition(session_id, 'active', { started_at: at.toISOString() }, [
     event(at, 'status_changed', { status: 'active', tools }),
     message(at, 'assistant', openingMessage(session.persona, entity, tools)),
   ]);
   if (!moved.ok && moved.session?.status !== 'active') {
-    throw new SessionEndedError(`Session ${session_id} is ${moved.session?.status ?? 'gone'}`);
+    if (!moved.session) throw new SessionEndedError(`Session ${session_id} is gone`);
+    return nothingToRun(plan);
   }
   return plan;
+}
+
+/**
+ * The plan of a run whose session already ended (canceled before its run began, or a duplicate
+ * delivery of an execution that already completed: Express runs at least once): no tools, the rules
+ * path, so Assess and Persist find the session ended and the run succeeds having written nothing,
+ * rather than failing into MarkFailed (and the failures alarm) for a session that is fine.
+ */
+function nothingToRun(plan: Plan): Plan {
+  return { ...plan, tools: [], intel_tools: [], analyst: 'rules' };
 }

@@ -9,7 +9,7 @@ import { METRIC } from '../../metric-names';
 import { countMetric, durationMetric } from '../../observability';
 import * as z from '../../zod';
 import { indexForSearch, indexForSearchQuietly } from '../sessions/search-indexing';
-import { event, message, subjectOf } from '../sessions/session-context';
+import { event, message } from '../sessions/session-context';
 import type { StepContext } from './step-context';
 import { injectFault } from './workflow-faults';
 import { loadSession, recordedToolCalls, SessionInput } from './workflow-step';
@@ -30,7 +30,7 @@ export async function persist(
 ): Promise<{ session_id: string; status: SessionStatus }> {
   const input = PersistInput.parse(rawInput);
   const session = await loadSession(ctx, input.session_id);
-  const entity = subjectOf(session);
+  const entity = session.entity;
   await injectFault(ctx.cfg, 'step-persist', entity.value);
   const report = input.report as Report | null;
   if (session.status !== 'active' || !report)
@@ -59,18 +59,22 @@ export async function persist(
       at: completedAt,
     }),
   );
-  await ctx.sessions.recordVerdict(entity, {
-    session_id: session.session_id,
-    verdict: report.verdict,
-    risk_score: report.risk_score,
-    completed_at: completedAt,
-  });
-  await indexForSearch(ctx, { ...session, status: 'completed', report: report as never }, postingTermsFor);
+  await ctx.verdicts.record(
+    entity,
+    {
+      session_id: session.session_id,
+      verdict: report.verdict,
+      risk_score: report.risk_score,
+      completed_at: completedAt,
+    },
+    session.created_at,
+  );
+  await indexForSearch(ctx, { ...session, status: 'completed', report }, postingTermsFor);
 
   const moved = await ctx.sessions.transition(
     session.session_id,
     'completed',
-    { report: report as never, completed_at: completedAt },
+    { report, completed_at: completedAt },
     [
       event(at, 'report_ready', { verdict: report.verdict, risk_score: report.risk_score }),
       message(at, 'assistant', closingMessage(report)),

@@ -5,9 +5,9 @@ import { newToolCallId } from '../../domain/investigation/call-ids';
 import { runToolIn } from '../../domain/investigation/engine';
 import type { OfflineIntel } from '../../domain/investigation/tools/enrichment';
 import { logger } from '../../observability';
-import type { HistoryEntry } from '../../store/sessions-repository';
+import type { HistoryEntry } from '../../store/sessions/records';
 import * as z from '../../zod';
-import { event, type SessionContext, toolCallEntry } from '../sessions/session-context';
+import { event, toolCallEntry } from '../sessions/session-context';
 import type { InvestigationContext } from './investigation-context';
 import { dataWithFaults, injectFault } from './workflow-faults';
 import { SessionInput } from './workflow-step';
@@ -23,7 +23,7 @@ import { SessionInput } from './workflow-step';
  * What a tool step works with: the session, the tools' data port and, for run-intel, the connectors'
  * runtime (investigation-context.ts builds run-tool's, intel-context.ts run-intel's).
  */
-export type ToolStepContext = SessionContext & Pick<InvestigationContext, 'data' | 'intel'>;
+export type ToolStepContext = Pick<InvestigationContext, 'cfg' | 'now' | 'toolResults' | 'data' | 'intel'>;
 
 /** Which step runs the tool, the tools it carries and what they read besides the context. */
 export interface ToolStep {
@@ -89,8 +89,8 @@ export async function runTool(
   const input = RunToolInput.parse(rawInput);
   await injectFault(ctx.cfg, step.name, input.entity.value, input.tool);
   const requestedId = input.requested?.tool_use_id;
-  const existing = await ctx.sessions.getToolResult(input.session_id, input.tool, requestedId);
-  if (existing) return lineFor(existing.call as unknown as ToolCall);
+  const existing = await ctx.toolResults.get(input.session_id, input.tool, requestedId);
+  if (existing) return lineFor(existing.call);
 
   const events: HistoryEntry[] = [];
   const call = await runToolIn(
@@ -121,16 +121,16 @@ export async function runTool(
   const [started, ...finished] = events;
   // A lookup the analyst model asked for is marked as such, with the model's tool use ID.
   const recorded = input.requested ? { ...call, requested_by: 'model' as const, ...input.requested } : call;
-  const result = { tool: input.tool, call: recorded as unknown as Record<string, unknown> };
+  const result = { tool: input.tool, call: recorded };
   const history = [...(started ? [started] : []), toolCallEntry(recorded), ...finished];
   const outcome =
     input.analyst === 'rules' && !input.requested
-      ? await ctx.sessions.recordToolResultDeferred(input.session_id, result, history)
-      : await ctx.sessions.recordToolResult(input.session_id, result, history, requestedId);
+      ? await ctx.toolResults.recordDeferred(input.session_id, result, history)
+      : await ctx.toolResults.record(input.session_id, result, history, requestedId);
   if (outcome === 'not_active') return { tool: input.tool, status: 'skipped', recorded: false };
   if (outcome === 'duplicate') {
-    const recorded = await ctx.sessions.getToolResult(input.session_id, input.tool, requestedId);
-    return recorded ? lineFor(recorded.call as unknown as ToolCall) : lineFor(call);
+    const recorded = await ctx.toolResults.get(input.session_id, input.tool, requestedId);
+    return recorded ? lineFor(recorded.call) : lineFor(call);
   }
   return lineFor(call);
 }

@@ -1,9 +1,9 @@
 import { NotFoundError } from '../../domain/core/errors';
 import type { ToolCall } from '../../domain/core/vocabulary';
 import { flushMetrics, logger } from '../../observability';
-import type { SessionRecord } from '../../store/sessions-repository';
+import type { SessionRecord } from '../../store/sessions/records';
 import * as z from '../../zod';
-import type { SessionContext } from '../sessions/session-context';
+import type { SessionContext, SessionContextWith } from '../sessions/session-context';
 
 /**
  * What every Task state of the workflow (infra/workflow/investigation.asl.json) shares: the error
@@ -85,7 +85,10 @@ export async function loadSession(ctx: SessionContext, sessionId: string): Promi
   return session;
 }
 
-export async function recordedToolCalls(ctx: SessionContext, sessionId: string): Promise<ToolCall[]> {
-  const results = await ctx.sessions.listToolResults(sessionId);
-  return results.map((r) => r.call as unknown as ToolCall);
+export async function recordedToolCalls(
+  ctx: SessionContextWith<'toolResults'>,
+  sessionId: string,
+): Promise<ToolCall[]> {
+  const results = await ctx.toolResults.list(sessionId);
+  return results.map((r) => r.call);
 }

@@ -18,7 +18,6 @@ import {
   NEIGHBOUR_SCORE_CAP,
   neighbourhoodScore,
   neighbourRisk,
-  PRIOR_HALF_LIFE_DAYS,
   priorVerdictScore,
 } from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
