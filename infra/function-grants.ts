@@ -50,7 +50,16 @@ export interface FunctionGrants {
    * with the change they record; shared/store/knowledge/tenant-knowledge-repository.ts).
    */
   auditAppend?: boolean;
+  /**
+   * The public feeds (docs/feeds.md): `read` the compiled sets in the feeds bucket, `readWrite` also
+   * replace them (the refresh). Such functions receive SIS_FEEDS_BUCKET and every SIS_FEED_<NAME>_*
+   * setting; the feeds' states are in the intel table (granted under `tables`).
+   */
+  feeds?: 'read' | 'readWrite' | 'settings';
 }
+
+const feedAdmin: FunctionGrants = { tables: { intel: { access: 'readWrite' } }, feeds: 'readWrite' };
+const feedList: FunctionGrants = { tables: { intel: { access: 'read' } }, feeds: 'settings' };
 
 /** Allowlist changes and feedback: the sessions table (their items) and the audit partition. */
 const tenantKnowledgeWrite: FunctionGrants = {
@@ -85,6 +94,10 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'list-allowlist': { tables: { sessions: { access: 'read' } } },
   'remove-allowlist-entry': tenantKnowledgeWrite,
   'submit-session-feedback': tenantKnowledgeWrite,
+  'list-feeds': feedList,
+  'refresh-feeds': feedAdmin,
+  // The scheduled refresh (infra/constructs/feed-refresh.ts).
+  'feeds-refresh': feedAdmin,
   // The session, its first history and the search postings; a synchronous start waits by reading
   // the session (DynamoDB), not the execution, so it needs no DescribeExecution.
   'start-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['start'] },
@@ -128,15 +141,19 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   },
   'siem-pull': { tables: { incidents: { access: 'readWrite' } }, incidentQueueSend: true },
   // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
-  'step-mark-active': { tables: { sessions: { access: 'readWrite' } } },
-  // The built-in tools read the graph and the incidents (and the offline data beside the bundle);
+  // Plans the `feeds` tool when a feed is enabled (the feeds' settings, no data).
+  'step-mark-active': { tables: { sessions: { access: 'readWrite' } }, feeds: 'settings' },
+  // The built-in tools read the graph and the incidents (and the offline data beside the bundle), and
+  // the `feeds` tool the feeds' states and compiled sets.
   // prior_investigations reads the allowlist and feedback items of the sessions table.
   'step-run-tool': {
     tables: {
       sessions: { access: 'readWrite' },
       graph: { access: 'read' },
       incidents: { access: 'read' },
+      intel: { access: 'read' },
     },
+    feeds: 'read',
   },
   // The connector tools: the intel table (cache, quota, circuit) and, when the deployment names one,
   // the connectors' secret (granted by the stack: infra/settings.ts intelSecretArn). No graph or

@@ -2,6 +2,8 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
 import { ANALYST_MODES } from '../shared/domain/analyst/modes';
+import { FEED_NAMES } from '../shared/domain/feeds/names';
+import { FEED_SOURCES } from '../shared/domain/feeds/sources';
 import { CONNECTOR_NAMES, KEYLESS_CONNECTORS } from '../shared/domain/intel/names';
 import { TELEMETRY_DEFAULTS } from './telemetry';
 
@@ -52,6 +54,9 @@ const jsonContext = (value: unknown) => {
     return value;
   }
 };
+
+/** The feeds enabled unless the tenant says otherwise: no key needed, terms allowing business use. */
+export const DEFAULT_FEEDS = FEED_NAMES.filter((name) => FEED_SOURCES[name].enabledByDefault);
 
 export const tenantSettingsSchema = z
   .object({
@@ -154,6 +159,31 @@ export const tenantSettingsSchema = z
       )
       .pipe(z.array(z.enum(CONNECTOR_NAMES)))
       .default([]),
+    /**
+     * Public threat feeds (docs/feeds.md) the tenant enables, comma-separated names
+     * (`-c feeds=SPAMHAUS_DROP,FEODO,TOR_EXITS`), or `none`. Default: the feeds that need no key and
+     * whose terms allow a business's internal use (DEFAULT_FEEDS). URLHAUS and THREATFOX need the
+     * abuse.ch Auth-Key in intelSecretArn (keys URLHAUS, THREATFOX).
+     */
+    feeds: z
+      .string()
+      .transform((value) =>
+        value.trim().toLowerCase() === 'none'
+          ? []
+          : value
+              .split(',')
+              .map((name) => name.trim().toUpperCase())
+              .filter(Boolean),
+      )
+      .pipe(z.array(z.enum(FEED_NAMES)))
+      .default([...DEFAULT_FEEDS]),
+    /** Per-feed source URL overrides, JSON `{"TOR_EXITS": "https://mirror.example/torbulkexitlist"}`. */
+    feedUrls: z
+      .preprocess(
+        jsonContext,
+        z.partialRecord(z.enum(FEED_NAMES), z.url({ protocol: /^https$/, error: 'must be an https URL' })),
+      )
+      .optional(),
     /** Domain suffixes named internal: never sent to a third-party source (SIS_INTERNAL_SUFFIXES). */
     internalSuffixes: z.string().max(4000).optional(),
     /** A WAFv2 web ACL on the stage (managed rule groups + per-IP rate rule); about $8/month at idle. */
@@ -207,6 +237,11 @@ export const tenantSettingsSchema = z
   })
   .refine((s) => s.intelConnectors.every((name) => KEYLESS_CONNECTORS.includes(name)) || !!s.intelSecretArn, {
     error: 'intelConnectors with keyed sources need intelSecretArn (the secret holding their keys)',
+    path: ['intelSecretArn'],
+  })
+  .refine((s) => s.feeds.every((name) => !FEED_SOURCES[name].key?.required) || !!s.intelSecretArn, {
+    error:
+      'feeds URLHAUS and THREATFOX need the abuse.ch Auth-Key: set intelSecretArn (keys URLHAUS, THREATFOX)',
     path: ['intelSecretArn'],
   })
   .refine((s) => Boolean(s.customDomainName) === Boolean(s.customDomainCertificateArn), {

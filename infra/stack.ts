@@ -10,6 +10,7 @@ import { intelEnvPrefix } from '../shared/domain/intel/names';
 import { TABLE_IDS, TABLES } from '../shared/store/tables';
 import { analystSettings } from './constructs/analyst-model-grant';
 import { ConsoleSignIn } from './constructs/console-sign-in';
+import { FeedRefresh } from './constructs/feed-refresh';
 import { applyFunctionGrants, type GrantTargets } from './constructs/function-permissions';
 import { IncidentSync, siemConnectorsFromContext } from './constructs/incident-sync';
 import { InvestigationWorkflow } from './constructs/investigation-workflow';
@@ -62,6 +63,8 @@ export class TenantStack extends Stack {
   readonly workflow: InvestigationWorkflow;
   /** The incident queue and its DLQ, the sync consumer, the SIEM pull function and its schedules. */
   readonly incidentSync: IncidentSync;
+  /** The public feeds: compiled-set bucket, refresh function and schedules, staleness alarm. */
+  readonly feeds: FeedRefresh;
   /** Route functions by `functionName`. */
   readonly routeFunctions = new Map<string, ServiceFunction>();
   /** Alarms, their SNS topic and the dashboard. */
@@ -158,6 +161,15 @@ export class TenantStack extends Stack {
       ...siemConnectorsFromContext(this.node),
     });
 
+    this.feeds = new FeedRefresh(this, 'Feeds', {
+      defaults,
+      tenant: settings.tenant,
+      removalPolicy,
+      enabled: settings.feeds,
+      ...(settings.feedUrls ? { urls: settings.feedUrls } : {}),
+      ...(settings.intelSecretArn ? { intelSecretArn: settings.intelSecretArn } : {}),
+    });
+
     for (const route of routes) {
       let fn = this.routeFunctions.get(route.functionName);
       if (!fn) {
@@ -182,6 +194,7 @@ export class TenantStack extends Stack {
       stateMachine: props.stateMachine ?? this.workflow.stateMachine,
       ...(props.stateMachine ? {} : { expressStateMachine: this.workflow.expressStateMachine }),
       incidentQueue: props.incidentQueue ?? this.incidentSync.queue,
+      feeds: this.feeds,
       apiAdmin: {
         tenant: settings.tenant,
         restApiId: this.api.api.restApiId,
@@ -199,6 +212,9 @@ export class TenantStack extends Stack {
     for (const [name, fn] of this.routeFunctions) applyFunctionGrants(fn, grantsOf(name), targets);
     for (const [name, fn] of this.workflow.functions) applyFunctionGrants(fn, grantsOf(name), targets);
     for (const [name, fn] of this.incidentSync.functions) applyFunctionGrants(fn, grantsOf(name), targets);
+    for (const [name, fn] of this.feeds.functions) applyFunctionGrants(fn, grantsOf(name), targets);
+    const refreshRoute = this.routeFunctions.get('refresh-feeds');
+    if (refreshRoute) this.feeds.grantKeys(refreshRoute);
 
     // The functions that start investigation runs choose each run's state machine from the analyst
     // mode and the connectors (shared/domain/investigation/workflow-type.ts), so they get the same
@@ -309,6 +325,7 @@ export class TenantStack extends Stack {
       ...this.routeFunctions.values(),
       ...this.workflow.functions.map(([, fn]) => fn),
       ...this.incidentSync.functions.map(([, fn]) => fn),
+      ...this.feeds.functions.map(([, fn]) => fn),
     ];
   }
 

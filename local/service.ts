@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { workflowTimeoutSeconds } from '../infra/workflow/definition';
@@ -22,6 +23,7 @@ import {
 } from './console-issuer';
 import { loadDemoData } from './demo-data';
 import { createLocalDynamoDbClient, startDynamoDbLocal } from './dynamodb-local';
+import { startFeedSchedules } from './feed-schedules';
 import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
 import { startIntervalJob } from './interval-job';
 import { startSiemPullSchedule } from './siem-pull-schedule';
@@ -56,6 +58,11 @@ export interface LocalServiceOptions {
    * turns the interval off (`sweepStaleSessions()` still runs it on demand). Default: every 60 s.
    */
   staleSessionSweep?: { intervalSeconds: number } | false;
+  /**
+   * Where the feeds' compiled sets are kept (SIS_FEEDS_DIR). Default: `feeds` beside the DynamoDB
+   * data directory, or a temporary directory per table prefix against an existing DynamoDB.
+   */
+  feedsDir?: string;
   /** Local Step Functions settings (tests: Express's at-least-once delivery made certain). */
   stepFunctions?: Pick<LocalStepFunctionsOptions, 'atLeastOnce' | 'retryIntervalMs'>;
 }
@@ -72,6 +79,8 @@ export interface LocalService {
   stepFunctions: LocalStepFunctions;
   /** Runs the stale-session sweeper's handler now (or joins the run in progress). */
   sweepStaleSessions(): Promise<SweepResult>;
+  /** The start-up refresh of the enabled feeds (resolved at once when none is enabled). */
+  feedsStartup: Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -142,6 +151,13 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       // The run-tool step's offline enrichment data: the stack ships it beside the function; here it
       // is the cache built from the installed packages (once, ~5 s).
       SIS_OFFLINE_DATA_DIR: process.env.SIS_OFFLINE_DATA_DIR ?? localDataDir(),
+      // The feeds' compiled sets: S3 on AWS, a directory here.
+      SIS_FEEDS_DIR:
+        options.feedsDir ??
+        process.env.SIS_FEEDS_DIR ??
+        ('dataDir' in options.dynamodb
+          ? resolve(options.dynamodb.dataDir, '..', 'feeds')
+          : resolve(tmpdir(), `sis-feeds-${options.tablePrefix ?? 'sis-local'}`)),
       ...tableEnvironment(tableNames),
       ...options.env,
     };
@@ -238,6 +254,16 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       stoppers.push(() => schedule.stop());
     }
 
+    const feeds = startFeedSchedules({
+      cfg,
+      run: async () => {
+        const { handler } = await loadModule('feeds-refresh');
+        return (handler as (event: unknown) => Promise<unknown>)({});
+      },
+      onError: (error) => logger.warn('local feed refresh failed', { error: error as Error }),
+    });
+    stoppers.push(() => feeds.stop());
+
     // A start that failed half-way (the session written, its run never started) or a status-change
     // delivery that gave up leaves a session open here as on AWS; the restart check above only
     // covers the previous process.
@@ -265,6 +291,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       incidentQueue,
       stepFunctions,
       sweepStaleSessions: () => sweep.runNow(),
+      feedsStartup: feeds.startup,
       stop: stopAll,
     };
   } catch (error) {

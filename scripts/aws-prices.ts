@@ -59,6 +59,12 @@ export const AWS_PRICES = {
   xrayPerMillionTracesRecorded: 5.0,
   /** https://aws.amazon.com/waf/pricing/ — requests inspected. */
   wafPerMillionRequests: 0.6,
+  /** https://aws.amazon.com/s3/pricing/ — S3 Standard storage, first 50 TB. */
+  s3StandardPerGbMonth: 0.023,
+  /** https://aws.amazon.com/s3/pricing/ — PUT, COPY, POST, LIST requests (S3 Standard). */
+  s3PutPerThousand: 0.005,
+  /** https://aws.amazon.com/s3/pricing/ — GET and other requests (S3 Standard). */
+  s3GetPerThousand: 0.0004,
   /** https://aws.amazon.com/secrets-manager/pricing/ — API calls. */
   secretsManagerPer10kCalls: 0.05,
 } as const;

@@ -5,6 +5,7 @@ import { buildTenantApp } from '../infra/build-app';
 import { PROJECT_ROOT } from '../infra/constructs/service-function';
 import { readWorkflowDefinitionText, toolMapItems } from '../infra/workflow/definition';
 import type { EntityType } from '../shared/domain/core/entity';
+import { FEED_NAMES, FEEDS, type FeedName } from '../shared/domain/feeds/declarations';
 import { toolsFor } from '../shared/domain/investigation';
 import {
   EXPRESS_BILLING,
@@ -89,6 +90,52 @@ export const SCHEDULED_PULL_SECONDS = 2;
  * sparse index that is empty while idle): run time, read units, log bytes.
  */
 export const SCHEDULED_RUN = { seconds: 0.2, rru: 1, logBytes: 800 } as const;
+
+/**
+ * Assumed cost of refreshing one public feed (docs/feeds.md), each scheduled run of its period: the
+ * download, parse and compile (Tranco's million lines take longest), one state Query and Put, one
+ * S3 PUT of the compiled set (as if it changed every time), a few log lines. Measured locally with
+ * `npm run bench:feeds`: Tranco's million names 6.6 s, the small feeds (fixtures) a few ms; the
+ * figures here leave the network (the downloads) about twice that.
+ */
+export const FEED_REFRESH_SECONDS: Readonly<Partial<Record<FeedName, number>>> = {
+  TRANCO: 15,
+  URLHAUS: 2,
+  THREATFOX: 2,
+};
+export const FEED_REFRESH_DEFAULT_SECONDS = 1;
+export const FEED_REFRESH_RUN = { rru: 1, wruPerFeed: 1, putsPerFeed: 1, logBytes: 1500 } as const;
+/** The compiled sets of every feed (gzip): Tranco's million names are most of it. */
+export const FEED_SETS_MB = 15;
+
+/**
+ * The feeds' one schedule runs every `every` minutes and refreshes each feed whose own period is due:
+ * on average a feed is refreshed in every/period of the runs.
+ */
+function feedRefreshLine(id: string, every: number, memoryMb: number): IdleLine {
+  const runs = MINUTES_PER_MONTH / every;
+  const share = (name: FeedName) => Math.min(1, every / FEEDS[name].refreshMinutes);
+  const seconds = FEED_NAMES.reduce(
+    (sum, name) => sum + share(name) * (FEED_REFRESH_SECONDS[name] ?? FEED_REFRESH_DEFAULT_SECONDS),
+    0.2,
+  );
+  const refreshes = FEED_NAMES.reduce((sum, name) => sum + share(name), 0);
+  const perRun =
+    P.schedulerPerMillionInvocations / 1e6 +
+    P.lambdaPerMillionRequests / 1e6 +
+    (memoryMb / 1024) * seconds * P.lambdaArmPerGbSecond +
+    (FEED_REFRESH_RUN.rru / 1e6) * P.dynamodbPerMillionReadUnits +
+    ((FEED_REFRESH_RUN.wruPerFeed * refreshes) / 1e6) * P.dynamodbPerMillionWriteUnits +
+    ((FEED_REFRESH_RUN.putsPerFeed * refreshes) / 1000) * P.s3PutPerThousand +
+    (FEED_REFRESH_RUN.logBytes / 1e9) * P.cloudWatchLogsPerGbIngested;
+  return {
+    logicalId: id,
+    type: 'AWS::Scheduler::Schedule',
+    what: `public feed refresh every ${every} min, every feed enabled (each refreshed when its period is due)`,
+    monthlyUsd: runs * perRun,
+    basis: `${Math.round(runs)} runs × (invocation + ${seconds.toFixed(1)} s at ${memoryMb} MB + ${refreshes.toFixed(2)} feed refreshes: state write and S3 PUT each + ${FEED_REFRESH_RUN.logBytes} B of logs)`,
+  };
+}
 
 function scheduledLine(
   id: string,
@@ -194,7 +241,11 @@ const RULES: Record<string, Rule> = {
       const every = rateMinutes(String(r.Properties?.ScheduleExpression ?? ''));
       if (!every)
         throw new CostClassificationError(`${id}: cannot price schedule ${r.Properties?.ScheduleExpression}`);
-      const target = (r.Properties?.Target ?? {}) as { Arn?: unknown };
+      const target = (r.Properties?.Target ?? {}) as { Arn?: unknown; Input?: unknown };
+      if (/"refresh":"due"/.test(String(target.Input ?? ''))) {
+        // Priced with every feed enabled: the per-tenant upper bound.
+        return feedRefreshLine(id, every, memoryOfTarget(t, target.Arn));
+      }
       return scheduledLine(id, 'AWS::Scheduler::Schedule', every, memoryOfTarget(t, target.Arn), {
         seconds: SCHEDULED_PULL_SECONDS,
         rru: 2,
@@ -219,6 +270,18 @@ const RULES: Record<string, Rule> = {
       });
     },
   },
+
+  'AWS::S3::Bucket': {
+    kind: 'idle',
+    cost: (_r, id) => ({
+      logicalId: id,
+      type: 'AWS::S3::Bucket',
+      what: `compiled public feed sets (${FEED_NAMES.length} objects, about ${FEED_SETS_MB} MB with every feed)`,
+      monthlyUsd: (FEED_SETS_MB / 1024) * P.s3StandardPerGbMonth,
+      basis: `${FEED_SETS_MB} MB × ${usd(P.s3StandardPerGbMonth)}/GB-month (reads by the tool step are usage: one GET per set per cold start)`,
+    }),
+  },
+  'AWS::S3::BucketPolicy': { kind: 'free', note: 'resource policy' },
 
   // Billed only when used (zero while idle).
   'AWS::ApiGateway::RestApi': {

@@ -1,4 +1,5 @@
 import { ANALYST_MODES } from './domain/analyst/modes';
+import { FEED_NAMES, type FeedName, feedEnvPrefix } from './domain/feeds/names';
 import {
   CONNECTOR_NAMES,
   type ConnectorName,
@@ -103,6 +104,39 @@ const intelEnv = Object.fromEntries(
     ];
   }),
 ) as IntelEnv;
+
+const feedUrls = optional(
+  shared(() =>
+    z.string().check(
+      z.maxLength(4000),
+      z.refine(
+        (value: string) =>
+          value
+            .split(/\s+/)
+            .filter(Boolean)
+            .every((url) => /^(https?|file):\/\/\S+$/.test(url) && URL.canParse(url)),
+        'one or more http(s):// or file:// URLs separated by spaces',
+      ),
+    ),
+  ),
+);
+const feedEnabled = optional(booleanFlag);
+type FeedEnv = { [N in FeedName as `SIS_FEED_${N}_URL`]: typeof feedUrls } & {
+  [N in FeedName as `SIS_FEED_${N}_ENABLED`]: typeof feedEnabled;
+};
+
+/**
+ * Public threat feeds (docs/feeds.md): per NAME in FEED_NAMES, SIS_FEED_<NAME>_URL replacing the
+ * publisher's URL(s) (http(s) or file://, several separated by spaces) and SIS_FEED_<NAME>_ENABLED.
+ * Unset ENABLED is false: the stack sets it for every feed from the tenant's settings, and the local
+ * runtime, which has no internet, fetches only the feeds an operator enables.
+ */
+const feedEnv = Object.fromEntries(
+  FEED_NAMES.flatMap((name) => [
+    [`${feedEnvPrefix(name)}_URL`, feedUrls],
+    [`${feedEnvPrefix(name)}_ENABLED`, feedEnabled],
+  ]),
+) as FeedEnv;
 
 const variables = {
   AWS_REGION: withDefault('us-east-1', () => z.string().check(z.minLength(1))),
@@ -256,6 +290,15 @@ const variables = {
    */
   SIS_CONTACT_EMAIL: withDefault('security-operations@example.com', () => z.email()),
   SIS_LEGAL_URL: optional(() => z.url({ protocol: /^https?$/ })),
+  ...feedEnv,
+  /** AWS: the bucket holding the feeds' compiled sets (the stack sets it). */
+  SIS_FEEDS_BUCKET: optionalNonEmpty,
+  /** Local: the directory holding the feeds' compiled sets (the local runtime sets it). */
+  SIS_FEEDS_DIR: optionalNonEmpty,
+  /** One feed download's time limit (connect to last byte). */
+  SIS_FEED_TIMEOUT_SECONDS: withDefault(120, () => z.coerce.number().check(z.int(), z.gte(1), z.lte(900))),
+  /** Overrides every feed's declared download size cap (bytes); tests use a small one. */
+  SIS_FEED_MAX_BYTES: optional(() => z.coerce.number().check(z.int(), z.gte(1024), z.lte(1_073_741_824))),
   ...intelEnv,
   /** AWS: the tenant's Secrets Manager secret holding the connectors' keys, JSON {"ABUSEIPDB": "<key>", ...}. */
   SIS_INTEL_SECRET_ARN: optionalNonEmpty,

@@ -62,3 +62,5 @@ export type AllowlistAnswer = Answer<'listConsoleAllowlist'>;
 export type AllowlistEntry = AllowlistAnswer['entries'][number];
 export type AllowlistType = Schemas['AllowlistType'];
 export type SessionFeedback = Answer<'submitConsoleFeedback'>;
+export type FeedsAnswer = Answer<'listConsoleFeeds'>;
+export type Feed = FeedsAnswer['feeds'][number];

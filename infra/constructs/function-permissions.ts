@@ -40,6 +40,11 @@ export interface GrantTargets {
   expressStateMachine?: IStateMachine;
   incidentQueue?: IQueue;
   apiAdmin?: ApiAdminTarget;
+  /** The public feeds: their settings and the bucket of compiled sets (feed-refresh.ts). */
+  feeds?: {
+    environment: Record<string, string>;
+    grant(fn: ServiceFunction, access: 'read' | 'readWrite'): void;
+  };
 }
 
 /** The actions on the cursor-secret item: read it, and create it the first time (conditional put). */
@@ -130,6 +135,15 @@ export function applyFunctionGrants(
     else {
       queue.grantSendMessages(fn.grantable);
       fn.addEnvironment('SIS_INCIDENT_QUEUE_URL', queue.queueUrl);
+    }
+  }
+
+  if (grants.feeds) {
+    const feeds = targets.feeds;
+    if (!feeds) warnMissing(fn, 'the public feeds');
+    else {
+      for (const [key, value] of Object.entries(feeds.environment)) fn.addEnvironment(key, value);
+      if (grants.feeds !== 'settings') feeds.grant(fn, grants.feeds);
     }
   }
 

@@ -8,6 +8,7 @@ import {
   ConsoleSessionsResponse,
   ConsoleStartResponse,
 } from './schemas/console-responses';
+import { ListFeedsResponse } from './schemas/feeds';
 import { GraphResponse } from './schemas/graph';
 import { IngestIncidentsResponse, ListIncidentsResponse } from './schemas/incidents';
 import {
@@ -54,6 +55,7 @@ export const RESPONSE_SCHEMAS = {
   RotateApiKeyResponse,
   ApiKeySummary,
   ListConnectorsResponse,
+  ListFeedsResponse,
   ConsoleConfigResponse,
   ConsoleMeResponse,
   ConsoleSessionsResponse,

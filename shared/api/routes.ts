@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './route-types';
 import { connectorRoutes } from './routes/connectors';
 import { consoleRoutes } from './routes/console';
+import { feedRoutes } from './routes/feeds';
 import { investigationRoutes } from './routes/investigations';
 import { keyRoutes } from './routes/keys';
 import { knowledgeRoutes } from './routes/knowledge';
@@ -20,6 +21,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...consoleRoutes,
   ...connectorRoutes,
   ...tenantKnowledgeRoutes,
+  ...feedRoutes,
 ];
 
 export function routeByOperationId(operationId: string): RouteDefinition {

@@ -27,10 +27,36 @@ describe('deployment settings from CDK context', () => {
       wafRateLimitPerIp: 2000,
       analyst: 'rules',
       intelConnectors: [],
+      // The no-key feeds whose terms allow a business's internal use (docs/feeds.md).
+      feeds: ['SPAMHAUS_DROP', 'FEODO', 'OPENPHISH', 'TOR_EXITS', 'ET_COMPROMISED', 'TRANCO'],
       dashboard: true,
       debugLogging: false,
       traceSampleRate: 0.005,
     });
+  });
+
+  it('enables the named feeds, none, or refuses an unknown one and keyed ones without the secret', () => {
+    expect(parseTenantSettings({ tenant: 'acme', feeds: 'tor_exits, feodo' }).feeds).toEqual([
+      'TOR_EXITS',
+      'FEODO',
+    ]);
+    expect(parseTenantSettings({ tenant: 'acme', feeds: 'none' }).feeds).toEqual([]);
+    expect(() => parseTenantSettings({ tenant: 'acme', feeds: 'FEODO,NOPE' })).toThrow(/'feeds/);
+    expect(() => parseTenantSettings({ tenant: 'acme', feeds: 'URLHAUS' })).toThrow(/intelSecretArn/);
+    expect(
+      parseTenantSettings({
+        tenant: 'acme',
+        feeds: 'URLHAUS',
+        intelSecretArn: 'arn:aws:secretsmanager:eu-west-1:111111111111:secret:sis-intel-AbCdEf',
+      }).feeds,
+    ).toEqual(['URLHAUS']);
+    expect(
+      parseTenantSettings({ tenant: 'acme', feedUrls: '{"TOR_EXITS":"https://mirror.example/tor"}' })
+        .feedUrls,
+    ).toEqual({ TOR_EXITS: 'https://mirror.example/tor' });
+    expect(() =>
+      parseTenantSettings({ tenant: 'acme', feedUrls: '{"TOR_EXITS":"http://mirror.example/tor"}' }),
+    ).toThrow(/https/);
   });
 
   it('validates the optional region, domain, alarm, KMS and WAF settings', () => {

@@ -61,9 +61,12 @@ describe('nothing runs or is reserved at idle', () => {
       expect(['STANDARD', 'EXPRESS']).toContain(machine.Properties?.StateMachineType);
     }
     // Schedules of unconfigured SIEM connectors exist but never fire; what does run on a timer at idle
-    // (the stale-session sweeper) runs at most every 5 minutes, and is priced in the idle list.
+    // (the stale-session sweeper, the public feeds' refresh, on by default) runs at most every 5
+    // minutes (the feeds hourly), and is priced in the idle list.
     for (const schedule of ofType(template, 'AWS::Scheduler::Schedule')) {
-      expect(schedule.Properties?.State).toBe('DISABLED');
+      const feeds = String(schedule.Properties?.Name).endsWith('-feeds-refresh');
+      expect(schedule.Properties?.State).toBe(feeds ? 'ENABLED' : 'DISABLED');
+      if (feeds) expect(schedule.Properties?.ScheduleExpression).toBe('rate(1 hour)');
     }
     for (const rule of ofType(template, 'AWS::Events::Rule')) {
       const expression = rule.Properties?.ScheduleExpression;
@@ -103,7 +106,7 @@ describe('the idle list', () => {
     expect(count('AWS::Lambda::EventSourceMapping')).toBe(
       ofType(template, 'AWS::Lambda::EventSourceMapping').length,
     );
-    expect(count('AWS::Scheduler::Schedule')).toBe(0);
+    expect(count('AWS::Scheduler::Schedule')).toBe(1); // the public feeds' refresh
     const scheduledRules = ofType(template, 'AWS::Events::Rule').filter(
       (r) => r.Properties?.ScheduleExpression,
     );
@@ -137,7 +140,8 @@ describe('the idle list', () => {
     const acl = waf?.lines.find((line) => line.type === 'AWS::WAFv2::WebACL');
     expect(acl?.monthlyUsd).toBe(5 + 3);
     expect((waf?.totalMonthlyUsd ?? 0) - base).toBeCloseTo(8, 6);
-    expect(siem?.lines.filter((line) => line.type === 'AWS::Scheduler::Schedule')).toHaveLength(1);
+    // The SIEM pull's schedule beside the feeds' refresh.
+    expect(siem?.lines.filter((line) => line.type === 'AWS::Scheduler::Schedule')).toHaveLength(2);
   });
 });
 

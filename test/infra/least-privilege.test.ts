@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FEED_NAMES } from '../../shared/domain/feeds/declarations';
 import { resourcesOfType, synthTenantStack, type TemplateJson } from '../support/synth';
 
 /**
@@ -93,6 +94,13 @@ const keyAdministration: Allowed[] = [
   },
 ];
 
+/** The feeds' compiled sets: exactly one object per feed, no wildcard. */
+const FEED_OBJECTS = FEED_NAMES.map((name) => `{bucket}/feeds/${name}.sisfeed.gz`);
+const feedRefresh: Allowed[] = [
+  ...writeTable('intel'),
+  { actions: ['s3:GetObject', 's3:PutObject'], resources: FEED_OBJECTS },
+];
+
 const EXECUTIONS =
   'arn:<Partition>:states:<Region>:<AccountId>:execution:{state-machine/investigation.name}:*';
 const QUEUE_SEND = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
@@ -128,6 +136,10 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'list-allowlist': readTable('sessions'),
   'remove-allowlist-entry': [...writeTable('sessions'), ...AUDIT_APPEND],
   'submit-session-feedback': [...writeTable('sessions'), ...AUDIT_APPEND],
+  // The public feeds: their states in the intel table, their compiled sets in the feeds bucket.
+  'list-feeds': readTable('intel'),
+  'refresh-feeds': feedRefresh,
+  'feeds-refresh': feedRefresh,
   'start-investigation': [
     ...writeTable('sessions'),
     // Both state machines of the one definition: the start chooses per run (workflow-type.ts).
@@ -151,7 +163,14 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'step-mark-active': writeTable('sessions'),
   // The built-in tools read the graph and the incidents; only the connector tools' step touches the
   // intel table (cache, quota, circuit) and, when configured, the connectors' secret.
-  'step-run-tool': [...writeTable('sessions'), ...readTable('graph'), ...readTable('incidents')],
+  // and the feeds tool reads the feeds' states and compiled sets (never writes them).
+  'step-run-tool': [
+    ...writeTable('sessions'),
+    ...readTable('graph'),
+    ...readTable('incidents'),
+    ...readTable('intel'),
+    { actions: ['s3:GetObject'], resources: FEED_OBJECTS },
+  ],
   'step-run-intel': [...writeTable('sessions'), ...writeTable('intel')],
   'step-assess': writeTable('sessions'),
   'step-analyst-turn': writeTable('sessions'),
@@ -216,6 +235,12 @@ const SERVICE_ROLE_ALLOWLIST: Record<string, Allowed[]> = {
     {
       actions: ['lambda:InvokeFunction'],
       resources: STEP_FUNCTIONS,
+    },
+  ],
+  'scheduler:feeds-refresh': [
+    {
+      actions: ['lambda:InvokeFunction'],
+      resources: ['{function/feeds-refresh}', '{function/feeds-refresh}:*'],
     },
   ],
   'states:investigation-express': [
@@ -301,6 +326,8 @@ function symbolOf(t: TemplateJson, logicalId: string): string {
       return `topic/${stripTenant(p.TopicName)}`;
     case 'AWS::Logs::LogGroup':
       return `log-group/${String(p.LogGroupName ?? logicalId)}`;
+    case 'AWS::S3::Bucket':
+      return 'bucket';
     case 'AWS::ApiGateway::RestApi':
       return 'rest-api';
     case 'AWS::ApiGateway::UsagePlan':

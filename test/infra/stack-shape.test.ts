@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FEEDS_REFRESH_FUNCTION } from '../../infra/constructs/feed-refresh';
 import { INCIDENT_CONSUMER_FUNCTION, SIEM_PULL_FUNCTION } from '../../infra/constructs/incident-sync';
 import { PROJECT_ROOT, physicalFunctionName, ServiceFunction } from '../../infra/constructs/service-function';
 import { grantsFor } from '../../infra/function-grants';
@@ -138,6 +139,7 @@ describe('tenant stack shape', () => {
       STALE_SESSION_SWEEP_FUNCTION,
       INCIDENT_CONSUMER_FUNCTION,
       SIEM_PULL_FUNCTION,
+      FEEDS_REFRESH_FUNCTION,
     ]);
     expect(functions.map((fn) => fn.Properties.FunctionName).sort()).toEqual(
       [...expectedNames].map((name) => physicalFunctionName('test', name)).sort(),

@@ -39,6 +39,7 @@ describe('toolsFor', () => {
       'incident_history',
       'prior_investigations',
       'graph_neighbourhood',
+      'feeds',
       'intel_abuseipdb',
       'intel_greynoise',
       'intel_internetdb',

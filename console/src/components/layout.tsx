@@ -18,6 +18,7 @@ const ADMIN_NAV: NavItem[] = [
   { href: '/admin/keys', label: 'API keys' },
   { href: '/admin/audit', label: 'Audit' },
   { href: '/admin/allowlist', label: 'Allowlist' },
+  { href: '/admin/feeds', label: 'Feeds' },
 ];
 
 function NavLink({ item, path }: { item: NavItem; path: string }) {

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ApiError, describeFailure, NetworkError } from './api';
 import { addConfigureCommand } from './commands/configure';
+import { addFeedCommands } from './commands/feeds';
 import { addInvestigationCommands } from './commands/investigations';
 import { addKeyCommands } from './commands/keys';
 import { addKnowledgeCommands } from './commands/knowledge';
@@ -41,6 +42,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addKeyCommands(program);
   addKnowledgeCommands(program);
   addTenantKnowledgeCommands(program);
+  addFeedCommands(program);
   addConfigureCommand(program);
   withExamples(
     program

@@ -169,6 +169,7 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       '/admin/keys',
       '/admin/audit',
       '/admin/allowlist',
+      '/admin/feeds',
       '/auth/callback',
       '/signed-out',
       '/console',
@@ -376,6 +377,36 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
     access: {
       kind: 'console',
       role: 'analyst',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/admin/feeds'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/admin/feeds/refresh'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/admin/feeds'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/feeds/refresh'],
+    access: {
+      kind: 'console',
+      role: 'admin',
     },
   },
 ];

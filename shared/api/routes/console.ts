@@ -31,6 +31,7 @@ export const CONSOLE_PAGE_PATHS = [
   '/admin/keys',
   '/admin/audit',
   '/admin/allowlist',
+  '/admin/feeds',
   '/auth/callback',
   '/signed-out',
   '/console',

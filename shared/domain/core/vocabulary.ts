@@ -1,5 +1,6 @@
 import type { AttackTechnique } from './attack';
 import type { Entity } from './entity';
+import type { FeedsPort } from './feed-port';
 import type { OfflineIntel } from './offline-intel';
 import type { Tlp } from './tlp';
 
@@ -17,6 +18,8 @@ export const TOOL_NAMES = [
   'incident_history',
   'prior_investigations',
   'graph_neighbourhood',
+  // Matches against the public threat feeds compiled inside the tenant (shared/domain/feeds).
+  'feeds',
   // One per threat-intelligence connector (shared/domain/intel/connectors.ts), planned only when the
   // connector is configured.
   'intel_abuseipdb',
@@ -320,6 +323,8 @@ export interface ToolContext extends IntelOptions {
   limits?: Partial<DataLimits>;
   /** Offline enrichment data (ASN, country, mail lists); tools skip those facts without it. */
   offline?: OfflineIntel;
+  /** The compiled public feeds (the `feeds` tool); the tool reports them unavailable without it. */
+  feeds?: FeedsPort;
 }
 
 /** What a tool receives while it runs. */
@@ -331,6 +336,7 @@ export interface ToolRunContext extends IntelOptions {
   /** Aborted when the engine gives up on the tool (timeout). */
   signal: AbortSignal;
   offline?: OfflineIntel;
+  feeds?: FeedsPort;
 }
 
 /** What is said about a tool without running it (each tool's is in tool-catalogue.ts). */
@@ -491,3 +497,14 @@ export interface AnalystSection {
   questions_for_human: string[];
   removed_indicators: string[];
 }
+
+export type {
+  FeedIndex,
+  FeedMatch,
+  FeedsPort,
+  IndicatorDetails,
+  IndicatorMeta,
+  IndicatorVia,
+  LoadedFeed,
+  LoadedFeeds,
+} from './feed-port';

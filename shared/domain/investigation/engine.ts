@@ -173,6 +173,7 @@ export async function runTool(
           limits: { ...DEFAULT_DATA_LIMITS, ...ctx.limits },
           signal: controller.signal,
           ...(ctx.offline ? { offline: ctx.offline } : {}),
+          ...(ctx.feeds ? { feeds: ctx.feeds } : {}),
         }),
       ),
       deadline,

@@ -1,5 +1,6 @@
 import { perConfiguration } from '../../config';
 import type { IntelPort } from '../../domain/core/vocabulary';
+import { enabledFeeds } from '../feeds/enabled-feeds';
 import { configuredConnectors } from '../intel/connector-settings';
 import { type SessionContextWith, sessionWritingContext } from '../sessions/session-context';
 
@@ -9,8 +10,14 @@ import { type SessionContextWith, sessionWritingContext } from '../sessions/sess
  */
 export interface PlanningContext extends SessionContextWith<'sessions'> {
   intel?: Pick<IntelPort, 'enabled'>;
+  /** The deployment enables at least one public feed: the `feeds` tool is planned. */
+  feedsEnabled?: boolean;
 }
 
 export const planningContext = /* @__PURE__ */ perConfiguration(
-  (cfg): PlanningContext => ({ ...sessionWritingContext(), intel: configuredConnectors(cfg) }),
+  (cfg): PlanningContext => ({
+    ...sessionWritingContext(),
+    intel: configuredConnectors(cfg),
+    feedsEnabled: enabledFeeds(cfg).length > 0,
+  }),
 );

@@ -36,7 +36,11 @@ export async function markActive(ctx: PlanningContext, rawInput: unknown): Promi
   const session = await loadSession(ctx, session_id);
   const entity = normaliseEntity(session.entity);
   await injectFault(ctx.cfg, 'step-mark-active', entity.value);
-  const tools = toolsFor(entity, (connector) => ctx.intel?.enabled(connector) ?? false);
+  const tools = toolsFor(
+    entity,
+    (connector) => ctx.intel?.enabled(connector) ?? false,
+    ctx.feedsEnabled === true,
+  );
   const plan: Plan = {
     entity,
     persona: session.persona,

@@ -1,6 +1,6 @@
 import { ANALYST_MODES } from '../../domain/analyst/modes';
 import { DEFAULT_TLP, TLP_LEVELS } from '../../domain/core/tlp';
-import { TOOL_NAMES, type Tool, type ToolCall } from '../../domain/core/vocabulary';
+import { type FeedsPort, TOOL_NAMES, type Tool, type ToolCall } from '../../domain/core/vocabulary';
 import { newToolCallId } from '../../domain/investigation/call-ids';
 import { runToolIn } from '../../domain/investigation/engine';
 import type { OfflineIntel } from '../../domain/investigation/tools/enrichment';
@@ -31,6 +31,8 @@ export interface ToolStep {
   name: 'step-run-tool' | 'step-run-intel';
   tools: readonly Tool[];
   offline?: OfflineIntel;
+  /** The compiled public feeds (run-tool only). */
+  feeds?: FeedsPort;
 }
 
 const EntityShape = /* @__PURE__ */ (() =>
@@ -102,6 +104,7 @@ export async function runTool(
       sessionId: input.session_id,
       now: ctx.now,
       ...(step.offline ? { offline: step.offline } : {}),
+      ...(step.feeds ? { feeds: step.feeds } : {}),
       intel: ctx.intel,
       tlp: input.tlp,
       refreshIntel: input.refresh_intel,

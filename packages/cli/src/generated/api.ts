@@ -545,6 +545,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the public threat feeds
+         * @description Lists every public threat feed (Spamhaus DROP, Feodo Tracker, URLhaus, ThreatFox, OpenPhish, Tor exits, CINS, ET compromised, Tranco): whether this deployment enables it, its source URL (keys masked), when it was last refreshed, how many indicators its last good copy holds, and its status (ok, error with the reason, stale, disabled). See docs/feeds.md.
+         *
+         *     Requires an admin API key.
+         */
+        get: operations["listFeeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/feeds/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh public threat feeds now
+         * @description Downloads the named feeds (default: every enabled feed) now, ignoring the publishers' minimum interval, and answers when done with the same list as GET. A feed whose download fails, is cut by the size or time cap, or yields no valid indicator is listed with status error and its reason, and keeps its last good copy; a disabled feed is never fetched.
+         *
+         *     Requires an admin API key.
+         */
+        post: operations["refreshFeeds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1053,7 +1097,7 @@ export interface components {
              * @example domain_analysis
              * @enum {string}
              */
-            source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
+            source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "feeds" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
             /**
              * @description What kind of risk the finding is about
              * @example impersonation
@@ -1126,12 +1170,12 @@ export interface components {
              * @description Tools that failed
              * @example []
              */
-            tools_failed: ("ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp")[];
+            tools_failed: ("ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "feeds" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp")[];
             /**
              * @description Tools that ran out of time
              * @example []
              */
-            tools_timed_out: ("ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp")[];
+            tools_timed_out: ("ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "feeds" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp")[];
             /** @description Present when threat-intelligence connectors are configured */
             intel_sources?: {
                 /**
@@ -1208,7 +1252,7 @@ export interface components {
                  * @description The tool that produced it
                  * @enum {string}
                  */
-                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
+                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "feeds" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
                 /** @description The score it would have had */
                 score: number;
                 /** @description The score it counts with (0 when left out) */
@@ -1229,7 +1273,7 @@ export interface components {
                  * @description The tool or source that produced it
                  * @enum {string}
                  */
-                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
+                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "feeds" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
                 /**
                  * @description The finding’s own score
                  * @example 75
@@ -1247,7 +1291,7 @@ export interface components {
                  * @description The tool or intelligence source
                  * @enum {string}
                  */
-                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
+                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "feeds" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
                 /**
                  * @description Its findings that moved the score
                  * @example 1
@@ -1339,7 +1383,7 @@ export interface components {
              * @example domain_analysis
              * @enum {string}
              */
-            name: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
+            name: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "feeds" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
             /** @description What the tool was given */
             input: {
                 entity: components["schemas"]["Entity"];
@@ -2815,6 +2859,59 @@ export interface components {
              */
             session_verdict?: "benign" | "suspicious" | "malicious" | "unknown" | null;
             session_risk_score?: number | null;
+        };
+        FeedSummary: {
+            /**
+             * @description Feed name
+             * @example FEODO
+             * @enum {string}
+             */
+            name: "SPAMHAUS_DROP" | "FEODO" | "URLHAUS" | "THREATFOX" | "OPENPHISH" | "TOR_EXITS" | "CINS" | "ET_COMPROMISED" | "TRANCO";
+            /**
+             * @description Enabled in this deployment; a disabled feed is never fetched
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Source URL(s), space-separated, any key masked
+             * @example https://feodotracker.abuse.ch/downloads/ipblocklist.json
+             */
+            url: string;
+            /**
+             * @description When the last good copy was confirmed current (UTC), null if never
+             * @example 2026-11-27T10:00:00.000Z
+             */
+            last_refreshed_at: string | null;
+            /**
+             * @description Distinct indicators in the last good copy
+             * @example 412
+             */
+            indicator_count: number;
+            /**
+             * @description ok; error (the last refresh failed, the last good copy is kept); stale (older than 3 refresh periods, or never refreshed); disabled
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok" | "error" | "stale" | "disabled";
+            /**
+             * @description Why the feed is in error or stale
+             * @example https://feodotracker.abuse.ch/downloads/ipblocklist.json answered HTTP 404
+             */
+            error?: string;
+        };
+        ListFeedsResponse: {
+            /** @description Every feed the service knows */
+            feeds: components["schemas"]["FeedSummary"][];
+        };
+        RefreshFeedsRequest: {
+            /**
+             * @description The feeds to refresh; default every enabled feed
+             * @example [
+             *       "FEODO",
+             *       "TOR_EXITS"
+             *     ]
+             */
+            names?: ("SPAMHAUS_DROP" | "FEODO" | "URLHAUS" | "THREATFOX" | "OPENPHISH" | "TOR_EXITS" | "CINS" | "ET_COMPROMISED" | "TRANCO")[];
         };
         /** @description The one error shape of every failed call */
         ErrorResponse: {
@@ -4878,6 +4975,167 @@ export interface operations {
             };
         };
     };
+    listFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feeds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFeedsResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    refreshFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshFeedsRequest"];
+            };
+        };
+        responses: {
+            /** @description The feeds after the refresh */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFeedsResponse"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body must be JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
 }
 
 /** Every operation of the document: method, path template and the access it requires. */
@@ -5070,6 +5328,20 @@ export const OPERATIONS = {
   "submitSessionFeedback": {
     "method": "POST",
     "path": "/api/v1/sessions/{session_id}/feedback",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "listFeeds": {
+    "method": "GET",
+    "path": "/api/v1/admin/feeds",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "refreshFeeds": {
+    "method": "POST",
+    "path": "/api/v1/admin/feeds/refresh",
     "access": {
       "kind": "admin"
     }

@@ -29,6 +29,11 @@ const BUILT_IN: Record<BuiltInToolName, Omit<ToolDeclaration, 'name'>> = {
       'Host naming (domain controller, high-value server, jump host, default or offensive-distribution names) and incidents that mention the short name.',
     appliesTo: (entity) => entity.type === 'host',
   },
+  feeds: {
+    description:
+      'The IP or domain against the public threat feeds compiled inside the tenant (Spamhaus DROP, Feodo Tracker, URLhaus, ThreatFox, OpenPhish, Tor exits, CINS, ET compromised; Tranco popularity); nothing is sent out.',
+    appliesTo: (entity) => entity.type === 'ip' || entity.type === 'domain',
+  },
   incident_history: {
     description: 'Incidents that mention the entity, weighted by severity and recency; entities they share.',
     appliesTo: () => true,

@@ -1,5 +1,6 @@
 import type { Tool } from '../../core/vocabulary';
 import { domainAnalysis } from './tool-domain-analysis';
+import { feedsTool } from './tool-feeds';
 import { graphNeighbourhood, incidentHistory, priorInvestigations } from './tool-history';
 import { accountAnalysis, hostAnalysis } from './tool-identity';
 import { ipClassification } from './tool-ip-classification';
@@ -17,4 +18,5 @@ export const BUILT_IN_TOOLS: readonly Tool[] = [
   incidentHistory,
   priorInvestigations,
   graphNeighbourhood,
+  feedsTool,
 ];

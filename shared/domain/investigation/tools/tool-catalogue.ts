@@ -36,16 +36,19 @@ export function toolDeclarations(): readonly ToolDeclaration[] {
 
 /**
  * The tools to run for this entity, in report order; the workflow maps over this list. An
- * intelligence tool is planned only when its connector is configured (`intelEnabled`), so a
- * deployment without connectors runs exactly the built-in tools.
+ * intelligence tool is planned only when its connector is configured (`intelEnabled`), and the
+ * `feeds` tool only when the deployment enables at least one public feed (`feedsEnabled`), so a
+ * deployment without either runs exactly the other built-in tools (and writes nothing more).
  */
 export function toolsFor(
   entity: Entity,
   intelEnabled: (connector: string) => boolean = () => false,
+  feedsEnabled = false,
 ): ToolName[] {
   return toolDeclarations()
     .filter((tool) => {
       const connector = connectorOfTool(tool.name);
+      if (tool.name === 'feeds' && !feedsEnabled) return false;
       return tool.appliesTo(entity) && (connector === undefined || intelEnabled(connector));
     })
     .map((tool) => tool.name);

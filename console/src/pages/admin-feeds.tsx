@@ -1,0 +1,89 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { AdminOnly } from '../components/admin-only';
+import { ErrorNote, Loading, PageTitle } from '../components/common';
+import { when } from '../format';
+import { useApi } from '../hooks';
+import type { Feed, FeedsAnswer, Me } from '../types';
+
+export function FeedsPage({ me }: { me: Me }) {
+  return (
+    <AdminOnly me={me}>
+      <Feeds />
+    </AdminOnly>
+  );
+}
+
+const STATUS_LABEL: Record<Feed['status'], string> = {
+  ok: 'OK',
+  error: 'Error (last good copy kept)',
+  stale: 'Stale',
+  disabled: 'Disabled',
+};
+
+function Feeds() {
+  const listed = useApi(() => api<FeedsAnswer>('GET', '/admin/feeds'), [], { keep: true });
+  const [refreshed, setRefreshed] = useState<FeedsAnswer | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const feeds = (refreshed ?? listed.data)?.feeds ?? null;
+
+  const refresh = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setRefreshed(await api<FeedsAnswer>('POST', '/admin/feeds/refresh', { body: {} }));
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle>Public threat feeds</PageTitle>
+      <p>
+        Feeds downloaded in bulk and matched inside the tenant by every investigation's <code>feeds</code>{' '}
+        tool; nothing about an investigated entity is sent to them. A feed that fails keeps its last good
+        copy.
+      </p>
+      <p>
+        <button type="button" onClick={refresh} disabled={busy}>
+          {busy ? 'Refreshing…' : 'Refresh enabled feeds now'}
+        </button>
+      </p>
+      <ErrorNote error={error ?? listed.error} />
+      {feeds === null && !listed.error && <Loading what="the feeds" />}
+      {feeds && (
+        <table>
+          <caption class="visually-hidden">Public threat feeds</caption>
+          <thead>
+            <tr>
+              <th scope="col">Feed</th>
+              <th scope="col">Enabled</th>
+              <th scope="col">Status</th>
+              <th scope="col">Indicators</th>
+              <th scope="col">Last refresh</th>
+              <th scope="col">Error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {feeds.map((feed) => (
+              <tr key={feed.name}>
+                <td>
+                  <code>{feed.name}</code>
+                </td>
+                <td>{feed.enabled ? 'Yes' : 'No'}</td>
+                <td>{STATUS_LABEL[feed.status]}</td>
+                <td>{feed.indicator_count.toLocaleString('en')}</td>
+                <td>{feed.last_refreshed_at ? when(feed.last_refreshed_at) : 'Never'}</td>
+                <td class="small">{feed.error ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { Construct } from 'constructs';
+import {
+  FEED_NAMES,
+  type FeedName,
+  feedEnvPrefix,
+  refreshPeriods,
+} from '../../shared/domain/feeds/declarations';
+import { FEED_SOURCES } from '../../shared/domain/feeds/sources';
+import { feedObjectKey } from '../../shared/store/feeds/feed-objects';
+import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
+
+export const FEEDS_REFRESH_FUNCTION = 'feeds-refresh';
+const REFRESH_TIMEOUT_SECONDS = 300;
+/** A million-line feed (Tranco) is parsed and compiled in memory (bench:feeds: about 300 MB). */
+const REFRESH_MEMORY_MB = 1024;
+
+export interface FeedRefreshProps {
+  defaults: ServiceFunctionDefaults;
+  tenant: string;
+  removalPolicy: RemovalPolicy;
+  /** The feeds the tenant enables (infra/settings.ts `feeds`). */
+  enabled: readonly FeedName[];
+  urls?: Partial<Record<FeedName, string>>;
+  /** The tenant's intel secret, read for the abuse.ch Auth-Key when an enabled feed uses one. */
+  intelSecretArn?: string;
+}
+
+/**
+ * The public feeds on AWS (docs/feeds.md): the bucket of compiled sets (one small object per feed,
+ * private, TLS only, SSE-S3), the refresh function on one EventBridge Scheduler schedule at the
+ * shortest refresh period (each run refreshes the feeds whose own period is due; enabled when a feed
+ * is). A feed stale for a day is logged as an alarmed failure by the refresh, which the tenant's one
+ * failures alarm counts (infra/constructs/observability.ts): no alarm of its own. The
+ * functions that list, refresh or match feeds get `environment` (every SIS_FEED_<NAME>_* setting)
+ * from the stack, and the bucket through FUNCTION_GRANTS' `feeds`.
+ */
+export class FeedRefresh extends Construct {
+  readonly bucket: Bucket;
+  readonly refresh: ServiceFunction;
+  readonly schedule: Schedule;
+  /** SIS_FEED_<NAME>_ENABLED for every feed, and _URL where the tenant overrides it. */
+  readonly environment: Record<string, string>;
+  private readonly intelSecretArn: string | undefined;
+
+  constructor(scope: Construct, id: string, props: FeedRefreshProps) {
+    super(scope, id);
+    const { tenant } = props;
+    this.environment = {};
+    for (const name of FEED_NAMES) {
+      this.environment[`${feedEnvPrefix(name)}_ENABLED`] = String(props.enabled.includes(name));
+      const url = props.urls?.[name];
+      if (url) this.environment[`${feedEnvPrefix(name)}_URL`] = url;
+    }
+
+    this.bucket = new Bucket(this, 'Bucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'The bucket holds public feed data only, replaced whole by the refresh function; every write is that function run, logged in its own log group.',
+    });
+
+    this.refresh = new ServiceFunction(this, 'Refresh', {
+      defaults: props.defaults,
+      name: FEEDS_REFRESH_FUNCTION,
+      timeoutSeconds: REFRESH_TIMEOUT_SECONDS,
+      memoryMb: REFRESH_MEMORY_MB,
+      environment: this.environment,
+    });
+    this.intelSecretArn = props.enabled.some((name) => FEED_SOURCES[name].key)
+      ? props.intelSecretArn
+      : undefined;
+    this.grantKeys(this.refresh);
+
+    const schedulerRole = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+      description: `Lets EventBridge Scheduler start ${this.refresh.functionName}`,
+    });
+    Validations.of(schedulerRole).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.refresh.function.node.defaultChild as CfnFunction)}.Arn>:*]`,
+      reason: 'The scheduler may invoke the refresh function and its versions, nothing else (grantInvoke).',
+    });
+    // One schedule at the shortest period: each run refreshes the feeds whose own period is due
+    // (one schedule per period would cost the stack 4 more resources of its 500 for nothing).
+    const every = Math.min(...refreshPeriods());
+    this.schedule = new Schedule(this, 'Schedule', {
+      scheduleName: `sis-${tenant}-feeds-refresh`,
+      description: `Refreshes the enabled public feeds whose refresh period is due, every ${every} minutes${props.enabled.length ? '' : ' (disabled: no feed enabled)'}`,
+      schedule: ScheduleExpression.rate(Duration.minutes(every)),
+      enabled: props.enabled.length > 0,
+      target: new LambdaInvoke(this.refresh.function, {
+        role: schedulerRole,
+        input: ScheduleTargetInput.fromObject({ refresh: 'due' }),
+        retryAttempts: 1,
+        maxEventAge: Duration.minutes(every),
+      }),
+    });
+  }
+
+  /** A function that downloads feeds reads the abuse.ch Auth-Key from the intel secret, when one is used. */
+  grantKeys(fn: ServiceFunction): void {
+    if (!this.intelSecretArn) return;
+    fn.addToPolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.intelSecretArn] }),
+    );
+    fn.addEnvironment('SIS_INTEL_SECRET_ARN', this.intelSecretArn);
+  }
+
+  /** Read (the tool step) or read and replace (the refresh) the compiled sets. */
+  grant(fn: ServiceFunction, access: 'read' | 'readWrite'): void {
+    // Exactly the feeds' objects, no wildcard.
+    fn.addToPolicy(
+      new PolicyStatement({
+        actions: access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject'],
+        resources: FEED_NAMES.map((name) => this.bucket.arnForObjects(feedObjectKey(name))),
+      }),
+    );
+    fn.addEnvironment('SIS_FEEDS_BUCKET', this.bucket.bucketName);
+  }
+
+  get functions(): [string, ServiceFunction][] {
+    return [[FEEDS_REFRESH_FUNCTION, this.refresh]];
+  }
+}

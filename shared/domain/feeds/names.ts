@@ -1,0 +1,25 @@
+/**
+ * The public feeds' names (docs/feeds.md): what the configuration (SIS_FEED_<NAME>_*) and every
+ * function's cold start need, without the feeds' declarations (declarations.ts, sources.ts).
+ */
+export const FEED_NAMES = [
+  'SPAMHAUS_DROP',
+  'FEODO',
+  'URLHAUS',
+  'THREATFOX',
+  'OPENPHISH',
+  'TOR_EXITS',
+  'CINS',
+  'ET_COMPROMISED',
+  'TRANCO',
+] as const;
+export type FeedName = (typeof FEED_NAMES)[number];
+
+export function isFeedName(value: string): value is FeedName {
+  return (FEED_NAMES as readonly string[]).includes(value);
+}
+
+/** SIS_FEED_<NAME> */
+export function feedEnvPrefix(name: FeedName): `SIS_FEED_${FeedName}` {
+  return `SIS_FEED_${name}`;
+}

@@ -1,0 +1,198 @@
+import type { Config } from '../../config';
+import { compileFeedSet } from '../../domain/feeds/compiled-set';
+import { FEEDS, type FeedName } from '../../domain/feeds/declarations';
+import type { ParsedFeed } from '../../domain/feeds/indicators';
+import { parseFeed } from '../../domain/feeds/parsers';
+import { FEED_SOURCES } from '../../domain/feeds/sources';
+import type { FeedState } from '../../domain/feeds/status';
+import { logger } from '../../observability';
+import { downloadFeed, FeedDownloadError, type Validators } from '../../platform/feeds/feed-download';
+import type { FeedObjectStore } from '../../store/feeds/feed-objects';
+import type { FeedStateRepository } from '../../store/feeds/feed-state-repository';
+import type { FeedSetting } from './feed-settings';
+
+/**
+ * Refreshes feeds: download (conditional, capped, timed), parse, compile, store the compiled set,
+ * then record the state. Any failure (download, cap, time, a file with no valid indicator, the store)
+ * records `error` with its reason and leaves the last good set and count untouched: a refresh is
+ * never half-applied. One feed's failure never stops the others.
+ */
+
+export interface RefreshDeps {
+  states: FeedStateRepository;
+  objects: FeedObjectStore | undefined;
+  settings: Record<FeedName, FeedSetting>;
+  cfg: Pick<Config, 'SIS_FEED_TIMEOUT_SECONDS' | 'SIS_FEED_MAX_BYTES'>;
+  /** The abuse.ch Auth-Key of an intelligence connector (env or the tenant's secret), if any. */
+  keyFor: (connector: 'urlhaus' | 'threatfox') => Promise<string | undefined>;
+  now?: () => Date;
+  fetchImpl?: typeof fetch;
+}
+
+export interface RefreshOptions {
+  /** A manual refresh always downloads; a scheduled one honours the publisher's minimum interval. */
+  force: boolean;
+  /** Caps each download below the configured limit (the API route answers within 29 s). */
+  timeoutMs?: number;
+}
+
+/** One download of a manual refresh: the API route must answer within API Gateway's 29 s. */
+export const MANUAL_REFRESH_TIMEOUT_MS = 20_000;
+
+/** Feeds refreshed at once: the downloads overlap, the parsing (CPU) does not pile up. */
+const CONCURRENCY = 3;
+
+class RefreshFailure extends Error {}
+
+function withKey(url: string, key: string | undefined): string {
+  if (!key || !/^https?:/.test(url)) return url;
+  const parsed = new URL(url);
+  parsed.searchParams.set('auth-key', key);
+  return parsed.toString();
+}
+
+function mergeParsed(parts: ParsedFeed[]): ParsedFeed {
+  const out: ParsedFeed = { indicators: [], rejected: 0, skipped: 0 };
+  for (const part of parts) {
+    for (const indicator of part.indicators) out.indicators.push(indicator);
+    out.rejected += part.rejected;
+    out.skipped += part.skipped;
+    if (part.generated_at && (!out.generated_at || part.generated_at > out.generated_at))
+      out.generated_at = part.generated_at;
+    out.notice ??= part.notice;
+  }
+  return out;
+}
+
+export class FeedRefresher {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: RefreshDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Refreshes the named enabled feeds (a disabled one is never fetched); returns every feed's state. */
+  async refresh(names: readonly FeedName[], options: RefreshOptions): Promise<Record<FeedName, FeedState>> {
+    const states = await this.deps.states.all();
+    const queue = names.filter((name) => this.deps.settings[name].enabled);
+    const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+      for (let name = queue.shift(); name; name = queue.shift()) {
+        states[name] = await this.refreshOne(states[name], options);
+      }
+    });
+    await Promise.all(workers);
+    return states;
+  }
+
+  private async refreshOne(previous: FeedState, options: RefreshOptions): Promise<FeedState> {
+    const feed = FEEDS[previous.name];
+    const at = this.now();
+    if (!options.force && previous.last_attempt_at) {
+      const since = at.getTime() - Date.parse(previous.last_attempt_at);
+      if (since < feed.minIntervalMinutes * 60_000) return previous;
+    }
+    let next: FeedState;
+    try {
+      next = await this.download(previous, options, at);
+    } catch (error) {
+      const reason =
+        error instanceof FeedDownloadError || error instanceof RefreshFailure
+          ? error.message
+          : 'the refresh failed unexpectedly';
+      if (!(error instanceof FeedDownloadError || error instanceof RefreshFailure)) {
+        logger.error('feed refresh failed', { feed: previous.name, error: error as Error });
+      } else logger.warn('feed refresh failed', { feed: previous.name, reason });
+      next = {
+        ...previous,
+        last_attempt_at: at.toISOString(),
+        outcome: 'error',
+        error: reason.slice(0, 500),
+      };
+    }
+    await this.deps.states.save(next);
+    return next;
+  }
+
+  private async download(previous: FeedState, options: RefreshOptions, at: Date): Promise<FeedState> {
+    const feed = FEED_SOURCES[previous.name];
+    const { objects, settings, cfg } = this.deps;
+    if (!objects)
+      throw new RefreshFailure(
+        'no store for compiled feeds is configured (SIS_FEEDS_BUCKET or SIS_FEEDS_DIR)',
+      );
+    const key = feed.key ? await this.deps.keyFor(feed.key.connector) : undefined;
+    if (feed.key?.required && !key) {
+      const env = `SIS_INTEL_${feed.key.connector.toUpperCase()}_API_KEY`;
+      throw new RefreshFailure(
+        `${previous.name} needs the free abuse.ch Auth-Key: set ${env} (or ${feed.key.connector.toUpperCase()} in the intel secret)`,
+      );
+    }
+    const timeoutMs = Math.min(
+      cfg.SIS_FEED_TIMEOUT_SECONDS * 1000,
+      options.timeoutMs ?? Number.POSITIVE_INFINITY,
+    );
+    const maxBytes = cfg.SIS_FEED_MAX_BYTES ?? feed.maxBytes;
+    const urls = settings[previous.name].urls;
+    // Conditional requests only when a good copy is stored and this is not a manual refresh.
+    const conditional = !options.force && previous.version !== undefined && previous.outcome !== 'error';
+    const fetchOne = (url: string, validators?: Validators) =>
+      downloadFeed({
+        url: withKey(url, key),
+        maxBytes,
+        timeoutMs,
+        ...(validators ? { validators } : {}),
+        ...(this.deps.fetchImpl ? { fetchImpl: this.deps.fetchImpl } : {}),
+      });
+    const results = await Promise.all(
+      urls.map((url) => fetchOne(url, conditional ? previous.validators?.[url] : undefined)),
+    );
+    if (results.every((r) => r.status === 'not_modified')) {
+      const { error: _cleared, ...rest } = previous;
+      return {
+        ...rest,
+        last_refreshed_at: at.toISOString(),
+        last_attempt_at: at.toISOString(),
+        outcome: 'ok',
+      };
+    }
+    // A source of several that did not change is fetched again in full: the set is compiled whole.
+    const bodies: Uint8Array[] = [];
+    const validators: Record<string, Validators> = {};
+    for (const [i, url] of urls.entries()) {
+      const result = results[i]!.status === 'ok' ? results[i]! : await fetchOne(url);
+      if (result.status !== 'ok') throw new RefreshFailure(`${url} answered 304 to an unconditional request`);
+      bodies.push(result.body);
+      validators[url] = result.validators;
+    }
+    let parsed: ParsedFeed;
+    try {
+      parsed = mergeParsed(bodies.map((body) => parseFeed(feed.format, body)));
+    } catch {
+      throw new RefreshFailure('the download could not be parsed in the feed\u2019s documented format');
+    }
+    if (parsed.indicators.length === 0) {
+      throw new RefreshFailure(
+        `the download holds no valid indicator (${parsed.rejected} malformed rows, ${bodies.reduce((n, b) => n + b.byteLength, 0)} bytes)`,
+      );
+    }
+    const compiled = compileFeedSet(previous.name, parsed, at);
+    try {
+      await objects.put(previous.name, compiled.body);
+    } catch (error) {
+      logger.error('feed set not stored', { feed: previous.name, error: error as Error });
+      throw new RefreshFailure('the compiled set could not be stored');
+    }
+    const { error: _cleared, ...rest } = previous;
+    return {
+      ...rest,
+      last_refreshed_at: at.toISOString(),
+      last_attempt_at: at.toISOString(),
+      outcome: 'ok',
+      indicator_count: compiled.count,
+      rejected: parsed.rejected,
+      validators,
+      version: at.toISOString(),
+      ...(parsed.generated_at ? { source_generated_at: parsed.generated_at } : {}),
+    };
+  }
+}

@@ -1,0 +1,73 @@
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Config } from '../../config';
+import { FEED_NAMES, type FeedName, isFeedName } from '../../domain/feeds/declarations';
+import type { FeedState } from '../../domain/feeds/status';
+import { documentClientFor } from '../dynamo-client';
+import { tableName } from '../tables';
+
+/**
+ * The feeds' states in the intel table: one small item per feed (pk `FEED`, sk `<NAME>`), so the
+ * admin list and the tool step read every feed's state with one Query. The indicators themselves are
+ * never DynamoDB items: they are in the compiled sets (feed-objects.ts).
+ */
+const FEED_PK = 'FEED';
+
+const FIELDS = [
+  'last_refreshed_at',
+  'last_attempt_at',
+  'outcome',
+  'error',
+  'indicator_count',
+  'rejected',
+  'validators',
+  'version',
+  'source_generated_at',
+] as const satisfies readonly (keyof FeedState)[];
+
+export class FeedStateRepository {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** Every feed's state (a feed never refreshed has only its name). */
+  async all(): Promise<Record<FeedName, FeedState>> {
+    const out = Object.fromEntries(FEED_NAMES.map((name) => [name, { name }])) as Record<FeedName, FeedState>;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': FEED_PK },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const name = String(item.sk);
+        if (!isFeedName(name)) continue;
+        const state: FeedState = { name };
+        for (const field of FIELDS) {
+          if (item[field] !== undefined) (state as unknown as Record<string, unknown>)[field] = item[field];
+        }
+        out[name] = state;
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  async save(state: FeedState): Promise<void> {
+    const item: Record<string, unknown> = { pk: FEED_PK, sk: state.name };
+    for (const field of FIELDS) if (state[field] !== undefined) item[field] = state[field];
+    await this.doc.send(new PutCommand({ TableName: this.table, Item: item }));
+  }
+}
+
+export function feedStateRepositoryFromConfig(
+  cfg: Config,
+  doc = documentClientFor(cfg),
+): FeedStateRepository {
+  return new FeedStateRepository(doc, tableName(cfg, 'intel'));
+}
