@@ -1,5 +1,6 @@
 import type { AttackTechnique } from './attack';
 import type { Entity } from './entity';
+import type { AllowlistMatch, RiskBasisEntry } from './evidence-basis';
 import type { FeedsPort } from './feed-port';
 import type { OfflineIntel } from './offline-intel';
 import type { Tlp } from './tlp';
@@ -221,27 +222,7 @@ export interface Neighbour {
   risk_basis?: RiskBasisEntry[];
 }
 
-/**
- * One independent piece of what an entity's risk score rests on: the source, the points it gave and
- * the incidents or entities it depends on (`inc_…` IDs, `<type>:<value>` keys). An entry with no refs
- * is intrinsic to the entity (its name, its network, an intelligence answer about it).
- */
-export interface RiskBasisEntry {
-  source: string;
-  score: number;
-  refs: string[];
-}
-
-/** An allowlist entry that covers the investigated entity (shared/domain/knowledge). */
-export interface AllowlistMatch {
-  entry_id: string;
-  type: string;
-  value: string;
-  reason: string;
-  created_by: string;
-  created_at: string;
-  expires_at?: string | null;
-}
+export type { AllowlistMatch, RiskBasisEntry } from './evidence-basis';
 
 /** An analyst's feedback on an earlier session of the same entity. */
 export interface FeedbackRecord {
