@@ -109,6 +109,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } }, cursorSecret: true },
   'ingest-incidents': { incidentQueueSend: true },
   'search-investigations': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
+  'list-sessions': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
   // The web console (docs/console.md): the shell, assets and settings read no data; the console
   // authorizer verifies ID tokens against the issuer's public keys and reads no table.
   'console-page': {},

@@ -4,6 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import Provider, { type Configuration } from 'oidc-provider';
 import { ADMIN_GROUP, ANALYST_GROUP } from '../shared/domain/keys/console-identity';
+import { CONSOLE_ICON_DATA_URL } from '../shared/services/console/console-icon';
+import { consoleIssuerStore } from './console-issuer-store';
 
 /**
  * The local stand-in for the tenant's Cognito user pool: a real OpenID Connect issuer (oidc-provider)
@@ -80,7 +82,11 @@ export function createConsoleIssuer(options: {
   const bySubject = new Map(users.map((u) => [localSubject(u.username), u]));
   const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
 
+  const consoleOrigin = new URL(publicUrl).origin;
   const configuration: Configuration = {
+    adapter: consoleIssuerStore(),
+    // The console is the only client and calls the token endpoint from its own origin.
+    clientBasedCORS: (_ctx, origin) => origin === consoleOrigin,
     clients: [
       {
         client_id: LOCAL_CONSOLE_CLIENT_ID,
@@ -135,7 +141,14 @@ export function createConsoleIssuer(options: {
     },
   };
   const provider = new Provider(issuer, configuration);
-  const template = readFileSync(SIGN_IN_TEMPLATE, 'utf8');
+  const template = readFileSync(SIGN_IN_TEMPLATE, 'utf8').replace(
+    '{{icon}}',
+    escapeHtml(CONSOLE_ICON_DATA_URL),
+  );
+  // The page's one <style> block is allowed by its hash; nothing else may style or script it.
+  const styleHash = createHash('sha256')
+    .update(/<style>([\s\S]*?)<\/style>/.exec(template)?.[1] ?? '')
+    .digest('base64');
   const callback = provider.callback();
 
   const renderSignIn = (res: ServerResponse, uid: string, status: number, error?: string, username = '') => {
@@ -146,8 +159,7 @@ export function createConsoleIssuer(options: {
     res.writeHead(status, {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'content-security-policy':
-        "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'content-security-policy': `default-src 'none'; style-src 'sha256-${styleHash}'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
       'x-content-type-options': 'nosniff',
     });
     res.end(html);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { startLocalService } from './service';
+import { describeOccupant, portOccupant } from './port-occupant';
 
 /** The operator contract of `npm start` (DESIGN.md): PORT, SIS_DATA_DIR, SIS_DYNAMODB_PORT, SIS_PUBLIC_URL. */
 const localEnv = z.object({
@@ -9,6 +9,21 @@ const localEnv = z.object({
   SIS_DYNAMODB_PORT: z.coerce.number().int().min(1).max(65535).default(8000),
   SIS_PUBLIC_URL: z.url().optional(),
 });
+
+/**
+ * The exact bootstrap command for this service's data: `sis admin bootstrap` finds DynamoDB Local
+ * through the same variables, so the ones that differ from their defaults are spelled out.
+ */
+function bootstrapCommand(env: z.infer<typeof localEnv>, dataDir: string): string {
+  const vars = [
+    env.SIS_DYNAMODB_PORT !== 8000 ? `SIS_DYNAMODB_PORT=${env.SIS_DYNAMODB_PORT}` : '',
+    dataDir !== resolve('.data') ? `SIS_DATA_DIR=${shellWord(dataDir)}` : '',
+  ].filter(Boolean);
+  return [...vars, 'npx sis admin bootstrap --json'].join(' ');
+}
+
+const shellWord = (value: string) =>
+  /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 
 async function main(): Promise<void> {
   const parsed = localEnv.safeParse(process.env);
@@ -19,6 +34,14 @@ async function main(): Promise<void> {
   const env = parsed.data;
   const dataDir = resolve(env.SIS_DATA_DIR);
   const started = Date.now();
+  // Before anything starts (DynamoDB Local, tables, issuer): a second `npm start` on a taken port
+  // says who is there and exits 1.
+  const occupant = await portOccupant(env.PORT);
+  if (occupant.kind !== 'free') {
+    console.error(describeOccupant(occupant, env.PORT));
+    process.exit(1);
+  }
+  const { startLocalService } = await import('./service');
   const service = await startLocalService({
     port: env.PORT,
     dynamodb: { dataDir: resolve(dataDir, 'dynamodb'), port: env.SIS_DYNAMODB_PORT },
@@ -42,7 +65,7 @@ async function main(): Promise<void> {
   console.log(`  OpenAPI document:  ${service.baseUrl}/openapi.json`);
   console.log(`  Plugin manifest:   ${service.baseUrl}/.well-known/ai-plugin.json`);
   console.log(`  Data directory:    ${dataDir} (DynamoDB Local on 127.0.0.1:${env.SIS_DYNAMODB_PORT})`);
-  console.log(`  First admin key:   npx sis admin bootstrap --json`);
+  console.log(`  First admin key:   ${bootstrapCommand(env, dataDir)}`);
   console.log(`  Web console:       ${service.console.url}`);
   for (const user of service.console.users) {
     // A generated password is printed once, here; one set in SIS_CONSOLE_*_PASSWORD never is.

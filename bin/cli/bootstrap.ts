@@ -1,7 +1,7 @@
 import { KEY_EXPIRY_DAYS } from '../../shared/domain/keys/key-lifecycle';
 import { isScope, SCOPES, type Scope } from '../../shared/domain/keys/scopes';
 import type { ApiKeyService } from '../../shared/services/auth/api-keys';
-import { CliUsageError } from './target';
+import { CliUsageError } from './errors';
 
 /**
  * `sis admin bootstrap`: the operator's way to the first admin key (there is no default credential).

@@ -1,23 +1,32 @@
 import { resolve } from 'node:path';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createLocalDynamoDbClient, startDynamoDbLocal } from '../../local/dynamodb-local';
 import { type Config, parseConfig } from '../../shared/config';
 import { type ApiKeyService, apiKeyServiceFromConfig } from '../../shared/services/auth/api-keys';
 import { ensureTables } from '../../shared/store/create-tables';
 import { physicalTableName, TABLE_IDS, TABLES, type TableId, tableName } from '../../shared/store/tables';
+import { CliUsageError } from './errors';
 
 /**
  * Where an operator command reads and writes keys, decided the way the local runtime decides:
  * 1. SIS_DYNAMODB_ENDPOINT set: that DynamoDB (Local) endpoint.
  * 2. `--aws` or SIS_TARGET=aws: the real DynamoDB of the deployed stack, table SIS_KEYS_TABLE or
  *    `sis-<tenant>-keys` with `--tenant`.
- * 3. Otherwise the local runtime's DynamoDB Local on 127.0.0.1:${SIS_DYNAMODB_PORT:-8000}; when nothing
- *    answers there, the command starts DynamoDB Local itself on ${SIS_DATA_DIR:-.data}/dynamodb (where
- *    `npm start` keeps its data), creates the tables, does its work and stops it again.
+ * 3. Otherwise the running local service's DynamoDB Local on 127.0.0.1:${SIS_DYNAMODB_PORT:-8000}
+ *    (the start-up banner of `npm start` prints the command with the variables it uses). When nothing
+ *    answers there, or it holds no key table, the command refuses: writing a key anywhere else would
+ *    give one the running service never sees. With `--start-db` (nothing running on purpose), it starts
+ *    DynamoDB Local itself on ${SIS_DATA_DIR:-.data}/dynamodb, creates the tables, does its work and
+ *    stops it again.
  */
 export interface TargetOptions {
   aws?: boolean;
   tenant?: string;
+}
+
+export interface OpenOptions {
+  /** Start DynamoDB Local on the data directory when nothing answers (and create missing tables). */
+  startDb?: boolean;
 }
 
 export type CliTarget =
@@ -25,9 +34,7 @@ export type CliTarget =
   | { kind: 'aws'; config: Config }
   | { kind: 'local'; endpoint: string; port: number; dataDir: string; config: Config };
 
-export class CliUsageError extends Error {
-  override readonly name = 'CliUsageError';
-}
+export { CliUsageError };
 
 function parsePort(value: string | undefined): number {
   const port = Number(value ?? '8000');
@@ -101,13 +108,53 @@ export interface OpenedTarget {
   close(): Promise<void>;
 }
 
-/** Connects to the target (starting DynamoDB Local if needed) and returns the key service on it. */
-export async function openTarget(target: CliTarget, status: (line: string) => void): Promise<OpenedTarget> {
+/** Why a local target cannot be used without --start-db: nothing answers, or no key table is there. */
+function notRunning(target: Extract<CliTarget, { kind: 'local' }>): CliUsageError {
+  return new CliUsageError(
+    [
+      `Nothing answers on ${target.endpoint}, where the local service's DynamoDB Local should be (SIS_DYNAMODB_PORT=${target.port}).`,
+      'Start the service (npm start) and run the bootstrap command its start-up banner prints; it names the',
+      'SIS_DYNAMODB_PORT the service uses. To write into the data directory with no service running, add',
+      `--start-db (starts DynamoDB Local on ${target.dataDir} for this command alone).`,
+    ].join('\n'),
+  );
+}
+
+async function hasTable(endpoint: string, region: string, table: string): Promise<boolean> {
+  const client = createLocalDynamoDbClient(endpoint, region);
+  try {
+    await client.send(new DescribeTableCommand({ TableName: table }));
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ResourceNotFoundException') return false;
+    throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Connects to the target and returns the key service on it. A local target must be the running
+ * service's DynamoDB Local with its key table, unless `startDb` (then it is started when needed and
+ * the tables are created).
+ */
+export async function openTarget(
+  target: CliTarget,
+  status: (line: string) => void,
+  options: OpenOptions = {},
+): Promise<OpenedTarget> {
   let stop: (() => Promise<void>) | undefined;
-  if (target.kind !== 'aws') {
+  if (target.kind === 'local' && !options.startDb) {
+    if (!(await answers(target.endpoint))) throw notRunning(target);
+    if (!(await hasTable(target.endpoint, target.config.AWS_REGION, target.config.SIS_KEYS_TABLE))) {
+      throw new CliUsageError(
+        `DynamoDB on ${target.endpoint} answers but has no table ${target.config.SIS_KEYS_TABLE}: it is not this service's (start the service with npm start, or add --start-db to create the tables).`,
+      );
+    }
+  } else if (target.kind !== 'aws') {
     if (target.kind === 'local' && !(await answers(target.endpoint))) {
       status(
-        `Nothing answers on ${target.endpoint}; starting DynamoDB Local with data in ${target.dataDir} ...`,
+        `Nothing answers on ${target.endpoint}; starting DynamoDB Local with data in ${target.dataDir} (--start-db) ...`,
       );
       const dynamodb = await startDynamoDbLocal({ port: target.port, dataDir: target.dataDir });
       stop = () => dynamodb.stop();

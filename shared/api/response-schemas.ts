@@ -26,7 +26,7 @@ import {
   RotateApiKeyResponse,
 } from './schemas/keys';
 import { AiPluginManifest, HealthResponse, OpenApiDocument } from './schemas/meta';
-import { SearchResponse } from './schemas/search';
+import { ListSessionsResponse, SearchResponse } from './schemas/search';
 import { AllowlistEntry, ListAllowlistResponse, SessionFeedback } from './schemas/tenant-knowledge';
 
 /**
@@ -50,6 +50,7 @@ export const RESPONSE_SCHEMAS = {
   ListIncidentsResponse,
   IngestIncidentsResponse,
   SearchResponse,
+  ListSessionsResponse,
   CreateApiKeyResponse,
   ListApiKeysResponse,
   RotateApiKeyResponse,

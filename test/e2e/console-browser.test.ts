@@ -59,7 +59,15 @@ async function openSignedIn(page: Page, path: string, person: { username: string
   await page.goto(`${service.baseUrl}${path}`);
   const username = page.getByLabel('Username');
   const heading = page.locator('main h1');
-  await expect.poll(async () => (await username.isVisible()) || (await heading.isVisible()), SOON).toBe(true);
+  // The console's "Signing you in…" page has a heading too, shown until it goes to the issuer.
+  const signingIn = page.getByText('Signing you in…');
+  await expect
+    .poll(
+      async () =>
+        (await username.isVisible()) || ((await heading.isVisible()) && !(await signingIn.isVisible())),
+      SOON,
+    )
+    .toBe(true);
   if (await username.isVisible()) {
     await username.fill(person.username);
     await page.getByLabel('Password').fill(person.password);

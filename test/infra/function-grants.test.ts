@@ -168,6 +168,7 @@ describe('grants in the synthesised stack', () => {
       'console-query-graph',
       'get-session-history',
       'list-incidents',
+      'list-sessions',
       'query-knowledge-graph',
       'search-investigations',
     ];

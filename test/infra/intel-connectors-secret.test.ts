@@ -39,18 +39,23 @@ describe('intelligence connectors on AWS', () => {
   });
   const json = template.toJSON() as TemplateJson;
 
-  it('grants GetSecretValue on the named secret to the run-intel step and to nothing else', () => {
+  it('grants GetSecretValue on the named secret to the run-intel step and the feed refreshers, nothing else', () => {
+    // The connectors' keys (run-intel) and the abuse.ch feeds' Auth-Key (the scheduled and the
+    // on-demand feed refresh, docs/feeds.md) are in the one tenant secret.
     const readers = rolePolicies(json).filter((policy) => JSON.stringify(policy.statements).includes(SECRET));
-    expect(readers).toHaveLength(1);
-    const [reader] = readers;
-    const statements = reader!.statements;
-    expect(statements).toContainEqual(
-      expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: SECRET }),
+    for (const reader of readers)
+      expect(reader.statements).toContainEqual(
+        expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: SECRET }),
+      );
+    const roleOf = (name: string) => {
+      const [id] = functionNamed(json, name);
+      return (json.Resources[id!]!.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+    };
+    const readingRoles = readers.flatMap((reader) => reader.roles ?? []).map((role) => JSON.stringify(role));
+    const expected = ['step-run-intel', 'feeds-refresh', 'refresh-feeds'].map((name) =>
+      JSON.stringify(roleOf(name)),
     );
-    const [runIntelId] = functionNamed(json, 'step-run-intel');
-    const roleOf = (id: string) =>
-      JSON.stringify((json.Resources[id]!.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]);
-    expect(reader?.roles).toContain(JSON.parse(roleOf(runIntelId)));
+    expect(new Set(readingRoles)).toEqual(new Set(expected));
   });
 
   it('tells the run-intel step, the planning step and the admin route which connectors are enabled, never a key', () => {

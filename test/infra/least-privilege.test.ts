@@ -157,6 +157,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'get-investigation-report': readTable('sessions'),
   'get-investigation-stix': readTable('sessions'),
   'search-investigations': [...readTable('sessions'), ...CURSOR_SECRET],
+  'list-sessions': [...readTable('sessions'), ...CURSOR_SECRET],
   'query-knowledge-graph': [...readTable('graph', true), ...CURSOR_SECRET],
   'list-incidents': [...readTable('incidents', true), ...CURSOR_SECRET],
   'ingest-incidents': [{ actions: QUEUE_SEND, resources: ['{queue/incidents}'] }],

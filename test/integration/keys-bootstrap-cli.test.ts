@@ -104,17 +104,49 @@ describe('sis admin bootstrap with nothing running (local runtime data directory
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('starts DynamoDB Local on SIS_DATA_DIR itself, persists the key and stops again', async () => {
+  it('refuses with a clear message when nothing answers where it looks, and starts nothing', async () => {
+    const port = await freePort();
+    const env = { SIS_DATA_DIR: dataDir, SIS_DYNAMODB_PORT: String(port) };
+    const run = await sis(['admin', 'bootstrap', '--json'], env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`Nothing answers on http://127.0.0.1:${port}`);
+    expect(run.stderr).toMatch(/npm start/);
+    expect(run.stderr).toMatch(/--start-db/);
+    expect(run.stderr).not.toMatch(/starting DynamoDB Local|\n\s+at /);
+    // It started no DynamoDB Local of its own: the port is still free.
+    expect(await portIsFree(port)).toBe(true);
+  });
+
+  it('refuses a DynamoDB that answers but holds no key table of the service', async () => {
+    const absent = `sis-t${Date.now().toString(36)}-keys`;
+    const run = await sis(['admin', 'bootstrap', '--json'], {
+      SIS_DYNAMODB_PORT: new URL(tables.env.SIS_DYNAMODB_ENDPOINT ?? '').port,
+      SIS_KEYS_TABLE: absent,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`has no table ${absent}`);
+  });
+
+  it('with --start-db starts DynamoDB Local on SIS_DATA_DIR itself, persists the key and stops again', async () => {
     const env = { SIS_DATA_DIR: dataDir, SIS_DYNAMODB_PORT: String(await freePort()) };
-    const first = await sis(['admin', 'bootstrap', '--json'], env);
+    const first = await sis(['admin', 'bootstrap', '--json', '--start-db'], env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/starting DynamoDB Local/);
     const { key_id: keyId } = JSON.parse(first.stdout);
     expect(keyId).toMatch(/^[a-z2-7]{16}$/);
 
     // A second run starts it again on the same data and sees the persisted admin key.
-    const second = await sis(['admin', 'bootstrap', '--json'], env);
+    const second = await sis(['admin', 'bootstrap', '--json', '--start-db'], env);
     expect(second.code).not.toBe(0);
     expect(second.stderr).toMatch(/active admin API key already exists/);
   }, 240_000);
 });
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((answer) => {
+    const probe = createServer();
+    probe.once('error', () => answer(false));
+    probe.listen({ port, exclusive: true }, () => probe.close(() => answer(true)));
+  });
+}

@@ -137,7 +137,7 @@ describe('the packed package', () => {
     const help = await cli(['--help'], undefined);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/investigate/);
-    expect(help.stdout).not.toMatch(/^\s+admin\b/m);
+    expect(help.stdout).not.toMatch(/^ {2}admin\b/m);
   });
 });
 

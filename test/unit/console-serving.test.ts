@@ -22,6 +22,8 @@ describe('the console shell and assets', () => {
     expect(html).toContain('<link rel="stylesheet" href="/prod/console/assets/app.DEF456.css">');
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/i);
     expect(html).toContain('<div id="app">');
+    // The icon is inline (the CSP allows img-src data:), so browsers ask for no /favicon.ico.
+    expect(html).toMatch(/<link rel="icon" href="data:image\/svg\+xml,%3Csvg%20/);
   });
 
   it('serves only files the manifest names, on Lambda from the copied bundle folder', async () => {

@@ -6,6 +6,7 @@ import {
   foldText,
   MAX_QUERY_TERMS,
   MAX_SESSION_TERMS,
+  quotedIn,
   type SearchableSession,
   slug,
   termsForQuery,
@@ -81,6 +82,43 @@ describe('session terms', () => {
       'vd:malicious',
       'p:soc-analyst',
     ]);
+  });
+
+  it('keeps what an analyst remembers under the cap: finding titles and quoted incident titles before a long summary', () => {
+    const long = Array.from({ length: 500 }, (_, i) => `word${i}`).join(' ');
+    const terms = termsForSession({
+      ...session,
+      summary: long,
+      findings: [
+        {
+          title: 'Mentioned in 5 incidents',
+          description: `Most recent: "Password spray against Entra ID accounts" (high); "Brute Force Access Behavior Detected on dc01" (critical). ${long}`,
+        },
+      ],
+    });
+    expect(terms).toHaveLength(MAX_SESSION_TERMS);
+    expect(terms).toEqual(
+      expect.arrayContaining([
+        'w:mentioned',
+        'w:incidents',
+        'w:password',
+        'w:spray',
+        'w:entra',
+        'w:brute',
+        'w:force',
+      ]),
+    );
+    expect(terms.indexOf('w:spray')).toBeLessThan(terms.indexOf('w:word0'));
+    // The summary comes last: none of its words fit once the findings' own text filled the cap.
+    expect(terms.filter((t) => /^w:word\d+$/.test(t)).length).toBeLessThan(50);
+  });
+
+  it('finds quoted text, straight or curly quotes', () => {
+    expect(quotedIn('Most recent: "Password spray" (high); “Brute Force” (critical)')).toEqual([
+      'Password spray',
+      'Brute Force',
+    ]);
+    expect(quotedIn('no quotes here')).toEqual([]);
   });
 
   it('skips the verdict while there is none and never writes an empty term', () => {

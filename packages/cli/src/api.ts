@@ -119,6 +119,21 @@ function exchange(
   });
 }
 
+/** A GET of any URL without a key (manifests, pages, the URLs they publish): status and text. */
+export async function getText(
+  url: string,
+  timeoutMs = 30_000,
+): Promise<{ status: number; text: string; contentType: string }> {
+  const raw = await exchange(
+    new URL(url),
+    'GET',
+    { 'user-agent': `sis-cli/${CLI_VERSION}` },
+    undefined,
+    timeoutMs,
+  );
+  return { status: raw.status, text: raw.text, contentType: String(raw.headers['content-type'] ?? '') };
+}
+
 export class ApiClient {
   constructor(private readonly target: Target) {}
 

@@ -18,6 +18,9 @@ export function note(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+/** A table cell is one line: newlines and runs of spaces of multi-line text become one space. */
+const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
+
 function clip(value: string, width: number): string {
   return value.length > width ? `${value.slice(0, Math.max(0, width - 1))}…` : value;
 }
@@ -25,7 +28,9 @@ function clip(value: string, width: number): string {
 /** A plain table; the last column is not padded (and not clipped, so links stay whole). */
 export function table(headers: string[], rows: string[][], maxWidth = 48): string {
   if (rows.length === 0) return '';
-  const cells = rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : clip(cell, maxWidth))));
+  const cells = rows.map((row) =>
+    row.map((cell, i) => (i === row.length - 1 ? oneLine(cell) : clip(oneLine(cell), maxWidth))),
+  );
   const widths = headers.map((header, i) =>
     Math.max(header.length, ...cells.map((row) => (row[i] ?? '').length)),
   );
@@ -40,10 +45,68 @@ export function table(headers: string[], rows: string[][], maxWidth = 48): strin
 export const shortTime = (iso: string | null | undefined): string =>
   iso ? iso.replace('T', ' ').replace(/(\.\d+)?Z$/, 'Z') : '-';
 
+/** Incident titles by ID, for recommendations that name incidents (IDs without a title stay IDs). */
+export type IncidentTitles = ReadonlyMap<string, { title: string; severity: string }>;
+
+const INCIDENT_ID = /\binc_[a-z2-7]{26}\b/g;
+
+/** `asn`, `as_org`, `country`, `network_class` of the investigated entity, as people read them. */
+function entityFacts(report: Report): string | undefined {
+  const subject = report.entities.find((e) => e.role === 'investigated');
+  const a = (subject?.attributes ?? {}) as Record<string, unknown>;
+  const parts = [
+    a.asn !== undefined ? `AS${a.asn}${a.as_org ? ` ${a.as_org}` : ''}` : a.as_org ? String(a.as_org) : '',
+    a.country ? `country ${a.country}` : '',
+    a.network_class ? `network ${String(a.network_class).replace(/_/g, ' ')}` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(' · ') : undefined;
+}
+
+/**
+ * The summary, every line indented. The rules engine's summary lists the indicators that the
+ * findings below list again with their scores: its "Indicators:" block is left out here.
+ */
+function summaryLines(summary: string, findingsListed: boolean): string[] {
+  const lines = summary.split(/\r?\n/);
+  const kept: string[] = [];
+  let inIndicators = false;
+  for (const line of lines) {
+    if (findingsListed && /^Indicators:\s*$/.test(line)) {
+      inIndicators = true;
+      continue;
+    }
+    if (inIndicators && /^- \[/.test(line)) continue;
+    inIndicators = false;
+    if (line.trim()) kept.push(`  ${line.trim()}`);
+  }
+  return kept;
+}
+
+/** A recommendation with its incident IDs replaced by their titles, one per line below it. */
+function recommendationLines(text: string, titles: IncidentTitles | undefined): string[] {
+  const ids = text.match(INCIDENT_ID) ?? [];
+  const known = ids.filter((id) => titles?.has(id));
+  if (known.length === 0) return [`  - ${text}`];
+  const head = text
+    .replace(INCIDENT_ID, '')
+    .replace(/[\s,]+\.?$/, '')
+    .replace(/:\s*$/, ':');
+  const rest = ids.filter((id) => !titles?.has(id));
+  return [
+    `  - ${head.endsWith(':') ? head : `${head}:`}`,
+    ...known.map((id) => {
+      const incident = titles?.get(id);
+      return `      ${incident?.title} (${incident?.severity})`;
+    }),
+    ...(rest.length ? [`      and ${rest.length} more: ${rest.join(', ')}`] : []),
+  ];
+}
+
 export function renderReport(
   head: { session_id: string; status: string; session_url?: string; failure_reason?: string },
   report: Report | null | undefined,
   entity?: { type: string; value: string },
+  incidentTitles?: IncidentTitles,
 ): string {
   const lines: string[] = [];
   const subject = entity ? ` of ${entity.type} ${entity.value}` : '';
@@ -56,7 +119,9 @@ export function renderReport(
       `Verdict: ${report.verdict}    Risk: ${report.risk_score}/100${confidence}    Persona: ${report.persona}`,
     );
     if (explanation) lines.push(`Why: ${explanation.verdict_reason}`);
-    lines.push('', 'Summary:', `  ${report.summary}`);
+    const facts = entityFacts(report);
+    if (facts) lines.push(`Entity: ${facts}`);
+    lines.push('', 'Summary:', ...summaryLines(report.summary, true));
     lines.push('', `Findings (${report.findings.length}):`);
     if (report.findings.length === 0) lines.push('  none');
     const points = new Map(explanation?.contributions.map((c) => [c.finding_id, c.points]) ?? []);
@@ -70,13 +135,19 @@ export function renderReport(
     }
     if (report.recommendations.length > 0) {
       lines.push('', 'Recommendations:');
-      for (const recommendation of report.recommendations) lines.push(`  - ${recommendation}`);
+      for (const recommendation of report.recommendations)
+        lines.push(...recommendationLines(recommendation, incidentTitles));
     }
   } else if (head.status === 'initialized' || head.status === 'active') {
     lines.push('The report is not ready yet.');
   }
   if (head.session_url) lines.push('', `Session: ${head.session_url}`);
   return lines.join('\n');
+}
+
+/** The incident IDs a report's recommendations name. */
+export function incidentIdsIn(report: Report | null | undefined): string[] {
+  return [...new Set((report?.recommendations ?? []).flatMap((r) => r.match(INCIDENT_ID) ?? []))];
 }
 
 export type HistoryEvent = Schemas['HistoryEvent'];

@@ -5,6 +5,7 @@ import { addFeedCommands } from './commands/feeds';
 import { addInvestigationCommands } from './commands/investigations';
 import { addKeyCommands } from './commands/keys';
 import { addKnowledgeCommands } from './commands/knowledge';
+import { addSmokeCommand } from './commands/smoke';
 import { addTenantKnowledgeCommands } from './commands/tenant-knowledge';
 import { completionScript } from './completion';
 import { withExamples } from './context';
@@ -44,6 +45,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addTenantKnowledgeCommands(program);
   addFeedCommands(program);
   addConfigureCommand(program);
+  addSmokeCommand(program);
   withExamples(
     program
       .command('completion')

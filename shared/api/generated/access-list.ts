@@ -128,6 +128,14 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
   },
   {
     method: 'GET',
+    paths: ['/api/v1/sessions'],
+    access: {
+      kind: 'scope',
+      scope: 'investigations:read',
+    },
+  },
+  {
+    method: 'GET',
     paths: ['/api/v1/graph/entity/{value}'],
     access: {
       kind: 'scope',

@@ -1,5 +1,6 @@
 import { defineRoute } from '../route-types';
 import { SessionHistoryQuery, SessionParams, StartInvestigationRequest } from '../schemas/investigations';
+import { ListSessionsQuery } from '../schemas/search';
 
 export const startInvestigation = /* @__PURE__ */ defineRoute({
   operationId: 'startInvestigation',
@@ -87,10 +88,24 @@ export const getInvestigationStix = /* @__PURE__ */ defineRoute({
   errorStatuses: [409],
 });
 
+export const listSessions = /* @__PURE__ */ defineRoute({
+  operationId: 'listSessions',
+  method: 'GET',
+  path: '/api/v1/sessions',
+  access: { kind: 'scope', scope: 'investigations:read' },
+  functionName: 'list-sessions',
+  summary: "List the caller's investigation sessions",
+  description: `Lists the investigation sessions started with this API key, newest first, running ones included: session_id, status, entity, verdict, risk score, summary, persona and start time. Filters: status, verdict, entity (an IP, user or domain exactly, other text by its words) and since (start time). Page with limit and next_cursor. Another key's sessions are never listed.`,
+  tags: ['investigations'],
+  request: { query: ListSessionsQuery },
+  responses: { 200: { description: "The caller's sessions, newest first", schema: 'ListSessionsResponse' } },
+});
+
 export const investigationRoutes = [
   startInvestigation,
   getSessionHistory,
   cancelInvestigation,
   getInvestigationReport,
   getInvestigationStix,
+  listSessions,
 ] as const;

@@ -1,7 +1,7 @@
 import { SESSION_STATUSES } from '../../domain/core/session-status';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
-import { Cursor, Entity, Limit, NextCursor, SessionId, Truncated } from './common';
+import { Cursor, Entity, IsoDateTime, Limit, NextCursor, SessionId, Truncated } from './common';
 
 /** The report's verdicts, as the plugin manifest promises them. */
 export const VERDICTS = ['benign', 'suspicious', 'malicious', 'unknown'] as const;
@@ -88,4 +88,32 @@ export const SearchResponse = /* @__PURE__ */ (() =>
         next_cursor: null,
       },
     },
+  ))();
+
+export const ListSessionsQuery = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      status: withMeta(z.optional(SessionStatus), { description: 'Only sessions in this status' }),
+      verdict: withMeta(z.optional(Verdict), { description: 'Only sessions whose report has this verdict' }),
+      entity: withMeta(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(256))), {
+        description:
+          'Only sessions of or naming this entity: an IP, user or domain matches exactly, anything else by its words (as in searchInvestigations)',
+        example: '203.0.113.66',
+      }),
+      since: withMeta(z.optional(IsoDateTime), {
+        description: 'Only sessions started at or after this time',
+      }),
+      limit: Limit,
+      cursor: z.optional(Cursor),
+    }),
+    { id: 'ListSessionsQuery' },
+  ))();
+
+export const ListSessionsResponse = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      sessions: withMeta(z.array(SearchResult), { description: "The caller's sessions, newest first" }),
+      next_cursor: NextCursor,
+    }),
+    { id: 'ListSessionsResponse' },
   ))();

@@ -1,4 +1,4 @@
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import {
   ENTITY_TYPES,
   type Entity,
@@ -155,6 +155,11 @@ function asciiName(value: string, fail: (message: string) => never): string {
   if (ascii.length === 0) fail(`"${value}" is not a valid domain or host name`);
   if (ascii.length > MAX_DNS_NAME_LENGTH) fail(`"${value}" is longer than ${MAX_DNS_NAME_LENGTH} characters`);
   for (const label of ascii.split('.')) {
+    // An `xn--` label must be punycode that decodes: Node's URL parser accepts some that do not
+    // (`xn--zz` since Node 24.1x, ada 4), so this does not depend on the Node version.
+    if (label.startsWith('xn--') && /^(xn--|$)/.test(domainToUnicode(label))) {
+      fail(`"${value}" is not a valid domain or host name: "${label}" is not valid punycode`);
+    }
     if (!LABEL.test(label)) {
       fail(
         label.length === 0

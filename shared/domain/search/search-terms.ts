@@ -65,6 +65,12 @@ export function slug(text: string): string {
     .join('-');
 }
 
+/** Text in double quotes (straight or curly): what a finding quotes, such as an incident's title. */
+export function quotedIn(text: string | null | undefined): string[] {
+  if (!text) return [];
+  return [...text.matchAll(/["“]([^"“”]{2,200})["”]/g)].map((m) => m[1] as string);
+}
+
 export function valueTerm(entity: Entity): string {
   return `v:${entity.value.toLowerCase()}`;
 }
@@ -106,12 +112,18 @@ export function termsForSession(session: SearchableSession): string[] {
   ].filter((text): text is string => typeof text === 'string');
   // An IP or domain named only in the prose is still found by an exact query for it.
   for (const term of prose.flatMap(mentionedEntityTerms).slice(0, MAX_RELATED_ENTITY_TERMS)) add(term);
+  // Words in the order an analyst remembers them, so the cap cuts the least memorable: the subject's
+  // name, the finding titles, the text a finding quotes (the incident titles of incident_history),
+  // the related entities' names, the rest of the findings' text, and the summary last (the rules
+  // engine's summary restates the findings; its scores and counts are what nobody searches for).
+  const findings = session.findings ?? [];
   const texts = [
     ...entityWords(session.entity),
+    ...findings.flatMap((f) => wordsOf(f.title)),
+    ...findings.flatMap((f) => quotedIn(f.description).flatMap(wordsOf)),
     ...(session.entities ?? []).slice(0, MAX_RELATED_ENTITY_TERMS).flatMap(entityWords),
+    ...findings.flatMap((f) => wordsOf(f.description)),
     ...wordsOf(session.summary),
-    ...(session.findings ?? []).flatMap((f) => wordsOf(f.title)),
-    ...(session.findings ?? []).flatMap((f) => wordsOf(f.description)),
   ];
   for (const word of texts) add(`w:${word}`);
   return [...terms];

@@ -8,6 +8,7 @@ import {
   readConsoleManifest,
   readShellTemplate,
 } from '../../platform/console-files';
+import { CONSOLE_ICON_DATA_URL } from './console-icon';
 
 /**
  * Serving the browser app from the API's own gateway: the HTML shell at every page path, the
@@ -61,6 +62,7 @@ export function renderShell(template: string, manifest: ConsoleManifest, publicU
   // On AWS the stage is part of the path (`/prod`); assets live under it.
   const assets = `${new URL(publicUrl).pathname.replace(/\/+$/, '')}/console/assets/`;
   const head = [
+    `<link rel="icon" href="${escapeAttribute(CONSOLE_ICON_DATA_URL)}">`,
     ...(styles ? [`<link rel="stylesheet" href="${escapeAttribute(assets + styles)}">`] : []),
     ...(script ? [`<script type="module" src="${escapeAttribute(assets + script)}"></script>`] : []),
   ].join('\n');

@@ -3,10 +3,11 @@ import type { Entity } from '../../domain/core/entity';
 import { InvalidCursorError } from '../../domain/core/errors';
 import type { Caller } from '../../domain/keys/scopes';
 import { partitionsFor } from '../../domain/search/search-phrases';
-import { termsForQuery } from '../../domain/search/search-terms';
+import { slug, termsForQuery } from '../../domain/search/search-terms';
 import { isPostingSortKey } from '../../store/search-index/keys';
 import type { SearchEntry } from '../../store/search-index/records';
 import { SearchRepository } from '../../store/search-index/search-repository';
+import { TenantListRepository } from '../../store/search-index/tenant-list-repository';
 import { onSessionsTable } from '../../store/sessions-table';
 import * as z from '../../zod';
 import { deploymentCursorCodec } from '../auth/cursor-secrets';
@@ -99,7 +100,51 @@ export async function searchInvestigations(
   };
 }
 
+export interface ListSessionsInput {
+  status?: string | undefined;
+  verdict?: string | undefined;
+  entity?: string | undefined;
+  since?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+const listPosition = /* @__PURE__ */ (() =>
+  z.object({ after: z.string().check(z.refine(isPostingSortKey)) }))();
+
+/**
+ * The caller's own sessions, newest first (running ones included): the tenant listing read with the
+ * owner as a filter and the filters as terms (status, verdict, the entity's terms as in a search),
+ * from `since` on as a key condition. The cursor is bound to the key and the filters.
+ */
+export async function listOwnSessions(
+  index: TenantListRepository,
+  caller: Caller,
+  input: ListSessionsInput,
+): Promise<{ sessions: SearchResultView[]; next_cursor: string | null }> {
+  const terms = [
+    ...(input.entity ? termsForQuery(input.entity).terms : []),
+    ...(input.status ? [`s:${slug(input.status)}`] : []),
+    ...(input.verdict ? [`vd:${slug(input.verdict)}`] : []),
+  ];
+  const since = input.since ? new Date(input.since).toISOString() : undefined;
+  const binding = { op: 'listSessions', key: caller.keyId, terms, since };
+  const after = input.cursor
+    ? (await deploymentCursorCodec()).decode(input.cursor, binding, listPosition).after
+    : undefined;
+  const page = await index.list({ terms, limit: input.limit, after, ownerKeyId: caller.keyId, since });
+  return {
+    sessions: page.hits.map(view),
+    next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
+  };
+}
+
 /** The search index of this process (one per cold start; rebuilt when tests reset the config). */
 export const searchIndex: () => SearchRepository = /* @__PURE__ */ perConfiguration((cfg) =>
   onSessionsTable(cfg, SearchRepository),
+);
+
+/** The tenant listing of this process, read by the owner's session list (one per cold start). */
+export const ownSessionsIndex: () => TenantListRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+  onSessionsTable(cfg, TenantListRepository),
 );

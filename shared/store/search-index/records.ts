@@ -47,4 +47,8 @@ export interface TenantListQuery {
   limit: number;
   /** The sort key the previous page ended at. */
   after?: string | undefined;
+  /** Only the sessions of this key (the public listing of the caller's own sessions). */
+  ownerKeyId?: string | undefined;
+  /** Only sessions created at or after this ISO time (a key condition: older ones are not read). */
+  since?: string | undefined;
 }

@@ -11,12 +11,20 @@ export class TenantListRepository {
   ) {}
 
   /**
-   * Every session of the tenant (any owner), newest first, having all of `terms`: one Query on the
-   * tenant partition, continued until the page is full or MAX_EVALUATED_PER_SEARCH items were read.
+   * Every session of the tenant (any owner, or the one `ownerKeyId` names), newest first, having all
+   * of `terms` (and created from `since` on): one Query on the tenant partition, continued until the
+   * page is full or MAX_EVALUATED_PER_SEARCH items were read.
    */
   async list(query: TenantListQuery): Promise<{ hits: SearchEntry[]; next?: string }> {
     const values: Record<string, unknown> = { ':pk': TENANT_PK };
     const filters = query.terms.map((term, i) => hasTerm(values, term, i));
+    const names: Record<string, string> = filters.length ? { ...TERM_NAMES } : {};
+    if (query.ownerKeyId) {
+      values[':owner'] = query.ownerKeyId;
+      names['#owner'] = 'owner_key_id';
+      filters.push('#owner = :owner');
+    }
+    if (query.since) values[':since'] = query.since;
     const hits: Item[] = [];
     let evaluated = 0;
     let startKey: Record<string, unknown> | undefined = query.after
@@ -26,9 +34,9 @@ export class TenantListRepository {
       const result = await this.doc.send(
         new QueryCommand({
           TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
+          KeyConditionExpression: query.since ? 'pk = :pk AND sk >= :since' : 'pk = :pk',
           ...(filters.length
-            ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: TERM_NAMES }
+            ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names }
             : {}),
           ExpressionAttributeValues: values,
           ScanIndexForward: false,

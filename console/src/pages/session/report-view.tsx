@@ -1,5 +1,6 @@
 import { Badge, EntityText } from '../../components/common';
 import { GraphPanel } from '../../components/graph-panel';
+import { factLabel, factValue } from '../../facts';
 import { graphHref } from '../../format';
 import type { ReportResponse } from '../../types';
 import { EvidenceItem } from './evidence-item';
@@ -42,8 +43,8 @@ export function ReportView({ report: answer }: { report: ReportResponse }) {
           <dl class="facts">
             {attributes.map(([name, value]) => (
               <div key={name}>
-                <dt>{name.replace(/_/g, ' ')}</dt>
-                <dd>{typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value)}</dd>
+                <dt>{factLabel(name)}</dt>
+                <dd>{factValue(name, value)}</dd>
               </div>
             ))}
           </dl>

@@ -4,7 +4,19 @@ import { type CommandContext, commandContext, withExamples } from '../context';
 import { parsePositiveInt } from '../durations';
 import { CliError, EXIT } from '../errors';
 import type { components } from '../generated/api';
-import { describeEvent, note, printJson, printText, renderReport, shortTime, table } from '../output';
+import {
+  describeEvent,
+  type IncidentTitles,
+  incidentIdsIn,
+  note,
+  printJson,
+  printText,
+  type Report,
+  renderReport,
+  shortTime,
+  table,
+} from '../output';
+import { addSessionsListCommand } from './sessions-list';
 
 type Schemas = components['schemas'];
 type History = Schemas['SessionHistoryResponse'];
@@ -91,6 +103,31 @@ export async function followSession(
   }
 }
 
+/**
+ * Titles of the incidents a report's recommendations name, from the incidents list (newest first, at
+ * most 3 pages). Best effort: a key without incidents:read, or an older incident, keeps its ID.
+ */
+async function incidentTitles(api: ApiClient, report: Report | null | undefined): Promise<IncidentTitles> {
+  const wanted = new Set(incidentIdsIn(report));
+  const titles = new Map<string, { title: string; severity: string }>();
+  let cursor: string | undefined;
+  try {
+    for (let page = 0; page < 3 && titles.size < wanted.size; page++) {
+      const answer = (
+        await api.call('listIncidents', { query: { limit: 100, ...(cursor ? { cursor } : {}) } })
+      ).body;
+      for (const incident of answer.incidents) {
+        if (wanted.has(incident.incident_id)) titles.set(incident.incident_id, incident);
+      }
+      cursor = answer.next_cursor ?? undefined;
+      if (!cursor) break;
+    }
+  } catch {
+    // IDs stay IDs.
+  }
+  return titles;
+}
+
 interface InvestigateFlags {
   type?: string;
   persona?: string;
@@ -107,7 +144,9 @@ async function investigate(entity: string, flags: InvestigateFlags, ctx: Command
   const deadline = Date.now() + flags.timeout * 1000;
   const body: StartBody = {
     entity: flags.type ? { type: flags.type as Schemas['EntityType'], value: entity } : entity,
-    background: Boolean(flags.background) || !flags.wait,
+    // Tool progress is only visible while polling: with progress on, the CLI starts in the background
+    // and follows the session (the printed result is the same document either way).
+    background: Boolean(flags.background) || !flags.wait || progress,
     ...(flags.persona ? { persona: flags.persona } : {}),
     ...(flags.tlp ? { tlp: flags.tlp as StartBody['tlp'] } : {}),
   };
@@ -157,7 +196,7 @@ async function investigate(entity: string, flags: InvestigateFlags, ctx: Command
     };
   }
   if (json) printJson(result);
-  else printText(renderReport(result, result.report));
+  else printText(renderReport(result, result.report, undefined, await incidentTitles(api, result.report)));
   return endedExit(result.status);
 }
 
@@ -221,7 +260,10 @@ async function cancelSession(sessionId: string, ctx: CommandContext): Promise<nu
 async function sessionReport(sessionId: string, ctx: CommandContext): Promise<number> {
   const answer = (await ctx.api.call('getInvestigationReport', { path: { session_id: sessionId } })).body;
   if (ctx.json) printJson(answer);
-  else printText(renderReport(answer, answer.report, answer.entity));
+  else
+    printText(
+      renderReport(answer, answer.report, answer.entity, await incidentTitles(ctx.api, answer.report)),
+    );
   return answer.status === 'failed' || answer.status === 'canceled' ? EXIT.investigationEnded : EXIT.ok;
 }
 
@@ -269,12 +311,14 @@ export function addInvestigationCommands(program: Command): void {
   );
 
   const sessions = withExamples(
-    program.command('sessions').description('Show, follow, cancel and read investigation sessions'),
+    program.command('sessions').description('List, show, follow, cancel and read investigation sessions'),
     [
+      'sis sessions list --since 24h',
       'sis sessions watch s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF',
       'sis sessions report s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF --json',
     ],
   );
+  addSessionsListCommand(sessions, runWithContext);
   withExamples(
     sessions
       .command('show')

@@ -124,7 +124,8 @@ async function search(
           r.verdict ?? '-',
           r.risk_score === null ? '-' : String(r.risk_score),
           `${r.entity.type} ${r.entity.value}`,
-          r.summary ?? '',
+          // The summary's headline: a table row is one line.
+          (r.summary ?? '').split('\n')[0] ?? '',
         ]),
       ) || 'No investigations match.',
     );

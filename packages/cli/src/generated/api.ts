@@ -363,6 +363,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's investigation sessions
+         * @description Lists the investigation sessions started with this API key, newest first, running ones included: session_id, status, entity, verdict, risk score, summary, persona and start time. Filters: status, verdict, entity (an IP, user or domain exactly, other text by its words) and since (start time). Page with limit and next_cursor. Another key's sessions are never listed.
+         *
+         *     Requires an API key with scope `investigations:read`.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/graph/entity/{value}": {
         parameters: {
             query?: never;
@@ -2257,6 +2279,45 @@ export interface components {
             /** @description The objects; the report object lists the others in object_refs */
             objects: components["schemas"]["StixObject"][];
         };
+        /** @description One matching investigation session */
+        SearchResult: {
+            /**
+             * @description Session ID returned when the investigation started
+             * @example s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF
+             */
+            session_id: string;
+            status: components["schemas"]["SessionStatus"];
+            entity: components["schemas"]["Entity"];
+            /**
+             * @description Risk score 0-100; null until the investigation completes
+             * @example 82
+             */
+            risk_score: number | null;
+            /** @description The report's summary; null until the investigation completes */
+            summary: string | null;
+            /**
+             * @description The investigation's conclusion. malicious (risk ≥ 70) and suspicious (≥ 30) rest on evidence of a threat; benign needs positive evidence of benignness named in a finding (benign: true: the tenant's allowlist, an analyst's false-positive feedback, a well-known legitimate owner); unknown means no tool found evidence either way (not the same as safe). unknown was added in the third round (docs/api-versioning.md).
+             * @example malicious
+             * @enum {string|null}
+             */
+            verdict?: "benign" | "suspicious" | "malicious" | "unknown" | null;
+            /**
+             * @description Who the report was written for
+             * @example SOC Analyst
+             */
+            persona: string;
+            /**
+             * Format: date-time
+             * @description When the investigation started (UTC)
+             */
+            created_at: string;
+        };
+        ListSessionsResponse: {
+            /** @description The caller's sessions, newest first */
+            sessions: components["schemas"]["SearchResult"][];
+            /** @description Pass as cursor to get the next page; null when there are no more */
+            next_cursor: string | null;
+        };
         /** @description The entity that was looked up */
         GraphEntity: {
             type: components["schemas"]["EntityType"];
@@ -2610,39 +2671,6 @@ export interface components {
                     message: string;
                 }[];
             }[];
-        };
-        /** @description One matching investigation session */
-        SearchResult: {
-            /**
-             * @description Session ID returned when the investigation started
-             * @example s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF
-             */
-            session_id: string;
-            status: components["schemas"]["SessionStatus"];
-            entity: components["schemas"]["Entity"];
-            /**
-             * @description Risk score 0-100; null until the investigation completes
-             * @example 82
-             */
-            risk_score: number | null;
-            /** @description The report's summary; null until the investigation completes */
-            summary: string | null;
-            /**
-             * @description The investigation's conclusion. malicious (risk ≥ 70) and suspicious (≥ 30) rest on evidence of a threat; benign needs positive evidence of benignness named in a finding (benign: true: the tenant's allowlist, an analyst's false-positive feedback, a well-known legitimate owner); unknown means no tool found evidence either way (not the same as safe). unknown was added in the third round (docs/api-versioning.md).
-             * @example malicious
-             * @enum {string|null}
-             */
-            verdict?: "benign" | "suspicious" | "malicious" | "unknown" | null;
-            /**
-             * @description Who the report was written for
-             * @example SOC Analyst
-             */
-            persona: string;
-            /**
-             * Format: date-time
-             * @description When the investigation started (UTC)
-             */
-            created_at: string;
         };
         /**
          * @example {
@@ -4176,6 +4204,93 @@ export interface operations {
             };
         };
     };
+    listSessions: {
+        parameters: {
+            query?: {
+                /** @description Only sessions in this status */
+                status?: "initialized" | "active" | "completed" | "failed" | "canceled";
+                /** @description Only sessions whose report has this verdict */
+                verdict?: "benign" | "suspicious" | "malicious" | "unknown";
+                /** @description Only sessions of or naming this entity: an IP, user or domain matches exactly, anything else by its words (as in searchInvestigations) */
+                entity?: string;
+                /** @description Only sessions started at or after this time */
+                since?: string;
+                /** @description Maximum number of items to return (1-100, default 20) */
+                limit?: number;
+                /** @description Opaque cursor from a previous response (next_cursor) to fetch the next page. Cursors are signed for this query and API key: an edited, foreign or outdated cursor is refused with 400 invalid_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's sessions, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSessionsResponse"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     queryKnowledgeGraph: {
         parameters: {
             query?: {
@@ -5260,6 +5375,14 @@ export const OPERATIONS = {
   "getInvestigationStix": {
     "method": "GET",
     "path": "/api/v1/sessions/{session_id}/stix",
+    "access": {
+      "kind": "scope",
+      "scope": "investigations:read"
+    }
+  },
+  "listSessions": {
+    "method": "GET",
+    "path": "/api/v1/sessions",
     "access": {
       "kind": "scope",
       "scope": "investigations:read"
