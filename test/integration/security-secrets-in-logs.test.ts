@@ -155,6 +155,7 @@ describe('secrets never reach the logs', () => {
       (await send('GET', `/proxy/agent/api/v1/public/sessions/${sessionId}`, { key: fresh })).status,
     ).toBe(200);
     expect((await send('GET', `/api/v1/sessions/${sessionId}`, { key: fresh })).status).toBe(200);
+    expect((await send('GET', '/api/v1/sessions?limit=5', { key: fresh })).status).toBe(200);
     expect((await send('GET', `/api/v1/sessions/${sessionId}/stix`, { key: fresh })).status).toBe(200);
     expect((await send('POST', `/api/v1/public/sessions/${sessionId}/cancel`, { key: fresh })).status).toBe(
       409,
