@@ -45,6 +45,12 @@ export interface FunctionGrants {
    */
   cursorSecret?: boolean;
   /**
+   * Appends records to the admin audit list: PutItem on the keys table restricted to the audit
+   * partition by `dynamodb:LeadingKeys` (the tenant-knowledge changes, written in one transaction
+   * with the change they record; shared/store/knowledge/tenant-knowledge-repository.ts).
+   */
+  auditAppend?: boolean;
+  /**
    * The public feeds (docs/feeds.md): `read` the compiled sets in the feeds bucket, `readWrite` also
    * replace them (the refresh). Such functions receive SIS_FEEDS_BUCKET and every SIS_FEED_<NAME>_*
    * setting; the feeds' states are in the intel table (granted under `tables`).
@@ -54,6 +60,12 @@ export interface FunctionGrants {
 
 const feedAdmin: FunctionGrants = { tables: { intel: { access: 'readWrite' } }, feeds: 'readWrite' };
 const feedList: FunctionGrants = { tables: { intel: { access: 'read' } }, feeds: 'settings' };
+
+/** Allowlist changes and feedback: the sessions table (their items) and the audit partition. */
+const tenantKnowledgeWrite: FunctionGrants = {
+  tables: { sessions: { access: 'readWrite' } },
+  auditAppend: true,
+};
 
 const keyAdmin: FunctionGrants = {
   tables: { keys: { access: 'readWrite', indexes: ['gsi1'] } },
@@ -75,6 +87,13 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'disable-api-key': keyAdmin,
   'list-api-keys': { tables: { keys: { access: 'read', indexes: ['gsi1'] } } },
   'list-connectors': { tables: { intel: { access: 'read' } } },
+  // The tenant's knowledge (docs/tenant-knowledge.md): allowlist and feedback items in the sessions
+  // table; each change appends its audit record (the feedback reads the session's META too). Each
+  // function also serves the console twin of its route.
+  'add-allowlist-entry': tenantKnowledgeWrite,
+  'list-allowlist': { tables: { sessions: { access: 'read' } } },
+  'remove-allowlist-entry': tenantKnowledgeWrite,
+  'submit-session-feedback': tenantKnowledgeWrite,
   'list-feeds': feedList,
   'refresh-feeds': feedAdmin,
   // The scheduled refresh (infra/constructs/feed-refresh.ts).
@@ -134,6 +153,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'step-mark-active': { tables: { sessions: { access: 'readWrite' } }, feeds: 'settings' },
   // The built-in tools read the graph and the incidents (and the offline data beside the bundle), and
   // the `feeds` tool the feeds' states and compiled sets.
+  // prior_investigations reads the allowlist and feedback items of the sessions table.
   'step-run-tool': {
     tables: {
       sessions: { access: 'readWrite' },

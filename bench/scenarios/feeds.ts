@@ -148,6 +148,7 @@ async function main() {
     incidentsMentioning: async () => [],
     priorInvestigations: async () => [],
     neighbourhood: async () => [],
+    tenantKnowledge: async () => ({ allowlist: [], feedback: [] }),
   };
   const timings: Record<string, { p50: number; p99: number }> = {};
   for (const [label, entity] of [

@@ -6,8 +6,9 @@ import type {
   ToolContext,
   Verdict,
 } from '../../shared/domain/core/vocabulary';
-import { coverageOf, riskScore, verdictFor } from '../../shared/domain/investigation/scoring';
+import { coverageOf } from '../../shared/domain/investigation/scoring';
 import { runToolByName } from '../../shared/domain/investigation/tools/tools';
+import { assess } from '../../shared/domain/investigation/verdict';
 
 /**
  * The verdict evaluation's machinery (bench/verdicts/run.ts runs it on the corpus): a deterministic
@@ -41,6 +42,7 @@ const NO_TENANT_DATA: InvestigationData = {
   incidentsMentioning: async () => [],
   priorInvestigations: async () => [],
   neighbourhood: async () => [],
+  tenantKnowledge: async () => ({ allowlist: [], feedback: [] }),
 };
 
 /** Runs domain_analysis and the scoring on one name, as an investigation with no other tool would. */
@@ -56,10 +58,11 @@ export async function judge(name: LabelledName, offline: OfflineIntel, now = new
   const ctx: ToolContext = { data: NO_TENANT_DATA, now: () => now, offline };
   const call = await runToolByName('domain_analysis', entity, ctx);
   const findings = call.output?.findings ?? [];
-  const risk = riskScore(findings);
+  // The report's own rules (verdict.ts): each evidence source once, benign only on positive evidence.
+  const { riskScore: risk, verdict } = assess(findings, coverageOf([call]));
   return {
     ...name,
-    verdict: verdictFor(risk, coverageOf([call])),
+    verdict,
     risk,
     findings: findings.filter((f) => f.score > 0).map((f) => `${f.finding_id}=${f.score}`),
   };

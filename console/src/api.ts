@@ -26,7 +26,7 @@ function withQuery(path: string, query?: Query): string {
 
 /** Calls a console data route with the signed-in person's ID token; an expired sign-in signs in again. */
 export async function api<T>(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   options: { query?: Query; body?: unknown } = {},
 ): Promise<T> {
@@ -42,6 +42,7 @@ export async function api<T>(
     headers,
     ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
   });
+  if (response.status === 204) return undefined as T;
   if (response.ok) return (await response.json()) as T;
   let code = 'HTTP_ERROR';
   let message = `The service answered HTTP ${response.status}.`;

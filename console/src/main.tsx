@@ -5,6 +5,7 @@ import { api } from './api';
 import { completeSignIn, signedIn, startSignIn } from './auth';
 import { BASE_PATH, currentPage, pageHref } from './base';
 import { Layout } from './components/layout';
+import { AllowlistPage } from './pages/admin-allowlist';
 import { AuditPage } from './pages/admin-audit';
 import { FeedsPage } from './pages/admin-feeds';
 import { KeysPage } from './pages/admin-keys';
@@ -36,6 +37,7 @@ function App({ me }: { me: Me }) {
             <Route path={at('/graph/:value')} component={GraphPage} />
             <Route path={at('/admin/keys')} component={KeysPage} me={me} />
             <Route path={at('/admin/audit')} component={AuditPage} me={me} />
+            <Route path={at('/admin/allowlist')} component={AllowlistPage} me={me} />
             <Route path={at('/admin/feeds')} component={FeedsPage} me={me} />
             <Route default component={NotFoundPage} />
           </Router>

@@ -58,5 +58,9 @@ export type RotatedKey = Answer<'rotateConsoleKey'>;
 export type AuditAnswer = Answer<'listConsoleAudit'>;
 export type AuditEntry = AuditAnswer['entries'][number];
 
+export type AllowlistAnswer = Answer<'listConsoleAllowlist'>;
+export type AllowlistEntry = AllowlistAnswer['entries'][number];
+export type AllowlistType = Schemas['AllowlistType'];
+export type SessionFeedback = Answer<'submitConsoleFeedback'>;
 export type FeedsAnswer = Answer<'listConsoleFeeds'>;
 export type Feed = FeedsAnswer['feeds'][number];

@@ -6,6 +6,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { TENANT_TAG } from '../../shared/platform/api-gateway-names';
 import { CURSOR_SECRET_PK } from '../../shared/store/cursor-secret-repository';
+import { AUDIT_PK } from '../../shared/store/knowledge/tenant-knowledge-items';
 import type { TableId } from '../../shared/store/tables';
 import {
   type FunctionGrants,
@@ -89,10 +90,13 @@ export function applyFunctionGrants(
   const tableGrants = Object.values(grants.tables ?? {}).filter((grant): grant is TableGrant =>
     Boolean(grant),
   );
-  if (targets.tableKey && (tableGrants.length || grants.cursorSecret)) {
+  if (targets.tableKey && (tableGrants.length || grants.cursorSecret || grants.auditAppend)) {
     // DynamoDB uses the key on the caller's behalf: reads need Decrypt, writes also GenerateDataKey
-    // (creating the cursor secret is a write).
-    const writes = Boolean(grants.cursorSecret) || tableGrants.some((grant) => grant.access !== 'read');
+    // (creating the cursor secret and appending an audit record are writes).
+    const writes =
+      Boolean(grants.cursorSecret) ||
+      Boolean(grants.auditAppend) ||
+      tableGrants.some((grant) => grant.access !== 'read');
     fn.addToPolicy(
       new PolicyStatement({
         actions: [
@@ -150,6 +154,17 @@ export function applyFunctionGrants(
         actions: [...CURSOR_SECRET_ACTIONS],
         resources: [targets.tables.keys.tableArn],
         conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [CURSOR_SECRET_PK] } },
+      }),
+    );
+  }
+
+  if (grants.auditAppend) {
+    // Only new items of the audit partition: not the key hashes beside it.
+    fn.addToPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [targets.tables.keys.tableArn],
+        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [AUDIT_PK] } },
       }),
     );
   }

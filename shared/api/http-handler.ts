@@ -14,8 +14,8 @@ import {
 import { type Caller, type ConsoleUser, callerMayAccess, isScope, type KeyRole } from '../domain/keys/scopes';
 import { flushMetrics, logger } from '../observability';
 import * as z from '../zod';
-import { jsonResponse, toErrorResult, zodToValidationError } from './errors';
-import type { RouteDefinition } from './route-types';
+import { errorBody, jsonResponse, toErrorResult, zodToValidationError } from './errors';
+import { type RouteDefinition, servedPaths } from './route-types';
 
 type Infer<T> = T extends z.core.$ZodType ? z.output<T> : undefined;
 
@@ -214,4 +214,29 @@ export function httpHandler<R extends RouteDefinition>(
     .use(requestLogging())
     .use(httpSecurityHeaders(options.securityHeaders))
     .use(errorMapper());
+}
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/**
+ * One function for twin routes of the same operation (the API's and the console's, which differ only in
+ * who may call them): each keeps its own httpHandler (its access check and schemas), chosen by the
+ * method and the resource path API Gateway (and the local gateway) passes. A stack holds at most 500
+ * resources, and each function brings five (function, role, log group, metric filter, permission).
+ */
+export function twinRouteHandler(
+  ...twins: ReadonlyArray<{ route: RouteDefinition; handler: ProxyHandler }>
+): ProxyHandler {
+  return async (event, context) => {
+    const twin = twins.find(
+      ({ route }) => route.method === event.httpMethod && servedPaths(route).includes(event.resource),
+    );
+    if (!twin) {
+      const requestId = requestIdOf(event, context);
+      return jsonResponse(404, errorBody('not_found', 'No such route.', requestId), {
+        'x-request-id': requestId,
+      });
+    }
+    return twin.handler(event, context);
+  };
 }

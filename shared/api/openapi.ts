@@ -109,7 +109,7 @@ function register(
     };
   }
   registry.registerPath({
-    method: route.method.toLowerCase() as 'get' | 'post',
+    method: route.method.toLowerCase() as 'get' | 'post' | 'delete',
     path,
     operationId,
     summary: route.summary,

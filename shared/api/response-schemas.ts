@@ -27,6 +27,7 @@ import {
 } from './schemas/keys';
 import { AiPluginManifest, HealthResponse, OpenApiDocument } from './schemas/meta';
 import { ListSessionsResponse, SearchResponse } from './schemas/search';
+import { AllowlistEntry, ListAllowlistResponse, SessionFeedback } from './schemas/tenant-knowledge';
 
 /**
  * Every success-response schema, by the name a route row gives it (`schema: 'SessionHistoryResponse'`).
@@ -62,6 +63,9 @@ export const RESPONSE_SCHEMAS = {
   ConsoleStartResponse,
   ConsoleIncidentResponse,
   AuditResponse,
+  AllowlistEntry,
+  ListAllowlistResponse,
+  SessionFeedback,
 } satisfies Record<string, z.core.$ZodType>;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

@@ -2,7 +2,7 @@ import type { Access } from '../domain/keys/scopes';
 import type * as z from '../zod';
 import type { ResponseSchemaName } from './response-schemas';
 
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 export interface ResponseDefinition {
   description: string;

@@ -6,6 +6,7 @@ import { investigationRoutes } from './routes/investigations';
 import { keyRoutes } from './routes/keys';
 import { knowledgeRoutes } from './routes/knowledge';
 import { metaRoutes } from './routes/meta';
+import { tenantKnowledgeRoutes } from './routes/tenant-knowledge';
 
 /**
  * The route table: the single declaration of the API. CDK builds API Gateway resources, methods and
@@ -19,6 +20,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...knowledgeRoutes,
   ...consoleRoutes,
   ...connectorRoutes,
+  ...tenantKnowledgeRoutes,
   ...feedRoutes,
 ];
 

@@ -2,6 +2,7 @@ import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from 
 import type { Config } from '../config';
 import { type Entity, type EntityType, isEntityType } from '../domain/core/entity';
 import { isTlp, type Tlp } from '../domain/core/tlp';
+import type { RiskBasisEntry } from '../domain/core/vocabulary';
 import {
   type Direction,
   type Edge,
@@ -100,6 +101,16 @@ interface PartitionWork {
   sides: EdgeSide[];
 }
 
+function riskBasisFromItem(raw: unknown[]): RiskBasisEntry[] {
+  return raw
+    .filter((e): e is Item => typeof e === 'object' && e !== null)
+    .map((e) => ({
+      source: String(e.source),
+      score: Number(e.score ?? 0),
+      refs: Array.isArray(e.refs) ? e.refs.map(String) : [],
+    }));
+}
+
 function nodeFromItem(item: Item): StoredNode {
   const node: StoredNode = {
     type: item.entity_type as EntityType,
@@ -112,6 +123,7 @@ function nodeFromItem(item: Item): StoredNode {
   if (typeof item.risk_score === 'number') node.risk_score = item.risk_score;
   if (typeof item.risk_scored_at === 'string') node.risk_scored_at = item.risk_scored_at;
   if (isTlp(item.tlp)) node.tlp = item.tlp;
+  if (Array.isArray(item.risk_basis)) node.risk_basis = riskBasisFromItem(item.risk_basis);
   return node;
 }
 
@@ -162,6 +174,7 @@ function nodeItem(node: StoredNode, version: number): Item {
       ? { risk_score: node.risk_score, risk_scored_at: node.risk_scored_at }
       : {}),
     ...(node.tlp ? { tlp: node.tlp } : {}),
+    ...(node.risk_basis ? { risk_basis: node.risk_basis } : {}),
     version,
   };
 }

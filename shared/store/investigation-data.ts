@@ -4,12 +4,15 @@ import type {
   InvestigationData,
   Neighbour,
   PriorInvestigation,
+  TenantKnowledge,
   Verdict,
 } from '../domain/core/vocabulary';
 import { VERDICTS } from '../domain/core/vocabulary';
 import { incidentLink } from '../domain/incidents/incident';
+import { matchingEntries } from '../domain/knowledge/allowlist';
 import type { GraphRepository } from './graph-repository';
 import type { IncidentsRepository } from './incidents-repository';
+import type { TenantKnowledgeReads } from './knowledge/tenant-knowledge-reads';
 import type { VerdictsRepository } from './sessions/verdicts-repository';
 
 /**
@@ -21,7 +24,9 @@ import type { VerdictsRepository } from './sessions/verdicts-repository';
  *   sample, which the incident_history tool still scores (a dedicated by-entity index in the
  *   incidents table would make it exact).
  * - prior investigations: the sessions table's per-subject verdict index, newest first, one Query.
- * - neighbourhood: the entity's edge sides (one Query), each neighbour's stored node for its risk.
+ * - neighbourhood: the entity's edge sides (one Query), each neighbour's stored node for its risk
+ *   and what that risk rests on.
+ * - tenant knowledge: the allowlist partition (one Query, matched here) and the entity's feedback.
  */
 const MAX_MARKERS = 100;
 const READ_CONCURRENCY = 10;
@@ -47,7 +52,10 @@ export interface InvestigationDataStores {
   graph: GraphRepository;
   incidents: IncidentsRepository;
   verdicts: VerdictsRepository;
+  knowledge: TenantKnowledgeReads;
   publicUrl: string;
+  /** For allowlist expiry; the system clock by default. */
+  now?: () => Date;
 }
 
 export function investigationData(stores: InvestigationDataStores): InvestigationData {
@@ -92,8 +100,17 @@ export function investigationData(stores: InvestigationDataStores): Investigatio
           evidence: side.evidence,
           ...(node?.risk_score !== undefined ? { risk_score: node.risk_score } : {}),
           ...(node?.tlp ? { tlp: node.tlp } : {}),
+          ...(node?.risk_basis ? { risk_basis: node.risk_basis } : {}),
         };
       });
+    },
+
+    async tenantKnowledge(entity: Entity): Promise<TenantKnowledge> {
+      const [entries, feedback] = await Promise.all([
+        stores.knowledge.listEntries(),
+        stores.knowledge.feedbackFor(entity),
+      ]);
+      return { allowlist: matchingEntries(entries, entity, (stores.now ?? (() => new Date()))()), feedback };
     },
   };
 }

@@ -410,13 +410,50 @@ describe('web console in Chromium', () => {
     expect((await service.call('GET', '/api/v1/incidents', { key: rotated })).status).toBe(401);
     expect((await service.call('GET', '/api/v1/incidents', { key: secret })).status).toBe(401);
 
-    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Key audit' }).click();
-    await expect.poll(() => heading(admin), SOON).toBe('Key audit trail');
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+    await expect.poll(() => heading(admin), SOON).toBe('Audit trail');
     const keyId = secret.slice(4, 20);
-    const audit = admin.getByRole('table', { name: 'Key audit trail, newest first' });
+    const audit = admin.getByRole('table', { name: 'Audit trail, newest first' });
     await audit.waitFor();
     expect(await audit.getByRole('row').filter({ hasText: keyId }).count()).toBeGreaterThanOrEqual(3);
     await expectAccessible(admin, 'admin-audit');
+  });
+
+  it('keeps the allowlist and reviews a verdict from the session page', async () => {
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Allowlist' }).click();
+    await expect.poll(() => heading(admin), SOON).toBe('Allowlist');
+    await admin.getByText('The allowlist is empty.').waitFor();
+    const form = admin.getByRole('form', { name: 'Add an entry' });
+    await form.getByLabel('Type').selectOption('cidr');
+    await form.getByLabel('Value').fill('10.0.0.0/7');
+    await form.getByLabel('Reason').fill('Too wide');
+    await form.getByRole('button', { name: 'Add to the allowlist' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent(), SOON).toContain('/7 is wider than /8');
+    await form.getByLabel('Value').fill('10.20.0.0/16');
+    await form.getByLabel('Reason').fill('Branch office');
+    await form.getByRole('button', { name: 'Add to the allowlist' }).click();
+    const entries = admin.getByRole('table', { name: 'Allowlist entries, newest first' });
+    const row = entries.getByRole('row').filter({ hasText: '10.20.0.0/16' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('user:admin');
+    await expectAccessible(admin, 'admin-allowlist');
+    await row.getByRole('button', { name: /Remove/ }).click();
+    await admin.getByText('The allowlist is empty.').waitFor();
+
+    // The earlier investigation's page offers the review; the latest review is quoted by later runs.
+    await admin
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Investigations' })
+      .click();
+    await admin.getByRole('row').filter({ hasText: 'paypa1-login.com' }).first().getByRole('link').click();
+    const review = admin.getByRole('region', { name: 'Review this verdict' });
+    await review.waitFor();
+    await review.getByLabel('Comment').fill('Red-team exercise domain');
+    await review.getByRole('button', { name: 'Mark as false positive' }).click();
+    await expect
+      .poll(() => review.getByRole('status').textContent(), SOON)
+      .toContain('Recorded: false positive by user:admin');
+    await expectAccessible(admin, 'session-reviewed');
   });
 
   it('shows an analyst no admin navigation and refuses the admin pages', async () => {
@@ -425,7 +462,8 @@ describe('web console in Chromium', () => {
     await expect.poll(() => heading(analyst), SOON).toBe('Not allowed');
     expect(await analyst.getByRole('alert').textContent()).toContain('for administrators');
     expect(await analyst.getByRole('link', { name: 'API keys' }).count()).toBe(0);
-    expect(await analyst.getByRole('link', { name: 'Key audit' }).count()).toBe(0);
+    expect(await analyst.getByRole('link', { name: 'Audit' }).count()).toBe(0);
+    expect(await analyst.getByRole('link', { name: 'Allowlist' }).count()).toBe(0);
     await analyst.getByText('Signed in as analyst (analyst)').waitFor();
     await expectAccessible(analyst, 'analyst-refused');
     await analyst.goto(`${service.baseUrl}/admin/audit`);

@@ -16,6 +16,7 @@ import { TenantStack } from '../../infra/stack';
 import { ROUTES } from '../../shared/api/routes';
 import { health } from '../../shared/api/routes/meta';
 import { CURSOR_SECRET_PK } from '../../shared/store/cursor-secret-repository';
+import { AUDIT_PK } from '../../shared/store/knowledge/tenant-knowledge-items';
 import { physicalTableName, TABLE_IDS, type TableId } from '../../shared/store/tables';
 import {
   cdkJsonContext,
@@ -136,10 +137,21 @@ describe('grants in the synthesised stack', () => {
       String(t.Properties.TableName).endsWith('-keys'),
     )?.[0];
     const readers = new Set<string>();
+    const auditAppenders = new Set<string>();
     for (const [name, fnStatements] of statements) {
       for (const s of fnStatements) {
         const condition = (s as { Condition?: unknown }).Condition;
         if (!JSON.stringify(condition ?? {}).includes('dynamodb:LeadingKeys')) continue;
+        if (JSON.stringify(condition).includes(`"${AUDIT_PK}"`)) {
+          // Appending to the audit list: new items of its partition only, never a read.
+          expect(actionsOf(s), name).toEqual(['dynamodb:PutItem']);
+          expect(s.Resource, name).toEqual({ 'Fn::GetAtt': [keysTable, 'Arn'] });
+          expect(condition, name).toEqual({
+            'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [AUDIT_PK] },
+          });
+          auditAppenders.add(name);
+          continue;
+        }
         expect(actionsOf(s).sort(), name).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
         expect(s.Resource, name).toEqual({ 'Fn::GetAtt': [keysTable, 'Arn'] });
         expect(condition, name).toEqual({
@@ -161,6 +173,11 @@ describe('grants in the synthesised stack', () => {
       'search-investigations',
     ];
     expect([...readers].sort()).toEqual(paging);
+    expect([...auditAppenders].sort()).toEqual([
+      'add-allowlist-entry',
+      'remove-allowlist-entry',
+      'submit-session-feedback',
+    ]);
     for (const fn of resourcesOfType(template, 'AWS::Lambda::Function').values()) {
       const env = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
         ?.Variables;

@@ -61,6 +61,15 @@ const CURSOR_SECRET: Allowed[] = [
   },
 ];
 
+/** Allowlist changes and feedback append their audit record: new items of the audit partition only. */
+const AUDIT_APPEND: Allowed[] = [
+  {
+    actions: ['dynamodb:PutItem'],
+    resources: [table('keys')],
+    condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['AUDIT'] } },
+  },
+];
+
 const tenantTag = { 'aws:ResourceTag/sis:tenant': TENANT };
 const keyAdministration: Allowed[] = [
   ...writeTable('keys', true),
@@ -127,6 +136,11 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'disable-api-key': keyAdministration,
   'list-api-keys': readTable('keys', true),
   'list-connectors': readTable('intel'),
+  // The tenant's knowledge (docs/tenant-knowledge.md): its items in the sessions table, the audit append.
+  'add-allowlist-entry': [...writeTable('sessions'), ...AUDIT_APPEND],
+  'list-allowlist': readTable('sessions'),
+  'remove-allowlist-entry': [...writeTable('sessions'), ...AUDIT_APPEND],
+  'submit-session-feedback': [...writeTable('sessions'), ...AUDIT_APPEND],
   // The public feeds: their states in the intel table, their compiled sets in the feeds bucket.
   'list-feeds': readTable('intel'),
   'refresh-feeds': feedRefresh,

@@ -155,6 +155,7 @@ describe('secrets never reach the logs', () => {
       (await send('GET', `/proxy/agent/api/v1/public/sessions/${sessionId}`, { key: fresh })).status,
     ).toBe(200);
     expect((await send('GET', `/api/v1/sessions/${sessionId}`, { key: fresh })).status).toBe(200);
+    expect((await send('GET', '/api/v1/sessions?limit=5', { key: fresh })).status).toBe(200);
     expect((await send('GET', `/api/v1/sessions/${sessionId}/stix`, { key: fresh })).status).toBe(200);
     expect((await send('POST', `/api/v1/public/sessions/${sessionId}/cancel`, { key: fresh })).status).toBe(
       409,
@@ -214,6 +215,31 @@ describe('secrets never reach the logs', () => {
       (await send('POST', `/api/v1/console/admin/keys/${made.json.key_id}/disable`, { bearer: idToken }))
         .status,
     ).toBe(200);
+    // The tenant's knowledge, over the API (admin key) and the console (signed-in admin).
+    for (const caller of [{ key: admin }, { bearer: idToken }]) {
+      const base = caller.key ? '/api/v1/admin/allowlist' : '/api/v1/console/admin/allowlist';
+      const entry = await send('POST', base, {
+        ...caller,
+        body: { type: 'host', value: 'build-07', reason: 'CI runner' },
+      });
+      expect(entry.status).toBe(201);
+      expect((await send('GET', base, caller)).status).toBe(200);
+      expect((await send('DELETE', `${base}/${entry.json.entry_id}`, caller)).status).toBe(204);
+      const feedback = caller.key
+        ? `/api/v1/sessions/${sessionId}/feedback`
+        : `/api/v1/console/sessions/${sessionId}/feedback`;
+      const reviewed = await send('POST', feedback, {
+        ...caller,
+        body: { verdict: 'false_positive', comment: 'secrets run' },
+      });
+      expect(reviewed.status).toBe(201);
+    }
+    // The public feeds' admin routes (none enabled in this run: the list and a refresh of nothing).
+    for (const caller of [{ key: admin }, { bearer: idToken }]) {
+      const base = caller.key ? '/api/v1/admin/feeds' : '/api/v1/console/admin/feeds';
+      expect((await send('GET', base, caller)).status).toBe(200);
+      expect((await send('POST', `${base}/refresh`, { ...caller, body: {} })).status).toBe(200);
+    }
     expect((await send('GET', '/api/v1/console/me', { bearer: fresh })).status).toBe(401);
     await service.stepFunctions.idle();
 

@@ -269,7 +269,7 @@ describe('an investigation with a failing and a hanging tool', () => {
     expect(report.recommendations.join('\n')).toMatch(/Re-run the investigation/);
   });
 
-  it('reports unknown rather than benign when most tools failed and nothing was found', async () => {
+  it('reports unknown, never benign, when nothing was found, whatever the coverage', async () => {
     const data = memoryData();
     const failing = {
       ...data,
@@ -283,7 +283,8 @@ describe('an investigation with a failing and a hanging tool', () => {
     const calls = await runTools(ip, { data: failing, now: () => NOW });
     const report = buildReport({ entity: ip, toolCalls: calls });
     expect(report.coverage.tools_succeeded).toBe(2);
-    expect(report.verdict).toBe('benign');
+    expect(report.verdict).toBe('unknown');
+    expect(report.score_explanation?.verdict_reason).toContain('no positive evidence of benignness');
 
     const worse = { ...failing, neighbourhood: failing.priorInvestigations };
     const fewer = buildReport({ entity: ip, toolCalls: await runTools(ip, { data: worse, now: () => NOW }) });

@@ -64,7 +64,7 @@ describe('incident_history', () => {
 describe('prior_investigations', () => {
   const key = 'domain:paypa1-login.com';
 
-  it('counts the strongest recent verdict, not the number of sessions', async () => {
+  it('reports the strongest recent verdict as context, never as new evidence', async () => {
     const priors = {
       [key]: [
         { session_id: 's_1', verdict: 'malicious' as const, risk_score: 90, completed_at: daysAgo(0) },
@@ -76,9 +76,11 @@ describe('prior_investigations', () => {
     const out = await output('prior_investigations', domain, { priors });
     expect(out.findings[0]).toMatchObject({
       finding_id: 'prior_investigations:prior_malicious',
-      score: 70,
+      score: 0,
       category: 'prior_verdict',
       evidence: [],
+      // What it would have counted, and why it does not.
+      discounted: { score: 70, reason: expect.stringContaining('context, not new evidence') },
     });
     expect(out.facts).toMatchObject({
       prior_count: 4,
@@ -115,7 +117,8 @@ describe('prior_investigations', () => {
       ],
     };
     const out = await output('prior_investigations', domain, { priors });
-    expect(out.findings[0]!.score).toBe(21);
+    expect(out.findings[0]!.score).toBe(0);
+    expect(out.findings[0]!.discounted?.score).toBe(21);
   });
 });
 

@@ -124,7 +124,7 @@ describe('buildReport', () => {
       buildReport({ entity: phish, toolCalls: calls }),
     );
     const onlyInfo = buildReport({ entity: phish, toolCalls: calls, findings: [] });
-    expect(onlyInfo).toMatchObject({ risk_score: 0, verdict: 'benign', findings: [] });
+    expect(onlyInfo).toMatchObject({ risk_score: 0, verdict: 'unknown', confidence: 'low', findings: [] });
   });
 
   it('gives a benign verdict for a clean entity with full coverage', async () => {
@@ -162,7 +162,9 @@ describe('personas shape the words, never the numbers', () => {
 
   it('SOC Analyst: technical indicators with scores, tools and related entities, plus containment steps', async () => {
     const soc = (await all())['SOC Analyst']!;
-    expect(soc.summary).toMatch(/^MALICIOUS · risk \d+\/100 · domain xn--ypal-43d9g\.com/);
+    expect(soc.summary).toMatch(
+      /^MALICIOUS · risk \d+\/100 · domain xn--ypal-43d9g\.com\n\d indicators from 4\/4 tools; (medium|high) confidence\./,
+    );
     expect(soc.summary).toMatch(/\[critical 90\] Homograph of PayPal \(paypal\.com\) \(domain_analysis\)/);
     expect(soc.summary).toMatch(/Related entities: .*ip:198\.51\.100\.23/);
     expect(soc.recommendations[0]).toMatch(/^Block xn--ypal-43d9g\.com in DNS filtering/);
@@ -189,16 +191,16 @@ describe('personas shape the words, never the numbers', () => {
     });
     const head = 'BENIGN · risk 15/100 · IP address 198.51.100.23';
     expect(soc.summary(view([finding('Quiet', 0), finding('Known', 0)]))).toBe(
-      `${head}\n0 indicators from 4/4 tools.\nNo risk indicators. Context: Quiet; Known.`,
+      `${head}\n0 indicators from 4/4 tools; low confidence.\nNo risk indicators. Context: Quiet; Known.`,
     );
     expect(soc.summary(view([], ['graph_neighbourhood']))).toBe(
-      `${head}\n0 indicators from 3/4 tools (did not complete: graph_neighbourhood).\nNo risk indicators.`,
+      `${head}\n0 indicators from 3/4 tools (did not complete: graph_neighbourhood); low confidence.\nNo risk indicators.`,
     );
     expect(soc.summary(view([finding('Odd', 15), finding('Quiet', 0)]))).toBe(
-      `${head}\n1 indicator from 4/4 tools.\nIndicators:\n- [low 15] Odd (ip_classification)`,
+      `${head}\n1 indicator from 4/4 tools; low confidence.\nIndicators:\n- [low 15] Odd (ip_classification)`,
     );
     expect(soc.summary(view([finding('Odd', 15), finding('Odder', 20)], ['incident_history']))).toBe(
-      `${head}\n2 indicators from 3/4 tools (did not complete: incident_history).\nIndicators:\n` +
+      `${head}\n2 indicators from 3/4 tools (did not complete: incident_history); low confidence.\nIndicators:\n` +
         '- [low 15] Odd (ip_classification)\n- [low 20] Odder (ip_classification)',
     );
   });
@@ -239,12 +241,42 @@ describe('personas shape the words, never the numbers', () => {
     );
   });
 
-  it('CISO recommends no decision for a benign result', async () => {
+  it('CISO: nothing known is not "safe", and no decision is asked for', async () => {
     const entity: Entity = { type: 'host', value: 'ws-0042' };
     const report = buildReport({ entity, persona: 'ciso', toolCalls: await runTools(entity, context()) });
+    expect(report.verdict).toBe('unknown');
     expect(report.summary).toMatch(
-      /^The computer ws-0042 shows no sign of a threat\. Overall risk: low \(0 out of 100\)/,
+      /^The computer ws-0042 is not known to be either safe or hostile\. Overall risk: low \(0 out of 100\)/,
     );
+    expect(report.recommendations).toEqual([
+      'No decision yet: nothing is known about it either way, which is not the same as safe.',
+    ]);
+  });
+
+  it('CISO recommends no decision for a benign (allowlisted) result', async () => {
+    const entity: Entity = { type: 'host', value: 'ws-0042' };
+    const knowledge = {
+      'host:ws-0042': {
+        allowlist: [
+          {
+            entry_id: 'al_1',
+            type: 'host',
+            value: 'ws-0042',
+            reason: 'Build server of the payments team',
+            created_by: 'user:admin',
+            created_at: '2026-11-01T09:00:00.000Z',
+            expires_at: null,
+          },
+        ],
+      },
+    };
+    const report = buildReport({
+      entity,
+      persona: 'ciso',
+      toolCalls: await runTools(entity, context({ knowledge })),
+    });
+    expect(report).toMatchObject({ verdict: 'benign', confidence: 'high' });
+    expect(report.summary).toMatch(/^The computer ws-0042 is known to be legitimate\./);
     expect(report.recommendations).toEqual(['No decision needed.']);
   });
 });

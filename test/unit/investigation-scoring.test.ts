@@ -100,8 +100,8 @@ describe('verdict thresholds and coverage', () => {
   const full = { tools_run: 4, tools_succeeded: 4 };
 
   it.each([
-    [0, 'benign'],
-    [29, 'benign'],
+    [0, 'unknown'],
+    [29, 'unknown'],
     [30, 'suspicious'],
     [69, 'suspicious'],
     [70, 'malicious'],
@@ -110,12 +110,30 @@ describe('verdict thresholds and coverage', () => {
     expect(verdictFor(risk, full)).toBe(verdict);
   });
 
-  it('turns benign into unknown when fewer than 2 tools or fewer than half succeeded', () => {
-    expect(verdictFor(10, { tools_run: 4, tools_succeeded: 1 })).toBe('unknown');
-    expect(verdictFor(10, { tools_run: 5, tools_succeeded: 2 })).toBe('unknown');
-    expect(verdictFor(10, { tools_run: 4, tools_succeeded: 2 })).toBe('benign');
-    expect(verdictFor(0, { tools_run: 0, tools_succeeded: 0 })).toBe('unknown');
+  it('says benign only with positive evidence, and that evidence only with enough coverage', () => {
+    const benign = [{ benign: true as const, evidence_source: 'offline:resolvers' }];
+    expect(verdictFor(10, full)).toBe('unknown');
+    expect(verdictFor(10, full, [{ evidence_source: 'offline:asn' }])).toBe('unknown');
+    expect(verdictFor(10, full, benign)).toBe('benign');
+    expect(verdictFor(10, { tools_run: 4, tools_succeeded: 1 }, benign)).toBe('unknown');
+    expect(verdictFor(10, { tools_run: 5, tools_succeeded: 2 }, benign)).toBe('unknown');
+    expect(verdictFor(10, { tools_run: 4, tools_succeeded: 2 }, benign)).toBe('benign');
+    expect(verdictFor(0, { tools_run: 0, tools_succeeded: 0 }, benign)).toBe('unknown');
     expect(hasEnoughCoverage({ tools_run: 2, tools_succeeded: 2 })).toBe(true);
+    // Weak benign evidence never outweighs evidence of a threat.
+    expect(verdictFor(35, full, benign)).toBe('suspicious');
+  });
+
+  it("lets the tenant's own word (allowlist, false-positive feedback) set benign whatever the risk", () => {
+    for (const source of ['tenant:allowlist', 'feedback']) {
+      expect(
+        verdictFor(95, { tools_run: 4, tools_succeeded: 1 }, [
+          { benign: true as const, evidence_source: source },
+        ]),
+      ).toBe('benign');
+    }
+    // Not benign evidence, even from the same source: a confirmation is evidence of a threat.
+    expect(verdictFor(75, full, [{ evidence_source: 'feedback' }])).toBe('malicious');
   });
 
   it('keeps evidence-based verdicts even with poor coverage', () => {

@@ -4,6 +4,7 @@ import type {
   InvestigationData,
   Neighbour,
   PriorInvestigation,
+  TenantKnowledge,
   ToolContext,
 } from '../../shared/domain/investigation';
 import type { OfflineIntel } from '../../shared/domain/investigation/tools/enrichment';
@@ -25,6 +26,8 @@ export interface TestData {
   incidents?: IncidentSummary[];
   priors?: Record<string, PriorInvestigation[]>;
   neighbours?: Record<string, Neighbour[]>;
+  /** Tenant knowledge by entity key (allowlist matches and feedback). */
+  knowledge?: Record<string, Partial<TenantKnowledge>>;
 }
 
 export function memoryData(data: TestData = {}): InvestigationData & { calls: string[] } {
@@ -44,6 +47,11 @@ export function memoryData(data: TestData = {}): InvestigationData & { calls: st
     async neighbourhood(entity: Entity, limit: number) {
       calls.push(`neighbours ${entityKey(entity)} ${limit}`);
       return (data.neighbours?.[entityKey(entity)] ?? []).slice(0, limit);
+    },
+    async tenantKnowledge(entity: Entity) {
+      calls.push(`knowledge ${entityKey(entity)}`);
+      const known = data.knowledge?.[entityKey(entity)];
+      return { allowlist: known?.allowlist ?? [], feedback: known?.feedback ?? [] };
     },
   };
 }

@@ -14,6 +14,7 @@ const data: InvestigationData = {
   incidentsMentioning: async () => [],
   priorInvestigations: async () => [],
   neighbourhood: async () => [],
+  tenantKnowledge: async () => ({ allowlist: [], feedback: [] }),
 };
 
 describe('SIS_FAULT_INJECTION', () => {

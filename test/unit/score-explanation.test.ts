@@ -32,7 +32,8 @@ describe('score explanation', () => {
   it('explains an unknown verdict by the coverage', () => {
     const explanation = explainScore([], { tools_run: 4, tools_succeeded: 1 });
     expect(explanation.verdict).toBe('unknown');
-    expect(explanation.verdict_reason).toContain('only 1 of 4 tools succeeded');
+    expect(explanation.verdict_reason).toBe('no evidence either way (1 of 4 tools succeeded) → unknown');
+    expect(explanation.confidence).toBe('low');
   });
 
   it('always sums the points to the risk score, for any findings', () => {

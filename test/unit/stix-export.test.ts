@@ -162,7 +162,8 @@ describe('STIX 2.1 export', () => {
     expect(indicator).toMatchObject({
       pattern: "[domain-name:value = 'paypa1-login.com']",
       indicator_types: ['malicious-activity'],
-      confidence: report.risk_score,
+      // How sure the service is (the report's confidence on STIX's Low/Med/High scale), not the risk.
+      confidence: { low: 15, medium: 50, high: 85 }[report.confidence],
     });
     const techniques = ofType(bundle, 'attack-pattern').map(
       (p) => (p.external_references as { external_id: string }[])[0]!.external_id,
@@ -173,7 +174,11 @@ describe('STIX 2.1 export', () => {
     expect(reportObject?.object_refs).toEqual(
       expect.arrayContaining([scoId('domain-name', { value: 'paypa1-login.com' }), indicator!.id]),
     );
-    expect(reportObject?.labels).toEqual(['verdict:malicious']);
+    expect(reportObject?.labels).toEqual([
+      'verdict:malicious',
+      `risk:${report.risk_score}`,
+      `confidence:${report.confidence}`,
+    ]);
   });
 
   it('marks everything with the session’s TLP 2.0 marking-definition', async () => {

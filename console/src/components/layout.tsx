@@ -16,7 +16,8 @@ const ANALYST_NAV: NavItem[] = [
 ];
 const ADMIN_NAV: NavItem[] = [
   { href: '/admin/keys', label: 'API keys' },
-  { href: '/admin/audit', label: 'Key audit' },
+  { href: '/admin/audit', label: 'Audit' },
+  { href: '/admin/allowlist', label: 'Allowlist' },
   { href: '/admin/feeds', label: 'Feeds' },
 ];
 

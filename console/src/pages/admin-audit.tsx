@@ -31,19 +31,22 @@ function Audit() {
 
   return (
     <>
-      <PageTitle>Key audit trail</PageTitle>
-      <p>Every creation, rotation, disabling and expiry of an API key, newest first.</p>
+      <PageTitle>Audit trail</PageTitle>
+      <p>
+        Every creation, rotation, disabling and expiry of an API key, every allowlist change and every review
+        of a verdict, newest first.
+      </p>
       <ErrorNote error={error} />
       {entries === null && !error && <Loading what="the audit trail" />}
       {entries && entries.length === 0 && <p>No key changes recorded yet.</p>}
       {entries && entries.length > 0 && (
         <table>
-          <caption class="visually-hidden">Key audit trail, newest first</caption>
+          <caption class="visually-hidden">Audit trail, newest first</caption>
           <thead>
             <tr>
               <th scope="col">When</th>
               <th scope="col">Action</th>
-              <th scope="col">Key</th>
+              <th scope="col">Key, entry or session</th>
               <th scope="col">By</th>
               <th scope="col">Details</th>
             </tr>

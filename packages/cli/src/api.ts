@@ -170,7 +170,7 @@ export class ApiClient {
       parsed = undefined;
     }
     if (raw.status >= 200 && raw.status < 300) {
-      if (parsed === undefined) {
+      if (parsed === undefined && raw.status !== 204) {
         throw new CliError(`${url.origin}${url.pathname} answered ${raw.status} without a JSON body.`);
       }
       return { status: raw.status as SuccessStatus<O>, body: parsed as SuccessBody<O> };

@@ -135,7 +135,10 @@ export function renderReport(
   if (head.failure_reason) lines.push(`Reason: ${head.failure_reason}`);
   if (report) {
     const explanation = report.score_explanation;
-    lines.push(`Verdict: ${report.verdict}    Risk: ${report.risk_score}/100    Persona: ${report.persona}`);
+    const confidence = report.confidence ? `    Confidence: ${report.confidence}` : '';
+    lines.push(
+      `Verdict: ${report.verdict}    Risk: ${report.risk_score}/100${confidence}    Persona: ${report.persona}`,
+    );
     if (explanation) lines.push(`Why: ${explanation.verdict_reason}`);
     const facts = entityFacts(report);
     if (facts) lines.push(`Entity: ${facts}`);

@@ -6,6 +6,7 @@ import { addInvestigationCommands } from './commands/investigations';
 import { addKeyCommands } from './commands/keys';
 import { addKnowledgeCommands } from './commands/knowledge';
 import { addSmokeCommand } from './commands/smoke';
+import { addTenantKnowledgeCommands } from './commands/tenant-knowledge';
 import { completionScript } from './completion';
 import { withExamples } from './context';
 import { CliError, EXIT } from './errors';
@@ -41,6 +42,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addInvestigationCommands(program);
   addKeyCommands(program);
   addKnowledgeCommands(program);
+  addTenantKnowledgeCommands(program);
   addFeedCommands(program);
   addConfigureCommand(program);
   addSmokeCommand(program);

@@ -176,6 +176,7 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       '/graph/{value}',
       '/admin/keys',
       '/admin/audit',
+      '/admin/allowlist',
       '/admin/feeds',
       '/auth/callback',
       '/signed-out',
@@ -324,6 +325,66 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
     paths: ['/api/v1/admin/connectors'],
     access: {
       kind: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/admin/allowlist'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/admin/allowlist'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/admin/allowlist/{entry_id}'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/sessions/{session_id}/feedback'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/allowlist'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/admin/allowlist'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/console/admin/allowlist/{entry_id}'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/sessions/{session_id}/feedback'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
     },
   },
   {

@@ -30,6 +30,7 @@ export const CONSOLE_PAGE_PATHS = [
   '/graph/{value}',
   '/admin/keys',
   '/admin/audit',
+  '/admin/allowlist',
   '/admin/feeds',
   '/auth/callback',
   '/signed-out',

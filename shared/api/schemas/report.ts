@@ -1,9 +1,21 @@
-import { FINDING_CATEGORIES, FINDING_SEVERITIES, TOOL_NAMES } from '../../domain/core/vocabulary';
+import {
+  CONFIDENCES,
+  FINDING_CATEGORIES,
+  FINDING_SEVERITIES,
+  TOOL_NAMES,
+} from '../../domain/core/vocabulary';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 import { Entity } from './common';
 import { PersonaName } from './investigation-request';
 import { Verdict } from './search';
+
+export const Confidence = /* @__PURE__ */ (() =>
+  withMeta(z.enum(CONFIDENCES), {
+    id: 'Confidence',
+    description: 'How many independent sources stand behind the verdict: low, medium, high',
+    example: 'medium',
+  }))();
 
 /** The report of an investigation and its parts (findings, entities, coverage, score explanation, analyst section). */
 
@@ -78,14 +90,29 @@ export const Finding = /* @__PURE__ */ (() =>
       }),
       benign: withMeta(z.optional(z.literal(true)), {
         description:
-          'Present (true) when the finding is positive evidence that the entity is benign, e.g. a domain owned by a brand in the offline brand catalogue',
+          "Positive evidence that the entity is benign (score 0): the tenant's allowlist, an analyst's false-positive feedback, a public resolver or content-delivery network, a domain owned by a brand in the offline brand catalogue, a popularity rank. Only such a finding makes a report benign.",
         example: true,
       }),
       evidence_source: withMeta(z.optional(z.string()), {
         description:
-          'The independent source behind the finding, e.g. offline:domain-analysis for the offline brand catalogue',
-        example: 'offline:domain-analysis',
+          'The independent source the finding rests on (feed:FEODO, intel:abuseipdb, tenant:allowlist, feedback, offline:asn, offline:domain-analysis...). Each source counts once in the risk score: of several scored findings naming it, only the strongest adds.',
+        example: 'tenant:allowlist',
       }),
+      discounted: withMeta(
+        z.optional(
+          z.object({
+            score: withMeta(z.number().check(z.int(), z.gte(0), z.lte(100)), {
+              description: 'The score it would have had',
+              example: 70,
+            }),
+            reason: withMeta(z.string(), { description: 'Why it counts for less (or not at all)' }),
+          }),
+        ),
+        {
+          description:
+            'The tool found this but does not count it in full: the score it would have had and why (a prior verdict is context; a neighbour risky only because of this entity)',
+        },
+      ),
     }),
     {
       id: 'Finding',
@@ -237,9 +264,38 @@ export const ScoreExplanation = /* @__PURE__ */ (() =>
       }),
       verdict: Verdict,
       verdict_reason: withMeta(z.string(), {
-        description: 'Why the verdict follows from the risk and the coverage',
+        description: 'Why the verdict follows from the risk, the benign evidence and the coverage',
         example: 'risk 86 ≥ 70 → malicious',
       }),
+      confidence: withMeta(z.optional(Confidence), {
+        description: 'The report’s confidence (absent on reports stored before it existed)',
+      }),
+      verdict_sources: withMeta(z.optional(z.array(z.string())), {
+        description: 'The independent sources behind the verdict (evidence_source, else the tool)',
+        example: ['domain_analysis', 'incident_history'],
+      }),
+      discounted: withMeta(
+        z.optional(
+          z.array(
+            z.object({
+              finding_id: withMeta(z.string(), { description: 'The finding' }),
+              title: withMeta(z.string(), { description: 'Its title' }),
+              source_tool: withMeta(z.enum(TOOL_NAMES), { description: 'The tool that produced it' }),
+              score: withMeta(z.number().check(z.int(), z.gte(0), z.lte(100)), {
+                description: 'The score it would have had',
+              }),
+              counted: withMeta(z.number().check(z.int(), z.gte(0), z.lte(100)), {
+                description: 'The score it counts with (0 when left out)',
+              }),
+              reason: withMeta(z.string(), { description: 'Why' }),
+            }),
+          ),
+        ),
+        {
+          description:
+            'Evidence not counted, or counted for less, and why: a source already counted by another finding, a prior verdict (context unless a person confirmed it), a neighbour whose risk rests on this entity',
+        },
+      ),
       contributions: withMeta(
         z.array(
           z.object({
@@ -286,7 +342,7 @@ export const ScoreExplanation = /* @__PURE__ */ (() =>
     {
       id: 'ScoreExplanation',
       description:
-        'Which findings and sources made the risk score and how much: risk = round(100 × (1 − Π(1 − score/100))); taken strongest first, each finding adds its score times the share not yet explained, so the points add up to risk_score. Verdict: malicious at risk ≥ 70, suspicious at ≥ 30, otherwise benign, or unknown when fewer than 2 tools (or fewer than half) succeeded.',
+        'Which findings and sources made the risk score and how much: risk = round(100 × (1 − Π(1 − score/100))) over the counted findings (each evidence source once); taken strongest first, each finding adds its score times the share not yet explained, so the points add up to risk_score. Verdict: benign when the tenant vouches for the entity (allowlist, false-positive feedback); else malicious at risk ≥ 70, suspicious at ≥ 30; else benign with positive evidence of benignness and at least 2 tools (and half) succeeded; else unknown.',
     },
   ))();
 
@@ -419,7 +475,12 @@ export const Report = /* @__PURE__ */ (() =>
       }),
       verdict: withMeta(Verdict, {
         description:
-          'malicious (risk ≥ 70), suspicious (≥ 30), benign, or unknown when too few tools completed',
+          "malicious (risk ≥ 70), suspicious (≥ 30), benign only on positive evidence named in a finding (benign: true), unknown when no tool found evidence either way; the tenant's allowlist or an analyst's false-positive feedback makes it benign whatever the risk",
+      }),
+      confidence: withMeta(z.optional(Confidence), {
+        description:
+          'How many independent sources stand behind the verdict: low (one, or an unknown verdict), medium (two), high (three or more, or the tenant’s own word). Absent on reports stored before it existed.',
+        example: 'medium',
       }),
       persona: PersonaName,
       entities: withMeta(z.array(ReportEntity), {

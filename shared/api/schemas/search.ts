@@ -16,7 +16,8 @@ export const SessionStatus = /* @__PURE__ */ (() =>
 export const Verdict = /* @__PURE__ */ (() =>
   withMeta(z.enum(VERDICTS), {
     id: 'Verdict',
-    description: "The investigation's conclusion",
+    description:
+      "The investigation's conclusion. malicious (risk ≥ 70) and suspicious (≥ 30) rest on evidence of a threat; benign needs positive evidence of benignness named in a finding (benign: true: the tenant's allowlist, an analyst's false-positive feedback, a well-known legitimate owner); unknown means no tool found evidence either way (not the same as safe). unknown was added in the third round (docs/api-versioning.md).",
     example: 'malicious',
   }))();
 

@@ -1,6 +1,8 @@
 import type { AttackTechnique } from './attack';
 import type { Entity } from './entity';
+import type { AllowlistMatch, RiskBasisEntry } from './evidence-basis';
 import type { FeedsPort } from './feed-port';
+import type { OfflineIntel } from './offline-intel';
 import type { Tlp } from './tlp';
 
 /**
@@ -69,6 +71,8 @@ export const FINDING_CATEGORIES = [
   'incident_history',
   'prior_verdict',
   'association',
+  /** The tenant's own word: an allowlist entry or an analyst's feedback (docs/tenant-knowledge.md). */
+  'tenant_knowledge',
 ] as const;
 export type FindingCategory = (typeof FINDING_CATEGORIES)[number];
 
@@ -90,11 +94,17 @@ export interface Finding {
   attack?: AttackTechnique[];
   /** An intelligence source's own normalised verdict, on the findings of `intel_*` tools. */
   source_verdict?: Verdict;
-  /** Positive evidence that the entity is benign (an owned brand domain, an allowlist entry...). */
+  /** Positive evidence of benignness (score 0); only such a finding makes a report benign (verdict.ts). */
   benign?: true;
-  /** The independent source behind the finding, e.g. `offline:domain-analysis`. */
+  /** The independent source it rests on (`feed:FEODO`, `tenant:allowlist`, `feedback`...): counted once. */
   evidence_source?: string;
+  /** What a tool deliberately does not count (a prior verdict, a circular neighbour): would-be score, why. */
+  discounted?: { score: number; reason: string };
 }
+
+/** How many independent sources stand behind a report's verdict (scoring.ts confidenceFor). */
+export const CONFIDENCES = ['low', 'medium', 'high'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type Facts = { [key: string]: JsonValue };
@@ -210,6 +220,28 @@ export interface Neighbour {
   risk_score?: number | null;
   /** The neighbour node's TLP (the highest of the sessions that wrote it), when recorded. */
   tlp?: Tlp;
+  /** What its risk rests on (scoring.ts riskBasisOf); absent on nodes scored before it existed. */
+  risk_basis?: RiskBasisEntry[];
+}
+
+export type { AllowlistMatch, RiskBasisEntry } from './evidence-basis';
+
+/** An analyst's feedback on an earlier session of the same entity. */
+export interface FeedbackRecord {
+  session_id: string;
+  verdict: 'true_positive' | 'false_positive';
+  comment: string;
+  by: string;
+  at: string;
+  /** The reviewed session's verdict and risk when the feedback was given. */
+  session_verdict?: Verdict | null;
+  session_risk_score?: number | null;
+}
+
+/** What the tenant itself says about an entity: allowlist entries covering it, feedback, newest first. */
+export interface TenantKnowledge {
+  allowlist: AllowlistMatch[];
+  feedback: FeedbackRecord[];
 }
 
 /**
@@ -222,6 +254,8 @@ export interface InvestigationData {
   /** Earlier sessions on the same entity (any owner: verdicts are tenant knowledge). */
   priorInvestigations(entity: Entity, limit: number): Promise<PriorInvestigation[]>;
   neighbourhood(entity: Entity, limit: number): Promise<Neighbour[]>;
+  /** Unexpired allowlist entries covering the entity and analysts' feedback on its sessions. */
+  tenantKnowledge(entity: Entity): Promise<TenantKnowledge>;
 }
 
 export interface DataLimits {
@@ -338,6 +372,8 @@ export interface Report {
   summary: string;
   risk_score: number;
   verdict: Verdict;
+  /** From the number of independent sources behind the verdict (scoring.ts confidenceFor). */
+  confidence: Confidence;
   persona: PersonaName;
   /** The investigated entity first, then related ones discovered. */
   entities: ReportEntity[];
@@ -374,54 +410,39 @@ export interface SourceContribution {
   points: number;
 }
 
+/** Evidence a report does not count, or counts for less, and why (investigation/verdict.ts). */
+export interface DiscountedFinding {
+  finding_id: string;
+  title: string;
+  source_tool: ToolName;
+  /** The score it would have had. */
+  score: number;
+  /** The score it counts with (0 when left out entirely). */
+  counted: number;
+  reason: string;
+}
+
 export interface ScoreExplanation {
   method: 'noisy_or';
   formula: string;
   risk_score: number;
   verdict: Verdict;
-  /** Why the verdict follows from the risk and the coverage, in one sentence. */
+  /** Why the verdict follows from the risk, the benign evidence and the coverage, in one sentence. */
   verdict_reason: string;
+  confidence: Confidence;
+  /** The independent sources behind the verdict (evidence_source, else the tool). */
+  verdict_sources: string[];
   /** Findings that moved the score (score > 0), strongest first. */
   contributions: ScoreContribution[];
   /** Per tool or intelligence source, most points first. */
   sources: SourceContribution[];
+  /** Evidence not counted (or counted for less), and why: counted once, context, circular. */
+  discounted: DiscountedFinding[];
 }
 
-// ---- The offline data port (implemented by platform/offline-intel.ts, judged by investigation/tools/enrichment.ts) ----
+// ---- The offline data port: offline-intel.ts (implemented by platform/offline-intel.ts) ----
 
-export interface OfflineDataSource {
-  /** What the data says, e.g. "IP to ASN and AS organisation". */
-  name: string;
-  /** The npm package (and version) the data comes from. */
-  package: string;
-  /** When the data was built (YYYY-MM-DD). */
-  date: string;
-  licence: string;
-  /** The attribution the licence asks for, when it asks for one. */
-  attribution?: string;
-}
-
-export interface IpIntel {
-  asn: number | null;
-  as_org: string | null;
-  /** ISO 3166-1 alpha-2, upper case. */
-  country: string | null;
-}
-
-export interface MailDomainIntel {
-  disposable: boolean;
-  free: boolean;
-}
-
-/** The offline data, as the tools see it. Lookups never throw for "not found": they return nulls. */
-export interface OfflineIntel {
-  ip(address: string): IpIntel;
-  mailDomain(domain: string): MailDomainIntel;
-  /** Date of the IP data (the older of the ASN and country data), YYYY-MM-DD. */
-  ipDataDate: string;
-  mailDataDate: string;
-  sources: readonly OfflineDataSource[];
-}
+export type { IpIntel, MailDomainIntel, OfflineDataSource, OfflineIntel } from './offline-intel';
 
 // ---- The analyst's section of the report (written by analyst/report-section.ts) ----
 

@@ -1,5 +1,6 @@
 import { type Entity, entityKey } from '../core/entity';
 import { stricterTlp, type Tlp } from '../core/tlp';
+import type { RiskBasisEntry } from '../core/vocabulary';
 import { earlierTime, laterTime, type NormalisedIncident } from '../incidents/incident';
 
 /**
@@ -178,6 +179,8 @@ export interface NodeObservation {
   risk_score?: number;
   /** The TLP of the session that observed it (incidents carry none). */
   tlp?: Tlp;
+  /** What that score rests on (investigation scoring.ts riskBasisOf), written with it. */
+  risk_basis?: RiskBasisEntry[];
 }
 
 export interface EntityNode {
@@ -196,6 +199,8 @@ export interface EntityNode {
    * third-party source by a later investigation.
    */
   tlp?: Tlp;
+  /** What risk_score rests on; absent on nodes scored before it existed. */
+  risk_basis?: RiskBasisEntry[];
 }
 
 export function mergeNode(existing: EntityNode | undefined, observation: NodeObservation): EntityNode {
@@ -220,6 +225,8 @@ export function mergeNode(existing: EntityNode | undefined, observation: NodeObs
   ) {
     node.risk_score = observation.risk_score;
     node.risk_scored_at = observation.at;
+    if (observation.risk_basis) node.risk_basis = observation.risk_basis;
+    else delete node.risk_basis;
   }
   if (observation.tlp) node.tlp = base.tlp ? stricterTlp(base.tlp, observation.tlp) : observation.tlp;
   return node;

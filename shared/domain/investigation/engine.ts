@@ -78,8 +78,14 @@ function sanitiseOutput(tool: ToolName, output: ToolOutput): ToolOutput {
       evidence: (Array.isArray(raw.evidence) ? raw.evidence : []).slice(0, MAX_EVIDENCE_ITEMS).map(truncate),
       ...(attack.length > 0 ? { attack } : {}),
       ...(VERDICTS.includes(raw.source_verdict as never) ? { source_verdict: raw.source_verdict } : {}),
-      ...(raw.benign === true ? { benign: true as const } : {}),
-      ...(typeof raw.evidence_source === 'string' ? { evidence_source: truncate(raw.evidence_source) } : {}),
+      // Benign evidence carries no risk: a tool cannot mark a scored finding benign.
+      ...(raw.benign === true && score === 0 ? { benign: true } : {}),
+      ...(typeof raw.evidence_source === 'string' && raw.evidence_source
+        ? { evidence_source: truncate(raw.evidence_source).slice(0, 128) }
+        : {}),
+      ...(raw.discounted && Number.isFinite(raw.discounted.score)
+        ? { discounted: { score: clampScore(raw.discounted.score), reason: truncate(raw.discounted.reason) } }
+        : {}),
     });
   }
   const related: RelatedEntity[] = [];

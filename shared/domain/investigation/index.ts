@@ -13,3 +13,4 @@ export { DOMAIN_SCORES, DOMAIN_THRESHOLDS, NAME_EVIDENCE_SOURCE } from './tools/
 export { ACCOUNT_RULES, HOST_RULES } from './tools/tool-identity';
 export { reversePointer } from './tools/tool-ip-classification';
 export * from './tools/tools';
+export * from './verdict';

@@ -5,6 +5,7 @@ import type {
   FindingCategory,
   FindingSeverity,
   IncidentSeverity,
+  RiskBasisEntry,
   ScoreContribution,
   ScoreExplanation,
   SourceContribution,
@@ -30,12 +31,7 @@ export type { ScoreContribution, ScoreExplanation, SourceContribution };
  * returns, stays within 0-100, and does not depend on the order of the findings. Info findings
  * (score 0) do not move it. Two medium findings of 30 make 51; one finding of 80 makes 80.
  *
- * Verdict, first match wins:
- *   risk ≥ 70 → malicious; risk ≥ 30 → suspicious;
- *   too little coverage (fewer than 2 tools succeeded, or fewer than half of those run) → unknown;
- *   otherwise → benign.
- * Evidence found is evidence even when some tools failed, so missing coverage only turns what would
- * have been "benign" into "unknown": absence of evidence needs the checks to have run.
+ * Which findings count (each evidence source once), the verdict and its confidence are verdict.ts.
  */
 
 export const SEVERITY_FLOORS: Record<FindingSeverity, number> = {
@@ -48,6 +44,7 @@ export const SEVERITY_FLOORS: Record<FindingSeverity, number> = {
 
 export const VERDICT_THRESHOLDS = { malicious: 70, suspicious: 30 } as const;
 export const MIN_COVERAGE = { succeededTools: 2, succeededRatio: 0.5 } as const;
+export const RISK_FORMULA = 'risk = round(100 × (1 − Π (1 − score_i / 100)))';
 
 export function clampScore(score: number): number {
   if (!Number.isFinite(score)) return 0;
@@ -97,106 +94,12 @@ export function coverageOf(toolCalls: readonly ToolCall[]): Coverage {
   };
 }
 
-export function hasEnoughCoverage(coverage: Pick<Coverage, 'tools_run' | 'tools_succeeded'>): boolean {
-  if (coverage.tools_run === 0) return false;
-  return (
-    coverage.tools_succeeded >= MIN_COVERAGE.succeededTools &&
-    coverage.tools_succeeded / coverage.tools_run >= MIN_COVERAGE.succeededRatio
-  );
-}
-
-export function verdictFor(risk: number, coverage: Pick<Coverage, 'tools_run' | 'tools_succeeded'>): Verdict {
-  const r = clampScore(risk);
-  if (r >= VERDICT_THRESHOLDS.malicious) return 'malicious';
-  if (r >= VERDICT_THRESHOLDS.suspicious) return 'suspicious';
-  return hasEnoughCoverage(coverage) ? 'benign' : 'unknown';
-}
-
 /** Plain-language band of a risk score, for non-technical readers. */
 export function riskLevel(risk: number): 'low' | 'elevated' | 'high' {
   const r = clampScore(risk);
   if (r >= VERDICT_THRESHOLDS.malicious) return 'high';
   if (r >= VERDICT_THRESHOLDS.suspicious) return 'elevated';
   return 'low';
-}
-
-// ---- Explaining the score ----
-
-export const RISK_FORMULA = 'risk = round(100 × (1 − Π (1 − score_i / 100)))';
-
-/**
- * Attributes the noisy-OR risk to findings: taken strongest first (the report's order), each finding
- * adds `score × (what was still unexplained)`; points are the differences of the rounded running
- * risk, so they are whole numbers that add up exactly to the risk score.
- */
-export function explainScore(
-  findings: readonly Pick<Finding, 'finding_id' | 'title' | 'source_tool' | 'score' | 'severity'>[],
-  coverage: Pick<Coverage, 'tools_run' | 'tools_succeeded'>,
-): ScoreExplanation {
-  const ordered = sortFindings(findings).filter((f) => clampScore(f.score) > 0);
-  const contributions: ScoreContribution[] = [];
-  let clean = 1;
-  let shown = 0;
-  for (const finding of ordered) {
-    clean *= 1 - clampScore(finding.score) / 100;
-    const running = clampScore(100 * (1 - clean));
-    contributions.push({
-      finding_id: finding.finding_id,
-      title: finding.title,
-      source_tool: finding.source_tool,
-      score: clampScore(finding.score),
-      points: running - shown,
-    });
-    shown = running;
-  }
-  const bySource = new Map<ToolName, SourceContribution>();
-  for (const c of contributions) {
-    const source = bySource.get(c.source_tool) ?? {
-      source_tool: c.source_tool,
-      findings: 0,
-      alone: 0,
-      points: 0,
-    };
-    source.findings += 1;
-    source.points += c.points;
-    bySource.set(c.source_tool, source);
-  }
-  for (const source of bySource.values()) {
-    source.alone = combineScores(
-      ordered.filter((f) => f.source_tool === source.source_tool).map((f) => f.score),
-    );
-  }
-  const risk = combineScores(ordered.map((f) => f.score));
-  const verdict = verdictFor(risk, coverage);
-  return {
-    method: 'noisy_or',
-    formula: RISK_FORMULA,
-    risk_score: risk,
-    verdict,
-    verdict_reason: verdictReason(risk, verdict, coverage),
-    contributions,
-    sources: [...bySource.values()].sort(
-      (a, b) => b.points - a.points || b.alone - a.alone || a.source_tool.localeCompare(b.source_tool),
-    ),
-  };
-}
-
-function verdictReason(
-  risk: number,
-  verdict: Verdict,
-  coverage: Pick<Coverage, 'tools_run' | 'tools_succeeded'>,
-): string {
-  const ran = `${coverage.tools_succeeded} of ${coverage.tools_run} tools succeeded`;
-  switch (verdict) {
-    case 'malicious':
-      return `risk ${risk} ≥ ${VERDICT_THRESHOLDS.malicious} → malicious`;
-    case 'suspicious':
-      return `risk ${risk} ≥ ${VERDICT_THRESHOLDS.suspicious} → suspicious`;
-    case 'unknown':
-      return `risk ${risk} < ${VERDICT_THRESHOLDS.suspicious} but only ${ran} (needs ${MIN_COVERAGE.succeededTools} and half) → unknown`;
-    default:
-      return `risk ${risk} < ${VERDICT_THRESHOLDS.suspicious} and ${ran} → benign`;
-  }
 }
 
 // ---- History weighting ----
@@ -275,8 +178,20 @@ export function priorVerdictScore(verdict: Verdict, completedAt: string, now: Da
 }
 
 /**
+ * Analyst feedback: a person's true-positive confirmation of an earlier session counts as evidence
+ * (75 × recency, the prior-verdict half-life and floor); a false positive is benign evidence (0).
+ */
+export const CONFIRMED_WEIGHT = 75;
+
+export function confirmedScore(at: string, now: Date): number {
+  return clampScore(CONFIRMED_WEIGHT * recencyWeight(at, now, PRIOR_HALF_LIFE_DAYS, PRIOR_RECENCY_FLOOR));
+}
+
+/**
  * Graph neighbours: each neighbour judged malicious (or risk ≥ 70) contributes 45, each suspicious
  * one (or risk ≥ 30) 20; combined by noisy OR, capped at 80 (guilt by association is never proof).
+ * A neighbour's risk counts only as far as it rests on evidence independent of the investigated
+ * entity (independentRisk).
  */
 export const NEIGHBOUR_WEIGHTS = { malicious: 45, suspicious: 20 } as const;
 export const NEIGHBOUR_SCORE_CAP = 80;
@@ -289,6 +204,76 @@ export function neighbourRisk(neighbour: {
   if (neighbour.verdict === 'malicious' || risk >= VERDICT_THRESHOLDS.malicious) return 'malicious';
   if (neighbour.verdict === 'suspicious' || risk >= VERDICT_THRESHOLDS.suspicious) return 'suspicious';
   return null;
+}
+
+/**
+ * What a report's risk rests on, stored with the entity's score in the graph: one entry per counted
+ * scored finding, with the incidents (an incident finding's evidence) or the entities (an
+ * association's evidence, `<type>:<value>`, and what their own risk rested on) it depends on.
+ */
+export const MAX_BASIS_ENTRIES = 8;
+/** Refs kept over all entries: the basis rides on the graph node, which should stay one write unit. */
+export const MAX_BASIS_REFS = 24;
+
+export function riskBasisOf(
+  findings: readonly Pick<Finding, 'finding_id' | 'score' | 'category' | 'evidence' | 'evidence_source'>[],
+): RiskBasisEntry[] {
+  let room = MAX_BASIS_REFS;
+  return findings
+    .filter((f) => clampScore(f.score) > 0)
+    .map((f) => ({
+      source: f.evidence_source ?? f.finding_id,
+      score: clampScore(f.score),
+      refs:
+        f.category === 'incident_history' || f.category === 'association'
+          ? [...new Set(f.evidence)].sort()
+          : [],
+    }))
+    .sort((a, b) => b.score - a.score || a.source.localeCompare(b.source))
+    .slice(0, MAX_BASIS_ENTRIES)
+    .map((entry) => {
+      const refs = entry.refs.slice(0, room);
+      room -= refs.length;
+      return { ...entry, refs };
+    });
+}
+
+/**
+ * The part of a neighbour's risk that does not rest on the investigated entity: entries of its basis
+ * that depend on the subject itself (its `<type>:<value>` key: the neighbour is risky because of
+ * it) are left out, and an incident entry counts only for the share of its incidents the two do not
+ * share (the subject's own incident_history counts those). A neighbour scored before the basis
+ * existed counts with its stored risk.
+ */
+export function independentRisk(
+  neighbour: {
+    risk_score?: number | null;
+    risk_basis?: readonly RiskBasisEntry[];
+    evidence?: readonly string[];
+  },
+  subjectKey: string,
+): { risk: number; left_out: RiskBasisEntry[] } {
+  const risk = neighbour.risk_score ?? 0;
+  if (!neighbour.risk_basis) return { risk: clampScore(risk), left_out: [] };
+  const shared = new Set((neighbour.evidence ?? []).filter((id) => id.startsWith('inc_')));
+  const kept: number[] = [];
+  const leftOut: RiskBasisEntry[] = [];
+  for (const entry of neighbour.risk_basis) {
+    if (entry.refs.includes(subjectKey)) {
+      leftOut.push(entry);
+      continue;
+    }
+    const incidents = entry.refs.filter((ref) => ref.startsWith('inc_'));
+    const sharedCount = incidents.filter((id) => shared.has(id)).length;
+    if (incidents.length > 0 && sharedCount === entry.refs.length) {
+      leftOut.push(entry);
+      continue;
+    }
+    kept.push(
+      sharedCount > 0 ? (entry.score * (entry.refs.length - sharedCount)) / entry.refs.length : entry.score,
+    );
+  }
+  return { risk: combineScores(kept), left_out: leftOut };
 }
 
 export function neighbourhoodScore(counts: { malicious: number; suspicious: number }): number {
@@ -313,10 +298,10 @@ export interface FindingInput {
   evidence?: readonly string[];
   /** ATT&CK techniques from the curated table, only where the finding really points to one. */
   attack?: readonly AttackTechniqueId[];
-  /** Positive evidence of benignness (Finding.benign). */
+  /** Positive evidence of benignness (Finding.benign); the score must be 0. */
   benign?: true;
-  /** The independent source behind the finding (Finding.evidence_source). */
   evidence_source?: string;
+  discounted?: { score: number; reason: string };
 }
 
 export function makeFinding(input: FindingInput): Finding {
@@ -332,8 +317,11 @@ export function makeFinding(input: FindingInput): Finding {
     category: input.category,
     evidence: [...(input.evidence ?? [])],
     ...(input.attack?.length ? { attack: attackTechniques(input.attack) } : {}),
-    ...(input.benign ? { benign: true as const } : {}),
+    ...(input.benign && score === 0 ? { benign: true as const } : {}),
     ...(input.evidence_source ? { evidence_source: input.evidence_source } : {}),
+    ...(input.discounted
+      ? { discounted: { score: clampScore(input.discounted.score), reason: input.discounted.reason } }
+      : {}),
   };
 }
 

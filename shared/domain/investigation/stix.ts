@@ -21,6 +21,8 @@ export const SIS_STIX_NAMESPACE = 'a3f6c2de-5e0b-4c55-9a8e-2b7f3d1c9e40';
 /** When this service's identity and the ATT&CK attack-patterns were defined: fixed, so IDs are stable. */
 const DEFINED_AT = '2026-01-01T00:00:00.000Z';
 
+const STIX_CONFIDENCE: Record<NonNullable<Report['confidence']>, number> = { low: 15, medium: 50, high: 85 };
+
 export type StixObject = { type: string; id: string; [key: string]: unknown };
 
 export interface StixBundle {
@@ -201,6 +203,9 @@ export function reportToStix(input: StixExportInput): StixBundle {
     external_references: [{ source_name: 'mitre-attack', external_id: id, url: attackTechniqueUrl(id) }],
   }));
 
+  // STIX `confidence` is how sure the producer is (0-100), not how risky the entity is: the report's
+  // confidence on the STIX 2.1 Low/Med/High scale (Appendix A: 15, 50, 85).
+  const confidence = report.confidence ? STIX_CONFIDENCE[report.confidence] : undefined;
   const indicator =
     report.verdict === 'malicious' && subject.pattern
       ? sdo('indicator', 'subject', {
@@ -211,7 +216,7 @@ export function reportToStix(input: StixExportInput): StixBundle {
           pattern_type: 'stix',
           pattern_version: '2.1',
           valid_from: completed,
-          confidence: report.risk_score,
+          ...(confidence !== undefined ? { confidence } : {}),
         })
       : undefined;
 
@@ -256,8 +261,12 @@ export function reportToStix(input: StixExportInput): StixBundle {
     description: report.summary,
     report_types: ['threat-report'],
     published: completed,
-    labels: [`verdict:${report.verdict}`],
-    confidence: report.risk_score,
+    labels: [
+      `verdict:${report.verdict}`,
+      `risk:${report.risk_score}`,
+      ...(report.confidence ? [`confidence:${report.confidence}`] : []),
+    ],
+    ...(confidence !== undefined ? { confidence } : {}),
     object_refs: [...new Set(content.map((o) => o.id))],
     external_references: [
       {

@@ -78,7 +78,19 @@ export interface ApiKeySummary {
   investigation_limits: InvestigationLimits;
 }
 
-export type AdminAction = 'create' | 'rotate' | 'disable' | 'bootstrap';
+/**
+ * What the admin audit list records: key operations, and the tenant-knowledge changes beside them
+ * (allowlist entries added and removed, feedback on a session; `key_id` then names the entry or the
+ * session acted on).
+ */
+export type AdminAction =
+  | 'create'
+  | 'rotate'
+  | 'disable'
+  | 'bootstrap'
+  | 'allowlist_add'
+  | 'allowlist_remove'
+  | 'feedback';
 
 export interface AuditEntry {
   audit_id: string;

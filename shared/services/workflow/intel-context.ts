@@ -25,6 +25,7 @@ const NO_TENANT_DATA: InvestigationData = {
   incidentsMentioning: refuse,
   priorInvestigations: refuse,
   neighbourhood: refuse,
+  tenantKnowledge: refuse,
 };
 
 export const intelContext = /* @__PURE__ */ perConfiguration(

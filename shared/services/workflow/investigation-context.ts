@@ -4,6 +4,7 @@ import { documentClientFor } from '../../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../../store/graph-repository';
 import { incidentsRepositoryFromConfig } from '../../store/incidents-repository';
 import { investigationData } from '../../store/investigation-data';
+import { TenantKnowledgeReads } from '../../store/knowledge/tenant-knowledge-reads';
 import { ToolResultsRepository } from '../../store/sessions/tool-results-repository';
 import { VerdictsRepository } from '../../store/sessions/verdicts-repository';
 import { onSessionsTable } from '../../store/sessions-table';
@@ -41,6 +42,7 @@ export const investigationContext = /* @__PURE__ */ perConfiguration((cfg): Inve
       graph,
       incidents: incidentsRepositoryFromConfig(cfg, doc),
       verdicts: onSessionsTable(cfg, VerdictsRepository, doc),
+      knowledge: onSessionsTable(cfg, TenantKnowledgeReads, doc),
       publicUrl: cfg.SIS_PUBLIC_URL,
     }),
   };

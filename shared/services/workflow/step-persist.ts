@@ -3,6 +3,8 @@ import { tlpOf } from '../../domain/core/tlp';
 import type { Report } from '../../domain/core/vocabulary';
 import { edgesFromInvestigation } from '../../domain/graph/graph';
 import { closingMessage, relationshipsFrom } from '../../domain/investigation/report/report';
+import { riskBasisOf } from '../../domain/investigation/scoring';
+import { countEvidence } from '../../domain/investigation/verdict';
 import { postingTermsFor } from '../../domain/search/search-phrases';
 import { METRIC } from '../../metric-names';
 import { countMetric, durationMetric } from '../../observability';
@@ -41,7 +43,16 @@ export async function persist(
   const discovered = relationshipsFrom({ entity, toolCalls: calls, sessionId: session.session_id });
   await ctx.graph.record(
     { id: session.session_id, kind: 'investigation', at: completedAt, tlp: tlpOf(session.tlp) },
-    [{ entity, kind: 'investigation', at: completedAt, risk_score: report.risk_score }],
+    [
+      {
+        entity,
+        kind: 'investigation',
+        at: completedAt,
+        risk_score: report.risk_score,
+        // A benign verdict (the tenant's word or positive evidence) passes no risk on to neighbours.
+        risk_basis: report.verdict === 'benign' ? [] : riskBasisOf(countEvidence(report.findings).counted),
+      },
+    ],
     edgesFromInvestigation({
       session_id: session.session_id,
       entity,

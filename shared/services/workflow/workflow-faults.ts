@@ -126,5 +126,9 @@ export function dataWithFaults(
       await before();
       return data.neighbourhood(...args);
     },
+    tenantKnowledge: async (...args) => {
+      await before();
+      return data.tenantKnowledge(...args);
+    },
   };
 }

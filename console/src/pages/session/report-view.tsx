@@ -21,6 +21,7 @@ export function ReportView({ report: answer }: { report: ReportResponse }) {
       <div class="panel score">
         <p>
           Verdict <Badge kind={report.verdict}>{report.verdict}</Badge>
+          {report.confidence && <span class="muted"> {report.confidence} confidence</span>}
         </p>
         <p>
           Risk score <strong class="risk">{report.risk_score}</strong>

@@ -1,5 +1,6 @@
 import { isTerminal } from '../../../../shared/domain/core/session-status';
 import { ErrorNote, Loading, PageTitle } from '../../components/common';
+import { FeedbackControl } from './feedback-control';
 import { ReportView } from './report-view';
 import { SessionHeader } from './session-header';
 import { Timeline } from './timeline';
@@ -17,6 +18,9 @@ export function SessionPage({ id }: { id: string }) {
       {!session && !error && <Loading what="the investigation" />}
       {session && <SessionHeader session={session} running={running} onCanceled={pollNow} />}
       {session && report?.report && <ReportView report={report} />}
+      {session && report?.report && (
+        <FeedbackControl sessionId={session.session_id} verdict={report.report.verdict} />
+      )}
       {session && report && !report.report && session.status === 'failed' && (
         <p class="error">
           The investigation failed: {report.failure_reason ?? session.failure_reason ?? 'no reason recorded'}.

@@ -495,6 +495,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/allowlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the allowlist
+         * @description Every allowlist entry, newest first; expired ones (no longer applied) are flagged until removed.
+         *
+         *     Requires an admin API key.
+         */
+        get: operations["listAllowlist"];
+        put?: never;
+        /**
+         * Add an entity or network to the allowlist
+         * @description Trusts an IP address, a CIDR network (at most /8 for IPv4, /32 for IPv6), a domain with all its subdomains, a user or a host, with the reason and an optional expiry (expires_in_days). An allowlisted entity’s later investigations end benign with a finding quoting the entry (who, when, reason); its other findings are still reported. The same type and value twice is a 409. Audited.
+         *
+         *     Requires an admin API key.
+         */
+        post: operations["addAllowlistEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/allowlist/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an allowlist entry
+         * @description Removes the entry (204); later investigations no longer apply it. Audited.
+         *
+         *     Requires an admin API key.
+         */
+        delete: operations["removeAllowlistEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions/{session_id}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review the verdict of a completed investigation
+         * @description A reviewer (admin key) marks a completed session of any key of the tenant a true_positive or a false_positive, with a comment. Later investigations of the same entity carry a finding citing it (who, when, comment): a false positive makes them benign, a true positive counts as confirmed evidence. The latest feedback on a session replaces earlier feedback. 404 for an unknown session, 409 while it runs. Audited.
+         *
+         *     Requires an admin API key.
+         */
+        post: operations["submitSessionFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/feeds": {
         parameters: {
             query?: never;
@@ -1049,7 +1121,7 @@ export interface components {
             name: string;
         };
         /**
-         * @description The investigation's conclusion
+         * @description The investigation's conclusion. malicious (risk ≥ 70) and suspicious (≥ 30) rest on evidence of a threat; benign needs positive evidence of benignness named in a finding (benign: true: the tenant's allowlist, an analyst's false-positive feedback, a well-known legitimate owner); unknown means no tool found evidence either way (not the same as safe). unknown was added in the third round (docs/api-versioning.md).
          * @example malicious
          * @enum {string}
          */
@@ -1092,7 +1164,7 @@ export interface components {
              * @example impersonation
              * @enum {string}
              */
-            category: "context" | "network_exposure" | "suspicious_infrastructure" | "impersonation" | "privileged_identity" | "critical_asset" | "anomalous_naming" | "incident_history" | "prior_verdict" | "association";
+            category: "context" | "network_exposure" | "suspicious_infrastructure" | "impersonation" | "privileged_identity" | "critical_asset" | "anomalous_naming" | "incident_history" | "prior_verdict" | "association" | "tenant_knowledge";
             /**
              * @description Values, incident IDs or session IDs that support the finding
              * @example [
@@ -1122,16 +1194,26 @@ export interface components {
              */
             source_verdict?: "benign" | "suspicious" | "malicious" | "unknown";
             /**
-             * @description Present (true) when the finding is positive evidence that the entity is benign, e.g. a domain owned by a brand in the offline brand catalogue
+             * @description Positive evidence that the entity is benign (score 0): the tenant's allowlist, an analyst's false-positive feedback, a public resolver or content-delivery network, a domain owned by a brand in the offline brand catalogue, a popularity rank. Only such a finding makes a report benign.
              * @example true
              * @enum {boolean}
              */
             benign?: true;
             /**
-             * @description The independent source behind the finding, e.g. offline:domain-analysis for the offline brand catalogue
-             * @example offline:domain-analysis
+             * @description The independent source the finding rests on (feed:FEODO, intel:abuseipdb, tenant:allowlist, feedback, offline:asn, offline:domain-analysis...). Each source counts once in the risk score: of several scored findings naming it, only the strongest adds.
+             * @example tenant:allowlist
              */
             evidence_source?: string;
+            /** @description The tool found this but does not count it in full: the score it would have had and why (a prior verdict is context; a neighbour risky only because of this entity) */
+            discounted?: {
+                /**
+                 * @description The score it would have had
+                 * @example 70
+                 */
+                score: number;
+                /** @description Why it counts for less (or not at all) */
+                reason: string;
+            };
         };
         /** @description Which enrichment tools completed; a verdict of unknown means too few did */
         Coverage: {
@@ -1184,7 +1266,7 @@ export interface components {
                 failed: string[];
             };
         };
-        /** @description Which findings and sources made the risk score and how much: risk = round(100 × (1 − Π(1 − score/100))); taken strongest first, each finding adds its score times the share not yet explained, so the points add up to risk_score. Verdict: malicious at risk ≥ 70, suspicious at ≥ 30, otherwise benign, or unknown when fewer than 2 tools (or fewer than half) succeeded. */
+        /** @description Which findings and sources made the risk score and how much: risk = round(100 × (1 − Π(1 − score/100))) over the counted findings (each evidence source once); taken strongest first, each finding adds its score times the share not yet explained, so the points add up to risk_score. Verdict: benign when the tenant vouches for the entity (allowlist, false-positive feedback); else malicious at risk ≥ 70, suspicious at ≥ 30; else benign with positive evidence of benignness and at least 2 tools (and half) succeeded; else unknown. */
         ScoreExplanation: {
             /**
              * @description How findings combine: independent evidence (noisy OR)
@@ -1203,10 +1285,42 @@ export interface components {
             risk_score: number;
             verdict: components["schemas"]["Verdict"];
             /**
-             * @description Why the verdict follows from the risk and the coverage
+             * @description Why the verdict follows from the risk, the benign evidence and the coverage
              * @example risk 86 ≥ 70 → malicious
              */
             verdict_reason: string;
+            /**
+             * @description The report’s confidence (absent on reports stored before it existed)
+             * @example medium
+             * @enum {string}
+             */
+            confidence?: "low" | "medium" | "high";
+            /**
+             * @description The independent sources behind the verdict (evidence_source, else the tool)
+             * @example [
+             *       "domain_analysis",
+             *       "incident_history"
+             *     ]
+             */
+            verdict_sources?: string[];
+            /** @description Evidence not counted, or counted for less, and why: a source already counted by another finding, a prior verdict (context unless a person confirmed it), a neighbour whose risk rests on this entity */
+            discounted?: {
+                /** @description The finding */
+                finding_id: string;
+                /** @description Its title */
+                title: string;
+                /**
+                 * @description The tool that produced it
+                 * @enum {string}
+                 */
+                source_tool: "ip_classification" | "domain_analysis" | "account_analysis" | "host_analysis" | "incident_history" | "prior_investigations" | "graph_neighbourhood" | "feeds" | "intel_abuseipdb" | "intel_greynoise" | "intel_internetdb" | "intel_urlhaus" | "intel_threatfox" | "intel_otx" | "intel_crowdsec" | "intel_virustotal" | "intel_misp";
+                /** @description The score it would have had */
+                score: number;
+                /** @description The score it counts with (0 when left out) */
+                counted: number;
+                /** @description Why */
+                reason: string;
+            }[];
             /** @description Findings with a score above 0, strongest first */
             contributions: {
                 /**
@@ -1629,11 +1743,17 @@ export interface components {
                  */
                 risk_score: number;
                 /**
-                 * @description malicious (risk ≥ 70), suspicious (≥ 30), benign, or unknown when too few tools completed
+                 * @description malicious (risk ≥ 70), suspicious (≥ 30), benign only on positive evidence named in a finding (benign: true), unknown when no tool found evidence either way; the tenant's allowlist or an analyst's false-positive feedback makes it benign whatever the risk
                  * @example malicious
                  * @enum {string}
                  */
                 verdict: "benign" | "suspicious" | "malicious" | "unknown";
+                /**
+                 * @description How many independent sources stand behind the verdict: low (one, or an unknown verdict), medium (two), high (three or more, or the tenant’s own word). Absent on reports stored before it existed.
+                 * @example medium
+                 * @enum {string}
+                 */
+                confidence?: "low" | "medium" | "high";
                 persona: components["schemas"]["PersonaName"];
                 /** @description The investigated entity first, then related ones */
                 entities: components["schemas"]["ReportEntity"][];
@@ -2107,11 +2227,17 @@ export interface components {
                  */
                 risk_score: number;
                 /**
-                 * @description malicious (risk ≥ 70), suspicious (≥ 30), benign, or unknown when too few tools completed
+                 * @description malicious (risk ≥ 70), suspicious (≥ 30), benign only on positive evidence named in a finding (benign: true), unknown when no tool found evidence either way; the tenant's allowlist or an analyst's false-positive feedback makes it benign whatever the risk
                  * @example malicious
                  * @enum {string}
                  */
                 verdict: "benign" | "suspicious" | "malicious" | "unknown";
+                /**
+                 * @description How many independent sources stand behind the verdict: low (one, or an unknown verdict), medium (two), high (three or more, or the tenant’s own word). Absent on reports stored before it existed.
+                 * @example medium
+                 * @enum {string}
+                 */
+                confidence?: "low" | "medium" | "high";
                 persona: components["schemas"]["PersonaName"];
                 /** @description The investigated entity first, then related ones */
                 entities: components["schemas"]["ReportEntity"][];
@@ -2209,7 +2335,7 @@ export interface components {
             /** @description The report's summary; null until the investigation completes */
             summary: string | null;
             /**
-             * @description The investigation's conclusion
+             * @description The investigation's conclusion. malicious (risk ≥ 70) and suspicious (≥ 30) rest on evidence of a threat; benign needs positive evidence of benignness named in a finding (benign: true: the tenant's allowlist, an analyst's false-positive feedback, a well-known legitimate owner); unknown means no tool found evidence either way (not the same as safe). unknown was added in the third round (docs/api-versioning.md).
              * @example malicious
              * @enum {string|null}
              */
@@ -2710,6 +2836,108 @@ export interface components {
         ListConnectorsResponse: {
             /** @description Every connector the service knows */
             connectors: components["schemas"]["ConnectorStatus"][];
+        };
+        /**
+         * @description ip: one address; cidr: a network, at most /8 (IPv4) or /32 (IPv6) wide; domain: the domain and all its subdomains; user; host
+         * @example domain
+         * @enum {string}
+         */
+        AllowlistType: "ip" | "cidr" | "domain" | "user" | "host";
+        AddAllowlistEntryRequest: {
+            type: components["schemas"]["AllowlistType"];
+            /**
+             * @description The entity or network, normalised like an investigated entity
+             * @example contoso-partner.example
+             */
+            value: string;
+            /**
+             * @description Why the tenant trusts it; quoted by every later investigation of a covered entity
+             * @example Payroll provider, contract 2026-114
+             */
+            reason: string;
+            /**
+             * @description Days until the entry lapses (1-3650); without it the entry never expires
+             * @example 90
+             */
+            expires_in_days?: number;
+        };
+        /** @description An entity or network the tenant trusts */
+        AllowlistEntry: {
+            /**
+             * @description Derived from the type and the normalised value
+             * @example al_3f1c0a9e5b7d2c4a6e8f0b1d
+             */
+            entry_id: string;
+            type: components["schemas"]["AllowlistType"];
+            /**
+             * @description Normalised value
+             * @example contoso-partner.example
+             */
+            value: string;
+            reason: string;
+            /**
+             * @description Who added it: an admin key ID, or user:<name> for a console admin
+             * @example user:admin
+             */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description null: never expires
+             * @example 2026-11-01T12:00:00Z
+             */
+            expires_at: string | null;
+            /** @description Past expires_at: no longer applied */
+            expired: boolean;
+        };
+        ListAllowlistResponse: {
+            entries: components["schemas"]["AllowlistEntry"][];
+        };
+        SessionFeedbackRequest: {
+            /**
+             * @description true_positive: the entity really is a threat (later investigations count it as confirmed evidence); false_positive: it is not (later investigations end benign, citing this)
+             * @example false_positive
+             * @enum {string}
+             */
+            verdict: "true_positive" | "false_positive";
+            /**
+             * @description Why; quoted by later investigations
+             * @default
+             * @example Our vulnerability scanner
+             */
+            comment?: string;
+        };
+        /** @description An analyst's review of a session's verdict */
+        SessionFeedback: {
+            /**
+             * @description Session ID returned when the investigation started
+             * @example s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF
+             */
+            session_id: string;
+            /** @enum {string} */
+            verdict: "true_positive" | "false_positive";
+            comment: string;
+            /**
+             * @description Who gave it
+             * @example user:analyst
+             */
+            by: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            at: string;
+            /**
+             * @description The reviewed session's verdict when the feedback was given
+             * @example malicious
+             * @enum {string|null}
+             */
+            session_verdict?: "benign" | "suspicious" | "malicious" | "unknown" | null;
+            session_risk_score?: number | null;
         };
         FeedSummary: {
             /**
@@ -4542,6 +4770,377 @@ export interface operations {
             };
         };
     };
+    listAllowlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAllowlistResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    addAllowlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddAllowlistEntryRequest"];
+            };
+        };
+        responses: {
+            /** @description The entry was added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowlistEntry"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body must be JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    removeAllowlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description entry_id of the allowlist entry */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry was removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    submitSessionFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session ID returned when the investigation started */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionFeedbackRequest"];
+            };
+        };
+        responses: {
+            /** @description The feedback was recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionFeedback"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body must be JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listFeeds: {
         parameters: {
             query?: never;
@@ -4875,6 +5474,34 @@ export const OPERATIONS = {
   "listConnectors": {
     "method": "GET",
     "path": "/api/v1/admin/connectors",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "addAllowlistEntry": {
+    "method": "POST",
+    "path": "/api/v1/admin/allowlist",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "listAllowlist": {
+    "method": "GET",
+    "path": "/api/v1/admin/allowlist",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "removeAllowlistEntry": {
+    "method": "DELETE",
+    "path": "/api/v1/admin/allowlist/{entry_id}",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "submitSessionFeedback": {
+    "method": "POST",
+    "path": "/api/v1/sessions/{session_id}/feedback",
     "access": {
       "kind": "admin"
     }

@@ -1,6 +1,7 @@
 import { type Entity, entityLabel, parseUser } from '../../core/entity';
 import { describeEntity } from '../../core/entity-normalisation';
 import type {
+  Confidence,
   Coverage,
   Finding,
   FindingCategory,
@@ -25,6 +26,8 @@ export interface ReportView {
   entity: Entity;
   riskScore: number;
   verdict: Verdict;
+  /** Absent only in views built by hand (tests, endings); buildReport always passes it. */
+  confidence?: Confidence;
   findings: readonly Finding[];
   related: readonly ReportEntity[];
   coverage: Coverage;
@@ -41,6 +44,22 @@ export interface Persona {
 // ---- Shared reading of the evidence ----
 
 const indicators = (view: ReportView) => view.findings.filter((f) => f.score > 0);
+/** Positive evidence of benignness the verdict may rest on (allowlist, feedback, a known owner). */
+const benignEvidence = (view: ReportView) => view.findings.filter((f) => f.benign === true);
+
+/**
+ * The first line of a summary, which Security Copilot reads first: nothing found is "UNKNOWN · no
+ * evidence in N sources", never a clean bill of health; otherwise the verdict, risk and confidence.
+ */
+function headline(view: ReportView): string {
+  const sources = view.coverage.tools_succeeded;
+  if (view.verdict === 'unknown' && view.riskScore === 0) {
+    return sources === 1
+      ? `UNKNOWN · no evidence in 1 source · ${entityLabel(view.entity)}`
+      : `UNKNOWN · no evidence in ${sources} sources · ${entityLabel(view.entity)}`;
+  }
+  return `${view.verdict.toUpperCase()} · risk ${view.riskScore}/100 · ${entityLabel(view.entity)}`;
+}
 const hasCategory = (view: ReportView, category: FindingCategory) =>
   indicators(view).some((f) => f.category === category);
 const incomplete = (coverage: Coverage) => [...coverage.tools_failed, ...coverage.tools_timed_out];
@@ -103,6 +122,16 @@ function containment(view: ReportView): string | undefined {
   }
 }
 
+/**
+ * Each confidence in one literal of its own words: the search index posts a session once for the
+ * pair (a phrase) rather than once per word (scripts/search-phrases.ts), as before it was shown.
+ */
+const CONFIDENCE_WORDS: Record<Confidence, string> = {
+  low: 'low confidence',
+  medium: 'medium confidence',
+  high: 'high confidence',
+};
+
 const socAnalyst: Persona = {
   name: 'SOC Analyst',
   description: 'Technical triage: verdict, indicators with evidence, related entities and next steps.',
@@ -115,22 +144,23 @@ const socAnalyst: Persona = {
     const tools = `${view.coverage.tools_succeeded}/${view.coverage.tools_run}`;
     const gaps = failed.length > 0 ? ` (did not complete: ${failed.join(', ')})` : '';
     const context = view.findings.slice(0, 3).map((f) => f.title);
-    const lines = [
-      `${view.verdict.toUpperCase()} · risk ${view.riskScore}/100 · ${entityLabel(view.entity)}`,
-    ];
+    const lines = [headline(view)];
+    const benign = benignEvidence(view);
+    if (benign.length > 0) lines.push(`Benign because: ${benign.map((f) => f.title).join('; ')}.`);
     // Each case's fixed words are written in one literal, none glued to a substitution: the search
     // index then posts a session once for them, under the literal's phrase (scripts/search-phrases.ts).
+    const confidence = CONFIDENCE_WORDS[view.confidence ?? 'low'];
     if (found.length === 0) {
       lines.push(
         context.length > 0
-          ? `0 indicators from ${tools} tools${gaps}.\nNo risk indicators. Context: ${context.join('; ')}.`
-          : `0 indicators from ${tools} tools${gaps}.\nNo risk indicators.`,
+          ? `0 indicators from ${tools} tools${gaps}; ${confidence}.\nNo risk indicators. Context: ${context.join('; ')}.`
+          : `0 indicators from ${tools} tools${gaps}; ${confidence}.\nNo risk indicators.`,
       );
     } else {
       lines.push(
         found.length === 1
-          ? `1 indicator from ${tools} tools${gaps}.\nIndicators:`
-          : `${found.length} indicators from ${tools} tools${gaps}.\nIndicators:`,
+          ? `1 indicator from ${tools} tools${gaps}; ${confidence}.\nIndicators:`
+          : `${found.length} indicators from ${tools} tools${gaps}; ${confidence}.\nIndicators:`,
       );
       for (const f of found.slice(0, 6))
         lines.push(`- [${f.severity} ${f.score}] ${f.title} (${f.source_tool})`);
@@ -176,7 +206,11 @@ const socAnalyst: Persona = {
     if (view.verdict === 'benign')
       out.push('No action needed: close as benign and keep this report as evidence.');
     if (view.verdict === 'unknown') {
-      out.push('Too few checks completed for a verdict: re-run once the failing data sources are available.');
+      out.push(
+        failed.length > 0
+          ? 'Too few checks completed for a verdict: re-run once the failing data sources are available.'
+          : 'Nothing is known either way: not evidence that it is safe. If it is known to be legitimate, add it to the allowlist; otherwise keep watching it.',
+      );
     }
     return out;
   },
@@ -187,8 +221,8 @@ const socAnalyst: Persona = {
 const PLAIN_VERDICT: Record<Verdict, string> = {
   malicious: 'is very likely hostile',
   suspicious: 'shows warning signs that need attention',
-  benign: 'shows no sign of a threat',
-  unknown: 'could not be assessed reliably',
+  benign: 'is known to be legitimate',
+  unknown: 'is not known to be either safe or hostile',
 };
 
 const ciso: Persona = {
@@ -225,8 +259,10 @@ const ciso: Persona = {
       );
     } else if (view.verdict === 'benign') {
       out.push('No decision needed.');
-    } else {
+    } else if (incomplete(view.coverage).length > 0) {
       out.push('Ask for the assessment to be repeated once the missing information is available.');
+    } else {
+      out.push('No decision yet: nothing is known about it either way, which is not the same as safe.');
     }
     if (hasCategory(view, 'impersonation')) {
       out.push(
@@ -318,7 +354,9 @@ const threatHunter: Persona = {
     const categories = [...new Set(found.map((f) => f.category))];
     const hypotheses = categories.map((c) => HYPOTHESES[c]).filter((h): h is string => Boolean(h));
     const pivots = view.related.filter((r) => r.role === 'related');
-    const lines = [`Hunt brief: ${entityLabel(view.entity)} · ${view.verdict} · risk ${view.riskScore}/100.`];
+    const lines = [
+      `Hunt brief: ${entityLabel(view.entity)} · ${view.verdict} · risk ${view.riskScore}/100${view.confidence ? ` · confidence ${view.confidence}` : ''}.`,
+    ];
     lines.push(
       hypotheses.length > 0
         ? `Hypotheses: ${hypotheses.slice(0, 3).join('; ')}.`

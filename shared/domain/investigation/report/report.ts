@@ -2,6 +2,7 @@ import { type Entity, entityKey, sameEntity } from '../../core/entity';
 import { normaliseEntity } from '../../core/entity-normalisation';
 import type {
   Attributes,
+  Confidence,
   Coverage,
   Facts,
   Finding,
@@ -12,7 +13,8 @@ import type {
   ToolName,
   Verdict,
 } from '../../core/vocabulary';
-import { coverageOf, explainScore, riskScore as riskScoreOf, sortFindings, verdictFor } from '../scoring';
+import { coverageOf, sortFindings } from '../scoring';
+import { assess, explainScore } from '../verdict';
 import { type Persona, resolvePersona } from './personas';
 
 /**
@@ -85,6 +87,7 @@ export interface Assessment {
   coverage: Coverage;
   riskScore: number;
   verdict: Verdict;
+  confidence: Confidence;
 }
 
 /**
@@ -94,23 +97,30 @@ export interface Assessment {
 export function assessmentOf(toolCalls: readonly ToolCall[], findings?: readonly Finding[]): Assessment {
   const sorted = sortFindings(findings ?? findingsFrom(toolCalls));
   const coverage = coverageOf(toolCalls);
-  const riskScore = riskScoreOf(sorted);
-  return { findings: sorted, coverage, riskScore, verdict: verdictFor(riskScore, coverage) };
+  const { riskScore, verdict, confidence } = assess(sorted, coverage);
+  return { findings: sorted, coverage, riskScore, verdict, confidence };
 }
 
 export function buildReport(input: BuildReportInput): Report {
   const entity = normaliseEntity(input.entity);
   const persona = personaOf(input.persona);
-  const { findings, coverage, riskScore: risk, verdict } = assessmentOf(input.toolCalls, input.findings);
+  const {
+    findings,
+    coverage,
+    riskScore: risk,
+    verdict,
+    confidence,
+  } = assessmentOf(input.toolCalls, input.findings);
   const entities: ReportEntity[] = [
     { type: entity.type, value: entity.value, role: 'investigated', ...withAttributes(input.toolCalls) },
     ...relatedEntitiesFrom(entity, input.toolCalls),
   ];
-  const view = { entity, riskScore: risk, verdict, findings, related: entities, coverage };
+  const view = { entity, riskScore: risk, verdict, confidence, findings, related: entities, coverage };
   return {
     summary: persona.summary(view),
     risk_score: risk,
     verdict,
+    confidence,
     persona: persona.name,
     entities,
     findings,

@@ -39,11 +39,13 @@ const BUILT_IN: Record<BuiltInToolName, Omit<ToolDeclaration, 'name'>> = {
     appliesTo: () => true,
   },
   prior_investigations: {
-    description: 'Verdicts of earlier investigations of the same entity, the strongest recent one counting.',
+    description:
+      "Earlier verdicts of the same entity (context only), analysts' feedback on them and the tenant's allowlist.",
     appliesTo: () => true,
   },
   graph_neighbourhood: {
-    description: 'Neighbours in the knowledge graph and links to entities already judged high-risk.',
+    description:
+      'Neighbours in the knowledge graph and links to entities judged high-risk on evidence independent of this one.',
     appliesTo: () => true,
   },
 };

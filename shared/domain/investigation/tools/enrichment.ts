@@ -57,6 +57,31 @@ export const NETWORK_PROVIDERS: Readonly<Record<number, NetworkProvider>> = {
   2856: { provider: 'BT', class: 'isp', orgContains: 'british' },
 };
 
+/**
+ * Public DNS resolvers by their anycast service addresses, as their operators publish them (Google
+ * Public DNS, Cloudflare 1.1.1.1, Quad9, Cisco OpenDNS; developers.google.com/speed/public-dns,
+ * one.one.one.one, quad9.net/service/service-addresses-and-features, opendns.com): a connection to
+ * one is everyday DNS traffic, positive evidence of a legitimate owner for the ip_classification tool.
+ */
+export const PUBLIC_RESOLVERS: Readonly<Record<string, string>> = {
+  '8.8.8.8': 'Google Public DNS',
+  '8.8.4.4': 'Google Public DNS',
+  '2001:4860:4860::8888': 'Google Public DNS',
+  '2001:4860:4860::8844': 'Google Public DNS',
+  '1.1.1.1': 'Cloudflare DNS',
+  '1.0.0.1': 'Cloudflare DNS',
+  '2606:4700:4700::1111': 'Cloudflare DNS',
+  '2606:4700:4700::1001': 'Cloudflare DNS',
+  '9.9.9.9': 'Quad9',
+  '149.112.112.112': 'Quad9',
+  '2620:fe::fe': 'Quad9',
+  '2620:fe::9': 'Quad9',
+  '208.67.222.222': 'Cisco OpenDNS',
+  '208.67.220.220': 'Cisco OpenDNS',
+  '2620:119:35::35': 'Cisco OpenDNS',
+  '2620:119:53::53': 'Cisco OpenDNS',
+};
+
 export function networkProviderOf(asn: number | null | undefined): NetworkProvider | undefined {
   return asn === null || asn === undefined ? undefined : NETWORK_PROVIDERS[asn];
 }

@@ -13,14 +13,15 @@ import type {
 import {
   ageInDays,
   incidentScore,
+  independentRisk,
   makeFinding,
   NEIGHBOUR_SCORE_CAP,
   neighbourhoodScore,
   neighbourRisk,
-  PRIOR_HALF_LIFE_DAYS,
   priorVerdictScore,
 } from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
+import { tenantKnowledgeFindings } from './tool-tenant-knowledge';
 
 /** Entities of the incidents (other than `subject`), most co-occurrences first, as related entities. */
 export function coOccurringEntities(
@@ -155,13 +156,16 @@ export const incidentHistory: Tool = {
 export const priorInvestigations: Tool = {
   ...builtInTool('prior_investigations'),
   async run(entity: Entity, ctx: ToolRunContext): Promise<ToolOutput> {
-    const sessions = (await ctx.data.priorInvestigations(entity, ctx.limits.priorInvestigations)).filter(
-      (s) => s.session_id !== ctx.sessionId,
-    );
+    const [all, knowledge] = await Promise.all([
+      ctx.data.priorInvestigations(entity, ctx.limits.priorInvestigations),
+      ctx.data.tenantKnowledge(entity),
+    ]);
+    const sessions = all.filter((s) => s.session_id !== ctx.sessionId);
     const judged = sessions.filter((s) => s.verdict !== null);
     const verdicts: Record<string, number> = {};
     for (const s of judged) verdicts[s.verdict!] = (verdicts[s.verdict!] ?? 0) + 1;
     const latest = [...judged].sort((a, b) => Date.parse(b.completed_at) - Date.parse(a.completed_at))[0];
+    const tenant = tenantKnowledgeFindings(entity, knowledge, ctx.now);
     const facts: Facts = {
       prior_count: sessions.length,
       judged_count: judged.length,
@@ -175,6 +179,7 @@ export const priorInvestigations: Tool = {
             completed_at: latest.completed_at,
           }
         : null,
+      ...tenant.facts,
     };
     const tool = 'prior_investigations' as const;
     const strongest = judged
@@ -193,21 +198,27 @@ export const priorInvestigations: Tool = {
         category: 'context',
       });
     } else if (strongest && strongest.score > 0) {
+      // Context, not evidence: the earlier verdict rested on findings this run finds again (or no
+      // longer finds), so counting it too would make every rerun score higher. A person's
+      // confirmation (feedback) is what turns it into evidence.
       const s = strongest.session;
       const days = ageInDays(s.completed_at, ctx.now);
       finding = makeFinding({
         tool,
         code: `prior_${s.verdict}`,
         title: `Previously judged ${s.verdict} (${days === 0 ? 'today' : `${days} days ago`})`,
-        description: `An earlier investigation judged ${entityLabel(entity)} ${s.verdict} with risk ${s.risk_score ?? 'n/a'}/100. Earlier verdicts lose half their weight every ${PRIOR_HALF_LIFE_DAYS} days. Verdicts so far: ${Object.entries(
+        description: `An earlier investigation judged ${entityLabel(entity)} ${s.verdict} with risk ${s.risk_score ?? 'n/a'}/100. Verdicts so far: ${Object.entries(
           verdicts,
         )
           .map(([v, n]) => `${n} ${v}`)
-          .join(', ')}.`,
+          .join(
+            ', ',
+          )}. Background, not counted again: whatever led to that judgement is re-examined here; a reviewer's confirmation (feedback) would count.`,
         impact: `An earlier assessment already judged it ${s.verdict === 'malicious' ? 'hostile' : 'suspicious'}.`,
-        score: strongest.score,
+        score: 0,
         category: 'prior_verdict',
         evidence: [],
+        discounted: { score: strongest.score, reason: PRIOR_CONTEXT_REASON },
       });
     } else {
       finding = makeFinding({
@@ -224,9 +235,12 @@ export const priorInvestigations: Tool = {
         evidence: [],
       });
     }
-    return { facts, findings: [finding], related: [] };
+    return { facts, findings: [...tenant.findings, finding], related: [] };
   },
 };
+
+export const PRIOR_CONTEXT_REASON =
+  'a prior verdict is context, not new evidence: its evidence is weighed again by this run (unless a person confirmed it)';
 
 export const graphNeighbourhood: Tool = {
   ...builtInTool('graph_neighbourhood'),
@@ -242,12 +256,23 @@ export const graphNeighbourhood: Tool = {
       byRelationship[n.relationship] = (byRelationship[n.relationship] ?? 0) + 1;
       byType[n.entity.type] = (byType[n.entity.type] ?? 0) + 1;
     }
-    const risky = neighbours
-      .map((n) => ({ neighbour: n, risk: neighbourRisk(n) }))
-      .filter(
-        (r): r is { neighbour: (typeof neighbours)[number]; risk: 'malicious' | 'suspicious' } =>
-          r.risk !== null,
-      );
+    const subject = entityKey(entity);
+    const assessed = neighbours.map((n) => {
+      const independent = independentRisk(n, subject);
+      return {
+        neighbour: n,
+        stated: neighbourRisk(n),
+        // A neighbour scored before the basis existed counts as it stands.
+        risk: n.risk_basis ? neighbourRisk({ risk_score: independent.risk }) : neighbourRisk(n),
+        leftOut: independent.left_out,
+      };
+    });
+    const risky = assessed.filter(
+      (r): r is (typeof assessed)[number] & { risk: 'malicious' | 'suspicious' } => r.risk !== null,
+    );
+    // Neighbours judged risky only on evidence that involves this entity: counted once, here, by the
+    // tools that found that evidence (an incident both are in, or the neighbour's link to this one).
+    const circular = assessed.filter((r) => r.stated !== null && r.risk !== r.stated);
     const malicious = risky.filter((r) => r.risk === 'malicious');
     const suspicious = risky.filter((r) => r.risk === 'suspicious');
     const facts: Facts = {
@@ -261,7 +286,37 @@ export const graphNeighbourhood: Tool = {
         verdict: r.neighbour.verdict ?? null,
         risk_score: r.neighbour.risk_score ?? null,
       })),
+      discounted_neighbours: circular.slice(0, 20).map((r) => ({
+        type: r.neighbour.entity.type,
+        value: r.neighbour.entity.value,
+        risk_score: r.neighbour.risk_score ?? null,
+        counted_as: r.risk ?? 'not risky',
+        left_out: r.leftOut.map((e) => e.source),
+      })),
     };
+    const fullScore = neighbourhoodScore({
+      malicious: assessed.filter((r) => r.stated === 'malicious').length,
+      suspicious: assessed.filter((r) => r.stated === 'suspicious').length,
+    });
+    const discountNote =
+      circular.length > 0
+        ? ` Left out, resting on ${entityLabel(entity)} itself (shared incidents, or their link to it), already weighed here: ${circular
+            .slice(0, 5)
+            .map((r) => entityLabel(r.neighbour.entity))
+            .join('; ')}.`
+        : '';
+    const discounted = (score: number) =>
+      circular.length > 0 && fullScore > score
+        ? {
+            discounted: {
+              score: fullScore,
+              reason: `${circular.length === 1 ? 'a neighbour is' : `${circular.length} neighbours are`} risky only because of evidence involving this entity (${circular
+                .slice(0, 3)
+                .map((r) => entityKey(r.neighbour.entity))
+                .join(', ')}): counted once, by the tools that found it`,
+            },
+          }
+        : {};
     const related: RelatedEntity[] = neighbours.map((n) => ({
       entity: { type: n.entity.type, value: n.entity.value },
       relationship: n.relationship,
@@ -275,19 +330,33 @@ export const graphNeighbourhood: Tool = {
       const names = risky
         .slice(0, 5)
         .map((r) => `${entityLabel(r.neighbour.entity)} (${r.risk}, via ${r.neighbour.relationship})`);
+      const score = neighbourhoodScore({ malicious: malicious.length, suspicious: suspicious.length });
       finding = makeFinding({
         tool,
         code: 'linked_to_high_risk',
         title: `Linked to ${malicious.length} malicious and ${suspicious.length} suspicious entities`,
-        description: `In the knowledge graph ${entityLabel(entity)} is linked to ${names.join('; ')}. Association is capped at ${NEIGHBOUR_SCORE_CAP}: it is never proof on its own.`,
+        description: `In the knowledge graph ${entityLabel(entity)} is linked to ${names.join('; ')}. Association is capped at ${NEIGHBOUR_SCORE_CAP}: it is never proof on its own. Neighbours count solely for findings independent of this entity.${discountNote}`,
         impact: `It is connected to ${risky.length} other ${risky.length === 1 ? 'item' : 'items'} already assessed as risky.`,
-        score: neighbourhoodScore({ malicious: malicious.length, suspicious: suspicious.length }),
+        score,
         category: 'association',
-        evidence: risky.slice(0, 20).map((r) => `${r.neighbour.entity.type}:${r.neighbour.entity.value}`),
+        // The neighbours, and what their counted risk rests on, so a later run of any of them can tell
+        // whether this association rests on itself (scoring.ts riskBasisOf, independentRisk).
+        evidence: [
+          ...new Set([
+            ...risky.map((r) => entityKey(r.neighbour.entity)),
+            ...risky.flatMap((r) =>
+              (r.neighbour.risk_basis ?? [])
+                .filter((e) => !r.leftOut.includes(e))
+                .flatMap((e) => e.refs.filter((ref) => !ref.startsWith('inc_'))),
+            ),
+          ]),
+        ].slice(0, 20),
+        ...discounted(score),
       });
     } else {
       finding = makeFinding({
         tool,
+        ...discounted(0),
         code: neighbours.length === 0 ? 'not_in_graph' : 'no_high_risk_links',
         title:
           neighbours.length === 0
@@ -298,7 +367,7 @@ export const graphNeighbourhood: Tool = {
             ? `${entityLabel(entity)} has no edges in the knowledge graph yet.`
             : `${entityLabel(entity)} has ${neighbours.length} neighbours (${Object.entries(byRelationship)
                 .map(([r, n]) => `${n} ${r}`)
-                .join(', ')}); none has been judged suspicious or malicious.`,
+                .join(', ')}); none has been judged suspicious or malicious.${discountNote}`,
         impact: 'It is not connected to anything already assessed as risky.',
         score: 0,
         category: 'context',

@@ -11,7 +11,13 @@ import type {
 } from '../../core/vocabulary';
 import { makeFinding } from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
-import { type IpIntel, type NetworkProvider, networkProviderOf, type OfflineIntel } from './enrichment';
+import {
+  type IpIntel,
+  type NetworkProvider,
+  networkProviderOf,
+  type OfflineIntel,
+  PUBLIC_RESOLVERS,
+} from './enrichment';
 import { classifyIp, type IpRange } from './ip-ranges';
 
 /**
@@ -204,6 +210,46 @@ function hostingFinding(value: string, network: Network | undefined): Finding[] 
   ];
 }
 
+/**
+ * Positive evidence of a legitimate owner (types.ts Finding.benign): a public resolver's service
+ * address, or an address of a content-delivery network by its ASN. Weak on its own: it makes a
+ * report benign only when nothing found raises the risk to suspicious (verdict.ts).
+ */
+function legitimateOwnerFinding(value: string, network: Network | undefined): Finding[] {
+  const resolver = PUBLIC_RESOLVERS[value];
+  if (resolver) {
+    return [
+      makeFinding({
+        tool: 'ip_classification',
+        code: 'public_resolver',
+        title: `Public DNS resolver (${resolver})`,
+        description: `${value} is a published service address of ${resolver}, a public DNS resolver: traffic to it is everyday name resolution. It says nothing about what was resolved through it.`,
+        impact: `This is the well-known address of ${resolver}, a public service used by millions of devices.`,
+        score: 0,
+        category: 'context',
+        evidence: [`${value} = ${resolver}`],
+        benign: true,
+        evidence_source: 'offline:resolvers',
+      }),
+    ];
+  }
+  if (network?.provider?.class !== 'cdn') return [];
+  return [
+    makeFinding({
+      tool: 'ip_classification',
+      code: 'cdn_network',
+      title: `Address of a content-delivery network (${network.provider.provider})`,
+      description: `${value} is announced by ${networkText(network)}. The network's owner is a large, accountable provider; many unrelated sites share its addresses, so a site behind it is not vouched for.`,
+      impact: `The address belongs to ${network.provider.provider}, a large legitimate network provider.`,
+      score: 0,
+      category: 'context',
+      evidence: [`AS${network.intel.asn}`],
+      benign: true,
+      evidence_source: 'offline:asn',
+    }),
+  ];
+}
+
 export const ipClassification: Tool = {
   ...builtInTool('ip_classification'),
   async run(entity: Entity, ctx?: ToolRunContext): Promise<ToolOutput> {
@@ -247,6 +293,7 @@ export const ipClassification: Tool = {
           attack: verdict.attack,
         }),
         ...hostingFinding(entity.value, network),
+        ...legitimateOwnerFinding(entity.value, network),
       ],
       related: [],
     };

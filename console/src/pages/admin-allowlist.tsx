@@ -1,0 +1,183 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ALLOWLIST_TYPES } from '../../../shared/domain/knowledge/allowlist-types';
+import { api } from '../api';
+import { AdminOnly } from '../components/admin-only';
+import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { when } from '../format';
+import type { AllowlistAnswer, AllowlistEntry, AllowlistType, Me } from '../types';
+
+/** /admin/allowlist: what the tenant trusts (docs/tenant-knowledge.md); console admins only. */
+export function AllowlistPage({ me }: { me: Me }) {
+  return (
+    <AdminOnly me={me}>
+      <Allowlist />
+    </AdminOnly>
+  );
+}
+
+const HINTS: Record<AllowlistType, string> = {
+  ip: '203.0.113.7',
+  cidr: '198.51.100.0/24 (at most /8, or /32 for IPv6)',
+  domain: 'contoso-payroll.com (and its subdomains)',
+  user: 'svc-backup@contoso.example',
+  host: 'build-07',
+};
+
+function Allowlist() {
+  const [entries, setEntries] = useState<AllowlistEntry[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const load = () =>
+    api<AllowlistAnswer>('GET', '/admin/allowlist')
+      .then((answer) => setEntries(answer.entries))
+      .catch(setError);
+  useEffect(() => {
+    void load();
+  }, []);
+  const remove = async (entry: AllowlistEntry) => {
+    setError(null);
+    try {
+      await api('DELETE', `/admin/allowlist/${encodeURIComponent(entry.entry_id)}`);
+      await load();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle>Allowlist</PageTitle>
+      <p>
+        Entities and networks the organisation trusts. A later investigation of a covered entity ends benign
+        with a finding quoting the entry; its other findings are still shown. Every change is audited.
+      </p>
+      <AddEntry onAdded={load} />
+      <ErrorNote error={error} />
+      {entries === null && !error && <Loading what="the allowlist" />}
+      {entries && entries.length === 0 && <p>The allowlist is empty.</p>}
+      {entries && entries.length > 0 && (
+        <table>
+          <caption class="visually-hidden">Allowlist entries, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Type</th>
+              <th scope="col">Value</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Added</th>
+              <th scope="col">Expires</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.entry_id}>
+                <td>{entry.type}</td>
+                <td>
+                  <code>{entry.value}</code>
+                </td>
+                <td>{entry.reason}</td>
+                <td class="small">
+                  {when(entry.created_at)} by <code>{entry.created_by}</code>
+                </td>
+                <td>
+                  {entry.expired ? (
+                    <Badge kind="expired">expired</Badge>
+                  ) : entry.expires_at ? (
+                    when(entry.expires_at)
+                  ) : (
+                    'never'
+                  )}
+                </td>
+                <td>
+                  <button type="button" class="danger" onClick={() => remove(entry)}>
+                    Remove <span class="visually-hidden">{entry.value}</span>
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+function AddEntry({ onAdded }: { onAdded: () => Promise<unknown> }) {
+  const [type, setType] = useState<AllowlistType>('domain');
+  const [value, setValue] = useState('');
+  const [reason, setReason] = useState('');
+  const [days, setDays] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await api('POST', '/admin/allowlist', {
+        body: { type, value, reason, ...(days ? { expires_in_days: Number(days) } : {}) },
+      });
+      setValue('');
+      setReason('');
+      await onAdded();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="allow-heading">
+      <h2 id="allow-heading">Add an entry</h2>
+      <div class="fields">
+        <label>
+          Type
+          <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value as AllowlistType)}>
+            {ALLOWLIST_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Value
+          <input
+            name="value"
+            required
+            maxLength={256}
+            placeholder={HINTS[type]}
+            value={value}
+            onInput={(e) => setValue(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Reason
+          <input
+            name="reason"
+            required
+            maxLength={500}
+            value={reason}
+            onInput={(e) => setReason(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Expires after (days, optional)
+          <input
+            name="expires_in_days"
+            type="number"
+            min={1}
+            max={3650}
+            value={days}
+            onInput={(e) => setDays(e.currentTarget.value)}
+          />
+        </label>
+      </div>
+      <ErrorNote error={error} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Adding…' : 'Add to the allowlist'}
+      </button>
+    </form>
+  );
+}

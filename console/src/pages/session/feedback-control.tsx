@@ -1,0 +1,62 @@
+import { useState } from 'preact/hooks';
+import { api } from '../../api';
+import { ErrorNote } from '../../components/common';
+import type { SessionFeedback } from '../../types';
+
+/**
+ * "Mark as false positive / confirm" on a completed investigation (analysts and admins): later
+ * investigations of the entity cite the review (who, when, comment); the latest review counts.
+ */
+export function FeedbackControl({ sessionId, verdict }: { sessionId: string; verdict: string }) {
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [given, setGiven] = useState<SessionFeedback | null>(null);
+  const send = async (review: 'true_positive' | 'false_positive') => {
+    setBusy(true);
+    setError(null);
+    try {
+      setGiven(
+        await api<SessionFeedback>('POST', `/sessions/${encodeURIComponent(sessionId)}/feedback`, {
+          body: { verdict: review, comment },
+        }),
+      );
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="panel" aria-labelledby="feedback-heading">
+      <h2 id="feedback-heading">Review this verdict</h2>
+      <p class="muted">
+        The verdict was <strong>{verdict}</strong>. Your review is quoted by later investigations of this
+        entity: a false positive makes them benign, a confirmation counts as evidence.
+      </p>
+      <label>
+        Comment
+        <input
+          name="comment"
+          maxLength={1000}
+          value={comment}
+          onInput={(e) => setComment(e.currentTarget.value)}
+        />
+      </label>
+      <p>
+        <button type="button" disabled={busy} onClick={() => send('false_positive')}>
+          Mark as false positive
+        </button>{' '}
+        <button type="button" class="danger" disabled={busy} onClick={() => send('true_positive')}>
+          Confirm (true positive)
+        </button>
+      </p>
+      <ErrorNote error={error} />
+      {given && (
+        <p role="status">
+          Recorded: {given.verdict.replace('_', ' ')} by {given.by}.
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,143 @@
+import { type Command, Option } from 'commander';
+import { type CommandContext, withExamples } from '../context';
+import { parsePositiveInt } from '../durations';
+import { EXIT } from '../errors';
+import type { components } from '../generated/api';
+import { printJson, printText, shortTime, table } from '../output';
+import { runWithContext } from './investigations';
+
+type Schemas = components['schemas'];
+
+/**
+ * The tenant's own knowledge (docs/tenant-knowledge.md): `sis allowlist add|list|remove` and
+ * `sis sessions feedback`, with an admin key.
+ */
+async function addEntry(
+  type: string,
+  value: string,
+  flags: { reason: string; expiresInDays?: number },
+  ctx: CommandContext,
+): Promise<number> {
+  const entry = (
+    await ctx.api.call('addAllowlistEntry', {
+      body: {
+        type: type as Schemas['AllowlistType'],
+        value,
+        reason: flags.reason,
+        ...(flags.expiresInDays ? { expires_in_days: flags.expiresInDays } : {}),
+      },
+    })
+  ).body;
+  if (ctx.json) printJson(entry);
+  else
+    printText(
+      `Allowlisted ${entry.type} ${entry.value} as ${entry.entry_id}${entry.expires_at ? ` until ${shortTime(entry.expires_at)}` : ''}: ${entry.reason}`,
+    );
+  return EXIT.ok;
+}
+
+async function listEntries(ctx: CommandContext): Promise<number> {
+  const answer = (await ctx.api.call('listAllowlist')).body;
+  if (ctx.json) printJson(answer);
+  else
+    printText(
+      table(
+        ['ENTRY', 'TYPE', 'VALUE', 'EXPIRES', 'BY', 'REASON'],
+        answer.entries.map((e) => [
+          e.entry_id,
+          e.type,
+          e.value,
+          e.expired ? 'expired' : e.expires_at ? shortTime(e.expires_at) : 'never',
+          e.created_by,
+          e.reason,
+        ]),
+      ) || 'The allowlist is empty.',
+    );
+  return EXIT.ok;
+}
+
+async function removeEntry(entryId: string, ctx: CommandContext): Promise<number> {
+  await ctx.api.call('removeAllowlistEntry', { path: { entry_id: entryId } });
+  if (ctx.json) printJson({ entry_id: entryId, removed: true });
+  else printText(`Removed ${entryId} from the allowlist.`);
+  return EXIT.ok;
+}
+
+async function feedback(
+  sessionId: string,
+  verdict: string,
+  flags: { comment?: string },
+  ctx: CommandContext,
+): Promise<number> {
+  const answer = (
+    await ctx.api.call('submitSessionFeedback', {
+      path: { session_id: sessionId },
+      body: {
+        verdict: verdict as Schemas['SessionFeedbackRequest']['verdict'],
+        comment: flags.comment ?? '',
+      },
+    })
+  ).body;
+  if (ctx.json) printJson(answer);
+  else
+    printText(
+      `Recorded ${answer.verdict.replace('_', ' ')} on ${answer.session_id} (was ${answer.session_verdict ?? '-'}); later investigations of the entity cite it.`,
+    );
+  return EXIT.ok;
+}
+
+export function addTenantKnowledgeCommands(program: Command): void {
+  const allowlist = withExamples(
+    program
+      .command('allowlist')
+      .description("The tenant's allowlist: entities and networks it trusts (admin key)"),
+    ['sis allowlist add domain contoso-payroll.com --reason "Payroll provider"', 'sis allowlist list'],
+  );
+  withExamples(
+    allowlist
+      .command('add')
+      .description('Trust an entity: later investigations of it end benign, quoting the reason')
+      .addOption(new Option('--reason <text>', 'why the tenant trusts it').makeOptionMandatory())
+      .addOption(
+        new Option('--expires-in-days <n>', 'lapse after this many days').argParser((v) =>
+          parsePositiveInt(v, '--expires-in-days'),
+        ),
+      )
+      .argument('<type>', 'ip, cidr (at most /8 or /32 for IPv6), domain (with its subdomains), user or host')
+      .argument('<value>', 'the entity or network'),
+    [
+      'sis allowlist add cidr 198.51.100.0/24 --reason "Branch office" --expires-in-days 90',
+      'sis allowlist add host build-07 --reason "CI runner" --json',
+    ],
+  ).action(
+    (type: string, value: string, flags: { reason: string; expiresInDays?: number }, command: Command) =>
+      runWithContext(command, (ctx) => addEntry(type, value, flags, ctx)),
+  );
+  withExamples(allowlist.command('list').description('List the entries, newest first'), [
+    'sis allowlist list --json',
+  ]).action((_flags: object, command: Command) => runWithContext(command, (ctx) => listEntries(ctx)));
+  withExamples(
+    allowlist.command('remove').description('Remove an entry').argument('<entry_id>', 'as listed'),
+    ['sis allowlist remove al_3f1c0a9e5b7d2c4a6e8f0b1d'],
+  ).action((id: string, _flags: object, command: Command) =>
+    runWithContext(command, (ctx) => removeEntry(id, ctx)),
+  );
+
+  const sessions = program.commands.find((c) => c.name() === 'sessions');
+  if (!sessions) throw new Error('the sessions command must be added first');
+  withExamples(
+    sessions
+      .command('feedback')
+      .description("Review a completed session's verdict (admin key): later investigations cite it")
+      .argument('<session_id>')
+      .addOption(
+        new Option('--verdict <verdict>', 'true_positive or false_positive')
+          .choices(['true_positive', 'false_positive'])
+          .makeOptionMandatory(),
+      )
+      .option('--comment <text>', 'why; quoted by later investigations'),
+    ['sis sessions feedback s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF --verdict false_positive --comment "Our scanner"'],
+  ).action((id: string, flags: { verdict: string; comment?: string }, command: Command) =>
+    runWithContext(command, (ctx) => feedback(id, flags.verdict, flags, ctx)),
+  );
+}

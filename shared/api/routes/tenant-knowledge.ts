@@ -1,0 +1,145 @@
+import { defineRoute } from '../route-types';
+import { SessionParams } from '../schemas/investigations';
+import {
+  AddAllowlistEntryRequest,
+  AllowlistEntryParams,
+  SessionFeedbackRequest,
+} from '../schemas/tenant-knowledge';
+import { CONSOLE_TAG } from './console';
+
+/**
+ * The tenant's own knowledge (docs/tenant-knowledge.md): the allowlist (admin keys; console admins)
+ * and analysts' feedback on a completed session (admin keys, any session of the tenant; console
+ * analysts and admins). Later investigations quote both in a finding. Each console route shares its
+ * API twin's function (http-handler.ts twinRouteHandler): the stack's resource count stays under
+ * CloudFormation's 500.
+ */
+const consoleAdmin = { kind: 'console', role: 'admin' } as const;
+const consoleAnalyst = { kind: 'console', role: 'analyst' } as const;
+const consoleTags = [CONSOLE_TAG] as const;
+
+const ALLOWLIST_EFFECT =
+  'An allowlisted entity’s later investigations end benign with a finding quoting the entry (who, when, reason); its other findings are still reported.';
+
+export const addAllowlistEntry = /* @__PURE__ */ defineRoute({
+  operationId: 'addAllowlistEntry',
+  method: 'POST',
+  path: '/api/v1/admin/allowlist',
+  access: { kind: 'admin' },
+  functionName: 'add-allowlist-entry',
+  summary: 'Add an entity or network to the allowlist',
+  description: `Trusts an IP address, a CIDR network (at most /8 for IPv4, /32 for IPv6), a domain with all its subdomains, a user or a host, with the reason and an optional expiry (expires_in_days). ${ALLOWLIST_EFFECT} The same type and value twice is a 409. Audited.`,
+  tags: ['admin'],
+  request: { body: AddAllowlistEntryRequest },
+  responses: { 201: { description: 'The entry was added', schema: 'AllowlistEntry' } },
+  errorStatuses: [409],
+});
+
+export const listAllowlist = /* @__PURE__ */ defineRoute({
+  operationId: 'listAllowlist',
+  method: 'GET',
+  path: '/api/v1/admin/allowlist',
+  access: { kind: 'admin' },
+  functionName: 'list-allowlist',
+  summary: 'List the allowlist',
+  description:
+    'Every allowlist entry, newest first; expired ones (no longer applied) are flagged until removed.',
+  tags: ['admin'],
+  request: {},
+  responses: { 200: { description: 'The entries', schema: 'ListAllowlistResponse' } },
+});
+
+export const removeAllowlistEntry = /* @__PURE__ */ defineRoute({
+  operationId: 'removeAllowlistEntry',
+  method: 'DELETE',
+  path: '/api/v1/admin/allowlist/{entry_id}',
+  access: { kind: 'admin' },
+  functionName: 'remove-allowlist-entry',
+  summary: 'Remove an allowlist entry',
+  description: 'Removes the entry (204); later investigations no longer apply it. Audited.',
+  tags: ['admin'],
+  request: { params: AllowlistEntryParams },
+  responses: { 204: { description: 'The entry was removed' } },
+  errorStatuses: [404],
+});
+
+export const submitSessionFeedback = /* @__PURE__ */ defineRoute({
+  operationId: 'submitSessionFeedback',
+  method: 'POST',
+  path: '/api/v1/sessions/{session_id}/feedback',
+  access: { kind: 'admin' },
+  functionName: 'submit-session-feedback',
+  summary: 'Review the verdict of a completed investigation',
+  description:
+    'A reviewer (admin key) marks a completed session of any key of the tenant a true_positive or a false_positive, with a comment. Later investigations of the same entity carry a finding citing it (who, when, comment): a false positive makes them benign, a true positive counts as confirmed evidence. The latest feedback on a session replaces earlier feedback. 404 for an unknown session, 409 while it runs. Audited.',
+  tags: ['admin'],
+  request: { params: SessionParams, body: SessionFeedbackRequest },
+  responses: { 201: { description: 'The feedback was recorded', schema: 'SessionFeedback' } },
+  errorStatuses: [404, 409],
+});
+
+export const addConsoleAllowlistEntry = /* @__PURE__ */ defineRoute({
+  operationId: 'addConsoleAllowlistEntry',
+  method: 'POST',
+  path: '/api/v1/console/admin/allowlist',
+  access: consoleAdmin,
+  functionName: 'add-allowlist-entry',
+  summary: 'Add an allowlist entry (console admins)',
+  description: 'The same as addAllowlistEntry; the entry and the audit name the signed-in person.',
+  tags: consoleTags,
+  request: { body: AddAllowlistEntryRequest },
+  responses: { 201: { description: 'The entry was added', schema: 'AllowlistEntry' } },
+  errorStatuses: [409],
+});
+
+export const listConsoleAllowlist = /* @__PURE__ */ defineRoute({
+  operationId: 'listConsoleAllowlist',
+  method: 'GET',
+  path: '/api/v1/console/admin/allowlist',
+  access: consoleAdmin,
+  functionName: 'list-allowlist',
+  summary: 'List the allowlist (console admins)',
+  description: 'The same as listAllowlist.',
+  tags: consoleTags,
+  request: {},
+  responses: { 200: { description: 'The entries', schema: 'ListAllowlistResponse' } },
+});
+
+export const removeConsoleAllowlistEntry = /* @__PURE__ */ defineRoute({
+  operationId: 'removeConsoleAllowlistEntry',
+  method: 'DELETE',
+  path: '/api/v1/console/admin/allowlist/{entry_id}',
+  access: consoleAdmin,
+  functionName: 'remove-allowlist-entry',
+  summary: 'Remove an allowlist entry (console admins)',
+  description: 'The same as removeAllowlistEntry.',
+  tags: consoleTags,
+  request: { params: AllowlistEntryParams },
+  responses: { 204: { description: 'The entry was removed' } },
+  errorStatuses: [404],
+});
+
+export const submitConsoleFeedback = /* @__PURE__ */ defineRoute({
+  operationId: 'submitConsoleFeedback',
+  method: 'POST',
+  path: '/api/v1/console/sessions/{session_id}/feedback',
+  access: consoleAnalyst,
+  functionName: 'submit-session-feedback',
+  summary: "Mark any of the tenant's sessions a false positive or confirm it",
+  description: 'The same as submitSessionFeedback, for console analysts and admins.',
+  tags: consoleTags,
+  request: { params: SessionParams, body: SessionFeedbackRequest },
+  responses: { 201: { description: 'The feedback was recorded', schema: 'SessionFeedback' } },
+  errorStatuses: [404, 409],
+});
+
+export const tenantKnowledgeRoutes = [
+  addAllowlistEntry,
+  listAllowlist,
+  removeAllowlistEntry,
+  submitSessionFeedback,
+  addConsoleAllowlistEntry,
+  listConsoleAllowlist,
+  removeConsoleAllowlistEntry,
+  submitConsoleFeedback,
+] as const;

@@ -1,0 +1,102 @@
+import { ALLOWLIST_TYPES, MAX_EXPIRY_DAYS, MAX_REASON_LENGTH } from '../../domain/knowledge/allowlist';
+import { FEEDBACK_VERDICTS, MAX_COMMENT_LENGTH } from '../../domain/knowledge/feedback';
+import * as z from '../../zod';
+import { withMeta } from '../../zod';
+import { IsoDateTime, SessionId } from './common';
+import { Verdict } from './search';
+
+/** The tenant's allowlist and analysts' feedback (docs/tenant-knowledge.md). */
+
+export const AllowlistType = /* @__PURE__ */ (() =>
+  withMeta(z.enum(ALLOWLIST_TYPES), {
+    id: 'AllowlistType',
+    description:
+      'ip: one address; cidr: a network, at most /8 (IPv4) or /32 (IPv6) wide; domain: the domain and all its subdomains; user; host',
+    example: 'domain',
+  }))();
+
+export const AddAllowlistEntryRequest = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      type: AllowlistType,
+      value: withMeta(z.string().check(z.minLength(1), z.maxLength(256)), {
+        description: 'The entity or network, normalised like an investigated entity',
+        example: 'contoso-partner.example',
+      }),
+      reason: withMeta(z.string().check(z.minLength(1), z.maxLength(MAX_REASON_LENGTH)), {
+        description: 'Why the tenant trusts it; quoted by every later investigation of a covered entity',
+        example: 'Payroll provider, contract 2026-114',
+      }),
+      expires_in_days: withMeta(z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_EXPIRY_DAYS))), {
+        description: `Days until the entry lapses (1-${MAX_EXPIRY_DAYS}); without it the entry never expires`,
+        example: 90,
+      }),
+    }),
+    { id: 'AddAllowlistEntryRequest' },
+  ))();
+
+export const AllowlistEntry = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      entry_id: withMeta(z.string(), {
+        description: 'Derived from the type and the normalised value',
+        example: 'al_3f1c0a9e5b7d2c4a6e8f0b1d',
+      }),
+      type: AllowlistType,
+      value: withMeta(z.string(), { description: 'Normalised value', example: 'contoso-partner.example' }),
+      reason: z.string(),
+      created_by: withMeta(z.string(), {
+        description: 'Who added it: an admin key ID, or user:<name> for a console admin',
+        example: 'user:admin',
+      }),
+      created_at: IsoDateTime,
+      expires_at: withMeta(z.nullable(IsoDateTime), { description: 'null: never expires' }),
+      expired: withMeta(z.boolean(), { description: 'Past expires_at: no longer applied' }),
+    }),
+    { id: 'AllowlistEntry', description: 'An entity or network the tenant trusts' },
+  ))();
+
+export const ListAllowlistResponse = /* @__PURE__ */ (() =>
+  withMeta(z.object({ entries: z.array(AllowlistEntry) }), { id: 'ListAllowlistResponse' }))();
+
+export const AllowlistEntryParams = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      entry_id: withMeta(z.string().check(z.regex(/^al_[0-9a-f]{24}$/, 'must be an allowlist entry ID')), {
+        description: 'entry_id of the allowlist entry',
+      }),
+    }),
+    { id: 'AllowlistEntryParams' },
+  ))();
+
+export const SessionFeedbackRequest = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      verdict: withMeta(z.enum(FEEDBACK_VERDICTS), {
+        description:
+          'true_positive: the entity really is a threat (later investigations count it as confirmed evidence); false_positive: it is not (later investigations end benign, citing this)',
+        example: 'false_positive',
+      }),
+      comment: withMeta(z._default(z.string().check(z.maxLength(MAX_COMMENT_LENGTH)), ''), {
+        description: 'Why; quoted by later investigations',
+        example: 'Our vulnerability scanner',
+      }),
+    }),
+    { id: 'SessionFeedbackRequest' },
+  ))();
+
+export const SessionFeedback = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      session_id: SessionId,
+      verdict: z.enum(FEEDBACK_VERDICTS),
+      comment: z.string(),
+      by: withMeta(z.string(), { description: 'Who gave it', example: 'user:analyst' }),
+      at: IsoDateTime,
+      session_verdict: withMeta(z.optional(z.nullable(Verdict)), {
+        description: "The reviewed session's verdict when the feedback was given",
+      }),
+      session_risk_score: z.optional(z.nullable(z.number())),
+    }),
+    { id: 'SessionFeedback', description: "An analyst's review of a session's verdict" },
+  ))();

@@ -1,0 +1,104 @@
+import { type Entity, entityLabel } from '../../core/entity';
+import type { AllowlistMatch, Facts, FeedbackRecord, Finding, TenantKnowledge } from '../../core/vocabulary';
+import { confirmedScore, makeFinding } from '../scoring';
+
+/**
+ * Findings from what the tenant itself says about an entity (docs/tenant-knowledge.md), made by the
+ * prior_investigations tool, which reads them with the earlier verdicts (no tool of its own, so an
+ * investigation writes nothing more). Each finding quotes its entry or feedback: who, when, why.
+ *
+ * - An unexpired allowlist entry covering the entity: benign evidence from `tenant:allowlist`, which
+ *   sets the verdict to benign whatever else was found (the other findings stay in the report).
+ * - The latest feedback on a session of the entity: a false positive is benign evidence from
+ *   `feedback` (sets the verdict like the allowlist); a true positive is confirmed evidence
+ *   (scoring.ts confirmedScore: 75, losing half every 90 days). Earlier feedback is mentioned only.
+ */
+
+const day = (at: string) => at.slice(0, 10);
+
+function allowlistFinding(entity: Entity, match: AllowlistMatch, others: number): Finding {
+  const scope =
+    match.type === 'cidr'
+      ? `network ${match.value}`
+      : match.type === 'domain' && match.value !== entity.value
+        ? `domain ${match.value} and its subdomains`
+        : `${match.type} ${match.value}`;
+  const expiry = match.expires_at ? `, until ${day(match.expires_at)}` : '';
+  const more = others > 0 ? ` ${others} more entries cover it too.` : '';
+  return makeFinding({
+    tool: 'prior_investigations',
+    code: 'allowlisted',
+    title: `Allowlisted by the tenant: ${match.reason}`,
+    description: `The tenant's allowlist trusts the ${scope} (entry ${match.entry_id}, added by ${match.created_by} on ${day(match.created_at)}${expiry}): "${match.reason}". The allowlist sets the verdict to benign; the other findings are still shown.${more}`,
+    impact: `Your organisation has listed ${entityLabel(entity)} as trusted: ${match.reason}`,
+    score: 0,
+    category: 'tenant_knowledge',
+    evidence: [match.entry_id],
+    benign: true,
+    evidence_source: 'tenant:allowlist',
+  });
+}
+
+function feedbackFinding(
+  entity: Entity,
+  latest: FeedbackRecord,
+  all: readonly FeedbackRecord[],
+  now: Date,
+): Finding {
+  const quoted = latest.comment ? `: "${latest.comment}"` : ' (no comment)';
+  const earlier =
+    all.length > 1
+      ? ` ${all.length - 1} earlier feedback ${all.length === 2 ? 'entry' : 'entries'} on this entity.`
+      : '';
+  const was =
+    latest.session_verdict != null
+      ? ` The reviewed investigation had judged it ${latest.session_verdict} (risk ${latest.session_risk_score ?? 'n/a'}/100).`
+      : '';
+  if (latest.verdict === 'false_positive') {
+    return makeFinding({
+      tool: 'prior_investigations',
+      code: 'feedback_false_positive',
+      title: `Marked a false positive by ${latest.by} (${day(latest.at)})`,
+      description: `${latest.by} reviewed an earlier investigation of ${entityLabel(entity)} on ${day(latest.at)} and marked it a false positive${quoted}.${was} A person's review sets the verdict to benign; the other findings are still shown.${earlier}`,
+      impact: `An analyst reviewed it and found it harmless${quoted}`,
+      score: 0,
+      category: 'tenant_knowledge',
+      evidence: [`feedback ${latest.at}`],
+      benign: true,
+      evidence_source: 'feedback',
+    });
+  }
+  return makeFinding({
+    tool: 'prior_investigations',
+    code: 'feedback_true_positive',
+    title: `Confirmed a true positive by ${latest.by} (${day(latest.at)})`,
+    description: `${latest.by} reviewed an earlier investigation of ${entityLabel(entity)} on ${day(latest.at)} and confirmed it a true positive${quoted}.${was} A person's confirmation counts as evidence (75, losing half every 90 days).${earlier}`,
+    impact: `An analyst confirmed it is a real threat${quoted}`,
+    score: confirmedScore(latest.at, now),
+    category: 'tenant_knowledge',
+    evidence: [`feedback ${latest.at}`],
+    evidence_source: 'feedback',
+  });
+}
+
+/** The findings and facts of the tenant's knowledge about the entity (none when it has none). */
+export function tenantKnowledgeFindings(
+  entity: Entity,
+  knowledge: TenantKnowledge,
+  now: Date,
+): { findings: Finding[]; facts: Facts } {
+  const findings: Finding[] = [];
+  const [entry, ...others] = knowledge.allowlist;
+  if (entry) findings.push(allowlistFinding(entity, entry, others.length));
+  const feedback = [...knowledge.feedback].sort((a, b) => b.at.localeCompare(a.at));
+  const [latest] = feedback;
+  if (latest) findings.push(feedbackFinding(entity, latest, feedback, now));
+  return {
+    findings,
+    facts: {
+      allowlist_entries: knowledge.allowlist.map((m) => m.entry_id),
+      // Like the earlier verdicts, feedback names no session (sessions are confidential per key).
+      feedback: feedback.slice(0, 5).map((f) => ({ verdict: f.verdict, by: f.by, at: f.at })),
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import { perConfiguration } from '../../config';
+import { ConflictError, NotFoundError } from '../../domain/core/errors';
+import type { FeedbackRecord, Verdict } from '../../domain/core/vocabulary';
+import { VERDICTS } from '../../domain/core/vocabulary';
+import { randomIdentifier } from '../../domain/keys/api-key';
+import type { AdminAction, AuditEntry } from '../../domain/keys/key-lifecycle';
+import type { Caller } from '../../domain/keys/scopes';
+import {
+  type AllowlistEntry,
+  type AllowlistInput,
+  isExpired,
+  newAllowlistEntry,
+} from '../../domain/knowledge/allowlist';
+import { type FeedbackInput, newFeedback } from '../../domain/knowledge/feedback';
+import { documentClientFor } from '../../store/dynamo-client';
+import { TenantKnowledgeRepository } from '../../store/knowledge/tenant-knowledge-repository';
+import { SessionReader } from '../../store/sessions/session-reader';
+import { onSessionsTable } from '../../store/sessions-table';
+import { tableName } from '../../store/tables';
+
+/**
+ * The tenant's own knowledge (docs/tenant-knowledge.md): the allowlist, kept by admins (admin API keys
+ * and console admins), and analysts' feedback on completed sessions (admin API keys, any session of
+ * the tenant; console analysts and admins). Every change is audited in the admin audit list. Later
+ * investigations read both (the prior_investigations tool) and quote them in a finding.
+ */
+export interface TenantKnowledgeDeps {
+  knowledge: TenantKnowledgeRepository;
+  sessions: Pick<SessionReader, 'get'>;
+  now: () => Date;
+}
+
+export type AllowlistEntryView = AllowlistEntry & { expired: boolean };
+
+/** How a person or key is named in entries, findings and feedback: `user:<name>` or `key:<key ID>`. */
+export function actorName(caller: Caller): string {
+  return caller.user ? `user:${caller.user.username}` : `key:${caller.keyId}`;
+}
+
+function audit(
+  action: AdminAction,
+  target: string,
+  caller: Caller,
+  at: Date,
+  details: AuditEntry['details'],
+): AuditEntry {
+  return {
+    audit_id: randomIdentifier(),
+    at: at.toISOString(),
+    action,
+    key_id: target,
+    actor: caller.keyId,
+    details,
+  };
+}
+
+const view = (entry: AllowlistEntry, now: Date): AllowlistEntryView => ({
+  ...entry,
+  expired: isExpired(entry, now),
+});
+
+export class TenantKnowledgeService {
+  constructor(private readonly deps: TenantKnowledgeDeps) {}
+
+  async addEntry(caller: Caller, input: AllowlistInput): Promise<AllowlistEntryView> {
+    const now = this.deps.now();
+    const entry = newAllowlistEntry(input, actorName(caller), now);
+    await this.deps.knowledge.addEntry(
+      entry,
+      audit('allowlist_add', entry.entry_id, caller, now, {
+        type: entry.type,
+        value: entry.value,
+        reason: entry.reason,
+        expires_at: entry.expires_at,
+      }),
+    );
+    return view(entry, now);
+  }
+
+  async listEntries(): Promise<{ entries: AllowlistEntryView[] }> {
+    const now = this.deps.now();
+    const entries = await this.deps.knowledge.listEntries();
+    return {
+      entries: entries
+        .map((e) => view(e, now))
+        .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.entry_id.localeCompare(b.entry_id)),
+    };
+  }
+
+  async removeEntry(caller: Caller, entryId: string): Promise<void> {
+    const now = this.deps.now();
+    const entry = await this.deps.knowledge.getEntry(entryId);
+    if (!entry) throw new NotFoundError('No allowlist entry with this ID.');
+    await this.deps.knowledge.removeEntry(
+      entryId,
+      audit('allowlist_remove', entryId, caller, now, {
+        type: entry.type,
+        value: entry.value,
+        reason: entry.reason,
+      }),
+    );
+  }
+
+  /**
+   * Records feedback on a completed session. The route decides who may call (admin keys, console
+   * analysts and admins), all of whom may address any session of the tenant: 404 for no such
+   * session, 409 while it runs or when it ended without a verdict.
+   */
+  async submitFeedback(caller: Caller, sessionId: string, input: FeedbackInput): Promise<FeedbackRecord> {
+    const session = await this.deps.sessions.get(sessionId);
+    if (!session) throw new NotFoundError('No session with this ID.');
+    if (session.status !== 'completed') {
+      throw new ConflictError(
+        session.status === 'initialized' || session.status === 'active'
+          ? 'The investigation is still running: give feedback once it has completed.'
+          : `The investigation ended ${session.status}, without a verdict to review.`,
+      );
+    }
+    const summary = session.report_summary ?? {};
+    const verdict = (VERDICTS as readonly unknown[]).includes(summary.verdict)
+      ? (summary.verdict as Verdict)
+      : null;
+    const now = this.deps.now();
+    const feedback = newFeedback(
+      input,
+      {
+        session_id: sessionId,
+        verdict,
+        risk_score: typeof summary.risk_score === 'number' ? summary.risk_score : null,
+      },
+      actorName(caller),
+      now,
+    );
+    const entity = session.entity as { type: 'ip' | 'user' | 'host' | 'domain'; value: string };
+    await this.deps.knowledge.putFeedback(
+      entity,
+      feedback,
+      audit('feedback', sessionId, caller, now, {
+        verdict: feedback.verdict,
+        comment: feedback.comment,
+        entity: `${entity.type}:${entity.value}`,
+        session_verdict: verdict,
+      }),
+    );
+    return feedback;
+  }
+}
+
+/** The service of this process (rebuilt when tests reset the config). */
+export const tenantKnowledgeService = /* @__PURE__ */ perConfiguration((cfg) => {
+  const doc = documentClientFor(cfg);
+  return new TenantKnowledgeService({
+    knowledge: new TenantKnowledgeRepository(doc, tableName(cfg, 'sessions'), tableName(cfg, 'keys')),
+    sessions: onSessionsTable(cfg, SessionReader, doc),
+    now: () => new Date(),
+  });
+});

@@ -1,0 +1,42 @@
+import type { Entity } from '../../domain/core/entity';
+import type { FeedbackRecord } from '../../domain/core/vocabulary';
+import type { AllowlistEntry, AllowlistType } from '../../domain/knowledge/allowlist-types';
+
+/**
+ * The tenant's knowledge in the sessions table (tenant-knowledge-repository.ts has the key design):
+ * its keys and item shapes, shared by the reads an investigation makes and the admin writes.
+ */
+export const ALLOWLIST_PK = 'ALLOWLIST';
+export const ENTRY_PREFIX = 'ENTRY#';
+/** The keys table's audit partition (keys-repository.ts): the only part of that table written here. */
+export const AUDIT_PK = 'AUDIT';
+/** Far beyond a sane allowlist; an investigation reads at most this many entries. */
+export const MAX_ALLOWLIST_ENTRIES = 5_000;
+export const MAX_FEEDBACK_READ = 20;
+
+export const feedbackPk = (entity: Entity) => `FEEDBACK#${entity.type}#${entity.value}`;
+export const entrySk = (entryId: string) => `${ENTRY_PREFIX}${entryId}`;
+
+export function entryFromItem(item: Record<string, unknown>): AllowlistEntry {
+  return {
+    entry_id: String(item.entry_id),
+    type: item.entry_type as AllowlistType,
+    value: String(item.value),
+    reason: String(item.reason),
+    created_by: String(item.created_by),
+    created_at: String(item.created_at),
+    expires_at: typeof item.expires_at === 'string' ? item.expires_at : null,
+  };
+}
+
+export function feedbackFromItem(item: Record<string, unknown>): FeedbackRecord {
+  return {
+    session_id: String(item.session_id),
+    verdict: item.verdict === 'true_positive' ? 'true_positive' : 'false_positive',
+    comment: String(item.comment ?? ''),
+    by: String(item.by),
+    at: String(item.at),
+    session_verdict: (item.session_verdict as FeedbackRecord['session_verdict']) ?? null,
+    session_risk_score: typeof item.session_risk_score === 'number' ? item.session_risk_score : null,
+  };
+}

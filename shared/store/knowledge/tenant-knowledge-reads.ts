@@ -1,0 +1,86 @@
+import { type DynamoDBDocumentClient, GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Config } from '../../config';
+import type { Entity } from '../../domain/core/entity';
+import type { FeedbackRecord } from '../../domain/core/vocabulary';
+import type { AllowlistEntry } from '../../domain/knowledge/allowlist-types';
+import { documentClientFor } from '../dynamo-client';
+import { tableName } from '../tables';
+import {
+  ALLOWLIST_PK,
+  ENTRY_PREFIX,
+  entryFromItem,
+  entrySk,
+  feedbackFromItem,
+  feedbackPk,
+  MAX_ALLOWLIST_ENTRIES,
+  MAX_FEEDBACK_READ,
+} from './tenant-knowledge-items';
+
+/**
+ * Reading the tenant's knowledge (key design in tenant-knowledge-repository.ts): what an investigation
+ * (the run-tool step) and the admin routes read. Its own module so the run-tool step does not carry
+ * the writes.
+ */
+export class TenantKnowledgeReads {
+  constructor(
+    protected readonly doc: DynamoDBDocumentClient,
+    protected readonly sessionsTable: string,
+  ) {}
+
+  async getEntry(entryId: string): Promise<AllowlistEntry | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.sessionsTable,
+        Key: { pk: ALLOWLIST_PK, sk: entrySk(entryId) },
+        ConsistentRead: true,
+      }),
+    );
+    return Item ? entryFromItem(Item) : undefined;
+  }
+
+  /** Every entry (expired ones too, until DynamoDB's TTL removes them), in entry ID order. */
+  async listEntries(): Promise<AllowlistEntry[]> {
+    const entries: AllowlistEntry[] = [];
+    const pages = paginateQuery(
+      { client: this.doc, pageSize: 1000 },
+      {
+        TableName: this.sessionsTable,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
+        ExpressionAttributeValues: { ':pk': ALLOWLIST_PK, ':entry': ENTRY_PREFIX },
+      },
+    );
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) entries.push(entryFromItem(item));
+      if (entries.length >= MAX_ALLOWLIST_ENTRIES) break;
+    }
+    return entries.slice(0, MAX_ALLOWLIST_ENTRIES);
+  }
+
+  /** The feedback on one session of the entity, if any. */
+  async feedbackOn(entity: Entity, sessionId: string): Promise<FeedbackRecord | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.sessionsTable, Key: { pk: feedbackPk(entity), sk: sessionId } }),
+    );
+    return Item ? feedbackFromItem(Item) : undefined;
+  }
+
+  /** Feedback on the entity's sessions (up to 20), newest first. */
+  async feedbackFor(entity: Entity): Promise<FeedbackRecord[]> {
+    const { Items } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.sessionsTable,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': feedbackPk(entity) },
+        Limit: MAX_FEEDBACK_READ,
+      }),
+    );
+    return (Items ?? []).map(feedbackFromItem).sort((a, b) => b.at.localeCompare(a.at));
+  }
+}
+
+export function tenantKnowledgeReadsFromConfig(
+  cfg: Config,
+  doc: DynamoDBDocumentClient = documentClientFor(cfg),
+): TenantKnowledgeReads {
+  return new TenantKnowledgeReads(doc, tableName(cfg, 'sessions'));
+}

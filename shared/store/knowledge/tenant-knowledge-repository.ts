@@ -1,0 +1,146 @@
+import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Config } from '../../config';
+import type { Entity } from '../../domain/core/entity';
+import { ConflictError, NotFoundError } from '../../domain/core/errors';
+import type { FeedbackRecord } from '../../domain/core/vocabulary';
+import type { AuditEntry } from '../../domain/keys/key-lifecycle';
+import type { AllowlistEntry } from '../../domain/knowledge/allowlist';
+import { documentClientFor } from '../dynamo-client';
+import { tableName } from '../tables';
+import { ALLOWLIST_PK, AUDIT_PK, entrySk, feedbackPk } from './tenant-knowledge-items';
+import { TenantKnowledgeReads } from './tenant-knowledge-reads';
+
+/**
+ * The tenant's own knowledge (docs/tenant-knowledge.md), in the sessions table beside the verdicts
+ * the investigation tools already read (the run-tool step reads it with the grant it has):
+ *
+ *   pk ALLOWLIST                  sk ENTRY#<entry_id>   one allowlist entry (TTL at its expiry)
+ *   pk FEEDBACK#<type>#<value>    sk <session_id>       the latest feedback on a session of that entity
+ *
+ * Every change is written in one transaction with its audit record in the keys table's audit
+ * partition (pk AUDIT, the admin audit list), which these functions may write and nothing else of
+ * that table (infra/function-grants.ts `auditAppend`). An investigation only reads: one Query of the
+ * allowlist partition and one of the entity's feedback partition.
+ */
+export { AUDIT_PK, MAX_ALLOWLIST_ENTRIES } from './tenant-knowledge-items';
+
+function isConditionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'ConditionalCheckFailedException') return true;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return (
+    error.name === 'TransactionCanceledException' &&
+    !!reasons?.some((r) => r.Code === 'ConditionalCheckFailed')
+  );
+}
+
+export class TenantKnowledgeRepository extends TenantKnowledgeReads {
+  constructor(
+    doc: DynamoDBDocumentClient,
+    sessionsTable: string,
+    private readonly keysTable: string,
+  ) {
+    super(doc, sessionsTable);
+  }
+
+  private auditPut(entry: AuditEntry) {
+    return {
+      Put: {
+        TableName: this.keysTable,
+        Item: { pk: AUDIT_PK, sk: `${entry.at}#${entry.audit_id}`, ...entry },
+      },
+    };
+  }
+
+  /**
+   * Adds the entry with its audit record; ConflictError when an unexpired entry with the same ID
+   * (the same type and value) exists. An expired one is replaced.
+   */
+  async addEntry(entry: AllowlistEntry, audit: AuditEntry): Promise<void> {
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.sessionsTable,
+                Item: {
+                  pk: ALLOWLIST_PK,
+                  sk: entrySk(entry.entry_id),
+                  entry_id: entry.entry_id,
+                  entry_type: entry.type,
+                  value: entry.value,
+                  reason: entry.reason,
+                  created_by: entry.created_by,
+                  created_at: entry.created_at,
+                  expires_at: entry.expires_at,
+                  ...(entry.expires_at
+                    ? { expires_at_epoch: Math.ceil(Date.parse(entry.expires_at) / 1000) }
+                    : {}),
+                },
+                ConditionExpression:
+                  'attribute_not_exists(sk) OR (attribute_type(expires_at, :string) AND expires_at <= :now)',
+                ExpressionAttributeValues: { ':string': 'S', ':now': entry.created_at },
+              },
+            },
+            this.auditPut(audit),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) {
+        throw new ConflictError(
+          `${entry.type} ${entry.value} is already on the allowlist (entry ${entry.entry_id}); remove it first to change it.`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Deletes the entry with its audit record; NotFoundError when there is none. */
+  async removeEntry(entryId: string, audit: AuditEntry): Promise<void> {
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.sessionsTable,
+                Key: { pk: ALLOWLIST_PK, sk: entrySk(entryId) },
+                ConditionExpression: 'attribute_exists(sk)',
+              },
+            },
+            this.auditPut(audit),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new NotFoundError('No allowlist entry with this ID.');
+      throw error;
+    }
+  }
+
+  /** Records (or replaces) the feedback on a session of the entity, with its audit record. */
+  async putFeedback(entity: Entity, feedback: FeedbackRecord, audit: AuditEntry): Promise<void> {
+    await this.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.sessionsTable,
+              Item: { pk: feedbackPk(entity), sk: feedback.session_id, ...feedback },
+            },
+          },
+          this.auditPut(audit),
+        ],
+      }),
+    );
+  }
+}
+
+export function tenantKnowledgeRepositoryFromConfig(
+  cfg: Config,
+  doc: DynamoDBDocumentClient = documentClientFor(cfg),
+): TenantKnowledgeRepository {
+  return new TenantKnowledgeRepository(doc, tableName(cfg, 'sessions'), tableName(cfg, 'keys'));
+}
