@@ -1,60 +1,20 @@
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import { type Entity, type EntityType, isEntityType } from '../domain/core/entity';
-import { isTlp, type Tlp } from '../domain/core/tlp';
-import type { RiskBasisEntry } from '../domain/core/vocabulary';
 import {
-  type Direction,
   type Edge,
   type EdgeSide,
-  type EntityNode,
   edgeFromSide,
   edgeSides,
   mergeEdge,
   mergeNode,
   type NodeObservation,
-  type Relationship,
 } from '../domain/graph/graph';
 import { consistentBatchGet } from './consistent-batch-get';
 import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
 
-/**
- * The knowledge graph as an adjacency list in the graph table:
- *
- * - node      pk `ENTITY#<type>#<value>`, sk `NODE`: counts, first/last seen, latest risk score.
- * - value     pk `ENTITY#<type>#<value>`, sk `VALUE`: the node's gsi1 entry `VALUE#<value>` / `<type>`,
- *             which finds an entity's types from its bare value. An item of its own, written only by
- *             the transaction that creates the node: every evidence rewrites the node, and on the node
- *             the ALL-projected entry was rewritten with it (DynamoDB Local meters such a transaction
- *             12 units instead of 4). Nodes written before carry the gsi1 attributes themselves until
- *             the first transaction that rewrites them moves the entry here (`isLegacyIndexedNode`).
- * - edge side pk `ENTITY#<type>#<value>`, sk `EDGE#<type>#<value>#<relationship>#<direction>`: one
- *             item per edge in the partition of each of its two entities (domain `edgeSides`).
- * - evidence  pk `ENTITY#<type>#<value>`, sk `EVIDENCE#<kind>#<id>`: which edge sides an incident or
- *             session has already been applied to in this partition.
- *
- * A neighbourhood is one Query on `begins_with(sk, 'EDGE#')`. Writes are exactly-once per (entity,
- * evidence, edge side): each entity partition is updated by one transaction that puts the node, the
- * changed edge sides and the evidence item, every put conditioned on the version it was computed
- * from. A redelivered incident or a replayed workflow step finds its evidence item and adds nothing;
- * a concurrent writer makes the transaction fail and the partition is read and merged again. The
- * evidence item (not the bounded evidence list on the edge) is what makes counts exact, so an entity
- * seen in thousands of incidents still counts a replay of an old one once.
- */
-export type EvidenceKind = NodeObservation['kind'];
-
-export interface EvidenceRef {
-  /** incident_id or session_id. */
-  id: string;
-  kind: EvidenceKind;
-  /** When the evidence observed the entities (incident created_at, session completion). */
-  at: string;
-  /** The session's TLP: every node the evidence writes keeps the highest level it was written at. */
-  tlp?: Tlp;
-}
-
-export interface StoredNode extends EntityNode {}
+export type { EvidenceKind, EvidenceRef, StoredNode } from './graph-items';
 
 export interface NeighbourPage {
   sides: EdgeSide[];
@@ -62,10 +22,6 @@ export interface NeighbourPage {
   next?: string;
 }
 
-const NODE_SK = 'NODE';
-const VALUE_SK = 'VALUE';
-const EDGE_PREFIX = 'EDGE#';
-const EVIDENCE_PREFIX = 'EVIDENCE#';
 const MAX_TRANSACTION_ITEMS = 100;
 /**
  * Edge sides per transaction: the rest of the 100 items are the node, its value item (the
@@ -76,18 +32,27 @@ const MAX_ATTEMPTS = 8;
 /** Entity partitions written in parallel for one observation. */
 const PARTITION_CONCURRENCY = 6;
 
-export const entityPk = (entity: Entity) => `ENTITY#${entity.type}#${entity.value}`;
-const valueIndexPk = (value: string) => `VALUE#${value}`;
-/**
- * Type and relationship/direction are fixed vocabularies without `#`, so the key is unambiguous
- * even when a user name contains `#`.
- */
-export const edgeSk = (side: Pick<EdgeSide, 'other' | 'relationship' | 'direction'>) =>
-  `${EDGE_PREFIX}${side.other.type}#${side.other.value}#${side.relationship}#${side.direction}`;
-const evidenceSk = (evidence: Pick<EvidenceRef, 'id' | 'kind'>) =>
-  `${EVIDENCE_PREFIX}${evidence.kind}#${evidence.id}`;
+import {
+  EDGE_PREFIX,
+  EVIDENCE_PREFIX,
+  type EvidenceKind,
+  type EvidenceRef,
+  edgeSk,
+  entityPk,
+  evidenceSk,
+  type Item,
+  isLegacyIndexedNode,
+  NODE_SK,
+  nodeFromItem,
+  nodeItem,
+  type StoredNode,
+  sideFromItem,
+  sideItem,
+  valueIndexPk,
+  valueItem,
+} from './graph-items';
 
-type Item = Record<string, unknown>;
+export { edgeSk, entityPk, nodeItems, sideItem } from './graph-items';
 
 interface Versioned<T> {
   value: T;
@@ -99,104 +64,6 @@ interface PartitionWork {
   entity: Entity;
   node: NodeObservation;
   sides: EdgeSide[];
-}
-
-function riskBasisFromItem(raw: unknown[]): RiskBasisEntry[] {
-  return raw
-    .filter((e): e is Item => typeof e === 'object' && e !== null)
-    .map((e) => ({
-      source: String(e.source),
-      score: Number(e.score ?? 0),
-      refs: Array.isArray(e.refs) ? e.refs.map(String) : [],
-    }));
-}
-
-function nodeFromItem(item: Item): StoredNode {
-  const node: StoredNode = {
-    type: item.entity_type as EntityType,
-    value: String(item.value),
-    first_seen: String(item.first_seen),
-    last_seen: String(item.last_seen),
-    incident_count: Number(item.incident_count ?? 0),
-    investigation_count: Number(item.investigation_count ?? 0),
-  };
-  if (typeof item.risk_score === 'number') node.risk_score = item.risk_score;
-  if (typeof item.risk_scored_at === 'string') node.risk_scored_at = item.risk_scored_at;
-  if (isTlp(item.tlp)) node.tlp = item.tlp;
-  if (Array.isArray(item.risk_basis)) node.risk_basis = riskBasisFromItem(item.risk_basis);
-  return node;
-}
-
-function sideFromItem(item: Item): EdgeSide {
-  return {
-    self: { type: item.self_type as EntityType, value: String(item.self_value) },
-    other: { type: item.other_type as EntityType, value: String(item.other_value) },
-    relationship: item.relationship as Relationship,
-    direction: item.direction as Direction,
-    first_seen: String(item.first_seen),
-    last_seen: String(item.last_seen),
-    count: Number(item.count ?? 0),
-    evidence: Array.isArray(item.evidence) ? item.evidence.map(String) : [],
-  };
-}
-
-/** The stored form of one edge side (also for bulk seeding by tooling and benchmarks). */
-export function sideItem(side: EdgeSide, version = 1): Item {
-  return {
-    pk: entityPk(side.self),
-    sk: edgeSk(side),
-    self_type: side.self.type,
-    self_value: side.self.value,
-    other_type: side.other.type,
-    other_value: side.other.value,
-    relationship: side.relationship,
-    direction: side.direction,
-    first_seen: side.first_seen,
-    last_seen: side.last_seen,
-    count: side.count,
-    evidence: side.evidence,
-    version,
-  };
-}
-
-/** The node item alone; `nodeItems` is the stored form of a node. */
-function nodeItem(node: StoredNode, version: number): Item {
-  return {
-    pk: entityPk(node),
-    sk: NODE_SK,
-    entity_type: node.type,
-    value: node.value,
-    first_seen: node.first_seen,
-    last_seen: node.last_seen,
-    incident_count: node.incident_count,
-    investigation_count: node.investigation_count,
-    ...(node.risk_score !== undefined
-      ? { risk_score: node.risk_score, risk_scored_at: node.risk_scored_at }
-      : {}),
-    ...(node.tlp ? { tlp: node.tlp } : {}),
-    ...(node.risk_basis ? { risk_basis: node.risk_basis } : {}),
-    version,
-  };
-}
-
-/** The entity's entry in the value index (gsi1): keys only, it never changes once written. */
-function valueItem(entity: Entity): Item {
-  return {
-    pk: entityPk(entity),
-    sk: VALUE_SK,
-    [GSI1.partitionKey]: valueIndexPk(entity.value),
-    [GSI1.sortKey]: entity.type,
-  };
-}
-
-/** The stored form of a node, its node and value items (for bulk seeding by tooling and benchmarks). */
-export function nodeItems(node: StoredNode, version = 1): Item[] {
-  return [nodeItem(node, version), valueItem(node)];
-}
-
-/** A node written before the value item existed: its gsi1 entry is on the node item itself. */
-function isLegacyIndexedNode(item: Item): boolean {
-  return item[GSI1.partitionKey] !== undefined;
 }
 
 /** The side as seen from `self`, out of a freshly observed edge. */
