@@ -37,8 +37,29 @@ export interface ConsoleSessionsInput {
 const sessionsPosition = /* @__PURE__ */ (() =>
   z.object({ after: z.string().check(z.refine(isPostingSortKey)) }))();
 
+/**
+ * Who started each session, with a name a person recognises: the key's name from the keys table, or
+ * the signed-in person's username for their own sessions. Sessions record only the starter's ID, so
+ * another person's session shows no name (the console then prints a short form of their ID).
+ */
+async function startersNamed(keys: KeysRepository, caller: Caller, ownerIds: readonly string[]) {
+  const names = new Map<string, string | null>();
+  await Promise.all(
+    [...new Set(ownerIds)].map(async (ownerId) => {
+      const owner = ownerOf(ownerId);
+      if (owner.kind === 'user') {
+        names.set(ownerId, caller.user && owner.id === caller.user.sub ? caller.user.username : null);
+      } else {
+        names.set(ownerId, (await keys.get(owner.id))?.name ?? null);
+      }
+    }),
+  );
+  return names;
+}
+
 export async function listTenantSessions(
   index: TenantListRepository,
+  keys: KeysRepository,
   caller: Caller,
   input: ConsoleSessionsInput,
 ) {
@@ -48,6 +69,11 @@ export async function listTenantSessions(
     ? (await deploymentCursorCodec()).decode(input.cursor, binding, sessionsPosition).after
     : undefined;
   const page = await index.list({ terms, limit: input.limit, after });
+  const names = await startersNamed(
+    keys,
+    caller,
+    page.hits.map((entry) => entry.owner_key_id),
+  );
   return {
     results: page.hits.map((entry) => ({
       session_id: entry.session_id,
@@ -58,7 +84,7 @@ export async function listTenantSessions(
       verdict: entry.verdict ?? null,
       summary: entry.summary ?? null,
       created_at: entry.created_at,
-      owner: ownerOf(entry.owner_key_id),
+      owner: { ...ownerOf(entry.owner_key_id), name: names.get(entry.owner_key_id) ?? null },
     })),
     next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
   };
