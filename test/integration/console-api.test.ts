@@ -189,11 +189,12 @@ describe('investigations in the console', () => {
     const owners = Object.fromEntries(
       listed.body.results.map((r: { session_id: string; owner: unknown }) => [r.session_id, r.owner]),
     );
-    // Another person's username is not recorded with the session; the key's name is in the keys table.
+    // The person's username is recorded with the session (the admin lists it); the key's name is read
+    // from the keys table.
     expect(owners[byPerson.body.session_id]).toEqual({
       kind: 'user',
       id: claimsOf(analystToken).sub,
-      name: null,
+      name: 'analyst',
     });
     expect(owners[byKey.body.session_id]).toMatchObject({ kind: 'key', name: 'SOAR playbook' });
     const own = await consoleCall('GET', '/api/v1/console/sessions', analystToken);

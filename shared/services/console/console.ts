@@ -39,13 +39,19 @@ const sessionsPosition = /* @__PURE__ */ (() =>
 
 /**
  * Who started each session, with a name a person recognises: the key's name from the keys table, or
- * the signed-in person's username for their own sessions. Sessions record only the starter's ID, so
- * another person's session shows no name (the console then prints a short form of their ID).
+ * the person's console username, which sessions record when a person starts them (for sessions from
+ * before that, only the signed-in person's own are named; others show a short form of the ID).
  */
-async function startersNamed(keys: KeysRepository, caller: Caller, ownerIds: readonly string[]) {
+async function startersNamed(
+  keys: KeysRepository,
+  caller: Caller,
+  entries: readonly { owner_key_id: string; owner_name?: string }[],
+) {
   const names = new Map<string, string | null>();
+  for (const entry of entries) if (entry.owner_name) names.set(entry.owner_key_id, entry.owner_name);
   await Promise.all(
-    [...new Set(ownerIds)].map(async (ownerId) => {
+    [...new Set(entries.map((entry) => entry.owner_key_id))].map(async (ownerId) => {
+      if (names.has(ownerId)) return;
       const owner = ownerOf(ownerId);
       if (owner.kind === 'user') {
         names.set(ownerId, caller.user && owner.id === caller.user.sub ? caller.user.username : null);
@@ -69,11 +75,7 @@ export async function listTenantSessions(
     ? (await deploymentCursorCodec()).decode(input.cursor, binding, sessionsPosition).after
     : undefined;
   const page = await index.list({ terms, limit: input.limit, after });
-  const names = await startersNamed(
-    keys,
-    caller,
-    page.hits.map((entry) => entry.owner_key_id),
-  );
+  const names = await startersNamed(keys, caller, page.hits);
   return {
     results: page.hits.map((entry) => ({
       session_id: entry.session_id,
