@@ -121,7 +121,10 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'console-config': {},
   'console-authorizer': {},
   'console-me': {},
-  'console-list-sessions': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
+  'console-list-sessions': {
+    tables: { sessions: { access: 'read' }, keys: { access: 'read' } },
+    cursorSecret: true,
+  },
   'console-start-investigation': {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['start'],

@@ -1,6 +1,8 @@
 import { pageHref } from './base';
 import type { Entity } from './types';
 
+export { UTC_TIME_PATTERN, utcQueryTime } from './utc-time';
+
 /** Times are shown in UTC, as the service records them, to the minute: `2026-11-23 21:40 UTC`. */
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—';

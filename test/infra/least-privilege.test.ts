@@ -201,7 +201,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-config': [],
   'console-authorizer': [],
   'console-me': [],
-  'console-list-sessions': [...readTable('sessions'), ...CURSOR_SECRET],
+  'console-list-sessions': [...readTable('sessions'), ...readTable('keys'), ...CURSOR_SECRET],
   'console-start-investigation': [
     ...writeTable('sessions', true),
     // Both state machines of the one definition: the start chooses per run (workflow-type.ts).
@@ -572,6 +572,7 @@ describe('least privilege of every IAM principal in the template', () => {
       'console-disable-key',
       'console-list-audit',
       'console-list-keys',
+      'console-list-sessions', // the names of the keys that started the listed sessions (GetItem)
       'console-rotate-key',
       'create-api-key',
       'disable-api-key',

@@ -173,7 +173,7 @@ describe('console routes and roles', () => {
 describe('investigations in the console', () => {
   it("owns what a person starts, and shows every session of the tenant, a key's included", async () => {
     const byKey = await service.call('POST', '/api/v1/investigations/start', {
-      key: (await service.createKey()).apiKey,
+      key: (await service.createKey({ name: 'SOAR playbook' })).apiKey,
       body: { entity: '198.51.100.23', background: true },
     });
     expect(byKey.status).toBe(202);
@@ -189,8 +189,18 @@ describe('investigations in the console', () => {
     const owners = Object.fromEntries(
       listed.body.results.map((r: { session_id: string; owner: unknown }) => [r.session_id, r.owner]),
     );
-    expect(owners[byPerson.body.session_id]).toEqual({ kind: 'user', id: claimsOf(analystToken).sub });
-    expect(owners[byKey.body.session_id]).toMatchObject({ kind: 'key' });
+    // The person's username is recorded with the session (the admin lists it); the key's name is read
+    // from the keys table.
+    expect(owners[byPerson.body.session_id]).toEqual({
+      kind: 'user',
+      id: claimsOf(analystToken).sub,
+      name: 'analyst',
+    });
+    expect(owners[byKey.body.session_id]).toMatchObject({ kind: 'key', name: 'SOAR playbook' });
+    const own = await consoleCall('GET', '/api/v1/console/sessions', analystToken);
+    expect(
+      own.body.results.find((r: { session_id: string }) => r.session_id === byPerson.body.session_id).owner,
+    ).toEqual({ kind: 'user', id: claimsOf(analystToken).sub, name: 'analyst' });
     expect(listed.body.results[0].session_id).toBe(byPerson.body.session_id); // newest first
 
     const searched = await consoleCall('GET', '/api/v1/console/sessions?q=198.51.100.23', analystToken);

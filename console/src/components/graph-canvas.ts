@@ -1,24 +1,20 @@
 import cytoscape from 'cytoscape';
 import type { Entity, GraphAnswer } from '../types';
+import { RISK_COLOURS, riskBand, TYPE_SHAPES } from './graph-legend';
 
 /**
  * The graph drawing, in its own chunk with the graph library: only pages that draw a graph load it.
  * The layout is deterministic (concentric rings by depth, neighbours in a fixed order), so the same
  * neighbourhood is drawn the same way on every machine.
  */
-const TYPE_COLOURS: Record<string, string> = {
-  ip: '#1f5fa8',
-  domain: '#7a3ea1',
-  user: '#1d7a46',
-  host: '#a35200',
-};
-
 // Cytoscape injects a <style> element unless one with this ID exists; the CSP forbids inline styles,
 // so a placeholder stands in and the console's stylesheet carries the one rule it would have added.
 const STYLESHEET_ID = '__________cytoscape_stylesheet';
 
 const key = (entity: Entity) => `${entity.type}:${entity.value}`;
-const short = (value: string) => (value.length > 28 ? `${value.slice(0, 26)}…` : value);
+const short = (value: string) => (value.length > 24 ? `${value.slice(0, 22)}…` : value);
+/** Past this many links the relationship names are left to the table: their labels would overlap. */
+const MAX_EDGE_LABELS = 6;
 
 export function drawGraph(
   container: HTMLElement,
@@ -67,7 +63,9 @@ export function drawGraph(
           type: node.entity.type,
           value: node.entity.value,
           depth: node.depth,
-          colour: TYPE_COLOURS[node.entity.type] ?? '#444444',
+          // Risk is known for the looked-up entity only (the graph answers no neighbour's score).
+          colour: RISK_COLOURS[riskBand(node.depth === 0 ? graph.entity.risk_score : undefined)],
+          shape: TYPE_SHAPES[node.entity.type] ?? 'ellipse',
         },
         classes: node.depth === 0 ? 'centre' : '',
       })),
@@ -78,11 +76,19 @@ export function drawGraph(
         selector: 'node',
         style: {
           'background-color': 'data(colour)',
+          shape: 'data(shape)' as never,
+          'border-width': 1,
+          'border-color': '#ffffff',
           label: 'data(label)',
           color: '#1a1a1a',
           'font-size': 11,
           'text-valign': 'bottom',
           'text-margin-y': 4,
+          'text-wrap': 'ellipsis',
+          'text-max-width': '140px',
+          'text-background-color': '#ffffff',
+          'text-background-opacity': 0.85,
+          'text-background-padding': '1px',
           width: 22,
           height: 22,
         },
@@ -96,7 +102,8 @@ export function drawGraph(
           'curve-style': 'bezier',
           'target-arrow-shape': 'triangle',
           'target-arrow-color': '#9aa3ad',
-          label: 'data(label)',
+          label: edges.size <= MAX_EDGE_LABELS ? 'data(label)' : '',
+          'text-rotation': 'autorotate',
           'font-size': 9,
           color: '#454b52',
           'text-background-color': '#fbfcfd',
@@ -109,7 +116,7 @@ export function drawGraph(
       name: 'concentric',
       concentric: (node) => 10 - Number(node.data('depth')),
       levelWidth: () => 1,
-      minNodeSpacing: 70,
+      minNodeSpacing: 110,
       animate: false,
     },
     // A neighbourhood of two nodes would otherwise be zoomed to fill the whole frame.

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso/router';
 import { ApiError, api } from '../api';
 import { graphHref, incidentHref, sessionHref, when } from '../format';
@@ -63,12 +64,16 @@ export function NeighbourTable({ graph }: { graph: GraphAnswer }) {
   );
 }
 
-/** The investigated entity's neighbourhood on a session page, with a link to explore it further. */
-export function GraphPanel({ entity }: { entity: Entity }) {
+/**
+ * The investigated entity's neighbourhood on a session page, with a link to explore it further.
+ * `fallback` stands in for the drawing and its table while the entity has no neighbours in the graph.
+ */
+export function GraphPanel({ entity, fallback }: { entity: Entity; fallback?: ComponentChildren }) {
   const { route } = useLocation();
   const { data: graph, error } = useApi(() => fetchGraph(entity), [entity.type, entity.value]);
   const absent = error instanceof ApiError && error.status === 404;
 
+  if ((absent || graph?.neighbors.length === 0) && fallback) return <>{fallback}</>;
   if (absent) return <p>{entity.value} is not in the knowledge graph yet.</p>;
   if (error) return <ErrorNote error={error} />;
   if (!graph) return <Loading what="the neighbourhood" />;

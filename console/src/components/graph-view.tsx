@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Entity, GraphAnswer } from '../types';
+import { GraphLegend } from './graph-legend';
 
 /**
  * Draws a neighbourhood once the graph chunk has loaded. The drawing is a picture for pointer users
@@ -36,6 +37,7 @@ export function GraphView({ graph, onSelect }: { graph: GraphAnswer; onSelect: (
         role="img"
         aria-label={`Graph of ${graph.entity.value} and ${count} connected entities; they are listed in the table`}
       />
+      <GraphLegend graph={graph} />
       <figcaption class="muted">
         {failed
           ? 'The graph drawing could not be loaded; the table lists the same entities.'

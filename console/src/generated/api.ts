@@ -2411,6 +2411,7 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "key" | "user";
                                 id: string;
+                                name: string | null;
                             };
                         }[];
                         /** @description Pass as cursor to get the next page; null when there are no more */

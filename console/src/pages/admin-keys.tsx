@@ -282,7 +282,7 @@ function KeyRow({
           {key.description && <div class="muted small">{key.description}</div>}
         </th>
         <td>
-          <code>{key.key_prefix}</code>
+          <code class="nowrap">{key.key_prefix}</code>
         </td>
         <td>
           {key.scopes.length === 0 ? (

@@ -4,7 +4,7 @@ import { api } from '../api';
 import { pageHref } from '../base';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
 import { ShowMore } from '../components/show-more';
-import { incidentHref, when } from '../format';
+import { incidentHref, UTC_TIME_PATTERN, utcQueryTime, when } from '../format';
 import { usePagedList } from '../hooks';
 import type { IncidentsAnswer } from '../types';
 
@@ -33,8 +33,8 @@ export function IncidentsPage() {
         query: {
           severity: filters.severity.join(','),
           status: filters.status.join(','),
-          since: filters.since,
-          until: filters.until,
+          since: filters.since && utcQueryTime(filters.since),
+          until: filters.until && utcQueryTime(filters.until),
           limit: 25,
           cursor,
         },
@@ -94,11 +94,18 @@ export function IncidentsPage() {
         </fieldset>
         <fieldset>
           <legend>Raised</legend>
+          <p id="raised-hint" class="muted small">
+            A date, or a date and time, in UTC: <code>2026-11-23</code> or <code>2026-11-23 14:00</code>.
+          </p>
           <label>
             From (UTC)
             <input
-              type="date"
+              type="text"
               name="since"
+              inputMode="numeric"
+              placeholder="YYYY-MM-DD HH:MM"
+              pattern={UTC_TIME_PATTERN}
+              aria-describedby="raised-hint"
               value={draft.since}
               onInput={(e) => setDraft((d) => ({ ...d, since: e.currentTarget.value }))}
             />
@@ -106,8 +113,12 @@ export function IncidentsPage() {
           <label>
             Before (UTC)
             <input
-              type="date"
+              type="text"
               name="until"
+              inputMode="numeric"
+              placeholder="YYYY-MM-DD HH:MM"
+              pattern={UTC_TIME_PATTERN}
+              aria-describedby="raised-hint"
               value={draft.until}
               onInput={(e) => setDraft((d) => ({ ...d, until: e.currentTarget.value }))}
             />

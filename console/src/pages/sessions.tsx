@@ -82,7 +82,7 @@ export function SessionsPage() {
                   <td>{item.persona}</td>
                   <td>{when(item.created_at)}</td>
                   <td>
-                    {item.owner.kind === 'user' ? 'person' : 'API key'} <code>{item.owner.id}</code>
+                    <Starter owner={item.owner} />
                   </td>
                 </tr>
               ))}
@@ -92,5 +92,22 @@ export function SessionsPage() {
         <ShowMore list={list} />
       </section>
     </>
+  );
+}
+
+/** The key's or person's name, with what it is; an unnamed person by the start of their ID. */
+function Starter({ owner }: { owner: SessionsAnswer['results'][number]['owner'] }) {
+  const what = owner.kind === 'user' ? 'person' : 'API key';
+  if (owner.name) {
+    return (
+      <span title={`${what} ${owner.id}`}>
+        {owner.name} <span class="muted">({what})</span>
+      </span>
+    );
+  }
+  return (
+    <span title={owner.id}>
+      {what} <code>{owner.id.slice(0, 8)}</code>
+    </span>
   );
 }

@@ -21,7 +21,12 @@ export const ConsoleMeResponse = /* @__PURE__ */ (() =>
   }))();
 
 export const SessionOwner = /* @__PURE__ */ (() =>
-  z.object({ kind: z.enum(['key', 'user']), id: z.string() }))();
+  z.object({
+    kind: z.enum(['key', 'user']),
+    id: z.string(),
+    /** The key's name, or the person's username (null when the console cannot know it). */
+    name: z.nullable(z.string()),
+  }))();
 
 export const ConsoleSessionItem = /* @__PURE__ */ (() =>
   z.object({

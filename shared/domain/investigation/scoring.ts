@@ -13,8 +13,10 @@ import type {
   ToolName,
   Verdict,
 } from '../core/vocabulary';
+import { VERDICT_THRESHOLDS } from './thresholds';
 
 export type { ScoreContribution, ScoreExplanation, SourceContribution };
+export { VERDICT_THRESHOLDS };
 
 /**
  * Risk scoring. Every number that turns evidence into a verdict lives here, so it can be read,
@@ -42,7 +44,6 @@ export const SEVERITY_FLOORS: Record<FindingSeverity, number> = {
   critical: 80,
 };
 
-export const VERDICT_THRESHOLDS = { malicious: 70, suspicious: 30 } as const;
 export const MIN_COVERAGE = { succeededTools: 2, succeededRatio: 0.5 } as const;
 export const RISK_FORMULA = 'risk = round(100 × (1 − Π (1 − score_i / 100)))';
 

@@ -37,8 +37,35 @@ export interface ConsoleSessionsInput {
 const sessionsPosition = /* @__PURE__ */ (() =>
   z.object({ after: z.string().check(z.refine(isPostingSortKey)) }))();
 
+/**
+ * Who started each session, with a name a person recognises: the key's name from the keys table, or
+ * the person's console username, which sessions record when a person starts them (for sessions from
+ * before that, only the signed-in person's own are named; others show a short form of the ID).
+ */
+async function startersNamed(
+  keys: KeysRepository,
+  caller: Caller,
+  entries: readonly { owner_key_id: string; owner_name?: string }[],
+) {
+  const names = new Map<string, string | null>();
+  for (const entry of entries) if (entry.owner_name) names.set(entry.owner_key_id, entry.owner_name);
+  await Promise.all(
+    [...new Set(entries.map((entry) => entry.owner_key_id))].map(async (ownerId) => {
+      if (names.has(ownerId)) return;
+      const owner = ownerOf(ownerId);
+      if (owner.kind === 'user') {
+        names.set(ownerId, caller.user && owner.id === caller.user.sub ? caller.user.username : null);
+      } else {
+        names.set(ownerId, (await keys.get(owner.id))?.name ?? null);
+      }
+    }),
+  );
+  return names;
+}
+
 export async function listTenantSessions(
   index: TenantListRepository,
+  keys: KeysRepository,
   caller: Caller,
   input: ConsoleSessionsInput,
 ) {
@@ -48,6 +75,7 @@ export async function listTenantSessions(
     ? (await deploymentCursorCodec()).decode(input.cursor, binding, sessionsPosition).after
     : undefined;
   const page = await index.list({ terms, limit: input.limit, after });
+  const names = await startersNamed(keys, caller, page.hits);
   return {
     results: page.hits.map((entry) => ({
       session_id: entry.session_id,
@@ -58,7 +86,7 @@ export async function listTenantSessions(
       verdict: entry.verdict ?? null,
       summary: entry.summary ?? null,
       created_at: entry.created_at,
-      owner: ownerOf(entry.owner_key_id),
+      owner: { ...ownerOf(entry.owner_key_id), name: names.get(entry.owner_key_id) ?? null },
     })),
     next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
   };

@@ -145,6 +145,7 @@ export async function startInvestigation(
     session_id: newId('s', now),
     run_id: newId('r', now),
     owner_key_id: caller.keyId,
+    ...(caller.user ? { owner_name: caller.user.username } : {}),
     entity,
     persona,
     status: 'initialized',

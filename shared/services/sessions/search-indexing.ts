@@ -19,6 +19,7 @@ function searchable(session: SessionRecord) {
   const entry = {
     session_id: session.session_id,
     owner_key_id: session.owner_key_id,
+    ...(session.owner_name ? { owner_name: session.owner_name } : {}),
     status: session.status,
     entity,
     persona: session.persona,

@@ -60,6 +60,7 @@ export function entryFromItem(item: Item): SearchEntry {
     session_id: String(item.session_id ?? sk.slice(cut + 1)),
     // TERM#<owner>#<term>; the tenant posting names its owner.
     owner_key_id: String(item.owner_key_id ?? pk.slice('TERM#'.length, pk.indexOf('#', 'TERM#'.length))),
+    ...(typeof item.owner_name === 'string' ? { owner_name: item.owner_name } : {}),
     status: String(item.status),
     entity: { type: entity.type, value: entity.value },
     persona: String(item.persona),
@@ -93,6 +94,7 @@ export function ownedPosting(pk: string, entry: SearchEntry, terms: readonly str
     pk,
     sk: postingSk(entry),
     owner_key_id: entry.owner_key_id,
+    ...(entry.owner_name ? { owner_name: entry.owner_name } : {}),
     ...postingFields(entry, terms),
   };
 }

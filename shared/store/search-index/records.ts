@@ -4,6 +4,8 @@ import type { Entity } from '../../domain/core/entity';
 export interface SearchEntry {
   session_id: string;
   owner_key_id: string;
+  /** The console username of the person who started it (tenant and open postings only). */
+  owner_name?: string;
   status: string;
   entity: Entity;
   persona: string;

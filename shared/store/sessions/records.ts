@@ -20,6 +20,8 @@ export interface SessionRecord {
   session_id: string;
   run_id: string;
   owner_key_id: string;
+  /** The username of the person who started it in the console (absent for a key's sessions). */
+  owner_name?: string;
   /** The investigated entity, normalised before it was stored. */
   entity: Entity;
   persona: string;

@@ -96,43 +96,47 @@ export function ReportView({ report: answer }: { report: ReportResponse }) {
       {report.findings.map((finding) => (
         <FindingView key={finding.finding_id} finding={finding} />
       ))}
-      <h3>Related entities ({related.length})</h3>
-      {related.length === 0 ? (
-        <p>No related entities.</p>
-      ) : (
-        <table>
-          <caption class="visually-hidden">Entities related to the investigated entity</caption>
-          <thead>
-            <tr>
-              <th scope="col">Entity</th>
-              <th scope="col">Relationship</th>
-              <th scope="col">Evidence</th>
-            </tr>
-          </thead>
-          <tbody>
-            {related.map((entity) => (
-              <tr key={`${entity.type}:${entity.value}`}>
-                <td>
-                  <a href={graphHref(entity)}>
-                    <EntityText type={entity.type} value={entity.value} />
-                  </a>
-                </td>
-                <td>{entity.relationship?.replace(/_/g, ' ') ?? '—'}</td>
-                <td>
-                  {(entity.evidence ?? []).map((value, index) => (
-                    <span key={value}>
-                      {index > 0 && ', '}
-                      <EvidenceItem value={value} />
-                    </span>
-                  ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <h3>Neighbourhood of {answer.entity.value}</h3>
-      <GraphPanel entity={answer.entity} />
+      <h3>Related entities and neighbourhood</h3>
+      <GraphPanel
+        entity={answer.entity}
+        fallback={related.length === 0 ? <p>No related entities.</p> : <RelatedTable related={related} />}
+      />
     </section>
+  );
+}
+
+/** The report's related entities, shown while the knowledge graph has none of them. */
+function RelatedTable({ related }: { related: NonNullable<ReportResponse['report']>['entities'] }) {
+  return (
+    <table>
+      <caption class="visually-hidden">Entities related to the investigated entity</caption>
+      <thead>
+        <tr>
+          <th scope="col">Entity</th>
+          <th scope="col">Relationship</th>
+          <th scope="col">Evidence</th>
+        </tr>
+      </thead>
+      <tbody>
+        {related.map((entity) => (
+          <tr key={`${entity.type}:${entity.value}`}>
+            <td>
+              <a href={graphHref(entity)}>
+                <EntityText type={entity.type} value={entity.value} />
+              </a>
+            </td>
+            <td>{entity.relationship?.replace(/_/g, ' ') ?? '—'}</td>
+            <td>
+              {(entity.evidence ?? []).map((value, index) => (
+                <span key={value}>
+                  {index > 0 && ', '}
+                  <EvidenceItem value={value} />
+                </span>
+              ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

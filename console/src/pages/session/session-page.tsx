@@ -26,7 +26,7 @@ export function SessionPage({ id }: { id: string }) {
           The investigation failed: {report.failure_reason ?? session.failure_reason ?? 'no reason recorded'}.
         </p>
       )}
-      {session && <Timeline timeline={timeline} toolCalls={toolCalls} />}
+      {session && <Timeline timeline={timeline} toolCalls={toolCalls} summary={report?.report?.summary} />}
     </>
   );
 }

@@ -31,7 +31,16 @@ function describeEvent(event: HistoryEvent): string {
 }
 
 /** What the investigation recorded, oldest first, announced as it grows; then its tool calls. */
-export function Timeline({ timeline, toolCalls }: { timeline: TimelineItem[]; toolCalls: ToolCall[] }) {
+export function Timeline({
+  timeline,
+  toolCalls,
+  summary,
+}: {
+  timeline: TimelineItem[];
+  toolCalls: ToolCall[];
+  /** The report's summary: the closing message that repeats it links to the report instead. */
+  summary?: string | undefined;
+}) {
   return (
     <section aria-labelledby="timeline-heading">
       <h2 id="timeline-heading">Timeline</h2>
@@ -46,7 +55,15 @@ export function Timeline({ timeline, toolCalls }: { timeline: TimelineItem[]; to
                 {item.kind === 'message' ? (
                   <span>
                     <span class="visually-hidden">{item.message.role} message: </span>
-                    <span class="message">{item.message.content}</span>
+                    {summary &&
+                    item.message.role === 'assistant' &&
+                    item.message.content.startsWith(summary) ? (
+                      <span class="message">
+                        Wrote the <a href="#report-heading">report</a> (summary and recommendations above)
+                      </span>
+                    ) : (
+                      <span class="message">{item.message.content}</span>
+                    )}
                   </span>
                 ) : (
                   <span class="event">{describeEvent(item.event)}</span>
