@@ -307,8 +307,13 @@ describe('web console in Chromium', () => {
     // The link as Security Copilot shows it: a new page load, signed in again without a prompt.
     await admin.goto(incident.link);
     await expect.poll(() => heading(admin), SOON).toBe(incident.title);
-    const siem = admin.getByRole('link', { name: 'Open in sentinel (SIEM)' });
-    expect(await siem.getAttribute('href')).toBe('https://portal.azure.com/#incident/console-e2e-1');
+    // A pushed incident's link is the pusher's word, not the SIEM's: shown as external, with its origin.
+    const external = admin.getByTestId('incident-external-link');
+    await expect.poll(() => external.textContent(), SOON).toContain('External link, given by');
+    expect(await admin.getByRole('link', { name: 'Open in sentinel (SIEM)' }).count()).toBe(0);
+    expect(await external.getByRole('link').getAttribute('href')).toBe(
+      'https://portal.azure.com/#incident/console-e2e-1',
+    );
     const entities = admin.getByRole('table', { name: 'Entities involved in the incident' });
     await entities.getByText('j.doe@contoso.example', { exact: true }).waitFor();
     await expectAccessible(admin, 'incident');
@@ -394,7 +399,7 @@ describe('web console in Chromium', () => {
     expect(rotated).not.toBe(secret);
     expect(rotated.slice(0, 21)).toBe(secret.slice(0, 21)); // same key_id
     await rotatedPanel.getByRole('button', { name: 'I have stored the key' }).click();
-    await expect.poll(() => row.getByRole('cell').nth(6).textContent(), SOON).toMatch(/UTC$/); // grace ends
+    await expect.poll(() => row.getByRole('cell').nth(7).textContent(), SOON).toMatch(/UTC$/); // grace ends (after the investigation caps and status)
     // Within the grace hour both secrets work.
     expect((await service.call('GET', '/api/v1/incidents', { key: secret })).status).toBe(200);
     expect((await service.call('GET', '/api/v1/incidents', { key: rotated })).status).toBe(200);

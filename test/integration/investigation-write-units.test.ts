@@ -77,8 +77,9 @@ describe('write units of one investigation', () => {
     // 121, then 116, 95 (the sessions' open marker: -13; the graph's value item: -8), 65 (phrase
     // postings: -30), 60 (whole findings as phrases, verdict and type words: -5), 59 (the summary's
     // "1 indicator from 4/4 tools" as a phrase: -1), 47 now (the tools' history published with the
-    // end: -12). An investigation with related entities posts each of them and their words on top
-    // (see docs/performance.md).
-    expect(totals.writeUnits).toBeLessThanOrEqual(47);
+    // end: -12), 48 (+1: the per-key daily investigation quota's counter, one conditional write at
+    // the start, issue 27). An investigation with related entities posts each of them and their
+    // words on top (see docs/performance.md).
+    expect(totals.writeUnits).toBeLessThanOrEqual(48);
   });
 });

@@ -13,8 +13,9 @@ import { followSession } from './investigations';
  * end as its clients do: health; both plugin manifests and every URL they publish (no key); a key
  * created, used and disabled; an investigation round trip synchronously and in the background (poll,
  * report, STIX, graph); the incidents list and the console's configuration. It cleans up what it
- * created (the key is disabled; the two sessions, of a documentation address at TLP red so no
- * third party is asked about it, stay in the history as any investigation does). Exit 0 only when
+ * created (the key is disabled; the two sessions, of a documentation address at TLP amber+strict:
+ * no third-party connector is cleared for it, and unlike red it stays visible in the API's graph,
+ * which the graph check reads; they stay in the history as any investigation does). Exit 0 only when
  * every check passed.
  */
 
@@ -122,7 +123,7 @@ export async function runSmoke(
     let sessionUrl: string | undefined;
     await check('investigate synchronously', async () => {
       const started = await client.call('startInvestigation', {
-        body: { entity: SMOKE_ENTITY, tlp: 'red' },
+        body: { entity: SMOKE_ENTITY, tlp: 'amber+strict' },
         timeoutMs: options.timeoutSeconds * 1000,
       });
       const id = started.body.session_id;
@@ -133,7 +134,7 @@ export async function runSmoke(
     });
     const background = await check('investigate in the background and poll', async () => {
       const started = await client.call('startInvestigation', {
-        body: { entity: SMOKE_ENTITY, tlp: 'red', background: true },
+        body: { entity: SMOKE_ENTITY, tlp: 'amber+strict', background: true },
       });
       expect(started.status === 202, `answered ${started.status}, not 202`);
       sessionId = started.body.session_id;
