@@ -15,6 +15,7 @@ import type {
   KeyRecordWithoutSecrets,
   RotationChange,
 } from '../domain/keys/key-lifecycle';
+import { AUDIT_PK, auditPut } from './audit-items';
 import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
 
@@ -30,7 +31,6 @@ export type ListedKey = KeyRecordWithoutSecrets;
 
 const KEY_SK = 'KEY';
 const KEYS_INDEX_PK = 'KEYS';
-const AUDIT_PK = 'AUDIT';
 /** Guard against an unbounded admin listing; far beyond any sane number of integrations. */
 const MAX_LISTED_KEYS = 10_000;
 
@@ -99,7 +99,7 @@ export class KeysRepository {
   }
 
   private auditPut(entry: AuditEntry) {
-    return { TableName: this.table, Item: { pk: AUDIT_PK, sk: `${entry.at}#${entry.audit_id}`, ...entry } };
+    return auditPut(this.table, entry);
   }
 
   async create(record: ApiKeyRecord, audit: AuditEntry): Promise<void> {

@@ -9,7 +9,7 @@ import type { AllowlistEntry, AllowlistType } from '../../domain/knowledge/allow
 export const ALLOWLIST_PK = 'ALLOWLIST';
 export const ENTRY_PREFIX = 'ENTRY#';
 /** The keys table's audit partition (keys-repository.ts): the only part of that table written here. */
-export const AUDIT_PK = 'AUDIT';
+export { AUDIT_PK } from '../audit-items';
 /** Far beyond a sane allowlist; an investigation reads at most this many entries. */
 export const MAX_ALLOWLIST_ENTRIES = 5_000;
 export const MAX_FEEDBACK_READ = 20;

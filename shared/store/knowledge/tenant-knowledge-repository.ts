@@ -5,9 +5,10 @@ import { ConflictError, NotFoundError } from '../../domain/core/errors';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AuditEntry } from '../../domain/keys/key-lifecycle';
 import type { AllowlistEntry } from '../../domain/knowledge/allowlist';
+import { auditPut } from '../audit-items';
 import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
-import { ALLOWLIST_PK, AUDIT_PK, entrySk, feedbackPk } from './tenant-knowledge-items';
+import { ALLOWLIST_PK, entrySk, feedbackPk } from './tenant-knowledge-items';
 import { TenantKnowledgeReads } from './tenant-knowledge-reads';
 
 /**
@@ -44,12 +45,7 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
   }
 
   private auditPut(entry: AuditEntry) {
-    return {
-      Put: {
-        TableName: this.keysTable,
-        Item: { pk: AUDIT_PK, sk: `${entry.at}#${entry.audit_id}`, ...entry },
-      },
-    };
+    return { Put: auditPut(this.keysTable, entry) };
   }
 
   /**
