@@ -11,15 +11,10 @@ let owner: string;
 let other: string;
 let readOnly: string;
 
-// These keys poll every 100 ms while starting more runs; on a slow, busy machine that spent the
-// default burst of 20 and the gateway answered 429 where a test expected 202 or 400. Rate limits
-// have tests of their own (keys-http-lifecycle, local-gateway-contract).
-const generous = { rate_per_second: 200, burst: 400 };
-
 beforeAll(async () => {
   service = await startTestService();
-  owner = (await service.createKey({ name: 'investigations owner', rate_limit: generous })).apiKey;
-  other = (await service.createKey({ name: 'another integration', rate_limit: generous })).apiKey;
+  owner = (await service.createKey({ name: 'investigations owner' })).apiKey;
+  other = (await service.createKey({ name: 'another integration' })).apiKey;
   readOnly = (await service.createKey({ name: 'read only', scopes: ['investigations:read'] })).apiKey;
 });
 

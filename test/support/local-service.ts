@@ -28,6 +28,8 @@ export interface TestService extends LocalService {
   ): Promise<HttpAnswer<T>>;
 }
 
+const TEST_KEY_RATE_LIMIT = { rate_per_second: 200, burst: 400 };
+
 /**
  * The whole local runtime (gateway, real handlers, real authorizer, local workflow and queue) on a
  * free port, on its own tables in the run's shared DynamoDB Local. One per test file: handlers read
@@ -53,8 +55,14 @@ export async function startTestService(
     ...(options.stepFunctions ? { stepFunctions: options.stepFunctions } : {}),
   });
   const keys = apiKeyService();
+  // Test keys are generous unless a test sets its own limits: tests poll every 100 ms while they
+  // start runs, and on a slow CI machine the default burst of 20 answered 429 where a test expected
+  // 202. The rate-limit tests (keys-http-lifecycle, local-gateway-contract) pass rate_limit.
   const createKey = async (input: Partial<NewKeyInput> = {}) => {
-    const issued = await keys.create({ name: 'test key', scopes: [...SCOPES], ...input }, 'test-suite');
+    const issued = await keys.create(
+      { name: 'test key', scopes: [...SCOPES], rate_limit: TEST_KEY_RATE_LIMIT, ...input },
+      'test-suite',
+    );
     return { keyId: issued.summary.key_id, apiKey: issued.apiKey };
   };
   const admin = await createKey({ name: 'test admin', role: 'admin', scopes: [] });
