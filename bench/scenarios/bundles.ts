@@ -35,7 +35,7 @@ export interface BundleInfo {
   buildMs: number;
   /** Bytes in the output per package (node_modules) or project folder, largest first. */
   packages: Array<{ name: string; bytes: number }>;
-  /** Whether the bundle carries the offline-data reader (shared/platform/offline-intel.ts, maxmind). */
+  /** Whether the bundle carries the offline-data reader (shared/platform/offline-intel.ts, mmdb-lib). */
   offlineReader: boolean;
 }
 
@@ -48,7 +48,7 @@ export const OFFLINE_DATA_FUNCTION = (() => {
   if (steps.length !== 1) throw new Error('the bench expects exactly one workflow step with offline data');
   return steps[0]!.functionName;
 })();
-const OFFLINE_READER_INPUTS = /(?:^|\/)(?:shared\/platform\/offline-intel\.ts|node_modules\/maxmind\/)/;
+const OFFLINE_READER_INPUTS = /(?:^|\/)(?:shared\/platform\/offline-intel\.ts|node_modules\/mmdb-lib\/)/;
 export const BUNDLE_DIR = join(PROJECT_ROOT, 'bench', 'results', 'tmp', 'bundles');
 const CONSTRUCT_FILE = join(PROJECT_ROOT, 'infra', 'constructs', 'service-function.ts');
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import ipaddr from 'ipaddr.js';
-import { Reader, type Response } from 'maxmind';
+import { Reader, type Response } from 'mmdb-lib';
 import {
   domainAndParents,
   type IpIntel,
