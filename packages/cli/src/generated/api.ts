@@ -284,7 +284,7 @@ export interface paths {
         };
         /**
          * Poll an investigation session
-         * @description Returns the persisted state of a session: session.status, messages, events and tool_calls. Keep polling every few seconds while session.status is initialized or active; stop when it is completed, failed or canceled (answered 200 even when failed). Pass next_cursor as ?after= to receive only history recorded since the previous poll. Only the API key that started the session may read it (403 otherwise). Polling never restarts an investigation.
+         * @description Returns the persisted state of a session: session.status, session.started_by (the API key or person that started it, by name), messages, events and tool_calls. Keep polling every few seconds while session.status is initialized or active; stop when it is completed, failed or canceled (answered 200 even when failed). Pass next_cursor as ?after= to receive only history recorded since the previous poll. Only the API key that started the session may read it (403 otherwise). Polling never restarts an investigation.
          *
          *     Requires an API key with scope `investigations:read` that created the session.
          */
@@ -394,7 +394,7 @@ export interface paths {
         };
         /**
          * Look up an entity in the knowledge graph
-         * @description Returns an entity (IP address, user, host or domain) and its neighborhood: the entities it was seen with in SIEM incidents and past investigations, with the relationship, how often, when first and last, and the incident or session IDs behind it. The value is normalised (e.g. case of domains and users). Give type when the value is ambiguous (a bare logon name is read as a host). depth=2 adds the neighbors of the 10 strongest direct neighbors (up to 10 each). Page with limit and next_cursor. 404 when no incident or investigation has named the entity.
+         * @description Returns an entity (IP address, user, host or domain) and its neighborhood: the entities it was seen with in SIEM incidents and past investigations, with the relationship, how often, when first and last, the incident or session IDs behind it, and the neighbor's latest risk score (risk_score, 0-100) when an investigation scored it. The value is normalised (e.g. case of domains and users). Give type when the value is ambiguous (a bare logon name is read as a host). depth=2 adds the neighbors of the 10 strongest direct neighbors (up to 10 each). Page with limit and next_cursor. 404 when no incident or investigation has named the entity.
          *
          *     Requires an API key with scope `graph:read`.
          */
