@@ -129,7 +129,11 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['start'],
   },
-  'console-get-session-history': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
+  // keys: the name of the key that started a session recorded before sessions stored it.
+  'console-get-session-history': {
+    tables: { sessions: { access: 'read' }, keys: { access: 'read' } },
+    cursorSecret: true,
+  },
   'console-get-report': { tables: { sessions: { access: 'read' } } },
   'console-get-stix': { tables: { sessions: { access: 'read' } } },
   'console-cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },

@@ -210,7 +210,8 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
       resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
     },
   ],
-  'console-get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
+  // keys: the name of the key that started a session recorded before sessions stored it (GetItem).
+  'console-get-session-history': [...readTable('sessions'), ...readTable('keys'), ...CURSOR_SECRET],
   'console-get-report': readTable('sessions'),
   'console-get-stix': readTable('sessions'),
   'console-cancel-investigation': [
@@ -570,6 +571,7 @@ describe('least privilege of every IAM principal in the template', () => {
       'authorizer',
       'console-create-key',
       'console-disable-key',
+      'console-get-session-history', // the starter's key name for a session that did not record it
       'console-list-audit',
       'console-list-keys',
       'console-list-sessions', // the names of the keys that started the listed sessions (GetItem)

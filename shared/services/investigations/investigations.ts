@@ -15,7 +15,7 @@ import { unfinishedMessage } from '../../domain/investigation/report/persona-end
 import { personaNamed } from '../../domain/investigation/report/persona-names';
 import { rawResultsFrom } from '../../domain/investigation/report/report';
 import { workflowTypeFor, workflowTypeOf } from '../../domain/investigation/workflow-type';
-import { assertOwner } from '../../domain/keys/ownership';
+import { assertOwner, starterName } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import { METRIC } from '../../metric-names';
 import { countMetric, logger } from '../../observability';
@@ -157,7 +157,7 @@ export async function startInvestigation(
     session_id: newId('s', now),
     run_id: newId('r', now),
     owner_key_id: caller.keyId,
-    ...(caller.user ? { owner_name: caller.user.username } : {}),
+    ...starterName(caller),
     entity,
     persona,
     status: 'initialized',
