@@ -56,7 +56,7 @@ async function startersNamed(
       if (owner.kind === 'user') {
         names.set(ownerId, caller.user && owner.id === caller.user.sub ? caller.user.username : null);
       } else {
-        names.set(ownerId, (await keys.get(owner.id))?.name ?? null);
+        names.set(ownerId, (await keys.nameOf(owner.id)) ?? null);
       }
     }),
   );

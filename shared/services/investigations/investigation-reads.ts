@@ -44,7 +44,7 @@ function sessionSummary(session: SessionRecord, starter: StartedBy) {
 
 /** Looks up a key's name, for sessions recorded before the start stored it (the console's poll). */
 export interface KeyNames {
-  get(keyId: string): Promise<{ name: string } | undefined>;
+  nameOf(keyId: string): Promise<string | undefined>;
 }
 
 /**
@@ -56,7 +56,7 @@ async function starterOf(session: SessionRecord, caller: Caller, keys: KeyNames 
   const starter = startedBy(session, caller);
   if (starter.kind !== 'api_key' || starter.name !== null || !keys) return starter;
   try {
-    return { ...starter, name: (await keys.get(starter.key_id))?.name ?? null };
+    return { ...starter, name: (await keys.nameOf(starter.key_id)) ?? null };
   } catch (error) {
     // A name is a courtesy: the poll answers without it rather than fail.
     logger.warn('starter name lookup failed', { session_id: session.session_id, error: error as Error });
