@@ -45,6 +45,13 @@ export interface FunctionGrants {
    */
   cursorSecret?: boolean;
   /**
+   * Reads API keys' display names (who started a session): GetItem on the keys table held by IAM to
+   * the key records' partitions (`dynamodb:LeadingKeys` KEY#*) and to their key and `name`
+   * attributes (`dynamodb:Attributes`), so the function can never read a secret hash
+   * (shared/store/keys-repository.ts nameOf).
+   */
+  keyNames?: boolean;
+  /**
    * Appends records to the admin audit list: PutItem on the keys table restricted to the audit
    * partition by `dynamodb:LeadingKeys` (the tenant-knowledge changes, written in one transaction
    * with the change they record; shared/store/knowledge/tenant-knowledge-repository.ts).
@@ -121,15 +128,17 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'console-config': {},
   'console-authorizer': {},
   'console-me': {},
-  'console-list-sessions': {
-    tables: { sessions: { access: 'read' }, keys: { access: 'read' } },
-    cursorSecret: true,
-  },
+  'console-list-sessions': { tables: { sessions: { access: 'read' } }, keyNames: true, cursorSecret: true },
   'console-start-investigation': {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['start'],
   },
-  'console-get-session-history': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
+  // keyNames: the name of the key that started a session recorded before sessions stored it.
+  'console-get-session-history': {
+    tables: { sessions: { access: 'read' } },
+    keyNames: true,
+    cursorSecret: true,
+  },
   'console-get-report': { tables: { sessions: { access: 'read' } } },
   'console-get-stix': { tables: { sessions: { access: 'read' } } },
   'console-cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },

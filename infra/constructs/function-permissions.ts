@@ -6,6 +6,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { TENANT_TAG } from '../../shared/platform/api-gateway-names';
 import { CURSOR_SECRET_PK } from '../../shared/store/cursor-secret-repository';
+import { KEY_NAME_ATTRIBUTES, KEY_PK_PATTERN } from '../../shared/store/keys-repository';
 import { AUDIT_PK } from '../../shared/store/knowledge/tenant-knowledge-items';
 import type { TableId } from '../../shared/store/tables';
 import {
@@ -90,7 +91,10 @@ export function applyFunctionGrants(
   const tableGrants = Object.values(grants.tables ?? {}).filter((grant): grant is TableGrant =>
     Boolean(grant),
   );
-  if (targets.tableKey && (tableGrants.length || grants.cursorSecret || grants.auditAppend)) {
+  if (
+    targets.tableKey &&
+    (tableGrants.length || grants.cursorSecret || grants.auditAppend || grants.keyNames)
+  ) {
     // DynamoDB uses the key on the caller's behalf: reads need Decrypt, writes also GenerateDataKey
     // (creating the cursor secret and appending an audit record are writes).
     const writes =
@@ -154,6 +158,21 @@ export function applyFunctionGrants(
         actions: [...CURSOR_SECRET_ACTIONS],
         resources: [targets.tables.keys.tableArn],
         conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [CURSOR_SECRET_PK] } },
+      }),
+    );
+  }
+
+  if (grants.keyNames) {
+    // Key records only, and of them only the key and the name: never the secret hashes.
+    fn.addToPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem'],
+        resources: [targets.tables.keys.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [KEY_PK_PATTERN] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...KEY_NAME_ATTRIBUTES] },
+          StringEqualsIfExists: { 'dynamodb:Select': 'SPECIFIC_ATTRIBUTES' },
+        },
       }),
     );
   }

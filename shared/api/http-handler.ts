@@ -55,7 +55,9 @@ export function callerFromEvent(event: APIGatewayProxyEvent): Caller | undefined
   const scopes = String(authorizer?.scopes ?? '')
     .split(',')
     .filter(isScope);
-  return { keyId, role, scopes };
+  const keyName =
+    typeof authorizer?.keyName === 'string' && authorizer.keyName ? authorizer.keyName : undefined;
+  return { keyId, role, scopes, ...(keyName ? { keyName } : {}) };
 }
 
 /** A person signed in to the console (context set by the console authorizer). */

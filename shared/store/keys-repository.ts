@@ -64,6 +64,10 @@ const RECORD_ATTRIBUTES: readonly (keyof ApiKeyRecord)[] = [
 ];
 
 const keyPk = (keyId: string) => `KEY#${keyId}`;
+/** Partition-key prefix of the key records, for IAM conditions (infra: the `keyNames` grant). */
+export const KEY_PK_PATTERN = 'KEY#*';
+/** The one attribute a `keyNames` grant may read (besides the key), never a secret hash. */
+export const KEY_NAME_ATTRIBUTES = ['pk', 'sk', 'name'] as const;
 
 function pick<T>(item: Record<string, unknown>, attributes: readonly (keyof T)[]): T {
   const out: Record<string, unknown> = {};
@@ -96,6 +100,22 @@ export class KeysRepository {
       new GetCommand({ TableName: this.table, Key: { pk: keyPk(keyId), sk: KEY_SK }, ConsistentRead: true }),
     );
     return Item ? pick<ApiKeyRecord>(Item, RECORD_ATTRIBUTES) : undefined;
+  }
+
+  /**
+   * The key's display name only (ProjectionExpression), so a function granted `keyNames` can read it
+   * under IAM's attribute condition and never sees a hash. Undefined for an unknown key.
+   */
+  async nameOf(keyId: string): Promise<string | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: { pk: keyPk(keyId), sk: KEY_SK },
+        ProjectionExpression: '#name',
+        ExpressionAttributeNames: { '#name': 'name' },
+      }),
+    );
+    return typeof Item?.name === 'string' ? Item.name : undefined;
   }
 
   private auditPut(entry: AuditEntry) {

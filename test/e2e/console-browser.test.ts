@@ -222,7 +222,11 @@ describe('web console in Chromium', () => {
     await main.getByRole('table', { name: 'Points each finding added to the risk score' }).waitFor();
     await main.getByText('TLP:AMBER+STRICT', { exact: true }).waitFor();
     expect(await main.getByText(/^Verdict\s/).textContent()).toContain('malicious');
-    expect(await main.locator('.risk').textContent()).toMatch(/^\d+$/);
+    const risk = (await main.locator('.risk').textContent()) ?? '';
+    expect(risk).toMatch(/^\d+$/);
+    // Who started it, by name (the signed-in person's console username), not by ID.
+    const startedBy = main.locator('dt', { hasText: /^Started by$/ }).locator('xpath=following-sibling::dd');
+    expect(await startedBy.textContent()).toBe('admin (person)');
     const finding = main.getByRole('article').filter({ hasText: 'Look-alike spelling of PayPal' });
     expect(await finding.getByRole('heading', { level: 3 }).textContent()).toContain('high');
     await finding.getByRole('heading', { name: 'Evidence' }).waitFor();
@@ -275,6 +279,14 @@ describe('web console in Chromium', () => {
       .getByRole('table')
       .getByRole('link', { name: /paypa1-login\.com/ })
       .waitFor();
+    // The investigated neighbour carries its score (its node's colour in the drawing); the legend
+    // names the scale and the grey of entities no investigation scored.
+    const neighbour = admin.getByRole('row').filter({ hasText: 'paypa1-login.com' });
+    const columns = await admin.getByRole('columnheader').allTextContents();
+    expect(await neighbour.getByRole('cell').nth(columns.indexOf('Risk')).textContent()).toBe(risk);
+    const legend = (await admin.locator('.graph-legend').textContent()) ?? '';
+    expect(legend).toContain('high risk');
+    expect(legend).toContain('not scored');
     await admin.locator('.graph-canvas canvas').first().waitFor();
     await expectAccessible(admin, 'graph');
   });
@@ -532,6 +544,32 @@ describe('web console in Chromium', () => {
     await table.getByRole('row').filter({ hasText: 'MFA fatigue' }).waitFor();
     expect(await rows.count()).toBe(0);
     expect(await admin.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+  });
+
+  it('names the API key that started a session, on its page and in the list', async () => {
+    const playbook = await service.createKey({ name: 'SOAR playbook' });
+    const started = await service.call('POST', '/api/v1/investigations/start', {
+      key: playbook.apiKey,
+      body: { entity: '198.51.100.44', background: true },
+    });
+    expect(started.status).toBe(202);
+    await service.stepFunctions.idle();
+    await admin.goto(`${service.baseUrl}/sessions/${started.body.session_id}`);
+    await expect.poll(() => heading(admin), SOON).toBe('Investigation of 198.51.100.44');
+    const startedBy = admin
+      .getByRole('main')
+      .locator('dt', { hasText: /^Started by$/ })
+      .locator('xpath=following-sibling::dd');
+    await expect.poll(() => startedBy.textContent(), SOON).toBe('SOAR playbook (API key)');
+    expect(await startedBy.locator('span[title]').first().getAttribute('title')).toBe(
+      `API key ${playbook.keyId}`,
+    );
+    await admin
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Investigations' })
+      .click();
+    const row = admin.getByRole('row').filter({ hasText: '198.51.100.44' });
+    await expect.poll(() => row.textContent(), SOON).toContain('SOAR playbook (API key)');
   });
 
   it('ran every page without a CSP violation or a script error', () => {

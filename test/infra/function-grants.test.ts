@@ -131,13 +131,14 @@ describe('grants in the synthesised stack', () => {
     }
   });
 
-  it('lets exactly the functions that page get and create the cursor secret, and no other item of the keys table', () => {
+  it('lets exactly the functions that page get and create the cursor secret, and the ones that name a starter read only key names, no other item of the keys table', () => {
     expect(resourcesOfType(template, 'AWS::SecretsManager::Secret').size).toBe(0);
     const keysTable = [...resourcesOfType(template, 'AWS::DynamoDB::Table')].find(([, t]) =>
       String(t.Properties.TableName).endsWith('-keys'),
     )?.[0];
     const readers = new Set<string>();
     const auditAppenders = new Set<string>();
+    const keyNameReaders = new Set<string>();
     for (const [name, fnStatements] of statements) {
       for (const s of fnStatements) {
         const condition = (s as { Condition?: unknown }).Condition;
@@ -150,6 +151,18 @@ describe('grants in the synthesised stack', () => {
             'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [AUDIT_PK] },
           });
           auditAppenders.add(name);
+          continue;
+        }
+        if (JSON.stringify(condition).includes('"KEY#*"')) {
+          // Naming who started a session: the name attribute of key records only, never a hash.
+          expect(actionsOf(s), name).toEqual(['dynamodb:GetItem']);
+          expect(s.Resource, name).toEqual({ 'Fn::GetAtt': [keysTable, 'Arn'] });
+          expect(condition, name).toEqual({
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEY#*'] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'name'] },
+            StringEqualsIfExists: { 'dynamodb:Select': 'SPECIFIC_ATTRIBUTES' },
+          });
+          keyNameReaders.add(name);
           continue;
         }
         expect(actionsOf(s).sort(), name).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
@@ -178,6 +191,7 @@ describe('grants in the synthesised stack', () => {
       'remove-allowlist-entry',
       'submit-session-feedback',
     ]);
+    expect([...keyNameReaders].sort()).toEqual(['console-get-session-history', 'console-list-sessions']);
     for (const fn of resourcesOfType(template, 'AWS::Lambda::Function').values()) {
       const env = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
         ?.Variables;

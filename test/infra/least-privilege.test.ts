@@ -61,6 +61,22 @@ const CURSOR_SECRET: Allowed[] = [
   },
 ];
 
+/**
+ * Who started a session: a key's name, read under IAM's attribute condition from key records only,
+ * so the function never sees a secret hash.
+ */
+const KEY_NAMES: Allowed[] = [
+  {
+    actions: ['dynamodb:GetItem'],
+    resources: [table('keys')],
+    condition: {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEY#*'] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'name'] },
+      StringEqualsIfExists: { 'dynamodb:Select': 'SPECIFIC_ATTRIBUTES' },
+    },
+  },
+];
+
 /** Allowlist changes and feedback append their audit record: new items of the audit partition only. */
 const AUDIT_APPEND: Allowed[] = [
   {
@@ -201,7 +217,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-config': [],
   'console-authorizer': [],
   'console-me': [],
-  'console-list-sessions': [...readTable('sessions'), ...readTable('keys'), ...CURSOR_SECRET],
+  'console-list-sessions': [...readTable('sessions'), ...KEY_NAMES, ...CURSOR_SECRET],
   'console-start-investigation': [
     ...writeTable('sessions', true),
     // Both state machines of the one definition: the start chooses per run (workflow-type.ts).
@@ -210,7 +226,8 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
       resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
     },
   ],
-  'console-get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
+  // KEY_NAMES: the name of the key that started a session recorded before sessions stored it.
+  'console-get-session-history': [...readTable('sessions'), ...KEY_NAMES, ...CURSOR_SECRET],
   'console-get-report': readTable('sessions'),
   'console-get-stix': readTable('sessions'),
   'console-cancel-investigation': [
@@ -557,7 +574,8 @@ describe('least privilege of every IAM principal in the template', () => {
       'disable-api-key',
       'rotate-api-key',
     ]);
-    // The whole keys table (key hashes); the functions that page reach only the cursor secret's item.
+    // The whole keys table (key hashes); the functions that page reach only the cursor secret's item,
+    // and the ones that name a session's starter only key records' names (both held by LeadingKeys).
     const onlyCursorSecret = (g: Grant) => JSON.stringify(g.condition ?? {}).includes('dynamodb:LeadingKeys');
     const keysTable = [
       ...new Set(
@@ -572,7 +590,6 @@ describe('least privilege of every IAM principal in the template', () => {
       'console-disable-key',
       'console-list-audit',
       'console-list-keys',
-      'console-list-sessions', // the names of the keys that started the listed sessions (GetItem)
       'console-rotate-key',
       'create-api-key',
       'disable-api-key',

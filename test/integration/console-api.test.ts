@@ -189,8 +189,8 @@ describe('investigations in the console', () => {
     const owners = Object.fromEntries(
       listed.body.results.map((r: { session_id: string; owner: unknown }) => [r.session_id, r.owner]),
     );
-    // The person's username is recorded with the session (the admin lists it); the key's name is read
-    // from the keys table.
+    // The starter's name is recorded with the session: the person's username (the admin lists it) and
+    // the key's name.
     expect(owners[byPerson.body.session_id]).toEqual({
       kind: 'user',
       id: claimsOf(analystToken).sub,

@@ -60,6 +60,7 @@ describe('API key authorizer', () => {
     expect(result.principalId).toBe(summary.key_id);
     expect(result.context).toEqual({
       keyId: summary.key_id,
+      keyName: 'admin',
       role: 'admin',
       scopes: '',
       rateLimitPerSecond: 10,

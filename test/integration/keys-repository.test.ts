@@ -220,3 +220,30 @@ describe('keys repository on DynamoDB Local', () => {
     expect(json).toContain(secret.secretHash);
   });
 });
+
+describe('key names for the functions that name a session’s starter', () => {
+  it('reads the name alone, the one attribute their IAM grant allows besides the key', async () => {
+    const { record } = await createKey('SOAR playbook');
+    const requested: unknown[] = [];
+    const watched = createDocumentClient(parseConfig(tables.env));
+    watched.middlewareStack.add(
+      (next) => async (args) => {
+        requested.push(args.input as { ProjectionExpression?: unknown; ExpressionAttributeNames?: unknown });
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordRequests' },
+    );
+    const names = new KeysRepository(watched, tables.names.keys);
+    expect(await names.nameOf(record.key_id)).toBe('SOAR playbook');
+    expect(await names.nameOf(generateKeyId())).toBeUndefined();
+    for (const input of requested) {
+      const { ProjectionExpression, ExpressionAttributeNames } = input as {
+        ProjectionExpression: string;
+        ExpressionAttributeNames: Record<string, string>;
+      };
+      const attributes = ProjectionExpression.split(',').map((a) => ExpressionAttributeNames[a.trim()] ?? a);
+      expect(attributes).toEqual(['name']);
+    }
+    expect(requested).toHaveLength(2);
+  });
+});

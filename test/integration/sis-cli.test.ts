@@ -185,6 +185,7 @@ describe.concurrent('sis investigate', HEAVY, () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(new RegExp(`Session ${id}: completed`));
     expect(shown.stdout).toMatch(/domain_analysis\s+succeeded/);
+    expect(shown.stdout).toMatch(/^Started by: analyst \(API key [a-z0-9]+\)$/m);
     expectDocumented(
       await cli(['sessions', 'show', id, '--json'], analyst),
       'GET',

@@ -84,6 +84,7 @@ describe('authorizer policy derived from the route table', () => {
     });
     expect(authorizerContext(record)).toEqual({
       keyId: record.key_id,
+      keyName: record.name,
       role: 'client',
       scopes: 'search:read,graph:read',
       rateLimitPerSecond: 3,

@@ -31,14 +31,26 @@ export function drawGraph(
     (a, b) =>
       a.depth - b.depth || a.relationship.localeCompare(b.relationship) || key(a).localeCompare(key(b)),
   );
-  const nodes = new Map<string, { entity: Entity; depth: number }>([
-    [centre, { entity: { type: graph.entity.type, value: graph.entity.value }, depth: 0 }],
+  const nodes = new Map<string, { entity: Entity; depth: number; risk?: number | undefined }>([
+    [
+      centre,
+      {
+        entity: { type: graph.entity.type, value: graph.entity.value },
+        depth: 0,
+        risk: graph.entity.risk_score,
+      },
+    ],
   ]);
   const edges = new Map<string, { source: string; target: string; label: string; count: number }>();
   for (const neighbour of neighbours) {
     const id = key(neighbour);
-    if (!nodes.has(id))
-      nodes.set(id, { entity: { type: neighbour.type, value: neighbour.value }, depth: neighbour.depth });
+    if (!nodes.has(id)) {
+      nodes.set(id, {
+        entity: { type: neighbour.type, value: neighbour.value },
+        depth: neighbour.depth,
+        risk: neighbour.risk_score,
+      });
+    }
     const from = neighbour.via ? key(neighbour.via) : centre;
     if (!nodes.has(from) && neighbour.via) nodes.set(from, { entity: neighbour.via, depth: 1 });
     const [source, target] = neighbour.direction === 'in' ? [id, from] : [from, id];
@@ -63,8 +75,8 @@ export function drawGraph(
           type: node.entity.type,
           value: node.entity.value,
           depth: node.depth,
-          // Risk is known for the looked-up entity only (the graph answers no neighbour's score).
-          colour: RISK_COLOURS[riskBand(node.depth === 0 ? graph.entity.risk_score : undefined)],
+          // The latest investigation's score of each entity; grey where none scored it.
+          colour: RISK_COLOURS[riskBand(node.risk)],
           shape: TYPE_SHAPES[node.entity.type] ?? 'ellipse',
         },
         classes: node.depth === 0 ? 'centre' : '',

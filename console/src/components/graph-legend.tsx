@@ -25,7 +25,7 @@ const RISK_TEXT: Record<RiskBand, string> = {
   high: `high risk (${VERDICT_THRESHOLDS.malicious}+, malicious)`,
   elevated: `elevated (${VERDICT_THRESHOLDS.suspicious}–${VERDICT_THRESHOLDS.malicious - 1}, suspicious)`,
   low: `low (under ${VERDICT_THRESHOLDS.suspicious})`,
-  unknown: 'not scored',
+  unknown: 'not scored yet',
 };
 
 export const TYPE_SHAPES: Record<Entity['type'], string> = {
@@ -37,20 +37,20 @@ export const TYPE_SHAPES: Record<Entity['type'], string> = {
 
 const TYPE_MARKS: Record<Entity['type'], string> = { ip: '●', domain: '▬', user: '◆', host: '⬢' };
 
+/** The whole scale, worst first, so the legend reads the same on every graph. */
+const BANDS: RiskBand[] = ['high', 'elevated', 'low', 'unknown'];
+
 export function GraphLegend({ graph }: { graph: GraphAnswer }) {
   const types = [...new Set([graph.entity.type, ...graph.neighbors.map((n) => n.type)])];
-  const centre = riskBand(graph.entity.risk_score);
-  const bands: RiskBand[] = centre === 'unknown' ? ['unknown'] : [centre, 'unknown'];
   return (
     <div class="graph-legend">
-      <span class="muted">Colour:</span>
+      <span class="muted" title="The risk score of the latest completed investigation of each entity">
+        Colour, latest risk score:
+      </span>
       <ul class="plain inline-list">
-        {bands.map((band) => (
+        {BANDS.map((band) => (
           <li key={band}>
-            <span class={`swatch swatch-${band}`} aria-hidden="true" />{' '}
-            {band === centre && band !== 'unknown'
-              ? `${graph.entity.value}: ${RISK_TEXT[band]}`
-              : RISK_TEXT[band]}
+            <span class={`swatch swatch-${band}`} aria-hidden="true" /> {RISK_TEXT[band]}
           </li>
         ))}
       </ul>

@@ -22,6 +22,7 @@ export function NeighbourTable({ graph }: { graph: GraphAnswer }) {
         <tr>
           <th scope="col">Entity</th>
           <th scope="col">Relationship</th>
+          <th scope="col">Risk</th>
           <th scope="col">Links</th>
           <th scope="col">Last seen</th>
           <th scope="col">Evidence</th>
@@ -40,6 +41,7 @@ export function NeighbourTable({ graph }: { graph: GraphAnswer }) {
               {n.relationship.replace(/_/g, ' ')}
               {n.direction && n.direction !== 'both' && <span class="muted"> ({n.direction})</span>}
             </td>
+            <td>{n.risk_score ?? '—'}</td>
             <td>{n.count}</td>
             <td>{when(n.last_seen)}</td>
             <td>

@@ -790,7 +790,12 @@ export interface components {
          *         "persona": "SOC Analyst",
          *         "tlp": "amber",
          *         "created_at": "2026-11-01T12:00:00Z",
-         *         "updated_at": "2026-11-01T12:00:02Z"
+         *         "updated_at": "2026-11-01T12:00:02Z",
+         *         "started_by": {
+         *           "kind": "api_key",
+         *           "key_id": "k7q2m4x3c3v5b6n2",
+         *           "name": "Security Copilot plugin"
+         *         }
          *       },
          *       "messages": [
          *         {
@@ -872,6 +877,25 @@ export interface components {
                  * @enum {string}
                  */
                 verdict?: "benign" | "suspicious" | "malicious" | "unknown";
+                /** @description Who started the investigation */
+                started_by?: {
+                    /**
+                     * @description api_key: started with an API key (the plugin, a script); user: by a person in the web console
+                     * @example api_key
+                     * @enum {string}
+                     */
+                    kind: "api_key" | "user";
+                    /**
+                     * @description The ID of the API key that started it (kind api_key only)
+                     * @example k7q2m4x3c3v5b6n2
+                     */
+                    key_id?: string;
+                    /**
+                     * @description The key's name or the person's console username; null for a session started before names were recorded when the service cannot tell
+                     * @example Security Copilot plugin
+                     */
+                    name: string | null;
+                };
             };
             /** @description Messages, oldest first */
             messages: components["schemas"]["HistoryMessage"][];
@@ -1702,6 +1726,11 @@ export interface components {
                  */
                 value: string;
             };
+            /**
+             * @description Risk score (0-100) of the latest investigation of this entity, if one scored it; absent when none did
+             * @example 35
+             */
+            risk_score?: number;
         };
         /**
          * @description An entity's neighborhood in the knowledge graph built from incidents and past investigations
@@ -1727,7 +1756,8 @@ export interface components {
          *           "evidence": [
          *             "inc_2q7v3m4k5n6p7r2s3t4u5v6w7x"
          *           ],
-         *           "depth": 1
+         *           "depth": 1,
+         *           "risk_score": 35
          *         }
          *       ],
          *       "next_cursor": null

@@ -5,6 +5,7 @@ import { pageHref } from '../base';
 import { Badge, EntityText, ErrorNote, Loading, PageTitle } from '../components/common';
 import { ShowMore } from '../components/show-more';
 import { StartInvestigationForm } from '../components/start-investigation';
+import { Starter } from '../components/starter';
 import { sessionHref, when } from '../format';
 import { usePagedList } from '../hooks';
 import type { SessionsAnswer } from '../types';
@@ -82,7 +83,7 @@ export function SessionsPage() {
                   <td>{item.persona}</td>
                   <td>{when(item.created_at)}</td>
                   <td>
-                    <Starter owner={item.owner} />
+                    <Starter kind={item.owner.kind} id={item.owner.id} name={item.owner.name} />
                   </td>
                 </tr>
               ))}
@@ -92,22 +93,5 @@ export function SessionsPage() {
         <ShowMore list={list} />
       </section>
     </>
-  );
-}
-
-/** The key's or person's name, with what it is; an unnamed person by the start of their ID. */
-function Starter({ owner }: { owner: SessionsAnswer['results'][number]['owner'] }) {
-  const what = owner.kind === 'user' ? 'person' : 'API key';
-  if (owner.name) {
-    return (
-      <span title={`${what} ${owner.id}`}>
-        {owner.name} <span class="muted">({what})</span>
-      </span>
-    );
-  }
-  return (
-    <span title={owner.id}>
-      {what} <code>{owner.id.slice(0, 8)}</code>
-    </span>
   );
 }

@@ -37,7 +37,7 @@ export const getSessionHistory = /* @__PURE__ */ defineRoute({
   ownerOnly: true,
   functionName: 'get-session-history',
   summary: 'Poll an investigation session',
-  description: `Returns the persisted state of a session: session.status, messages, events and tool_calls. Keep polling every few seconds while session.status is initialized or active; stop when it is completed, failed or canceled (answered 200 even when failed). Pass next_cursor as ?after= to receive only history recorded since the previous poll. Only the API key that started the session may read it (403 otherwise). Polling never restarts an investigation.`,
+  description: `Returns the persisted state of a session: session.status, session.started_by (the API key or person that started it, by name), messages, events and tool_calls. Keep polling every few seconds while session.status is initialized or active; stop when it is completed, failed or canceled (answered 200 even when failed). Pass next_cursor as ?after= to receive only history recorded since the previous poll. Only the API key that started the session may read it (403 otherwise). Polling never restarts an investigation.`,
   tags: ['investigations'],
   request: { params: SessionParams, query: SessionHistoryQuery },
   responses: { 200: { description: 'The session and its history', schema: 'SessionHistoryResponse' } },

@@ -112,6 +112,11 @@ export const GraphNeighbor = /* @__PURE__ */ (() =>
       via: withMeta(z.optional(Entity), {
         description: 'For depth 2: the direct neighbor this entity is connected through',
       }),
+      risk_score: withMeta(z.optional(z.number().check(z.gte(0), z.lte(100))), {
+        description:
+          'Risk score (0-100) of the latest investigation of this entity, if one scored it; absent when none did',
+        example: 35,
+      }),
     }),
     { id: 'GraphNeighbor' },
   ))();
@@ -154,6 +159,7 @@ export const GraphResponse = /* @__PURE__ */ (() =>
             count: 4,
             evidence: ['inc_2q7v3m4k5n6p7r2s3t4u5v6w7x'],
             depth: 1,
+            risk_score: 35,
           },
         ],
         next_cursor: null,

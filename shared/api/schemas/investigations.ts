@@ -254,6 +254,31 @@ export const HistoryEvent = /* @__PURE__ */ (() =>
     { id: 'HistoryEvent', description: 'A persisted event of the session' },
   ))();
 
+export const StartedBy = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      kind: withMeta(z.enum(['api_key', 'user']), {
+        description:
+          'api_key: started with an API key (the plugin, a script); user: by a person in the web console',
+        example: 'api_key',
+      }),
+      key_id: withMeta(z.optional(z.string()), {
+        description: 'The ID of the API key that started it (kind api_key only)',
+        example: 'k7q2m4x3c3v5b6n2',
+      }),
+      name: withMeta(z.nullable(z.string()), {
+        description:
+          "The key's name or the person's console username; null for a session started before names were recorded when the service cannot tell",
+        example: 'Security Copilot plugin',
+      }),
+    }),
+    {
+      id: 'StartedBy',
+      description:
+        'Who started the session. Only the key that started it and console users can poll a session, so it names nobody the caller could not already see.',
+    },
+  ))();
+
 export const SessionSummary = /* @__PURE__ */ (() =>
   withMeta(
     z.object({
@@ -281,6 +306,7 @@ export const SessionSummary = /* @__PURE__ */ (() =>
         description: 'Once completed',
       }),
       verdict: withMeta(z.optional(Verdict), { description: 'Once completed' }),
+      started_by: withMeta(z.optional(StartedBy), { description: 'Who started the investigation' }),
     }),
     { id: 'SessionSummary' },
   ))();
@@ -318,6 +344,7 @@ export const SessionHistoryResponse = /* @__PURE__ */ (() =>
           tlp: 'amber',
           created_at: '2026-11-01T12:00:00Z',
           updated_at: '2026-11-01T12:00:02Z',
+          started_by: { kind: 'api_key', key_id: 'k7q2m4x3c3v5b6n2', name: 'Security Copilot plugin' },
         },
         messages: [
           {

@@ -312,6 +312,8 @@ export interface Neighbor {
   depth: 1 | 2;
   /** For depth 2: the depth-1 neighbor this one was reached through. */
   via?: Entity;
+  /** The latest investigation's risk score of this entity (0-100), when one scored it. */
+  risk_score?: number;
 }
 
 /** Strongest first: seen most often, then most recently, then by key so pages are stable. */

@@ -28,6 +28,36 @@ export function ownerOf(ownerId: string): { kind: 'key' | 'user'; id: string } {
   return ownerId.startsWith('user:') ? { kind: 'user', id: ownerId.slice(5) } : { kind: 'key', id: ownerId };
 }
 
+/** The name a session records for whoever starts it: the person's username, else the key's name. */
+export function starterName(caller: Pick<Caller, 'keyName' | 'user'>): { owner_name?: string } {
+  const name = caller.user ? caller.user.username : caller.keyName;
+  return name ? { owner_name: name } : {};
+}
+
+/**
+ * Who started a session, as the poll answers it: an API key (its ID and name) or a person (their
+ * username). `name` is what the session recorded at its start; a session from before names were
+ * recorded falls back to what the caller itself knows (its own key's name, or the signed-in person's
+ * own username), else null (the console then looks a key's name up in the keys table).
+ */
+export type StartedBy =
+  | { kind: 'api_key'; key_id: string; name: string | null }
+  | { kind: 'user'; name: string | null };
+
+export function startedBy(
+  session: Owned & { owner_name?: string | undefined },
+  caller: Pick<Caller, 'keyId' | 'keyName' | 'user'>,
+): StartedBy {
+  const owner = ownerOf(session.owner_key_id);
+  const recorded = session.owner_name || undefined;
+  if (owner.kind === 'user') {
+    const self = caller.user !== undefined && caller.user.sub === owner.id;
+    return { kind: 'user', name: recorded ?? (self ? caller.user?.username || null : null) };
+  }
+  const own = owner.id === caller.keyId ? caller.keyName : undefined;
+  return { kind: 'api_key', key_id: owner.id, name: recorded ?? (own || null) };
+}
+
 export function assertOwner<T extends Owned>(
   resource: T | undefined | null,
   caller: Pick<Caller, 'keyId' | 'tenantWide'>,

@@ -21,6 +21,8 @@ export interface PolicyRoute {
 /** What the authorizer hands to handlers and to the local gateway; API Gateway flattens it to strings. */
 export interface AuthorizerContext {
   keyId: string;
+  /** The key's name (names never change), recorded on the sessions the key starts. */
+  keyName: string;
   role: KeyRole;
   /** Comma-separated scopes. */
   scopes: string;

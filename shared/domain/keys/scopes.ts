@@ -47,6 +47,8 @@ export interface ConsoleUser {
  */
 export interface Caller {
   keyId: string;
+  /** The API key's name (keys only; from the authorizer's context, absent on a context cached before it was added). */
+  keyName?: string | undefined;
   role: KeyRole;
   scopes: Scope[];
   user?: ConsoleUser | undefined;

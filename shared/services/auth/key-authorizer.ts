@@ -39,6 +39,7 @@ export function policyRoutes(routes: readonly RouteDefinition[]): PolicyRoute[] 
 export function authorizerContext(record: ApiKeyRecord): AuthorizerContext {
   return {
     keyId: record.key_id,
+    keyName: record.name,
     role: record.role,
     scopes: record.scopes.join(','),
     rateLimitPerSecond: record.rate_limit.rate_per_second,

@@ -56,7 +56,7 @@ async function startersNamed(
       if (owner.kind === 'user') {
         names.set(ownerId, caller.user && owner.id === caller.user.sub ? caller.user.username : null);
       } else {
-        names.set(ownerId, (await keys.get(owner.id))?.name ?? null);
+        names.set(ownerId, (await keys.nameOf(owner.id)) ?? null);
       }
     }),
   );
@@ -139,7 +139,10 @@ export async function keyAuditTrail(
   };
 }
 
-/** The keys table of this process, for the audit trail (rebuilt when tests reset the config). */
+/**
+ * The keys table of this process, for the audit trail and the key names of sessions that did not
+ * record them (rebuilt when tests reset the config).
+ */
 export const auditStore: () => KeysRepository = /* @__PURE__ */ perConfiguration((cfg) =>
   keysRepositoryFromConfig(cfg),
 );

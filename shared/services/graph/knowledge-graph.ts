@@ -29,6 +29,8 @@ import { deploymentCursorCodec } from '../auth/cursor-secrets';
  *   type, value, relationship), ranked strongest first within the page; `next_cursor` continues.
  * - Depth 2 adds, for the DEPTH2_FANOUT strongest neighbours of the page, up to DEPTH2_PER_NEIGHBOR
  *   of their own edges (one Query each, in parallel): a bounded preview, not a full expansion.
+ * - Each neighbour carries the latest risk score of its node, when an investigation scored it: the
+ *   nodes are read in one BatchGetItem per depth (at most `limit`, then 100 keys), never one by one.
  */
 export const DEPTH2_FANOUT = 10;
 export const DEPTH2_PER_NEIGHBOR = 10;
@@ -111,7 +113,8 @@ export async function queryKnowledgeGraph(
       `The knowledge graph has no ${entityLabel(entity)}: no incident or completed investigation has named it yet.`,
     );
   }
-  const visible = input.hideRed ? withoutRed(graph) : async (sides: EdgeSide[]) => sides;
+  const nodes = new Map<string, StoredNode>();
+  const visible = visibleSides(graph, nodes, input.hideRed === true);
   const sides = await visible(page.sides);
 
   const depth2 = new Map<string, EdgeSide[]>();
@@ -133,16 +136,24 @@ export async function queryKnowledgeGraph(
 
   return {
     entity: entityView(node),
-    neighbors: assembleNeighborhood(entity, sides, depth2),
+    neighbors: assembleNeighborhood(entity, sides, depth2).map((neighbor) => {
+      const risk = nodes.get(entityPk(neighbor))?.risk_score;
+      return risk === undefined ? neighbor : { ...neighbor, risk_score: risk };
+    }),
     next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
   };
 }
 
-/** Drops the edge sides whose other end is a TLP:RED node (one batch read of those nodes). */
-function withoutRed(graph: GraphRepository) {
+/**
+ * The edge sides to answer, with the nodes at their other ends read into `nodes` (one batch read per
+ * depth, at most `limit` and DEPTH2_FANOUT × DEPTH2_PER_NEIGHBOR keys): their latest risk scores go
+ * on the neighbours, and with `hideRed` the sides whose other end is a TLP:RED node are dropped.
+ */
+function visibleSides(graph: GraphRepository, nodes: Map<string, StoredNode>, hideRed: boolean) {
   return async (sides: EdgeSide[]): Promise<EdgeSide[]> => {
-    const nodes = await graph.getNodes(sides.map((side) => side.other));
-    return sides.filter((side) => nodes.get(entityPk(side.other))?.tlp !== 'red');
+    const read = await graph.getNodes(sides.map((side) => side.other));
+    for (const [pk, node] of read) nodes.set(pk, node);
+    return hideRed ? sides.filter((side) => read.get(entityPk(side.other))?.tlp !== 'red') : sides;
   };
 }
 

@@ -2,7 +2,7 @@ import { ConflictError } from '../../domain/core/errors';
 import { tlpOf } from '../../domain/core/tlp';
 import type { Report } from '../../domain/core/vocabulary';
 import { reportToStix } from '../../domain/investigation/stix';
-import { assertOwner } from '../../domain/keys/ownership';
+import { assertOwner, type StartedBy, startedBy } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import { logger } from '../../observability';
 import type { HistoryItem, SessionRecord } from '../../store/sessions/records';
@@ -23,7 +23,7 @@ export const POLL_PAGE_SIZE = 500;
 
 const HistoryPosition = /* @__PURE__ */ (() => z.object({ seq: z.number().check(z.int(), z.gte(0)) }))();
 
-function sessionSummary(session: SessionRecord) {
+function sessionSummary(session: SessionRecord, starter: StartedBy) {
   // The poll reads META only: the verdict and risk score are on it, the report is not.
   const report = session.report_summary ?? session.report;
   return {
@@ -38,7 +38,30 @@ function sessionSummary(session: SessionRecord) {
     ...(session.completed_at ? { completed_at: session.completed_at } : {}),
     ...(session.failure_reason ? { failure_reason: session.failure_reason } : {}),
     ...(report ? { risk_score: report.risk_score, verdict: report.verdict } : {}),
+    started_by: starter,
   };
+}
+
+/** Looks up a key's name, for sessions recorded before the start stored it (the console's poll). */
+export interface KeyNames {
+  nameOf(keyId: string): Promise<string | undefined>;
+}
+
+/**
+ * Who started the session. New sessions carry the starter's name, so the poll reads nothing more; an
+ * older key session polled by a console user costs one keys-table read, when `keys` is given (a key
+ * polling its own session already knows its name).
+ */
+async function starterOf(session: SessionRecord, caller: Caller, keys: KeyNames | undefined) {
+  const starter = startedBy(session, caller);
+  if (starter.kind !== 'api_key' || starter.name !== null || !keys) return starter;
+  try {
+    return { ...starter, name: (await keys.nameOf(starter.key_id)) ?? null };
+  } catch (error) {
+    // A name is a courtesy: the poll answers without it rather than fail.
+    logger.warn('starter name lookup failed', { session_id: session.session_id, error: error as Error });
+    return starter;
+  }
 }
 
 const seqId = (prefix: string, seq: number) => `${prefix}_${String(seq).padStart(6, '0')}`;
@@ -69,7 +92,7 @@ function historyView(items: HistoryItem[]) {
  * per call. `after` is the opaque next_cursor of a previous poll, bound to this session and key.
  */
 export async function getSessionHistory(
-  ctx: Pick<SessionStores, 'history'>,
+  ctx: Pick<SessionStores, 'history'> & { keys?: KeyNames },
   caller: Caller,
   sessionId: string,
   after?: string,
@@ -86,7 +109,7 @@ export async function getSessionHistory(
   });
   const lastSeq = page.history.at(-1)?.seq ?? afterSeq;
   return {
-    session: sessionSummary(session),
+    session: sessionSummary(session, await starterOf(session, caller, ctx.keys)),
     ...historyView(page.history),
     next_cursor: lastSeq === undefined ? null : cursors.encode({ seq: lastSeq }, binding),
     has_more: page.truncated,

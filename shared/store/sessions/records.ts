@@ -20,7 +20,11 @@ export interface SessionRecord {
   session_id: string;
   run_id: string;
   owner_key_id: string;
-  /** The username of the person who started it in the console (absent for a key's sessions). */
+  /**
+   * Who started it, by name: the person's console username, or the API key's name (key names never
+   * change). Absent on sessions started before key names were recorded, and on a person's from
+   * before usernames were.
+   */
   owner_name?: string;
   /** The investigated entity, normalised before it was stored. */
   entity: Entity;

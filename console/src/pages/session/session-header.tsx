@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api } from '../../api';
 import { Badge, EntityText, ErrorNote } from '../../components/common';
+import { Starter } from '../../components/starter';
 import { graphHref, when } from '../../format';
 import type { SessionSummary } from '../../types';
 
@@ -65,6 +66,18 @@ export function SessionHeader({
           <dt>Started</dt>
           <dd>{when(session.created_at)}</dd>
         </div>
+        {session.started_by && (
+          <div>
+            <dt>Started by</dt>
+            <dd>
+              <Starter
+                kind={session.started_by.kind === 'api_key' ? 'key' : 'user'}
+                id={session.started_by.key_id}
+                name={session.started_by.name}
+              />
+            </dd>
+          </div>
+        )}
         {session.completed_at && (
           <div>
             <dt>Ended</dt>

@@ -200,6 +200,14 @@ async function investigate(entity: string, flags: InvestigateFlags, ctx: Command
   return endedExit(result.status);
 }
 
+type Starter = NonNullable<History['session']['started_by']>;
+
+/** "SOAR playbook (API key k_…)" or "alice (person)"; a name not recorded says so. */
+function starterLabel(starter: Starter): string {
+  if (starter.kind === 'api_key') return `${starter.name ?? 'name not recorded'} (API key ${starter.key_id})`;
+  return `${starter.name ?? 'name not recorded'} (person)`;
+}
+
 async function showSession(sessionId: string, ctx: CommandContext): Promise<number> {
   const history = (await ctx.api.call('getSessionHistory', { path: { session_id: sessionId } })).body;
   if (ctx.json) {
@@ -212,6 +220,7 @@ async function showSession(sessionId: string, ctx: CommandContext): Promise<numb
     `Entity: ${s.entity.type} ${s.entity.value}    Persona: ${s.persona}`,
     `Created: ${shortTime(s.created_at)}    Updated: ${shortTime(s.updated_at)}${s.completed_at ? `    Completed: ${shortTime(s.completed_at)}` : ''}`,
   ];
+  if (s.started_by) lines.push(`Started by: ${starterLabel(s.started_by)}`);
   if (s.verdict !== undefined) lines.push(`Verdict: ${s.verdict}    Risk: ${s.risk_score ?? '-'}/100`);
   if (s.failure_reason) lines.push(`Reason: ${s.failure_reason}`);
   lines.push('', `Tool calls (${history.tool_calls.length}):`);

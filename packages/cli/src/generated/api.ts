@@ -284,7 +284,7 @@ export interface paths {
         };
         /**
          * Poll an investigation session
-         * @description Returns the persisted state of a session: session.status, messages, events and tool_calls. Keep polling every few seconds while session.status is initialized or active; stop when it is completed, failed or canceled (answered 200 even when failed). Pass next_cursor as ?after= to receive only history recorded since the previous poll. Only the API key that started the session may read it (403 otherwise). Polling never restarts an investigation.
+         * @description Returns the persisted state of a session: session.status, session.started_by (the API key or person that started it, by name), messages, events and tool_calls. Keep polling every few seconds while session.status is initialized or active; stop when it is completed, failed or canceled (answered 200 even when failed). Pass next_cursor as ?after= to receive only history recorded since the previous poll. Only the API key that started the session may read it (403 otherwise). Polling never restarts an investigation.
          *
          *     Requires an API key with scope `investigations:read` that created the session.
          */
@@ -394,7 +394,7 @@ export interface paths {
         };
         /**
          * Look up an entity in the knowledge graph
-         * @description Returns an entity (IP address, user, host or domain) and its neighborhood: the entities it was seen with in SIEM incidents and past investigations, with the relationship, how often, when first and last, and the incident or session IDs behind it. The value is normalised (e.g. case of domains and users). Give type when the value is ambiguous (a bare logon name is read as a host). depth=2 adds the neighbors of the 10 strongest direct neighbors (up to 10 each). Page with limit and next_cursor. 404 when no incident or investigation has named the entity.
+         * @description Returns an entity (IP address, user, host or domain) and its neighborhood: the entities it was seen with in SIEM incidents and past investigations, with the relationship, how often, when first and last, the incident or session IDs behind it, and the neighbor's latest risk score (risk_score, 0-100) when an investigation scored it. The value is normalised (e.g. case of domains and users). Give type when the value is ambiguous (a bare logon name is read as a host). depth=2 adds the neighbors of the 10 strongest direct neighbors (up to 10 each). Page with limit and next_cursor. 404 when no incident or investigation has named the entity.
          *
          *     Requires an API key with scope `graph:read`.
          */
@@ -1875,7 +1875,12 @@ export interface components {
          *         "persona": "SOC Analyst",
          *         "tlp": "amber",
          *         "created_at": "2026-11-01T12:00:00Z",
-         *         "updated_at": "2026-11-01T12:00:02Z"
+         *         "updated_at": "2026-11-01T12:00:02Z",
+         *         "started_by": {
+         *           "kind": "api_key",
+         *           "key_id": "k7q2m4x3c3v5b6n2",
+         *           "name": "Security Copilot plugin"
+         *         }
          *       },
          *       "messages": [
          *         {
@@ -1957,6 +1962,25 @@ export interface components {
                  * @enum {string}
                  */
                 verdict?: "benign" | "suspicious" | "malicious" | "unknown";
+                /** @description Who started the investigation */
+                started_by?: {
+                    /**
+                     * @description api_key: started with an API key (the plugin, a script); user: by a person in the web console
+                     * @example api_key
+                     * @enum {string}
+                     */
+                    kind: "api_key" | "user";
+                    /**
+                     * @description The ID of the API key that started it (kind api_key only)
+                     * @example k7q2m4x3c3v5b6n2
+                     */
+                    key_id?: string;
+                    /**
+                     * @description The key's name or the person's console username; null for a session started before names were recorded when the service cannot tell
+                     * @example Security Copilot plugin
+                     */
+                    name: string | null;
+                };
             };
             /** @description Messages, oldest first */
             messages: components["schemas"]["HistoryMessage"][];
@@ -2442,6 +2466,11 @@ export interface components {
                  */
                 value: string;
             };
+            /**
+             * @description Risk score (0-100) of the latest investigation of this entity, if one scored it; absent when none did
+             * @example 35
+             */
+            risk_score?: number;
         };
         /**
          * @description An entity's neighborhood in the knowledge graph built from incidents and past investigations
@@ -2467,7 +2496,8 @@ export interface components {
          *           "evidence": [
          *             "inc_2q7v3m4k5n6p7r2s3t4u5v6w7x"
          *           ],
-         *           "depth": 1
+         *           "depth": 1,
+         *           "risk_score": 35
          *         }
          *       ],
          *       "next_cursor": null

@@ -1,0 +1,28 @@
+/**
+ * Who started an investigation: the key's or person's name, with what it is. Without a recorded name
+ * a key or person shows the start of its ID, with the whole ID in the tooltip.
+ */
+export function Starter({
+  kind,
+  id,
+  name,
+}: {
+  kind: 'key' | 'user';
+  id?: string | undefined;
+  name: string | null;
+}) {
+  const what = kind === 'user' ? 'person' : 'API key';
+  if (name) {
+    return (
+      <span title={id ? `${what} ${id}` : what}>
+        {name} <span class="muted">({what})</span>
+      </span>
+    );
+  }
+  if (!id) return <span class="muted">a {what} (name not recorded)</span>;
+  return (
+    <span title={id}>
+      {what} <code>{id.slice(0, 8)}</code>
+    </span>
+  );
+}
