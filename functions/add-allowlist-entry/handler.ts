@@ -1,10 +1,10 @@
 import { httpHandler, twinRouteHandler } from '../../shared/api/http-handler';
-import { addAllowlistEntry, addConsoleAllowlistEntry } from '../../shared/api/routes/tenant-knowledge';
+import * as routes from '../../shared/api/routes/tenant-knowledge';
 import { tenantKnowledgeService } from '../../shared/services/knowledge/tenant-knowledge';
 
 /** POST /api/v1/admin/allowlist and its console twin: 201 with the entry; 409 for a listed entity. */
 export const handler = twinRouteHandler(
-  ...[addAllowlistEntry, addConsoleAllowlistEntry].map((route) => ({
+  ...[routes.addAllowlistEntry, routes.addConsoleAllowlistEntry].map((route) => ({
     route,
     handler: httpHandler(route, async ({ body, caller }) => ({
       statusCode: 201,

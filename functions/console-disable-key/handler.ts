@@ -1,9 +1,9 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { disableConsoleKey } from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/console';
 import { apiKeyService } from '../../shared/services/auth/api-keys';
 
 /** POST /api/v1/console/admin/keys/{key_id}/disable: idempotent; the actor is the person. */
-export const handler = httpHandler(disableConsoleKey, async ({ params, caller }) => ({
+export const handler = httpHandler(routes.disableConsoleKey, async ({ params, caller }) => ({
   statusCode: 200,
   body: await apiKeyService().disable(params.key_id, caller.keyId),
   headers: { 'cache-control': 'no-store' },

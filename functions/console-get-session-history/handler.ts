@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { getConsoleSessionHistory } from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/console';
 import { auditStore } from '../../shared/services/console/console';
 import { getSessionHistory } from '../../shared/services/investigations/investigation-reads';
 import { pollContext } from '../../shared/services/sessions/session-context';
@@ -8,7 +8,7 @@ import { pollContext } from '../../shared/services/sessions/session-context';
  * GET /api/v1/console/sessions/{session_id}?after=: the public poll's body, for any tenant session;
  * a key session from before starters' names were recorded has its key's name looked up.
  */
-export const handler = httpHandler(getConsoleSessionHistory, async ({ params, query, caller }) => ({
+export const handler = httpHandler(routes.getConsoleSessionHistory, async ({ params, query, caller }) => ({
   statusCode: 200,
   body: await getSessionHistory(
     { ...pollContext(), keys: auditStore() },

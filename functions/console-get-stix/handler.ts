@@ -1,10 +1,10 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { getConsoleStix } from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/console';
 import { getInvestigationStix } from '../../shared/services/investigations/investigation-reads';
 import { sessionContext } from '../../shared/services/sessions/session-context';
 
 /** GET /api/v1/console/sessions/{session_id}/stix: the STIX 2.1 bundle of any completed session of the tenant. */
-export const handler = httpHandler(getConsoleStix, async ({ params, caller }) => ({
+export const handler = httpHandler(routes.getConsoleStix, async ({ params, caller }) => ({
   statusCode: 200,
   body: await getInvestigationStix(sessionContext(), caller, params.session_id),
   headers: { 'cache-control': 'no-store' },

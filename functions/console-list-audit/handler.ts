@@ -1,9 +1,9 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { listConsoleAudit } from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/console';
 import { auditStore, keyAuditTrail } from '../../shared/services/console/console';
 
 /** GET /api/v1/console/admin/audit?limit=&cursor=: key administration operations, newest first. */
-export const handler = httpHandler(listConsoleAudit, async ({ query, caller }) => ({
+export const handler = httpHandler(routes.listConsoleAudit, async ({ query, caller }) => ({
   statusCode: 200,
   body: await keyAuditTrail(auditStore(), caller, query),
   headers: { 'cache-control': 'no-store' },

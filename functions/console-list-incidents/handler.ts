@@ -1,10 +1,10 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { listConsoleIncidents } from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/console';
 import { config } from '../../shared/config';
 import { incidentStore, listIncidents } from '../../shared/services/incidents/incidents';
 
 /** GET /api/v1/console/incidents?severity=&status=&since=&until=&limit=&cursor= */
-export const handler = httpHandler(listConsoleIncidents, async ({ query }) => ({
+export const handler = httpHandler(routes.listConsoleIncidents, async ({ query }) => ({
   statusCode: 200,
   body: await listIncidents(incidentStore(), config().SIS_PUBLIC_URL, query),
   headers: { 'cache-control': 'no-store' },

@@ -1,9 +1,9 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { listConsoleKeys } from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/console';
 import { apiKeyDirectory } from '../../shared/services/auth/api-keys';
 
 /** GET /api/v1/console/admin/keys?search=: key summaries only, never a secret. */
-export const handler = httpHandler(listConsoleKeys, async ({ query }) => ({
+export const handler = httpHandler(routes.listConsoleKeys, async ({ query }) => ({
   statusCode: 200,
   body: { keys: await apiKeyDirectory().list(query.search) },
   headers: { 'cache-control': 'no-store' },

@@ -1,5 +1,5 @@
 import { type HttpResult, httpHandler } from '../../shared/api/http-handler';
-import { getConsolePage } from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/console';
 import { config } from '../../shared/config';
 import {
   consoleHome,
@@ -9,7 +9,7 @@ import {
 
 /** GET /sessions, /sessions/{id}, /incidents, ...: the HTML shell of the browser app; /console redirects. */
 export const handler = httpHandler(
-  getConsolePage,
+  routes.getConsolePage,
   async ({ event }): Promise<HttpResult> => {
     if (event.resource === '/console') {
       return {

@@ -1,9 +1,9 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { rotateConsoleKey } from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/console';
 import { apiKeyService } from '../../shared/services/auth/api-keys';
 
 /** POST /api/v1/console/admin/keys/{key_id}/rotate: new secret, same key_id; the actor is the person. */
-export const handler = httpHandler(rotateConsoleKey, async ({ params, body, caller }) => {
+export const handler = httpHandler(routes.rotateConsoleKey, async ({ params, body, caller }) => {
   const rotated = await apiKeyService().rotate(params.key_id, body, caller.keyId);
   return {
     statusCode: 200,

@@ -1,10 +1,10 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { startConsoleInvestigation } from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/console';
 import { startInvestigation } from '../../shared/services/investigations/investigations';
 import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 
 /** POST /api/v1/console/investigations: always in the background, owned by the signed-in person. */
-export const handler = httpHandler(startConsoleInvestigation, async ({ body, caller, headers }) => {
+export const handler = httpHandler(routes.startConsoleInvestigation, async ({ body, caller, headers }) => {
   const outcome = await startInvestigation(
     lifecycleContext(),
     caller,

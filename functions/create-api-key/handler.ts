@@ -1,9 +1,9 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { createApiKey } from '../../shared/api/routes/keys';
+import * as routes from '../../shared/api/routes/keys';
 import { apiKeyService } from '../../shared/services/auth/api-keys';
 
 /** POST /api/v1/admin/keys: the secret appears in this response only, and is never cached. */
-export const handler = httpHandler(createApiKey, async ({ body, caller }) => {
+export const handler = httpHandler(routes.createApiKey, async ({ body, caller }) => {
   const { summary, apiKey } = await apiKeyService().create(body, caller.keyId);
   return {
     statusCode: 201,

@@ -1,8 +1,8 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { aiPluginManifest as manifest, manifestOptions } from '../../shared/api/plugin-manifests';
-import { aiPluginManifest } from '../../shared/api/routes/meta';
+import { aiPluginManifest, manifestOptions } from '../../shared/api/plugin-manifests';
+import * as routes from '../../shared/api/routes/meta';
 
-export const handler = httpHandler(aiPluginManifest, async () => ({
+export const handler = httpHandler(routes.aiPluginManifest, async () => ({
   statusCode: 200,
-  body: manifest(manifestOptions()),
+  body: aiPluginManifest(manifestOptions()),
 }));

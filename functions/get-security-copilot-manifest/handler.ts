@@ -1,10 +1,10 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { manifestOptions } from '../../shared/api/plugin-manifests';
-import { securityCopilotManifest } from '../../shared/api/routes/meta';
-import { securityCopilotManifest as manifest } from '../../shared/api/security-copilot-manifest';
+import * as routes from '../../shared/api/routes/meta';
+import { securityCopilotManifest } from '../../shared/api/security-copilot-manifest';
 
-export const handler = httpHandler(securityCopilotManifest, async () => ({
+export const handler = httpHandler(routes.securityCopilotManifest, async () => ({
   statusCode: 200,
-  rawBody: manifest(manifestOptions()),
+  rawBody: securityCopilotManifest(manifestOptions()),
   headers: { 'content-type': 'application/yaml; charset=utf-8' },
 }));

@@ -1,10 +1,10 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { renderTermsPage } from '../../shared/api/pages/terms-page';
 import { PLUGIN_DISPLAY_NAME } from '../../shared/api/plugin-manifests';
-import { termsPage } from '../../shared/api/routes/meta';
+import * as routes from '../../shared/api/routes/meta';
 import { config } from '../../shared/config';
 
-export const handler = httpHandler(termsPage, async () => {
+export const handler = httpHandler(routes.termsPage, async () => {
   const cfg = config();
   return {
     statusCode: 200,

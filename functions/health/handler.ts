@@ -1,9 +1,9 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import { health } from '../../shared/api/routes/meta';
+import * as routes from '../../shared/api/routes/meta';
 import { config } from '../../shared/config';
 import { SERVICE_VERSION } from '../../shared/version';
 
-export const handler = httpHandler(health, async () => ({
+export const handler = httpHandler(routes.health, async () => ({
   statusCode: 200,
   body: {
     status: 'ok',

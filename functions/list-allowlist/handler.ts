@@ -1,10 +1,10 @@
 import { httpHandler, twinRouteHandler } from '../../shared/api/http-handler';
-import { listAllowlist, listConsoleAllowlist } from '../../shared/api/routes/tenant-knowledge';
+import * as routes from '../../shared/api/routes/tenant-knowledge';
 import { tenantKnowledgeService } from '../../shared/services/knowledge/tenant-knowledge';
 
 /** GET /api/v1/admin/allowlist and its console twin: every entry, newest first. */
 export const handler = twinRouteHandler(
-  ...[listAllowlist, listConsoleAllowlist].map((route) => ({
+  ...[routes.listAllowlist, routes.listConsoleAllowlist].map((route) => ({
     route,
     handler: httpHandler(route, async () => ({
       statusCode: 200,

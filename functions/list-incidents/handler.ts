@@ -1,14 +1,14 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactIncidentList } from '../../shared/api/plugin-responses';
-import { listIncidents } from '../../shared/api/routes/knowledge';
+import * as routes from '../../shared/api/routes/knowledge';
 import { config } from '../../shared/config';
-import { incidentStore, listIncidents as list } from '../../shared/services/incidents/incidents';
+import { incidentStore, listIncidents } from '../../shared/services/incidents/incidents';
 
 /** GET /api/v1/incidents?severity=&status=&since=&until=&limit=&cursor= */
-export const handler = httpHandler(listIncidents, async ({ query }) => ({
+export const handler = httpHandler(routes.listIncidents, async ({ query }) => ({
   statusCode: 200,
   body: compactIncidentList(
-    await list(incidentStore(), config().SIS_PUBLIC_URL, {
+    await listIncidents(incidentStore(), config().SIS_PUBLIC_URL, {
       severity: query.severity,
       status: query.status,
       since: query.since,

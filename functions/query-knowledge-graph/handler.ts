@@ -1,13 +1,13 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactGraphNeighborhood } from '../../shared/api/plugin-responses';
-import { queryKnowledgeGraph } from '../../shared/api/routes/knowledge';
-import { graphStore, queryKnowledgeGraph as lookUp } from '../../shared/services/graph/knowledge-graph';
+import * as routes from '../../shared/api/routes/knowledge';
+import { graphStore, queryKnowledgeGraph } from '../../shared/services/graph/knowledge-graph';
 
 /** GET /api/v1/graph/entity/{value}?type=&depth=&limit=&cursor= */
-export const handler = httpHandler(queryKnowledgeGraph, async ({ params, query }) => ({
+export const handler = httpHandler(routes.queryKnowledgeGraph, async ({ params, query }) => ({
   statusCode: 200,
   body: compactGraphNeighborhood(
-    await lookUp(graphStore(), {
+    await queryKnowledgeGraph(graphStore(), {
       value: params.value,
       type: query.type,
       depth: query.depth,

@@ -1,10 +1,10 @@
 import { httpHandler, twinRouteHandler } from '../../shared/api/http-handler';
-import { removeAllowlistEntry, removeConsoleAllowlistEntry } from '../../shared/api/routes/tenant-knowledge';
+import * as routes from '../../shared/api/routes/tenant-knowledge';
 import { tenantKnowledgeService } from '../../shared/services/knowledge/tenant-knowledge';
 
 /** DELETE /api/v1/admin/allowlist/{entry_id} and its console twin: 204, or 404 for no such entry. */
 export const handler = twinRouteHandler(
-  ...[removeAllowlistEntry, removeConsoleAllowlistEntry].map((route) => ({
+  ...[routes.removeAllowlistEntry, routes.removeConsoleAllowlistEntry].map((route) => ({
     route,
     handler: httpHandler(route, async ({ params, caller }) => {
       await tenantKnowledgeService().removeEntry(caller, params.entry_id);

@@ -1,13 +1,13 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactSearchResults } from '../../shared/api/plugin-responses';
-import { searchInvestigations } from '../../shared/api/routes/knowledge';
-import { searchInvestigations as search, searchIndex } from '../../shared/services/investigations/search';
+import * as routes from '../../shared/api/routes/knowledge';
+import { searchIndex, searchInvestigations } from '../../shared/services/investigations/search';
 
 /** GET /api/v1/search?q=&status=&verdict=&limit=&cursor=: the caller's own sessions only. */
-export const handler = httpHandler(searchInvestigations, async ({ caller, query }) => ({
+export const handler = httpHandler(routes.searchInvestigations, async ({ caller, query }) => ({
   statusCode: 200,
   body: compactSearchResults(
-    await search(searchIndex(), caller, {
+    await searchInvestigations(searchIndex(), caller, {
       q: query.q,
       status: query.status,
       verdict: query.verdict,

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactInvestigationResult } from '../../shared/api/plugin-responses';
-import { startInvestigation } from '../../shared/api/routes/investigations';
-import { startInvestigation as start } from '../../shared/services/investigations/investigations';
+import * as routes from '../../shared/api/routes/investigations';
+import { startInvestigation } from '../../shared/services/investigations/investigations';
 import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 
 /**
@@ -9,8 +9,8 @@ import { lifecycleContext } from '../../shared/services/sessions/lifecycle-conte
  * workflow run. Background → 202 at once; synchronous → 200 with the result, or 202 with the session
  * to poll when the wait bound (SIS_SYNC_WAIT_SECONDS and this Lambda's remaining time) passes first.
  */
-export const handler = httpHandler(startInvestigation, async ({ body, caller, headers, context }) => {
-  const outcome = await start(lifecycleContext(), caller, body, {
+export const handler = httpHandler(routes.startInvestigation, async ({ body, caller, headers, context }) => {
+  const outcome = await startInvestigation(lifecycleContext(), caller, body, {
     idempotencyKey: headers['idempotency-key'],
     remainingTimeMs: context?.getRemainingTimeInMillis?.(),
   });

@@ -1,5 +1,5 @@
 import { httpHandler, twinRouteHandler } from '../../shared/api/http-handler';
-import { submitConsoleFeedback, submitSessionFeedback } from '../../shared/api/routes/tenant-knowledge';
+import * as routes from '../../shared/api/routes/tenant-knowledge';
 import { tenantKnowledgeService } from '../../shared/services/knowledge/tenant-knowledge';
 
 /**
@@ -7,7 +7,7 @@ import { tenantKnowledgeService } from '../../shared/services/knowledge/tenant-k
  * and admins): 201, 404 for no such session, 409 while it runs.
  */
 export const handler = twinRouteHandler(
-  ...[submitSessionFeedback, submitConsoleFeedback].map((route) => ({
+  ...[routes.submitSessionFeedback, routes.submitConsoleFeedback].map((route) => ({
     route,
     handler: httpHandler(route, async ({ params, body, caller }) => ({
       statusCode: 201,
