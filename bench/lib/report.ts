@@ -513,7 +513,7 @@ function runToolSection(r: NonNullable<NonNullable<BenchResults['coldStart']>['r
     `As shipped against before, paired per round: import CPU ${fig(r.importCpuRatio, x)}; first call CPU ${signed(r.callCpuDeltaMs.median)} ms (wall ${fig(r.callRatio, x)}); import + first call CPU ${fig(r.coldCpuRatio, x)} (${signed(r.coldCpuDeltaMs.median)} ms), wall ${fig(r.coldRatio, x)} (${signed(r.coldDeltaMs.median)} ms). CPU time is the figure to read: on a shared machine wall time also counts waiting for a core. Later calls in the same sandbox search the data in memory.`,
     '',
     others.length === 0
-      ? `The other functions: none of the ${r.bundlesChecked - 1} other bundles built in this run carries the offline-data reader (maxmind, shared/platform/offline-intel.ts), and the data is in \`${r.function}\`'s asset only (ServiceFunction \`offlineData\`), so their size, import and first call are what they were without it.`
+      ? `The other functions: none of the ${r.bundlesChecked - 1} other bundles built in this run carries the offline-data reader (mmdb-lib, shared/platform/offline-intel.ts), and the data is in \`${r.function}\`'s asset only (ServiceFunction \`offlineData\`), so their size, import and first call are what they were without it.`
       : `❌ The offline-data reader is also bundled in: ${others.map((n) => `\`${n}\``).join(', ')}.`,
     '',
   ];

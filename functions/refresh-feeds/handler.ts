@@ -1,13 +1,12 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { httpHandler } from '../../shared/api/http-handler';
 import { refreshConsoleFeeds, refreshFeeds } from '../../shared/api/routes/feeds';
-import { MANUAL_REFRESH_TIMEOUT_MS } from '../../shared/services/feeds/feed-refresh';
-import { feedsService } from '../../shared/services/feeds/feeds';
+import { feedsService, MANUAL_REFRESH_TIMEOUT_MS } from '../../shared/services/feeds/feeds';
 
 const refresh = async ({ body }: { body: { names?: string[] } | undefined }) => ({
   statusCode: 200,
   body: {
-    feeds: await (await feedsService()).refresh(body?.names, {
+    feeds: await feedsService().refresh(body?.names, {
       force: true,
       timeoutMs: MANUAL_REFRESH_TIMEOUT_MS,
     }),
