@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { httpHandler } from '../../shared/api/http-handler';
-import { listConsoleFeeds, listFeeds } from '../../shared/api/routes/feeds';
+import * as routes from '../../shared/api/routes/feeds';
 import { feedList } from '../../shared/services/feeds/feed-listing';
 
 const list = async () => ({
@@ -8,8 +8,8 @@ const list = async () => ({
   body: { feeds: await feedList().list() },
   headers: { 'cache-control': 'no-store' },
 });
-const admin = httpHandler(listFeeds, list);
-const consoleAdmin = httpHandler(listConsoleFeeds, list);
+const admin = httpHandler(routes.listFeeds, list);
+const consoleAdmin = httpHandler(routes.listConsoleFeeds, list);
 
 /**
  * GET /api/v1/admin/feeds (admin keys) and GET /api/v1/console/admin/feeds (console admins): each
@@ -18,4 +18,4 @@ const consoleAdmin = httpHandler(listConsoleFeeds, list);
  * store, downloader or parser in its bundle.
  */
 export const handler = (event: APIGatewayProxyEvent, context: Context) =>
-  event.resource === listConsoleFeeds.path ? consoleAdmin(event, context) : admin(event, context);
+  event.resource === routes.listConsoleFeeds.path ? consoleAdmin(event, context) : admin(event, context);
