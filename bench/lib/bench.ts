@@ -403,7 +403,11 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
         met: logBytes <= TARGETS.investigationLogBytes,
       });
     }
-    const readSkills = lines.filter((l) => l.skill && l.use.stateTransitions === 0);
+    // A read skill runs no workflow: neither Standard transitions nor an Express execution (the
+    // investigate skill, priced by its run, has its own target above).
+    const readSkills = lines.filter(
+      (l) => l.skill && l.use.stateTransitions === 0 && l.use.expressRuns === 0,
+    );
     if (readSkills.length) {
       const over = readSkills.filter((l) => l.perMillion.total > TARGETS.skillPerMillionUsd);
       const worst = [...readSkills].sort((a, b) => b.perMillion.total - a.perMillion.total)[0]!;
