@@ -3,6 +3,7 @@ import { ALLOWLIST_TYPES } from '../../../shared/domain/knowledge/allowlist-type
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { RecordTable } from '../components/record-table';
 import { when } from '../format';
 import type { AllowlistAnswer, AllowlistEntry, AllowlistType, Me } from '../types';
 
@@ -55,49 +56,46 @@ function Allowlist() {
       {entries === null && !error && <Loading what="the allowlist" />}
       {entries && entries.length === 0 && <p>The allowlist is empty.</p>}
       {entries && entries.length > 0 && (
-        <table>
-          <caption class="visually-hidden">Allowlist entries, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Value</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Added</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+        <RecordTable
+          caption="Allowlist entries, newest first"
+          columns={[
+            'Type',
+            'Value',
+            'Reason',
+            'Added',
+            'Expires',
+            <span key="actions" class="visually-hidden">
+              Actions
+            </span>,
+          ]}
+        >
+          {entries.map((entry) => (
+            <tr key={entry.entry_id}>
+              <td>{entry.type}</td>
+              <td>
+                <code>{entry.value}</code>
+              </td>
+              <td>{entry.reason}</td>
+              <td class="small">
+                {when(entry.created_at)} by <code>{entry.created_by}</code>
+              </td>
+              <td>
+                {entry.expired ? (
+                  <Badge kind="expired">expired</Badge>
+                ) : entry.expires_at ? (
+                  when(entry.expires_at)
+                ) : (
+                  'never'
+                )}
+              </td>
+              <td>
+                <button type="button" class="danger" onClick={() => remove(entry)}>
+                  Remove <span class="visually-hidden">{entry.value}</span>
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.entry_id}>
-                <td>{entry.type}</td>
-                <td>
-                  <code>{entry.value}</code>
-                </td>
-                <td>{entry.reason}</td>
-                <td class="small">
-                  {when(entry.created_at)} by <code>{entry.created_by}</code>
-                </td>
-                <td>
-                  {entry.expired ? (
-                    <Badge kind="expired">expired</Badge>
-                  ) : entry.expires_at ? (
-                    when(entry.expires_at)
-                  ) : (
-                    'never'
-                  )}
-                </td>
-                <td>
-                  <button type="button" class="danger" onClick={() => remove(entry)}>
-                    Remove <span class="visually-hidden">{entry.value}</span>
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
     </>
   );

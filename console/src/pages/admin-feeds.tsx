@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { ErrorNote, Loading, PageTitle } from '../components/common';
+import { RecordTable } from '../components/record-table';
 import { when } from '../format';
 import { useApi } from '../hooks';
 import type { Feed, FeedsAnswer, Me } from '../types';
@@ -56,33 +57,23 @@ function Feeds() {
       <ErrorNote error={error ?? listed.error} />
       {feeds === null && !listed.error && <Loading what="the feeds" />}
       {feeds && (
-        <table>
-          <caption class="visually-hidden">Public threat feeds</caption>
-          <thead>
-            <tr>
-              <th scope="col">Feed</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Status</th>
-              <th scope="col">Indicators</th>
-              <th scope="col">Last refresh</th>
-              <th scope="col">Error</th>
+        <RecordTable
+          caption="Public threat feeds"
+          columns={['Feed', 'Enabled', 'Status', 'Indicators', 'Last refresh', 'Error']}
+        >
+          {feeds.map((feed) => (
+            <tr key={feed.name}>
+              <td>
+                <code>{feed.name}</code>
+              </td>
+              <td>{feed.enabled ? 'Yes' : 'No'}</td>
+              <td>{STATUS_LABEL[feed.status]}</td>
+              <td>{feed.indicator_count.toLocaleString('en')}</td>
+              <td>{feed.last_refreshed_at ? when(feed.last_refreshed_at) : 'Never'}</td>
+              <td class="small">{feed.error ?? ''}</td>
             </tr>
-          </thead>
-          <tbody>
-            {feeds.map((feed) => (
-              <tr key={feed.name}>
-                <td>
-                  <code>{feed.name}</code>
-                </td>
-                <td>{feed.enabled ? 'Yes' : 'No'}</td>
-                <td>{STATUS_LABEL[feed.status]}</td>
-                <td>{feed.indicator_count.toLocaleString('en')}</td>
-                <td>{feed.last_refreshed_at ? when(feed.last_refreshed_at) : 'Never'}</td>
-                <td class="small">{feed.error ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
     </>
   );

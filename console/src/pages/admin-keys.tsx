@@ -3,6 +3,7 @@ import { SCOPES } from '../../../shared/domain/keys/scopes';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { RecordTable } from '../components/record-table';
 import { expiresSoon, when } from '../format';
 import { CreateApiKeyRequestDefaults } from '../generated/api';
 import { useApi } from '../hooks';
@@ -17,6 +18,19 @@ const GRACE_CHOICES: Array<{ seconds: number; label: string }> = [
   { seconds: 3600, label: '1 hour' },
   { seconds: 24 * 3600, label: '24 hours' },
   { seconds: 7 * 24 * 3600, label: '7 days' },
+];
+
+const KEY_COLUMNS = [
+  'Name',
+  'Key prefix',
+  'Scopes',
+  'Created',
+  'Expires',
+  'Last used',
+  'Investigation caps',
+  'Status',
+  'Grace ends',
+  'Actions',
 ];
 
 type Secret = { title: string; apiKey: string; keyPrefix: string };
@@ -77,28 +91,11 @@ function Keys() {
         {keys === null && !error && <Loading what="keys" />}
         {keys && keys.length === 0 && <p>No keys{applied ? ' match this search' : ''}.</p>}
         {keys && keys.length > 0 && (
-          <table class="keys">
-            <caption class="visually-hidden">API keys, oldest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Investigation caps</th>
-                <th scope="col">Status</th>
-                <th scope="col">Grace ends</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <KeyRow key={key.key_id} apiKey={key} onSecret={setSecret} onChanged={refresh} />
-              ))}
-            </tbody>
-          </table>
+          <RecordTable class="keys" caption="API keys, oldest first" columns={KEY_COLUMNS}>
+            {keys.map((key) => (
+              <KeyRow key={key.key_id} apiKey={key} onSecret={setSecret} onChanged={refresh} />
+            ))}
+          </RecordTable>
         )}
       </section>
     </>

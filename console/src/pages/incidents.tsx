@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso/router';
 import { api } from '../api';
 import { pageHref } from '../base';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { RecordTable } from '../components/record-table';
 import { ShowMore } from '../components/show-more';
 import { incidentHref, UTC_TIME_PATTERN, utcQueryTime, when } from '../format';
 import { usePagedList } from '../hooks';
@@ -133,35 +134,25 @@ export function IncidentsPage() {
       {items === null && !error && <Loading what="incidents" />}
       {items && items.length === 0 && <p>No incidents match these filters.</p>}
       {items && items.length > 0 && (
-        <table>
-          <caption class="visually-hidden">Incidents, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Incident</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Status</th>
-              <th scope="col">Raised</th>
-              <th scope="col">Source</th>
-              <th scope="col">Entities</th>
+        <RecordTable
+          caption="Incidents, newest first"
+          columns={['Incident', 'Severity', 'Status', 'Raised', 'Source', 'Entities']}
+        >
+          {items.map((incident) => (
+            <tr key={incident.incident_id}>
+              <td>
+                <a href={incidentHref(incident.incident_id)}>{incident.title}</a>
+              </td>
+              <td>
+                <Badge kind={incident.severity}>{incident.severity}</Badge>
+              </td>
+              <td>{incident.status}</td>
+              <td>{when(incident.created_at)}</td>
+              <td>{incident.source}</td>
+              <td>{incident.entities.length}</td>
             </tr>
-          </thead>
-          <tbody>
-            {items.map((incident) => (
-              <tr key={incident.incident_id}>
-                <td>
-                  <a href={incidentHref(incident.incident_id)}>{incident.title}</a>
-                </td>
-                <td>
-                  <Badge kind={incident.severity}>{incident.severity}</Badge>
-                </td>
-                <td>{incident.status}</td>
-                <td>{when(incident.created_at)}</td>
-                <td>{incident.source}</td>
-                <td>{incident.entities.length}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
       <ShowMore list={list} />
     </>

@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso/router';
 import { api } from '../api';
 import { pageHref } from '../base';
 import { Badge, EntityText, ErrorNote, Loading, PageTitle } from '../components/common';
+import { RecordTable } from '../components/record-table';
 import { ShowMore } from '../components/show-more';
 import { StartInvestigationForm } from '../components/start-investigation';
 import { Starter } from '../components/starter';
@@ -54,41 +55,30 @@ export function SessionsPage() {
         {items === null && !error && <Loading what="investigations" />}
         {items && items.length === 0 && <p>No investigations{q ? ' match this search' : ' yet'}.</p>}
         {items && items.length > 0 && (
-          <table>
-            <caption class="visually-hidden">Investigations, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Entity</th>
-                <th scope="col">Status</th>
-                <th scope="col">Verdict</th>
-                <th scope="col">Risk</th>
-                <th scope="col">Persona</th>
-                <th scope="col">Started</th>
-                <th scope="col">Started by</th>
+          <RecordTable
+            caption="Investigations, newest first"
+            columns={['Entity', 'Status', 'Verdict', 'Risk', 'Persona', 'Started', 'Started by']}
+          >
+            {items.map((item) => (
+              <tr key={item.session_id}>
+                <td>
+                  <a href={sessionHref(item.session_id)}>
+                    <EntityText type={item.entity.type} value={item.entity.value} />
+                  </a>
+                </td>
+                <td>
+                  <Badge kind={item.status}>{item.status}</Badge>
+                </td>
+                <td>{item.verdict ? <Badge kind={item.verdict}>{item.verdict}</Badge> : '—'}</td>
+                <td>{item.risk_score ?? '—'}</td>
+                <td>{item.persona}</td>
+                <td>{when(item.created_at)}</td>
+                <td>
+                  <Starter kind={item.owner.kind} id={item.owner.id} name={item.owner.name} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={item.session_id}>
-                  <td>
-                    <a href={sessionHref(item.session_id)}>
-                      <EntityText type={item.entity.type} value={item.entity.value} />
-                    </a>
-                  </td>
-                  <td>
-                    <Badge kind={item.status}>{item.status}</Badge>
-                  </td>
-                  <td>{item.verdict ? <Badge kind={item.verdict}>{item.verdict}</Badge> : '—'}</td>
-                  <td>{item.risk_score ?? '—'}</td>
-                  <td>{item.persona}</td>
-                  <td>{when(item.created_at)}</td>
-                  <td>
-                    <Starter kind={item.owner.kind} id={item.owner.id} name={item.owner.name} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </RecordTable>
         )}
         <ShowMore list={list} />
       </section>
