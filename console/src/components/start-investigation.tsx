@@ -5,7 +5,9 @@ import { PERSONA_NAMES } from '../../../shared/domain/core/vocabulary';
 import { api } from '../api';
 import { sessionHref } from '../format';
 import type { Entity, Started } from '../types';
+import { useAction } from '../use-action';
 import { ErrorNote } from './common';
+import { TextField } from './text-field';
 
 /** Starts a background investigation owned by the signed-in person and opens its session page. */
 export async function startInvestigation(
@@ -25,21 +27,19 @@ export function StartInvestigationForm() {
   const [type, setType] = useState('');
   const [persona, setPersona] = useState<string>(PERSONA_NAMES[0]);
   const [tlp, setTlp] = useState<string>(DEFAULT_TLP);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const starting = useAction();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const entity = type ? { type: type as Entity['type'], value: value.trim() } : value.trim();
-      const started = await startInvestigation(entity, persona, tlp);
-      route(sessionHref(started.session_id));
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    // Leaving: the session page opens once the investigation is started.
+    void starting.run(
+      async () => {
+        const entity = type ? { type: type as Entity['type'], value: value.trim() } : value.trim();
+        const started = await startInvestigation(entity, persona, tlp);
+        route(sessionHref(started.session_id));
+      },
+      { leaving: true },
+    );
   };
 
   return (
@@ -47,17 +47,15 @@ export function StartInvestigationForm() {
       <h2 id="start-heading">Start an investigation</h2>
       <p class="muted">It runs in the background; its page follows it live.</p>
       <div class="fields">
-        <label>
-          Entity
-          <input
-            name="entity"
-            required
-            maxLength={256}
-            value={value}
-            placeholder="203.0.113.7, alice@corp.example, paypa1-login.com"
-            onInput={(e) => setValue(e.currentTarget.value)}
-          />
-        </label>
+        <TextField
+          label="Entity"
+          name="entity"
+          required
+          maxLength={256}
+          value={value}
+          placeholder="203.0.113.7, alice@corp.example, paypa1-login.com"
+          onValue={setValue}
+        />
         <label>
           Type
           <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
@@ -89,9 +87,9 @@ export function StartInvestigationForm() {
           </select>
         </label>
       </div>
-      <ErrorNote error={error} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Starting…' : 'Investigate'}
+      <ErrorNote error={starting.error} />
+      <button type="submit" disabled={starting.busy}>
+        {starting.busy ? 'Starting…' : 'Investigate'}
       </button>
     </form>
   );

@@ -4,8 +4,10 @@ import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
 import { RecordTable } from '../components/record-table';
+import { TextField } from '../components/text-field';
 import { when } from '../format';
 import type { AllowlistAnswer, AllowlistEntry, AllowlistType, Me } from '../types';
+import { useAction } from '../use-action';
 
 /** /admin/allowlist: what the tenant trusts (docs/tenant-knowledge.md); console admins only. */
 export function AllowlistPage({ me }: { me: Me }) {
@@ -106,24 +108,17 @@ function AddEntry({ onAdded }: { onAdded: () => Promise<unknown> }) {
   const [value, setValue] = useState('');
   const [reason, setReason] = useState('');
   const [days, setDays] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+  const adding = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void adding.run(async () => {
       await api('POST', '/admin/allowlist', {
         body: { type, value, reason, ...(days ? { expires_in_days: Number(days) } : {}) },
       });
       setValue('');
       setReason('');
       await onAdded();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="panel" onSubmit={submit} aria-labelledby="allow-heading">
@@ -139,42 +134,29 @@ function AddEntry({ onAdded }: { onAdded: () => Promise<unknown> }) {
             ))}
           </select>
         </label>
-        <label>
-          Value
-          <input
-            name="value"
-            required
-            maxLength={256}
-            placeholder={HINTS[type]}
-            value={value}
-            onInput={(e) => setValue(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Reason
-          <input
-            name="reason"
-            required
-            maxLength={500}
-            value={reason}
-            onInput={(e) => setReason(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Expires after (days, optional)
-          <input
-            name="expires_in_days"
-            type="number"
-            min={1}
-            max={3650}
-            value={days}
-            onInput={(e) => setDays(e.currentTarget.value)}
-          />
-        </label>
+        <TextField
+          label="Value"
+          name="value"
+          required
+          maxLength={256}
+          placeholder={HINTS[type]}
+          value={value}
+          onValue={setValue}
+        />
+        <TextField label="Reason" name="reason" required maxLength={500} value={reason} onValue={setReason} />
+        <TextField
+          label="Expires after (days, optional)"
+          name="expires_in_days"
+          type="number"
+          min={1}
+          max={3650}
+          value={days}
+          onValue={setDays}
+        />
       </div>
-      <ErrorNote error={error} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Adding…' : 'Add to the allowlist'}
+      <ErrorNote error={adding.error} />
+      <button type="submit" disabled={adding.busy}>
+        {adding.busy ? 'Adding…' : 'Add to the allowlist'}
       </button>
     </form>
   );

@@ -6,6 +6,7 @@ import { RecordTable } from '../components/record-table';
 import { when } from '../format';
 import { useApi } from '../hooks';
 import type { Feed, FeedsAnswer, Me } from '../types';
+import { useAction } from '../use-action';
 
 export function FeedsPage({ me }: { me: Me }) {
   return (
@@ -25,21 +26,13 @@ const STATUS_LABEL: Record<Feed['status'], string> = {
 function Feeds() {
   const listed = useApi(() => api<FeedsAnswer>('GET', '/admin/feeds'), [], { keep: true });
   const [refreshed, setRefreshed] = useState<FeedsAnswer | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const refreshing = useAction();
   const feeds = (refreshed ?? listed.data)?.feeds ?? null;
 
-  const refresh = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setRefreshed(await api<FeedsAnswer>('POST', '/admin/feeds/refresh', { body: {} }));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const refresh = () =>
+    refreshing.run(async () =>
+      setRefreshed(await api<FeedsAnswer>('POST', '/admin/feeds/refresh', { body: {} })),
+    );
 
   return (
     <>
@@ -50,11 +43,11 @@ function Feeds() {
         copy.
       </p>
       <p>
-        <button type="button" onClick={refresh} disabled={busy}>
-          {busy ? 'Refreshing…' : 'Refresh enabled feeds now'}
+        <button type="button" onClick={refresh} disabled={refreshing.busy}>
+          {refreshing.busy ? 'Refreshing…' : 'Refresh enabled feeds now'}
         </button>
       </p>
-      <ErrorNote error={error ?? listed.error} />
+      <ErrorNote error={refreshing.error ?? listed.error} />
       {feeds === null && !listed.error && <Loading what="the feeds" />}
       {feeds && (
         <RecordTable

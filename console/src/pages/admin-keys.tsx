@@ -2,12 +2,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { SCOPES } from '../../../shared/domain/keys/scopes';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
+import { CheckboxGroup } from '../components/checkbox-group';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
 import { RecordTable } from '../components/record-table';
+import { TextField } from '../components/text-field';
 import { expiresSoon, when } from '../format';
 import { CreateApiKeyRequestDefaults } from '../generated/api';
 import { useApi } from '../hooks';
 import type { ApiKey, CreatedKey, KeysAnswer, Me, RotatedKey } from '../types';
+import { useAction } from '../use-action';
 
 const EXPIRY_CHOICES = [30, 90, 180, 365];
 /** The service's own default (KEY_EXPIRY_DAYS, through the generated request defaults). */
@@ -80,10 +83,7 @@ function Keys() {
               setApplied(search.trim());
             }}
           >
-            <label>
-              Search keys
-              <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
-            </label>
+            <TextField label="Search keys" type="search" value={search} onValue={setSearch} />
             <button type="submit">Search</button>
           </form>
         </search>
@@ -159,18 +159,15 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: Secret) => void }) {
   const [description, setDescription] = useState('');
   const [scopes, setScopes] = useState<string[]>([]);
   const [days, setDays] = useState(DEFAULT_EXPIRY_DAYS);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const creating = useAction();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
     if (scopes.length === 0) {
-      setError(new Error('Choose at least one scope.'));
+      creating.setError(new Error('Choose at least one scope.'));
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    void creating.run(async () => {
       const created = await api<CreatedKey>('POST', '/admin/keys', {
         body: { name: name.trim(), description: description.trim(), scopes, expires_in_days: days },
       });
@@ -183,36 +180,21 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: Secret) => void }) {
       setDescription('');
       setScopes([]);
       setDays(DEFAULT_EXPIRY_DAYS);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <form class="panel" onSubmit={submit} aria-labelledby="create-heading">
       <h2 id="create-heading">Create a key</h2>
       <div class="fields">
-        <label>
-          Name
-          <input
-            name="name"
-            required
-            maxLength={100}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Description
-          <input
-            name="description"
-            maxLength={500}
-            value={description}
-            onInput={(e) => setDescription(e.currentTarget.value)}
-          />
-        </label>
+        <TextField label="Name" name="name" required maxLength={100} value={name} onValue={setName} />
+        <TextField
+          label="Description"
+          name="description"
+          maxLength={500}
+          value={description}
+          onValue={setDescription}
+        />
         <label>
           Expires after
           <select
@@ -228,26 +210,20 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: Secret) => void }) {
           </select>
         </label>
       </div>
-      <fieldset>
-        <legend>Scopes</legend>
-        {SCOPES.map((scope) => (
-          <label key={scope} class="check">
-            <input
-              type="checkbox"
-              name="scopes"
-              value={scope}
-              checked={scopes.includes(scope)}
-              onChange={(e) =>
-                setScopes((s) => (e.currentTarget.checked ? [...s, scope] : s.filter((x) => x !== scope)))
-              }
-            />{' '}
-            <code>{scope}</code>
-          </label>
-        ))}
-      </fieldset>
-      <ErrorNote error={error} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Creating…' : 'Create key'}
+      <CheckboxGroup
+        legend="Scopes"
+        name="scopes"
+        options={SCOPES}
+        chosen={scopes}
+        onToggle={(scope, checked) =>
+          setScopes((s) => (checked ? [...s, scope] : s.filter((x) => x !== scope)))
+        }
+        optionClass="check"
+        optionLabel={(scope) => <code>{scope}</code>}
+      />
+      <ErrorNote error={creating.error} />
+      <button type="submit" disabled={creating.busy}>
+        {creating.busy ? 'Creating…' : 'Create key'}
       </button>
     </form>
   );
@@ -369,32 +345,34 @@ function RotateForm({
   onRotated: (secret: Secret) => void;
 }) {
   const [grace, setGrace] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const rotating = useAction();
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
     if (grace === null) {
-      setError(new Error('Choose how long the old secret keeps working.'));
+      rotating.setError(new Error('Choose how long the old secret keeps working.'));
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const rotated = await api<RotatedKey>('POST', `/admin/keys/${encodeURIComponent(key.key_id)}/rotate`, {
-        body: { grace_period_seconds: grace },
-      });
-      onRotated({
-        title: `Key “${key.name}” rotated`,
-        apiKey: rotated.api_key,
-        keyPrefix: rotated.key_prefix,
-      });
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    // Leaving: the row closes this form once the new secret is shown.
+    void rotating.run(
+      async () => {
+        const rotated = await api<RotatedKey>(
+          'POST',
+          `/admin/keys/${encodeURIComponent(key.key_id)}/rotate`,
+          {
+            body: { grace_period_seconds: grace },
+          },
+        );
+        onRotated({
+          title: `Key “${key.name}” rotated`,
+          apiKey: rotated.api_key,
+          keyPrefix: rotated.key_prefix,
+        });
+      },
+      { leaving: true },
+    );
   };
 
   return (
@@ -415,10 +393,10 @@ function RotateForm({
           </label>
         ))}
       </fieldset>
-      <ErrorNote error={error} />
+      <ErrorNote error={rotating.error} />
       <div class="actions">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Rotating…' : 'Rotate key'}
+        <button type="submit" disabled={rotating.busy}>
+          {rotating.busy ? 'Rotating…' : 'Rotate key'}
         </button>
         <button type="button" class="secondary" onClick={onCancel}>
           Cancel
@@ -430,25 +408,22 @@ function RotateForm({
 
 function DisableDialog({ apiKey: key, onClose }: { apiKey: ApiKey; onClose: (disabled: boolean) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const disabling = useAction();
   useEffect(() => {
     const element = dialog.current;
     element?.showModal();
     return () => element?.close();
   }, []);
 
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api('POST', `/admin/keys/${encodeURIComponent(key.key_id)}/disable`);
-      onClose(true);
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
-  };
+  // Leaving: the dialog closes once the key is disabled.
+  const confirm = () =>
+    disabling.run(
+      async () => {
+        await api('POST', `/admin/keys/${encodeURIComponent(key.key_id)}/disable`);
+        onClose(true);
+      },
+      { leaving: true },
+    );
 
   return (
     <dialog
@@ -464,14 +439,14 @@ function DisableDialog({ apiKey: key, onClose }: { apiKey: ApiKey; onClose: (dis
         Every request with this key (<code>{key.key_prefix}</code>), including a secret still in its grace
         period, is refused from now on. A disabled key cannot be enabled again.
       </p>
-      <ErrorNote error={error} />
+      <ErrorNote error={disabling.error} />
       <div class="actions">
         {/* The safe choice comes first: a modal dialog focuses its first control. */}
         <button type="button" class="secondary" onClick={() => onClose(false)}>
           Keep the key
         </button>
-        <button type="button" class="danger" onClick={confirm} disabled={busy}>
-          {busy ? 'Disabling…' : 'Disable key'}
+        <button type="button" class="danger" onClick={confirm} disabled={disabling.busy}>
+          {disabling.busy ? 'Disabling…' : 'Disable key'}
         </button>
       </div>
     </dialog>

@@ -2,15 +2,22 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { api } from '../api';
 import { pageHref } from '../base';
+import { CheckboxGroup } from '../components/checkbox-group';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
 import { RecordTable } from '../components/record-table';
 import { ShowMore } from '../components/show-more';
+import { TextField } from '../components/text-field';
 import { incidentHref, UTC_TIME_PATTERN, utcQueryTime, when } from '../format';
 import { usePagedList } from '../hooks';
 import type { IncidentsAnswer } from '../types';
 
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'informational'];
 const STATUSES = ['new', 'active', 'resolved', 'closed'];
+/** The filters chosen by ticking boxes, each named after its query parameter. */
+const CHOICE_FILTERS = [
+  { field: 'severity', legend: 'Severity', options: SEVERITIES },
+  { field: 'status', legend: 'Status', options: STATUSES },
+] as const;
 
 /** The filters live in the page address (?severity=high,critical&status=new&since=…), so they can be shared. */
 function readFilters(query: Record<string, string>) {
@@ -63,67 +70,33 @@ export function IncidentsPage() {
     <>
       <PageTitle>Incidents</PageTitle>
       <form class="panel filters" onSubmit={apply} aria-label="Filter incidents">
-        <fieldset>
-          <legend>Severity</legend>
-          {SEVERITIES.map((s) => (
-            <label key={s}>
-              <input
-                type="checkbox"
-                name="severity"
-                value={s}
-                checked={draft.severity.includes(s)}
-                onChange={(e) => toggle('severity', s, e.currentTarget.checked)}
-              />{' '}
-              {s}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset>
-          <legend>Status</legend>
-          {STATUSES.map((s) => (
-            <label key={s}>
-              <input
-                type="checkbox"
-                name="status"
-                value={s}
-                checked={draft.status.includes(s)}
-                onChange={(e) => toggle('status', s, e.currentTarget.checked)}
-              />{' '}
-              {s}
-            </label>
-          ))}
-        </fieldset>
+        {CHOICE_FILTERS.map(({ field, legend, options }) => (
+          <CheckboxGroup
+            key={field}
+            legend={legend}
+            name={field}
+            options={options}
+            chosen={draft[field]}
+            onToggle={(value, on) => toggle(field, value, on)}
+          />
+        ))}
         <fieldset>
           <legend>Raised</legend>
           <p id="raised-hint" class="muted small">
             A date, or a date and time, in UTC: <code>2026-11-23</code> or <code>2026-11-23 14:00</code>.
           </p>
-          <label>
-            From (UTC)
-            <input
-              type="text"
-              name="since"
-              inputMode="numeric"
-              placeholder="YYYY-MM-DD HH:MM"
-              pattern={UTC_TIME_PATTERN}
-              aria-describedby="raised-hint"
-              value={draft.since}
-              onInput={(e) => setDraft((d) => ({ ...d, since: e.currentTarget.value }))}
-            />
-          </label>
-          <label>
-            Before (UTC)
-            <input
-              type="text"
-              name="until"
-              inputMode="numeric"
-              placeholder="YYYY-MM-DD HH:MM"
-              pattern={UTC_TIME_PATTERN}
-              aria-describedby="raised-hint"
-              value={draft.until}
-              onInput={(e) => setDraft((d) => ({ ...d, until: e.currentTarget.value }))}
-            />
-          </label>
+          <UtcTimeField
+            label="From (UTC)"
+            name="since"
+            value={draft.since}
+            onValue={(since) => setDraft((d) => ({ ...d, since }))}
+          />
+          <UtcTimeField
+            label="Before (UTC)"
+            name="until"
+            value={draft.until}
+            onValue={(until) => setDraft((d) => ({ ...d, until }))}
+          />
         </fieldset>
         <div class="actions">
           <button type="submit">Apply filters</button>
@@ -156,5 +129,24 @@ export function IncidentsPage() {
       )}
       <ShowMore list={list} />
     </>
+  );
+}
+
+/** One end of the "Raised" range: a UTC time typed as text, explained by the hint above the two. */
+function UtcTimeField(props: {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <TextField
+      {...props}
+      type="text"
+      inputMode="numeric"
+      placeholder="YYYY-MM-DD HH:MM"
+      pattern={UTC_TIME_PATTERN}
+      aria-describedby="raised-hint"
+    />
   );
 }

@@ -7,6 +7,7 @@ import { RecordTable } from '../components/record-table';
 import { ShowMore } from '../components/show-more';
 import { StartInvestigationForm } from '../components/start-investigation';
 import { Starter } from '../components/starter';
+import { TextField } from '../components/text-field';
 import { sessionHref, when } from '../format';
 import { usePagedList } from '../hooks';
 import type { SessionsAnswer } from '../types';
@@ -38,16 +39,14 @@ export function SessionsPage() {
         <h2 id="recent-heading">{q ? `Investigations matching “${q}”` : 'Recent investigations'}</h2>
         <search>
           <form class="inline" onSubmit={search}>
-            <label>
-              Search investigations
-              <input
-                type="search"
-                name="q"
-                value={draft}
-                placeholder="entity value, words, verdict:malicious, type:ip"
-                onInput={(e) => setDraft(e.currentTarget.value)}
-              />
-            </label>
+            <TextField
+              label="Search investigations"
+              type="search"
+              name="q"
+              value={draft}
+              placeholder="entity value, words, verdict:malicious, type:ip"
+              onValue={setDraft}
+            />
             <button type="submit">Search</button>
           </form>
         </search>
