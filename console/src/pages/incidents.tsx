@@ -141,8 +141,8 @@ function UtcTimeField(props: {
 }) {
   return (
     <TextField
-      {...props}
       type="text"
+      {...props}
       inputMode="numeric"
       placeholder="YYYY-MM-DD HH:MM"
       pattern={UTC_TIME_PATTERN}
