@@ -3,11 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
-import {
-  functionEntry,
-  PROJECT_ROOT,
-  publicSuffixListCommand,
-} from '../../infra/constructs/service-function';
+import { besideBundleCommands, functionEntry, PROJECT_ROOT } from '../../infra/constructs/service-function';
 import { STATUS_CHANGE_FUNCTION, WORKFLOW_STEPS } from '../../infra/workflow/definition';
 import { ROUTES } from '../../shared/api/routes';
 import { LAMBDA_BUNDLE_OPTIONS } from '../../test/support/lambda-bundle';
@@ -35,7 +31,7 @@ export interface BundleInfo {
   buildMs: number;
   /** Bytes in the output per package (node_modules) or project folder, largest first. */
   packages: Array<{ name: string; bytes: number }>;
-  /** Whether the bundle carries the offline-data reader (shared/platform/offline-intel.ts, maxmind). */
+  /** Whether the bundle carries the offline-data reader (shared/platform/offline-intel.ts, mmdb-lib). */
   offlineReader: boolean;
 }
 
@@ -48,7 +44,7 @@ export const OFFLINE_DATA_FUNCTION = (() => {
   if (steps.length !== 1) throw new Error('the bench expects exactly one workflow step with offline data');
   return steps[0]!.functionName;
 })();
-const OFFLINE_READER_INPUTS = /(?:^|\/)(?:shared\/platform\/offline-intel\.ts|node_modules\/maxmind\/)/;
+const OFFLINE_READER_INPUTS = /(?:^|\/)(?:shared\/platform\/offline-intel\.ts|node_modules\/mmdb-lib\/)/;
 export const BUNDLE_DIR = join(PROJECT_ROOT, 'bench', 'results', 'tmp', 'bundles');
 const CONSTRUCT_FILE = join(PROJECT_ROOT, 'infra', 'constructs', 'service-function.ts');
 
@@ -68,7 +64,7 @@ export function constructBundling(): { banner: string } {
     'externalModules: []',
     'esbuildArgs: esbuildAliasArgs(LAMBDA_BUNDLE_ALIASES)',
     'runtime: Runtime.NODEJS_24_X',
-    'publicSuffixListCommand(inputDir, outputDir)',
+    '...besideBundleCommands(inputDir, outputDir)',
   ];
   const missing = expected.filter((setting) => !source.includes(setting));
   if (!banner || missing.length > 0) {
@@ -151,8 +147,9 @@ export async function buildBundle(
     plugins: options.plugins ?? [],
   });
   const buildMs = performance.now() - start;
-  // As the construct's afterBundling does for every function: the Public Suffix List file beside it.
-  execSync(publicSuffixListCommand(PROJECT_ROOT, dirname(outfile)));
+  // As the construct's afterBundling does for every function: the libraries loaded on first use
+  // (the Public Suffix List, ipaddr.js) beside it.
+  for (const command of besideBundleCommands(PROJECT_ROOT, dirname(outfile))) execSync(command);
   const output = result.metafile.outputs[relative(PROJECT_ROOT, outfile)];
   if (!output) throw new Error(`esbuild wrote no ${outfile}`);
   const byPackage = new Map<string, number>();

@@ -22,7 +22,12 @@ import type { ScenarioContext } from './context';
  * coverage run per bundle records which packages' functions executed during the import and during
  * the call, to name dependencies a function carries but never calls.
  */
-export const IMPORT_RATIO_TARGET = 1.3;
+/**
+ * Issue #29 restated the target at 1.5×: the shell every HTTP function carries (wrapper, Powertools
+ * logger and metrics at module scope, middy, configuration, document client) is 1.40× the floor by
+ * itself, so 1.3× left a function's own code no room (docs/performance.md).
+ */
+export const IMPORT_RATIO_TARGET = 1.5;
 
 export interface ColdStartEntry {
   name: string;

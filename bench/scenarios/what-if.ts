@@ -11,7 +11,7 @@ const NAMESPACE = 'bench-what-if';
 
 /**
  * The run-tool function as it was before the offline enrichment data: the offline-data module
- * replaced by one that has no data, so the bundle carries no reader (maxmind) and no call reads a
+ * replaced by one that has no data, so the bundle carries no reader (mmdb-lib) and no call reads a
  * file. The handler then runs its tools without offline data, as it did before.
  */
 export const withoutOfflineReader: Plugin = {

@@ -10,7 +10,7 @@ import { feedsService } from '../../shared/services/feeds/feeds';
  */
 export const handler = async (_event?: unknown) => {
   try {
-    const service = await feedsService();
+    const service = feedsService();
     const feeds = await service.refreshDue();
     const stale = service.staleForADay(feeds);
     // Counted by the tenant's failures alarm (ALARMED_FAILURE): no alarm of its own at $0.10/month.

@@ -1,25 +1,24 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { httpHandler } from '../../shared/api/http-handler';
-import { refreshConsoleFeeds, refreshFeeds } from '../../shared/api/routes/feeds';
-import { MANUAL_REFRESH_TIMEOUT_MS } from '../../shared/services/feeds/feed-refresh';
-import { feedsService } from '../../shared/services/feeds/feeds';
+import * as routes from '../../shared/api/routes/feeds';
+import { feedsService, MANUAL_REFRESH_TIMEOUT_MS } from '../../shared/services/feeds/feeds';
 
 const refresh = async ({ body }: { body: { names?: string[] } | undefined }) => ({
   statusCode: 200,
   body: {
-    feeds: await (await feedsService()).refresh(body?.names, {
+    feeds: await feedsService().refresh(body?.names, {
       force: true,
       timeoutMs: MANUAL_REFRESH_TIMEOUT_MS,
     }),
   },
   headers: { 'cache-control': 'no-store' },
 });
-const admin = httpHandler(refreshFeeds, refresh);
-const consoleAdmin = httpHandler(refreshConsoleFeeds, refresh);
+const admin = httpHandler(routes.refreshFeeds, refresh);
+const consoleAdmin = httpHandler(routes.refreshConsoleFeeds, refresh);
 
 /**
  * POST /api/v1/admin/feeds/refresh and POST /api/v1/console/admin/feeds/refresh {names?}: downloads
  * now and answers with the feeds' list. One function serves both rows, each checked by its own.
  */
 export const handler = (event: APIGatewayProxyEvent, context: Context) =>
-  event.resource === refreshConsoleFeeds.path ? consoleAdmin(event, context) : admin(event, context);
+  event.resource === routes.refreshConsoleFeeds.path ? consoleAdmin(event, context) : admin(event, context);

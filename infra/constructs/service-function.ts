@@ -28,6 +28,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { IP_ADDRESS_LIBRARY_FILE } from '../../shared/domain/core/ip-address';
 import { PUBLIC_SUFFIX_LIST_FILE } from '../../shared/domain/core/public-suffix';
 import { BUNDLED_DIST_DIR, BUNDLED_SHELL_TEMPLATE } from '../../shared/platform/console-files';
 import { functionConfigProblem } from '../function-config';
@@ -72,12 +73,26 @@ export function esbuildAliasArgs(aliases: Readonly<Record<string, string>>): Rec
  * tldts's own prebuilt, self-contained CommonJS build, shipped beside every bundle as the Public
  * Suffix List file shared/domain/core/public-suffix.ts loads on first use: the list stays out of the
  * bundle a cold start parses (about 130 KB; 0.1x the floor's import CPU in the bench's what-if).
- * Every function gets it, so no function can reach the list without its file.
  */
 export const PUBLIC_SUFFIX_LIST_SOURCE = path.join('node_modules', 'tldts', 'dist', 'index.cjs.min.js');
 
-export function publicSuffixListCommand(inputDir: string, outputDir: string): string {
-  return `cp "${path.join(inputDir, PUBLIC_SUFFIX_LIST_SOURCE)}" "${path.join(outputDir, PUBLIC_SUFFIX_LIST_FILE)}"`;
+/**
+ * ipaddr.js's own file (self-contained CommonJS, no dependencies), shipped beside every bundle as the
+ * file shared/domain/core/ip-address.ts loads on the first IP address: 12.5 KB minified out of each
+ * bundle that can reach IP parsing (the run-tool step, the analyst turn, the investigation starts).
+ */
+export const IP_ADDRESS_LIBRARY_SOURCE = path.join('node_modules', 'ipaddr.js', 'lib', 'ipaddr.js');
+
+/**
+ * The libraries every function gets beside its bundle, loaded on first use through `createRequire`
+ * (which esbuild leaves alone): every function gets all of them, so no function can reach one
+ * without its file.
+ */
+export function besideBundleCommands(inputDir: string, outputDir: string): string[] {
+  return [
+    [PUBLIC_SUFFIX_LIST_SOURCE, PUBLIC_SUFFIX_LIST_FILE],
+    [IP_ADDRESS_LIBRARY_SOURCE, IP_ADDRESS_LIBRARY_FILE],
+  ].map(([source, file]) => `cp "${path.join(inputDir, source!)}" "${path.join(outputDir, file!)}"`);
 }
 
 /** Settings every function of one tenant shares; built once by the stack. */
@@ -231,7 +246,7 @@ export class ServiceFunction extends Construct {
         beforeBundling: () => [],
         beforeInstall: () => [],
         afterBundling: (inputDir: string, outputDir: string) => [
-          publicSuffixListCommand(inputDir, outputDir),
+          ...besideBundleCommands(inputDir, outputDir),
           ...(props.offlineData
             ? [
                 `npx --no-install tsx "${path.join(inputDir, 'scripts', 'build-offline-data.ts')}" "${path.join(outputDir, OFFLINE_DATA_ASSET_DIR)}"`,

@@ -19,7 +19,7 @@ import { ASN_HEADER_BYTES, ASN_MAGIC, OFFLINE_DATA_FILES, type OfflineDataMeta }
  * Builds the offline-data directory the run-tool function ships (CDK bundling runs this after
  * esbuild; the local runtime builds it once into a cache directory on first use):
  *
- * - `ip-country.mmdb`: @ip-location-db/geo-whois-asn-country-mmdb as published (read with `maxmind`);
+ * - `ip-country.mmdb`: @ip-location-db/geo-whois-asn-country-mmdb as published (read with `mmdb-lib`);
  * - `ip-asn.bin`: @ip-location-db/asn's CSV ranges (IP → ASN, AS organisation) compiled into sorted
  *   arrays, because no redistributable MaxMind-format ASN database is on npm and parsing the CSV at
  *   cold start would take over a second and ~100 MB;

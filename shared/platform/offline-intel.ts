@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import ipaddr from 'ipaddr.js';
-import { Reader, type Response } from 'maxmind';
+import type * as IpAddr from 'ipaddr.js';
+import { Reader, type Response } from 'mmdb-lib';
+import { ipaddr } from '../domain/core/ip-address';
 import {
   domainAndParents,
   type IpIntel,
@@ -109,13 +110,13 @@ function lastAtOrBefore(count: number, startsAfter: (i: number) => boolean): num
 }
 
 export function asnOf(table: AsnTable, address: string): number | null {
-  const parsed = ipaddr.parse(address);
+  const parsed = ipaddr().parse(address);
   if (parsed.kind() === 'ipv4') {
-    const value = (parsed as ipaddr.IPv4).toByteArray().reduce((n, b) => n * 256 + b, 0);
+    const value = (parsed as IpAddr.IPv4).toByteArray().reduce((n, b) => n * 256 + b, 0);
     const i = lastAtOrBefore(table.v4Start.length, (k) => table.v4Start[k]! > value);
     return i >= 0 && table.v4End[i]! >= value ? table.v4Asn[i]! : null;
   }
-  const bytes = (parsed as ipaddr.IPv6).toByteArray();
+  const bytes = (parsed as IpAddr.IPv6).toByteArray();
   const hex = (from: number) =>
     BigInt(
       `0x${bytes

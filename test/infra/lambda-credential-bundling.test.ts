@@ -8,11 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  functionEntry,
-  PROJECT_ROOT,
-  publicSuffixListCommand,
-} from '../../infra/constructs/service-function';
+import { besideBundleCommands, functionEntry, PROJECT_ROOT } from '../../infra/constructs/service-function';
 import { lambdaContext, proxyEvent } from '../support/api-key-events';
 import { inputsInOutput, LAMBDA_BUNDLE_OPTIONS } from '../support/lambda-bundle';
 
@@ -57,7 +53,7 @@ describe('credentials in a Lambda bundle', () => {
       ...LAMBDA_BUNDLE_OPTIONS,
     });
     inputs = inputsInOutput(Object.values(result.metafile.outputs).find((output) => output.entryPoint));
-    execSync(publicSuffixListCommand(PROJECT_ROOT, outDir));
+    for (const command of besideBundleCommands(PROJECT_ROOT, outDir)) execSync(command);
     server = createServer((request, response) => {
       seen.push({
         target: header(request.headers, 'x-amz-target'),

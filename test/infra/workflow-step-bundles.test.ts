@@ -24,8 +24,7 @@ const CONNECTOR_MAPPERS = /^shared\/domain\/intel\/(mappers|mapping|mappers-[a-z
 const CONNECTOR_RUNTIME =
   /^(shared\/(services\/intel\/intel-lookups|store\/intel-repository|platform\/intel-(http|secret))\.ts|node_modules\/@aws-sdk\/client-secrets-manager\/)/;
 const CONNECTOR_TOOLS = /^shared\/domain\/investigation\/tools\/tool-intel\.ts$/;
-const OFFLINE_READER =
-  /^(shared\/platform\/offline-intel(-build)?\.ts|node_modules\/(maxmind|mmdb-lib|tiny-lru)\/)/;
+const OFFLINE_READER = /^(shared\/platform\/offline-intel(-build)?\.ts|node_modules\/mmdb-lib\/)/;
 /** The built-in tools' code (the connector tools are CONNECTOR_TOOLS). */
 const BUILT_IN_TOOL_CODE =
   /^shared\/domain\/investigation\/tools\/(tool-(?!catalogue|intel)[a-z-]+|built-in-tools)\.ts$/;

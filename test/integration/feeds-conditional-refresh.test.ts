@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
+import { FeedSets } from '../../shared/services/feeds/feed-sets';
 import { FeedsService } from '../../shared/services/feeds/feeds';
 import { DirectoryFeedObjects } from '../../shared/store/feeds/feed-objects';
 import { FeedStateRepository } from '../../shared/store/feeds/feed-state-repository';
@@ -17,6 +18,7 @@ import { type FeedServer, startFeedServer } from '../support/feed-server';
  */
 let feeds: FeedServer;
 let service: FeedsService;
+let sets: FeedSets;
 let clock = new Date('2026-11-27T10:00:00Z');
 
 beforeAll(async () => {
@@ -27,12 +29,11 @@ beforeAll(async () => {
     SIS_FEED_FEODO_ENABLED: 'true',
     SIS_FEED_FEODO_URL: feeds.url('/ipblocklist.json'),
   });
-  service = new FeedsService({
-    cfg,
-    states: new FeedStateRepository(DynamoDBDocumentClient.from(tables.client), tables.names.intel),
-    objects: new DirectoryFeedObjects(await mkdtemp(join(tmpdir(), 'sis-feeds-'))),
-    now: () => clock,
-  });
+  const states = new FeedStateRepository(DynamoDBDocumentClient.from(tables.client), tables.names.intel);
+  const objects = new DirectoryFeedObjects(await mkdtemp(join(tmpdir(), 'sis-feeds-')));
+  service = new FeedsService({ cfg, states, objects, now: () => clock });
+  // The tool step's loader over the same store (tool-feeds.ts builds it so from the configuration).
+  sets = new FeedSets({ states, objects, enabled: ['FEODO'] });
 });
 
 afterAll(async () => {
@@ -47,7 +48,6 @@ describe('scheduled feed refresh', () => {
     const first = await feodo(service.refreshDue());
     expect(first).toMatchObject({ status: 'ok', indicator_count: 2 });
     expect(feeds.requests.get('/ipblocklist.json')).toBe(1);
-    const sets = service.sets();
     const loaded = await sets.load();
     expect(loaded.feeds.map((f) => f.name)).toEqual(['FEODO']);
 

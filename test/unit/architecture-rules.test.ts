@@ -149,6 +149,34 @@ describe('the floors of docs/architecture.md', () => {
   });
 });
 
+/** Named imports renamed with `as` in a source text (`{ a as b }`); `import * as x` is not one. */
+function renamedImports(source: string): string[] {
+  const out: string[] = [];
+  for (const [, names] of source.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from/g))
+    for (const name of names!.split(','))
+      if (/\sas\s/.test(name.trim())) out.push(name.trim().replace(/\s+/g, ' '));
+  return out;
+}
+
+describe('handlers say what they call (docs/architecture.md)', () => {
+  it('finds a renamed import (the rule itself can fail)', () => {
+    expect(
+      renamedImports(
+        "import {\n  incidentQueue,\n  ingestIncidents as ingest,\n} from '../x';\nimport * as routes from '../y';",
+      ),
+    ).toEqual(['ingestIncidents as ingest']);
+  });
+
+  it('no handler renames what it imports: route rows come through `routes.`, services by their own names', () => {
+    const handlers = modules.filter((m) => /^functions\/[^/]+\/handler\.ts$/.test(m.path));
+    expect(handlers.length).toBeGreaterThan(40);
+    const renamed = handlers.flatMap((m) =>
+      renamedImports(readFileSync(join(REPOSITORY_ROOT, m.path), 'utf8')).map((r) => `${m.path}: ${r}`),
+    );
+    expect(renamed).toEqual([]);
+  });
+});
+
 const SIZE_ROOTS = ['shared', 'console/src', 'infra', 'local'];
 const SOURCE = /\.(ts|tsx|mts|cjs|mjs)$/;
 

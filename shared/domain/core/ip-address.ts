@@ -2,20 +2,19 @@ import { createRequire } from 'node:module';
 import type * as IpAddr from 'ipaddr.js';
 
 /**
- * ipaddr.js, loaded on first use like the Public Suffix List (public-suffix.ts). It is a CommonJS
- * package, which esbuild keeps and evaluates in every bundle that imports a module importing it,
- * used or not: the investigation request schema reaches entity normalisation, so every
- * investigation and console function carried it although only the code that parses or classifies
- * an IP address calls it. Loaded through `require` (the bundle's banner provides it; unbundled,
- * Node loads the package), a bundle keeps it only where such code is reachable.
+ * The file ipaddr.js is loaded from on first use, resolved beside the running module, as the Public
+ * Suffix List is (public-suffix.ts). In a Lambda bundle that is the function's folder:
+ * ServiceFunction ships the package's own self-contained file there under this name
+ * (infra/constructs/service-function.ts, IP_ADDRESS_LIBRARY_SOURCE), so its code (12.5 KB minified)
+ * is not part of the bundle a cold start parses; only code that parses or classifies an IP address
+ * reads it. Unbundled (tests, tsx, the local runtime) it is the one-line file beside this module,
+ * which loads the package. The require is made through `createRequire` so esbuild leaves it alone.
  */
+export const IP_ADDRESS_LIBRARY_FILE = 'ipaddr.cjs';
+
 let loaded: typeof IpAddr | undefined;
 
 export function ipaddr(): typeof IpAddr {
-  if (!loaded) {
-    loaded = (
-      typeof require === 'function' ? require('ipaddr.js') : createRequire(import.meta.url)('ipaddr.js')
-    ) as typeof IpAddr;
-  }
+  loaded ??= createRequire(import.meta.url)(`./${IP_ADDRESS_LIBRARY_FILE}`) as typeof IpAddr;
   return loaded;
 }

@@ -36,9 +36,6 @@ export interface RefreshOptions {
   timeoutMs?: number;
 }
 
-/** One download of a manual refresh: the API route must answer within API Gateway's 29 s. */
-export const MANUAL_REFRESH_TIMEOUT_MS = 20_000;
-
 /** Feeds refreshed at once: the downloads overlap, the parsing (CPU) does not pile up. */
 const CONCURRENCY = 3;
 

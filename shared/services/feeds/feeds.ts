@@ -1,32 +1,32 @@
 import { type Config, perConfiguration } from '../../config';
 import { ValidationError } from '../../domain/core/errors';
 import { FEED_NAMES, FEEDS, type FeedName, isFeedName } from '../../domain/feeds/declarations';
-import {
-  type FeedListing,
-  type FeedState,
-  feedListing,
-  isStale,
-  staleAfterMs,
-} from '../../domain/feeds/status';
+import { type FeedListing, type FeedState, isStale, staleAfterMs } from '../../domain/feeds/status';
 import { readIntelSecret } from '../../platform/intel-secret';
 import type { FeedObjectStore } from '../../store/feeds/feed-objects';
 import {
   type FeedStateRepository,
   feedStateRepositoryFromConfig,
 } from '../../store/feeds/feed-state-repository';
-import { feedObjectsFromConfig } from '../../store/feeds/s3-feed-objects';
-import { FeedRefresher, type RefreshOptions } from './feed-refresh';
-import { FeedSets } from './feed-sets';
+import { FeedList, listingOf } from './feed-listing';
+import type { FeedRefresher, RefreshOptions } from './feed-refresh';
 import { type FeedSetting, feedSettings } from './feed-settings';
+import { feedObjectsFromConfig } from './feed-store';
 
 /**
- * The feeds as operators and the scheduler address them: the admin list, a manual refresh (the API
- * route, `sis feeds refresh`), the scheduled refresh of one period, and the loader of the compiled
- * sets the `feeds` tool reads. Built once per configuration.
+ * The feeds as operators and the scheduler refresh them: a manual refresh (the API route, `sis feeds
+ * refresh`) and the scheduled refresh of one period. Built once per configuration. The refresh's
+ * heavy parts (downloads, the parsers with their unzip, compiling a set: feed-refresh.ts) load on the
+ * first refresh, not when the function is imported: a cold start of refresh-feeds or feeds-refresh
+ * costs what the list's does until a refresh actually runs (docs/feeds.md). The admin list alone is
+ * feed-listing.ts.
  */
 
 /** A scheduled run this much early still refreshes a feed whose period is due. */
 export const DUE_SLACK_MS = 5 * 60_000;
+
+/** One download of a manual refresh: the API route must answer within API Gateway's 29 s. */
+export const MANUAL_REFRESH_TIMEOUT_MS = 20_000;
 
 export interface FeedsServiceDeps {
   cfg: Config;
@@ -39,14 +39,16 @@ export interface FeedsServiceDeps {
 export class FeedsService {
   readonly settings: Record<FeedName, FeedSetting>;
   private readonly now: () => Date;
+  private readonly feedList: FeedList;
 
   constructor(private readonly deps: FeedsServiceDeps) {
     this.settings = feedSettings(deps.cfg);
     this.now = deps.now ?? (() => new Date());
+    this.feedList = new FeedList({ settings: this.settings, states: deps.states, now: this.now });
   }
 
-  async list(): Promise<FeedListing[]> {
-    return this.listingOf(await this.deps.states.all());
+  list(): Promise<FeedListing[]> {
+    return this.feedList.list();
   }
 
   /** `names` unset: every enabled feed. An unknown name is a 400, a disabled one is listed, not fetched. */
@@ -58,7 +60,7 @@ export class FeedsService {
       ]);
     }
     const chosen = (names as FeedName[] | undefined) ?? [...FEED_NAMES];
-    return this.listingOf(await this.refresher().refresh(chosen, options));
+    return this.listingOf(await (await this.refresher()).refresh(chosen, options));
   }
 
   /**
@@ -73,7 +75,7 @@ export class FeedsService {
       const last = states[name].last_attempt_at;
       return !last || now - Date.parse(last) >= FEEDS[name].refreshMinutes * 60_000 - DUE_SLACK_MS;
     });
-    return this.listingOf(await this.refresher().refresh(due, { force: false }));
+    return this.listingOf(await (await this.refresher()).refresh(due, { force: false }));
   }
 
   /** Enabled feeds stale for at least a day beyond their staleness limit (the stack's alarm). */
@@ -93,16 +95,9 @@ export class FeedsService {
       .map((f) => f.name);
   }
 
-  /** The tool step's loader of the enabled feeds' compiled sets. */
-  sets(): FeedSets {
-    return new FeedSets({
-      states: this.deps.states,
-      objects: this.deps.objects,
-      enabled: FEED_NAMES.filter((name) => this.settings[name].enabled),
-    });
-  }
-
-  private refresher(): FeedRefresher {
+  /** Loaded here, on the first refresh: the import of the function does not evaluate it. */
+  private async refresher(): Promise<FeedRefresher> {
+    const { FeedRefresher } = await import('./feed-refresh');
     return new FeedRefresher({
       states: this.deps.states,
       objects: this.deps.objects,
@@ -115,14 +110,7 @@ export class FeedsService {
   }
 
   private listingOf(states: Record<FeedName, FeedState>): FeedListing[] {
-    const now = this.now();
-    return FEED_NAMES.map((name) =>
-      feedListing(states[name], {
-        enabled: this.settings[name].enabled,
-        urls: this.settings[name].urls,
-        now,
-      }),
-    );
+    return listingOf(states, this.settings, this.now());
   }
 }
 
@@ -135,17 +123,16 @@ async function intelKey(cfg: Config, connector: 'urlhaus' | 'threatfox'): Promis
   return (await readIntelSecret(cfg))[connector];
 }
 
-const services = /* @__PURE__ */ perConfiguration((cfg) => ({
-  cfg,
-  built: undefined as Promise<FeedsService> | undefined,
-}));
+const services = /* @__PURE__ */ perConfiguration(
+  (cfg) =>
+    new FeedsService({
+      cfg,
+      states: feedStateRepositoryFromConfig(cfg),
+      objects: feedObjectsFromConfig(cfg),
+    }),
+);
 
 /** The process's feeds service. */
-export function feedsService(): Promise<FeedsService> {
-  const entry = services();
-  entry.built ??= feedObjectsFromConfig(entry.cfg).then(
-    (objects) =>
-      new FeedsService({ cfg: entry.cfg, states: feedStateRepositoryFromConfig(entry.cfg), objects }),
-  );
-  return entry.built;
+export function feedsService(): FeedsService {
+  return services();
 }

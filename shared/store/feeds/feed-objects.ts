@@ -5,9 +5,9 @@ import type { FeedName } from '../../domain/feeds/declarations';
 /**
  * Where the feeds' compiled sets live: one object per feed, replaced whole by each good refresh
  * (S3 on AWS, the bucket SIS_FEEDS_BUCKET; a directory locally, SIS_FEEDS_DIR). A write is atomic for
- * readers (an S3 PUT; a rename locally), so the tool step never reads half a set. The S3 store with
- * the S3 client is s3-feed-objects.ts (the refresh's); the run-tool step reads S3 with a signed GET
- * (shared/platform/feeds/s3-get.ts), without the client.
+ * readers (an S3 PUT; a rename locally), so the tool step never reads half a set. The S3 store is
+ * signed requests (shared/platform/feeds/s3-objects.ts), without the S3 client, assembled with this
+ * directory store in shared/services/feeds/feed-store.ts.
  */
 export interface FeedObjectReader {
   /** The stored set, or undefined when there is none. */
