@@ -7,7 +7,8 @@ import { sessionHref } from '../format';
 import type { Entity, Started } from '../types';
 import { useAction } from '../use-action';
 import { ErrorNote } from './common';
-import { TextField } from './text-field';
+import { SelectField } from './form/select-field';
+import { TextField } from './form/text-field';
 
 /** Starts a background investigation owned by the signed-in person and opens its session page. */
 export async function startInvestigation(
@@ -19,6 +20,15 @@ export async function startInvestigation(
     body: { entity, ...(persona ? { persona } : {}), ...(tlp ? { tlp } : {}), background: true },
   });
 }
+
+/** The entity types the form offers, in this order; the empty choice lets the service infer it. */
+const TYPE_CHOICES: Record<string, string> = {
+  '': 'Infer from the value',
+  ip: 'IP address',
+  user: 'User',
+  host: 'Host',
+  domain: 'Domain',
+};
 
 /** The form on /sessions: entity (with an optional type), persona; always runs in the background. */
 export function StartInvestigationForm() {
@@ -56,36 +66,29 @@ export function StartInvestigationForm() {
           placeholder="203.0.113.7, alice@corp.example, paypa1-login.com"
           onValue={setValue}
         />
-        <label>
-          Type
-          <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
-            <option value="">Infer from the value</option>
-            <option value="ip">IP address</option>
-            <option value="user">User</option>
-            <option value="host">Host</option>
-            <option value="domain">Domain</option>
-          </select>
-        </label>
-        <label>
-          Persona
-          <select name="persona" value={persona} onChange={(e) => setPersona(e.currentTarget.value)}>
-            {PERSONA_NAMES.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          TLP
-          <select name="tlp" value={tlp} onChange={(e) => setTlp(e.currentTarget.value)}>
-            {TLP_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                TLP:{level.toUpperCase()}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Type"
+          name="type"
+          value={type}
+          onValue={setType}
+          options={Object.keys(TYPE_CHOICES)}
+          optionLabel={(choice) => TYPE_CHOICES[choice]}
+        />
+        <SelectField
+          label="Persona"
+          name="persona"
+          value={persona}
+          onValue={setPersona}
+          options={PERSONA_NAMES}
+        />
+        <SelectField
+          label="TLP"
+          name="tlp"
+          value={tlp}
+          onValue={setTlp}
+          options={TLP_LEVELS}
+          optionLabel={(level) => <>TLP:{level.toUpperCase()}</>}
+        />
       </div>
       <ErrorNote error={starting.error} />
       <button type="submit" disabled={starting.busy}>

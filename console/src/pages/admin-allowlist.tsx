@@ -3,8 +3,9 @@ import { ALLOWLIST_TYPES } from '../../../shared/domain/knowledge/allowlist-type
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { SelectField } from '../components/form/select-field';
+import { TextField } from '../components/form/text-field';
 import { RecordTable } from '../components/record-table';
-import { TextField } from '../components/text-field';
 import { when } from '../format';
 import type { AllowlistAnswer, AllowlistEntry, AllowlistType, Me } from '../types';
 import { useAction } from '../use-action';
@@ -124,16 +125,7 @@ function AddEntry({ onAdded }: { onAdded: () => Promise<unknown> }) {
     <form class="panel" onSubmit={submit} aria-labelledby="allow-heading">
       <h2 id="allow-heading">Add an entry</h2>
       <div class="fields">
-        <label>
-          Type
-          <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value as AllowlistType)}>
-            {ALLOWLIST_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Type" name="type" value={type} onValue={setType} options={ALLOWLIST_TYPES} />
         <TextField
           label="Value"
           name="value"

@@ -2,10 +2,12 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { SCOPES } from '../../../shared/domain/keys/scopes';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
-import { CheckboxGroup } from '../components/checkbox-group';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { CheckboxGroup } from '../components/form/checkbox-group';
+import { SearchForm } from '../components/form/search-form';
+import { SelectField } from '../components/form/select-field';
+import { TextField } from '../components/form/text-field';
 import { RecordTable } from '../components/record-table';
-import { TextField } from '../components/text-field';
 import { expiresSoon, when } from '../format';
 import { CreateApiKeyRequestDefaults } from '../generated/api';
 import { useApi } from '../hooks';
@@ -75,18 +77,12 @@ function Keys() {
       />
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
-        <search>
-          <form
-            class="inline"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setApplied(search.trim());
-            }}
-          >
-            <TextField label="Search keys" type="search" value={search} onValue={setSearch} />
-            <button type="submit">Search</button>
-          </form>
-        </search>
+        <SearchForm
+          label="Search keys"
+          value={search}
+          onValue={setSearch}
+          onSearch={() => setApplied(search.trim())}
+        />
         <ErrorNote error={error} />
         {keys === null && !error && <Loading what="keys" />}
         {keys && keys.length === 0 && <p>No keys{applied ? ' match this search' : ''}.</p>}
@@ -195,20 +191,14 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: Secret) => void }) {
           value={description}
           onValue={setDescription}
         />
-        <label>
-          Expires after
-          <select
-            name="expires"
-            value={String(days)}
-            onChange={(e) => setDays(Number(e.currentTarget.value))}
-          >
-            {EXPIRY_CHOICES.map((d) => (
-              <option key={d} value={String(d)}>
-                {d} days
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Expires after"
+          name="expires"
+          value={String(days)}
+          onValue={(chosen) => setDays(Number(chosen))}
+          options={EXPIRY_CHOICES.map(String)}
+          optionLabel={(d) => <>{d} days</>}
+        />
       </div>
       <CheckboxGroup
         legend="Scopes"

@@ -3,11 +3,11 @@ import { useLocation } from 'preact-iso/router';
 import { api } from '../api';
 import { pageHref } from '../base';
 import { Badge, EntityText, ErrorNote, Loading, PageTitle } from '../components/common';
+import { SearchForm } from '../components/form/search-form';
 import { RecordTable } from '../components/record-table';
 import { ShowMore } from '../components/show-more';
 import { StartInvestigationForm } from '../components/start-investigation';
 import { Starter } from '../components/starter';
-import { TextField } from '../components/text-field';
 import { sessionHref, when } from '../format';
 import { usePagedList } from '../hooks';
 import type { SessionsAnswer } from '../types';
@@ -25,8 +25,7 @@ export function SessionsPage() {
   );
   const { items, error } = list;
 
-  const search = (event: Event) => {
-    event.preventDefault();
+  const search = () => {
     const text = draft.trim();
     route(pageHref(text ? `/sessions?q=${encodeURIComponent(text)}` : '/sessions'));
   };
@@ -37,19 +36,14 @@ export function SessionsPage() {
       <StartInvestigationForm />
       <section aria-labelledby="recent-heading">
         <h2 id="recent-heading">{q ? `Investigations matching “${q}”` : 'Recent investigations'}</h2>
-        <search>
-          <form class="inline" onSubmit={search}>
-            <TextField
-              label="Search investigations"
-              type="search"
-              name="q"
-              value={draft}
-              placeholder="entity value, words, verdict:malicious, type:ip"
-              onValue={setDraft}
-            />
-            <button type="submit">Search</button>
-          </form>
-        </search>
+        <SearchForm
+          label="Search investigations"
+          name="q"
+          value={draft}
+          placeholder="entity value, words, verdict:malicious, type:ip"
+          onValue={setDraft}
+          onSearch={search}
+        />
         <ErrorNote error={error} />
         {items === null && !error && <Loading what="investigations" />}
         {items && items.length === 0 && <p>No investigations{q ? ' match this search' : ' yet'}.</p>}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/common';
-import { TextField } from '../../components/text-field';
+import { TextField } from '../../components/form/text-field';
 import type { SessionFeedback } from '../../types';
 import { useAction } from '../../use-action';
 
