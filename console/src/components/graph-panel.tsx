@@ -6,6 +6,7 @@ import { useApi } from '../hooks';
 import type { Entity, GraphAnswer } from '../types';
 import { EntityText, ErrorNote, Loading } from './common';
 import { GraphView } from './graph-view';
+import { RecordTable } from './record-table';
 
 export function fetchGraph(entity: Entity | { value: string; type?: string }, depth = 1) {
   return api<GraphAnswer>('GET', `/graph/entity/${encodeURIComponent(entity.value)}`, {
@@ -16,53 +17,43 @@ export function fetchGraph(entity: Entity | { value: string; type?: string }, de
 export function NeighbourTable({ graph }: { graph: GraphAnswer }) {
   if (graph.neighbors.length === 0) return <p>No connected entities yet.</p>;
   return (
-    <table>
-      <caption class="visually-hidden">Entities connected to {graph.entity.value}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Entity</th>
-          <th scope="col">Relationship</th>
-          <th scope="col">Risk</th>
-          <th scope="col">Links</th>
-          <th scope="col">Last seen</th>
-          <th scope="col">Evidence</th>
+    <RecordTable
+      caption={<>Entities connected to {graph.entity.value}</>}
+      columns={['Entity', 'Relationship', 'Risk', 'Links', 'Last seen', 'Evidence']}
+    >
+      {graph.neighbors.map((n) => (
+        <tr key={`${n.type}:${n.value}:${n.relationship}:${n.via?.value ?? ''}`}>
+          <td>
+            <a href={graphHref(n)}>
+              <EntityText type={n.type} value={n.value} />
+            </a>
+            {n.via && <span class="muted"> via {n.via.value}</span>}
+          </td>
+          <td>
+            {n.relationship.replace(/_/g, ' ')}
+            {n.direction && n.direction !== 'both' && <span class="muted"> ({n.direction})</span>}
+          </td>
+          <td>{n.risk_score ?? '—'}</td>
+          <td>{n.count}</td>
+          <td>{when(n.last_seen)}</td>
+          <td>
+            {n.evidence.slice(0, 3).map((id, index) => (
+              <span key={id}>
+                {index > 0 && ', '}
+                {id.startsWith('inc_') ? (
+                  <a href={incidentHref(id)}>{id}</a>
+                ) : id.startsWith('s_') ? (
+                  <a href={sessionHref(id)}>{id}</a>
+                ) : (
+                  <code>{id}</code>
+                )}
+              </span>
+            ))}
+            {n.evidence.length > 3 && <span class="muted"> and {n.evidence.length - 3} more</span>}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {graph.neighbors.map((n) => (
-          <tr key={`${n.type}:${n.value}:${n.relationship}:${n.via?.value ?? ''}`}>
-            <td>
-              <a href={graphHref(n)}>
-                <EntityText type={n.type} value={n.value} />
-              </a>
-              {n.via && <span class="muted"> via {n.via.value}</span>}
-            </td>
-            <td>
-              {n.relationship.replace(/_/g, ' ')}
-              {n.direction && n.direction !== 'both' && <span class="muted"> ({n.direction})</span>}
-            </td>
-            <td>{n.risk_score ?? '—'}</td>
-            <td>{n.count}</td>
-            <td>{when(n.last_seen)}</td>
-            <td>
-              {n.evidence.slice(0, 3).map((id, index) => (
-                <span key={id}>
-                  {index > 0 && ', '}
-                  {id.startsWith('inc_') ? (
-                    <a href={incidentHref(id)}>{id}</a>
-                  ) : id.startsWith('s_') ? (
-                    <a href={sessionHref(id)}>{id}</a>
-                  ) : (
-                    <code>{id}</code>
-                  )}
-                </span>
-              ))}
-              {n.evidence.length > 3 && <span class="muted"> and {n.evidence.length - 3} more</span>}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </RecordTable>
   );
 }
 

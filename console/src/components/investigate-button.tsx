@@ -1,32 +1,29 @@
-import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { sessionHref } from '../format';
 import type { Entity } from '../types';
+import { useAction } from '../use-action';
 import { ErrorNote } from './common';
 import { startInvestigation } from './start-investigation';
 
 /** "Investigate this entity": starts a background investigation and opens its page. */
 export function InvestigateButton({ entity, label }: { entity: Entity; label?: string }) {
   const { route } = useLocation();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const start = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const started = await startInvestigation({ type: entity.type, value: entity.value });
-      route(sessionHref(started.session_id));
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
-  };
+  const starting = useAction();
+  // Leaving: the session page opens once the investigation is started.
+  const start = () =>
+    starting.run(
+      async () => {
+        const started = await startInvestigation({ type: entity.type, value: entity.value });
+        route(sessionHref(started.session_id));
+      },
+      { leaving: true },
+    );
   return (
     <>
-      <button type="button" onClick={start} disabled={busy}>
-        {busy ? 'Starting…' : (label ?? `Investigate ${entity.value}`)}
+      <button type="button" onClick={start} disabled={starting.busy}>
+        {starting.busy ? 'Starting…' : (label ?? `Investigate ${entity.value}`)}
       </button>
-      <ErrorNote error={error} />
+      <ErrorNote error={starting.error} />
     </>
   );
 }

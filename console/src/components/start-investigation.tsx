@@ -5,7 +5,10 @@ import { PERSONA_NAMES } from '../../../shared/domain/core/vocabulary';
 import { api } from '../api';
 import { sessionHref } from '../format';
 import type { Entity, Started } from '../types';
+import { useAction } from '../use-action';
 import { ErrorNote } from './common';
+import { SelectField } from './form/select-field';
+import { TextField } from './form/text-field';
 
 /** Starts a background investigation owned by the signed-in person and opens its session page. */
 export async function startInvestigation(
@@ -18,6 +21,15 @@ export async function startInvestigation(
   });
 }
 
+/** The entity types the form offers, in this order; the empty choice lets the service infer it. */
+const TYPE_CHOICES: Record<string, string> = {
+  '': 'Infer from the value',
+  ip: 'IP address',
+  user: 'User',
+  host: 'Host',
+  domain: 'Domain',
+};
+
 /** The form on /sessions: entity (with an optional type), persona; always runs in the background. */
 export function StartInvestigationForm() {
   const { route } = useLocation();
@@ -25,21 +37,19 @@ export function StartInvestigationForm() {
   const [type, setType] = useState('');
   const [persona, setPersona] = useState<string>(PERSONA_NAMES[0]);
   const [tlp, setTlp] = useState<string>(DEFAULT_TLP);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const starting = useAction();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const entity = type ? { type: type as Entity['type'], value: value.trim() } : value.trim();
-      const started = await startInvestigation(entity, persona, tlp);
-      route(sessionHref(started.session_id));
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    // Leaving: the session page opens once the investigation is started.
+    void starting.run(
+      async () => {
+        const entity = type ? { type: type as Entity['type'], value: value.trim() } : value.trim();
+        const started = await startInvestigation(entity, persona, tlp);
+        route(sessionHref(started.session_id));
+      },
+      { leaving: true },
+    );
   };
 
   return (
@@ -47,51 +57,42 @@ export function StartInvestigationForm() {
       <h2 id="start-heading">Start an investigation</h2>
       <p class="muted">It runs in the background; its page follows it live.</p>
       <div class="fields">
-        <label>
-          Entity
-          <input
-            name="entity"
-            required
-            maxLength={256}
-            value={value}
-            placeholder="203.0.113.7, alice@corp.example, paypa1-login.com"
-            onInput={(e) => setValue(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Type
-          <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
-            <option value="">Infer from the value</option>
-            <option value="ip">IP address</option>
-            <option value="user">User</option>
-            <option value="host">Host</option>
-            <option value="domain">Domain</option>
-          </select>
-        </label>
-        <label>
-          Persona
-          <select name="persona" value={persona} onChange={(e) => setPersona(e.currentTarget.value)}>
-            {PERSONA_NAMES.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          TLP
-          <select name="tlp" value={tlp} onChange={(e) => setTlp(e.currentTarget.value)}>
-            {TLP_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                TLP:{level.toUpperCase()}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TextField
+          label="Entity"
+          name="entity"
+          required
+          maxLength={256}
+          value={value}
+          placeholder="203.0.113.7, alice@corp.example, paypa1-login.com"
+          onValue={setValue}
+        />
+        <SelectField
+          label="Type"
+          name="type"
+          value={type}
+          onValue={setType}
+          options={Object.keys(TYPE_CHOICES)}
+          optionLabel={(choice) => TYPE_CHOICES[choice]}
+        />
+        <SelectField
+          label="Persona"
+          name="persona"
+          value={persona}
+          onValue={setPersona}
+          options={PERSONA_NAMES}
+        />
+        <SelectField
+          label="TLP"
+          name="tlp"
+          value={tlp}
+          onValue={setTlp}
+          options={TLP_LEVELS}
+          optionLabel={(level) => <>TLP:{level.toUpperCase()}</>}
+        />
       </div>
-      <ErrorNote error={error} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Starting…' : 'Investigate'}
+      <ErrorNote error={starting.error} />
+      <button type="submit" disabled={starting.busy}>
+        {starting.busy ? 'Starting…' : 'Investigate'}
       </button>
     </form>
   );

@@ -3,8 +3,12 @@ import { ALLOWLIST_TYPES } from '../../../shared/domain/knowledge/allowlist-type
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { SelectField } from '../components/form/select-field';
+import { TextField } from '../components/form/text-field';
+import { RecordTable } from '../components/record-table';
 import { when } from '../format';
 import type { AllowlistAnswer, AllowlistEntry, AllowlistType, Me } from '../types';
+import { useAction } from '../use-action';
 
 /** /admin/allowlist: what the tenant trusts (docs/tenant-knowledge.md); console admins only. */
 export function AllowlistPage({ me }: { me: Me }) {
@@ -55,49 +59,46 @@ function Allowlist() {
       {entries === null && !error && <Loading what="the allowlist" />}
       {entries && entries.length === 0 && <p>The allowlist is empty.</p>}
       {entries && entries.length > 0 && (
-        <table>
-          <caption class="visually-hidden">Allowlist entries, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Value</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Added</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+        <RecordTable
+          caption="Allowlist entries, newest first"
+          columns={[
+            'Type',
+            'Value',
+            'Reason',
+            'Added',
+            'Expires',
+            <span key="actions" class="visually-hidden">
+              Actions
+            </span>,
+          ]}
+        >
+          {entries.map((entry) => (
+            <tr key={entry.entry_id}>
+              <td>{entry.type}</td>
+              <td>
+                <code>{entry.value}</code>
+              </td>
+              <td>{entry.reason}</td>
+              <td class="small">
+                {when(entry.created_at)} by <code>{entry.created_by}</code>
+              </td>
+              <td>
+                {entry.expired ? (
+                  <Badge kind="expired">expired</Badge>
+                ) : entry.expires_at ? (
+                  when(entry.expires_at)
+                ) : (
+                  'never'
+                )}
+              </td>
+              <td>
+                <button type="button" class="danger" onClick={() => remove(entry)}>
+                  Remove <span class="visually-hidden">{entry.value}</span>
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.entry_id}>
-                <td>{entry.type}</td>
-                <td>
-                  <code>{entry.value}</code>
-                </td>
-                <td>{entry.reason}</td>
-                <td class="small">
-                  {when(entry.created_at)} by <code>{entry.created_by}</code>
-                </td>
-                <td>
-                  {entry.expired ? (
-                    <Badge kind="expired">expired</Badge>
-                  ) : entry.expires_at ? (
-                    when(entry.expires_at)
-                  ) : (
-                    'never'
-                  )}
-                </td>
-                <td>
-                  <button type="button" class="danger" onClick={() => remove(entry)}>
-                    Remove <span class="visually-hidden">{entry.value}</span>
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
     </>
   );
@@ -108,75 +109,46 @@ function AddEntry({ onAdded }: { onAdded: () => Promise<unknown> }) {
   const [value, setValue] = useState('');
   const [reason, setReason] = useState('');
   const [days, setDays] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+  const adding = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void adding.run(async () => {
       await api('POST', '/admin/allowlist', {
         body: { type, value, reason, ...(days ? { expires_in_days: Number(days) } : {}) },
       });
       setValue('');
       setReason('');
       await onAdded();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="panel" onSubmit={submit} aria-labelledby="allow-heading">
       <h2 id="allow-heading">Add an entry</h2>
       <div class="fields">
-        <label>
-          Type
-          <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value as AllowlistType)}>
-            {ALLOWLIST_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Value
-          <input
-            name="value"
-            required
-            maxLength={256}
-            placeholder={HINTS[type]}
-            value={value}
-            onInput={(e) => setValue(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Reason
-          <input
-            name="reason"
-            required
-            maxLength={500}
-            value={reason}
-            onInput={(e) => setReason(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Expires after (days, optional)
-          <input
-            name="expires_in_days"
-            type="number"
-            min={1}
-            max={3650}
-            value={days}
-            onInput={(e) => setDays(e.currentTarget.value)}
-          />
-        </label>
+        <SelectField label="Type" name="type" value={type} onValue={setType} options={ALLOWLIST_TYPES} />
+        <TextField
+          label="Value"
+          name="value"
+          required
+          maxLength={256}
+          placeholder={HINTS[type]}
+          value={value}
+          onValue={setValue}
+        />
+        <TextField label="Reason" name="reason" required maxLength={500} value={reason} onValue={setReason} />
+        <TextField
+          label="Expires after (days, optional)"
+          name="expires_in_days"
+          type="number"
+          min={1}
+          max={3650}
+          value={days}
+          onValue={setDays}
+        />
       </div>
-      <ErrorNote error={error} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Adding…' : 'Add to the allowlist'}
+      <ErrorNote error={adding.error} />
+      <button type="submit" disabled={adding.busy}>
+        {adding.busy ? 'Adding…' : 'Add to the allowlist'}
       </button>
     </form>
   );

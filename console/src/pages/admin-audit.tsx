@@ -1,6 +1,7 @@
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { ErrorNote, Loading, PageTitle } from '../components/common';
+import { RecordTable } from '../components/record-table';
 import { ShowMore } from '../components/show-more';
 import { when } from '../format';
 import { usePagedList } from '../hooks';
@@ -92,35 +93,26 @@ function Audit() {
       {entries === null && !error && <Loading what="the audit trail" />}
       {entries && entries.length === 0 && <p>No key changes recorded yet.</p>}
       {entries && entries.length > 0 && (
-        <table>
-          <caption class="visually-hidden">Audit trail, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Action</th>
-              <th scope="col">Key, entry or session</th>
-              <th scope="col">By</th>
-              <th scope="col">Details</th>
+        <RecordTable
+          caption="Audit trail, newest first"
+          columns={['When', 'Action', 'Key, entry or session', 'By', 'Details']}
+        >
+          {entries.map((entry, index) => (
+            <tr key={`${entry.at}-${entry.key_id}-${index}`}>
+              <td class="nowrap">{when(entry.at)}</td>
+              <td>{entry.action.replace(/_/g, ' ')}</td>
+              <td>
+                <code class="nowrap">{entry.key_id}</code>
+              </td>
+              <td>
+                <Actor actor={entry.actor} />
+              </td>
+              <td class="small">
+                <Details entry={entry} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry, index) => (
-              <tr key={`${entry.at}-${entry.key_id}-${index}`}>
-                <td class="nowrap">{when(entry.at)}</td>
-                <td>{entry.action.replace(/_/g, ' ')}</td>
-                <td>
-                  <code class="nowrap">{entry.key_id}</code>
-                </td>
-                <td>
-                  <Actor actor={entry.actor} />
-                </td>
-                <td class="small">
-                  <Details entry={entry} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
       <ShowMore list={list} />
     </>

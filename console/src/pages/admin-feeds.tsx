@@ -2,9 +2,11 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { ErrorNote, Loading, PageTitle } from '../components/common';
+import { RecordTable } from '../components/record-table';
 import { when } from '../format';
 import { useApi } from '../hooks';
 import type { Feed, FeedsAnswer, Me } from '../types';
+import { useAction } from '../use-action';
 
 export function FeedsPage({ me }: { me: Me }) {
   return (
@@ -24,21 +26,13 @@ const STATUS_LABEL: Record<Feed['status'], string> = {
 function Feeds() {
   const listed = useApi(() => api<FeedsAnswer>('GET', '/admin/feeds'), [], { keep: true });
   const [refreshed, setRefreshed] = useState<FeedsAnswer | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const refreshing = useAction();
   const feeds = (refreshed ?? listed.data)?.feeds ?? null;
 
-  const refresh = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setRefreshed(await api<FeedsAnswer>('POST', '/admin/feeds/refresh', { body: {} }));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const refresh = () =>
+    refreshing.run(async () =>
+      setRefreshed(await api<FeedsAnswer>('POST', '/admin/feeds/refresh', { body: {} })),
+    );
 
   return (
     <>
@@ -49,40 +43,30 @@ function Feeds() {
         copy.
       </p>
       <p>
-        <button type="button" onClick={refresh} disabled={busy}>
-          {busy ? 'Refreshing…' : 'Refresh enabled feeds now'}
+        <button type="button" onClick={refresh} disabled={refreshing.busy}>
+          {refreshing.busy ? 'Refreshing…' : 'Refresh enabled feeds now'}
         </button>
       </p>
-      <ErrorNote error={error ?? listed.error} />
+      <ErrorNote error={refreshing.error ?? listed.error} />
       {feeds === null && !listed.error && <Loading what="the feeds" />}
       {feeds && (
-        <table>
-          <caption class="visually-hidden">Public threat feeds</caption>
-          <thead>
-            <tr>
-              <th scope="col">Feed</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Status</th>
-              <th scope="col">Indicators</th>
-              <th scope="col">Last refresh</th>
-              <th scope="col">Error</th>
+        <RecordTable
+          caption="Public threat feeds"
+          columns={['Feed', 'Enabled', 'Status', 'Indicators', 'Last refresh', 'Error']}
+        >
+          {feeds.map((feed) => (
+            <tr key={feed.name}>
+              <td>
+                <code>{feed.name}</code>
+              </td>
+              <td>{feed.enabled ? 'Yes' : 'No'}</td>
+              <td>{STATUS_LABEL[feed.status]}</td>
+              <td>{feed.indicator_count.toLocaleString('en')}</td>
+              <td>{feed.last_refreshed_at ? when(feed.last_refreshed_at) : 'Never'}</td>
+              <td class="small">{feed.error ?? ''}</td>
             </tr>
-          </thead>
-          <tbody>
-            {feeds.map((feed) => (
-              <tr key={feed.name}>
-                <td>
-                  <code>{feed.name}</code>
-                </td>
-                <td>{feed.enabled ? 'Yes' : 'No'}</td>
-                <td>{STATUS_LABEL[feed.status]}</td>
-                <td>{feed.indicator_count.toLocaleString('en')}</td>
-                <td>{feed.last_refreshed_at ? when(feed.last_refreshed_at) : 'Never'}</td>
-                <td class="small">{feed.error ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
     </>
   );

@@ -3,10 +3,16 @@ import { SCOPES } from '../../../shared/domain/keys/scopes';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { CheckboxGroup } from '../components/form/checkbox-group';
+import { SearchForm } from '../components/form/search-form';
+import { SelectField } from '../components/form/select-field';
+import { TextField } from '../components/form/text-field';
+import { RecordTable } from '../components/record-table';
 import { expiresSoon, when } from '../format';
 import { CreateApiKeyRequestDefaults } from '../generated/api';
 import { useApi } from '../hooks';
 import type { ApiKey, CreatedKey, KeysAnswer, Me, RotatedKey } from '../types';
+import { useAction } from '../use-action';
 
 const EXPIRY_CHOICES = [30, 90, 180, 365];
 /** The service's own default (KEY_EXPIRY_DAYS, through the generated request defaults). */
@@ -17,6 +23,19 @@ const GRACE_CHOICES: Array<{ seconds: number; label: string }> = [
   { seconds: 3600, label: '1 hour' },
   { seconds: 24 * 3600, label: '24 hours' },
   { seconds: 7 * 24 * 3600, label: '7 days' },
+];
+
+const KEY_COLUMNS = [
+  'Name',
+  'Key prefix',
+  'Scopes',
+  'Created',
+  'Expires',
+  'Last used',
+  'Investigation caps',
+  'Status',
+  'Grace ends',
+  'Actions',
 ];
 
 type Secret = { title: string; apiKey: string; keyPrefix: string };
@@ -58,47 +77,21 @@ function Keys() {
       />
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
-        <search>
-          <form
-            class="inline"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setApplied(search.trim());
-            }}
-          >
-            <label>
-              Search keys
-              <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
-            </label>
-            <button type="submit">Search</button>
-          </form>
-        </search>
+        <SearchForm
+          label="Search keys"
+          value={search}
+          onValue={setSearch}
+          onSearch={() => setApplied(search.trim())}
+        />
         <ErrorNote error={error} />
         {keys === null && !error && <Loading what="keys" />}
         {keys && keys.length === 0 && <p>No keys{applied ? ' match this search' : ''}.</p>}
         {keys && keys.length > 0 && (
-          <table class="keys">
-            <caption class="visually-hidden">API keys, oldest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Investigation caps</th>
-                <th scope="col">Status</th>
-                <th scope="col">Grace ends</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <KeyRow key={key.key_id} apiKey={key} onSecret={setSecret} onChanged={refresh} />
-              ))}
-            </tbody>
-          </table>
+          <RecordTable class="keys" caption="API keys, oldest first" columns={KEY_COLUMNS}>
+            {keys.map((key) => (
+              <KeyRow key={key.key_id} apiKey={key} onSecret={setSecret} onChanged={refresh} />
+            ))}
+          </RecordTable>
         )}
       </section>
     </>
@@ -162,18 +155,15 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: Secret) => void }) {
   const [description, setDescription] = useState('');
   const [scopes, setScopes] = useState<string[]>([]);
   const [days, setDays] = useState(DEFAULT_EXPIRY_DAYS);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const creating = useAction();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
     if (scopes.length === 0) {
-      setError(new Error('Choose at least one scope.'));
+      creating.setError(new Error('Choose at least one scope.'));
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    void creating.run(async () => {
       const created = await api<CreatedKey>('POST', '/admin/keys', {
         body: { name: name.trim(), description: description.trim(), scopes, expires_in_days: days },
       });
@@ -186,71 +176,44 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: Secret) => void }) {
       setDescription('');
       setScopes([]);
       setDays(DEFAULT_EXPIRY_DAYS);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <form class="panel" onSubmit={submit} aria-labelledby="create-heading">
       <h2 id="create-heading">Create a key</h2>
       <div class="fields">
-        <label>
-          Name
-          <input
-            name="name"
-            required
-            maxLength={100}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Description
-          <input
-            name="description"
-            maxLength={500}
-            value={description}
-            onInput={(e) => setDescription(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Expires after
-          <select
-            name="expires"
-            value={String(days)}
-            onChange={(e) => setDays(Number(e.currentTarget.value))}
-          >
-            {EXPIRY_CHOICES.map((d) => (
-              <option key={d} value={String(d)}>
-                {d} days
-              </option>
-            ))}
-          </select>
-        </label>
+        <TextField label="Name" name="name" required maxLength={100} value={name} onValue={setName} />
+        <TextField
+          label="Description"
+          name="description"
+          maxLength={500}
+          value={description}
+          onValue={setDescription}
+        />
+        <SelectField
+          label="Expires after"
+          name="expires"
+          value={String(days)}
+          onValue={(chosen) => setDays(Number(chosen))}
+          options={EXPIRY_CHOICES.map(String)}
+          optionLabel={(d) => <>{d} days</>}
+        />
       </div>
-      <fieldset>
-        <legend>Scopes</legend>
-        {SCOPES.map((scope) => (
-          <label key={scope} class="check">
-            <input
-              type="checkbox"
-              name="scopes"
-              value={scope}
-              checked={scopes.includes(scope)}
-              onChange={(e) =>
-                setScopes((s) => (e.currentTarget.checked ? [...s, scope] : s.filter((x) => x !== scope)))
-              }
-            />{' '}
-            <code>{scope}</code>
-          </label>
-        ))}
-      </fieldset>
-      <ErrorNote error={error} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Creating…' : 'Create key'}
+      <CheckboxGroup
+        legend="Scopes"
+        name="scopes"
+        options={SCOPES}
+        chosen={scopes}
+        onToggle={(scope, checked) =>
+          setScopes((s) => (checked ? [...s, scope] : s.filter((x) => x !== scope)))
+        }
+        optionClass="check"
+        optionLabel={(scope) => <code>{scope}</code>}
+      />
+      <ErrorNote error={creating.error} />
+      <button type="submit" disabled={creating.busy}>
+        {creating.busy ? 'Creating…' : 'Create key'}
       </button>
     </form>
   );
@@ -372,32 +335,34 @@ function RotateForm({
   onRotated: (secret: Secret) => void;
 }) {
   const [grace, setGrace] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const rotating = useAction();
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
     if (grace === null) {
-      setError(new Error('Choose how long the old secret keeps working.'));
+      rotating.setError(new Error('Choose how long the old secret keeps working.'));
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const rotated = await api<RotatedKey>('POST', `/admin/keys/${encodeURIComponent(key.key_id)}/rotate`, {
-        body: { grace_period_seconds: grace },
-      });
-      onRotated({
-        title: `Key “${key.name}” rotated`,
-        apiKey: rotated.api_key,
-        keyPrefix: rotated.key_prefix,
-      });
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    // Leaving: the row closes this form once the new secret is shown.
+    void rotating.run(
+      async () => {
+        const rotated = await api<RotatedKey>(
+          'POST',
+          `/admin/keys/${encodeURIComponent(key.key_id)}/rotate`,
+          {
+            body: { grace_period_seconds: grace },
+          },
+        );
+        onRotated({
+          title: `Key “${key.name}” rotated`,
+          apiKey: rotated.api_key,
+          keyPrefix: rotated.key_prefix,
+        });
+      },
+      { leaving: true },
+    );
   };
 
   return (
@@ -418,10 +383,10 @@ function RotateForm({
           </label>
         ))}
       </fieldset>
-      <ErrorNote error={error} />
+      <ErrorNote error={rotating.error} />
       <div class="actions">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Rotating…' : 'Rotate key'}
+        <button type="submit" disabled={rotating.busy}>
+          {rotating.busy ? 'Rotating…' : 'Rotate key'}
         </button>
         <button type="button" class="secondary" onClick={onCancel}>
           Cancel
@@ -433,25 +398,22 @@ function RotateForm({
 
 function DisableDialog({ apiKey: key, onClose }: { apiKey: ApiKey; onClose: (disabled: boolean) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const disabling = useAction();
   useEffect(() => {
     const element = dialog.current;
     element?.showModal();
     return () => element?.close();
   }, []);
 
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api('POST', `/admin/keys/${encodeURIComponent(key.key_id)}/disable`);
-      onClose(true);
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
-  };
+  // Leaving: the dialog closes once the key is disabled.
+  const confirm = () =>
+    disabling.run(
+      async () => {
+        await api('POST', `/admin/keys/${encodeURIComponent(key.key_id)}/disable`);
+        onClose(true);
+      },
+      { leaving: true },
+    );
 
   return (
     <dialog
@@ -467,14 +429,14 @@ function DisableDialog({ apiKey: key, onClose }: { apiKey: ApiKey; onClose: (dis
         Every request with this key (<code>{key.key_prefix}</code>), including a secret still in its grace
         period, is refused from now on. A disabled key cannot be enabled again.
       </p>
-      <ErrorNote error={error} />
+      <ErrorNote error={disabling.error} />
       <div class="actions">
         {/* The safe choice comes first: a modal dialog focuses its first control. */}
         <button type="button" class="secondary" onClick={() => onClose(false)}>
           Keep the key
         </button>
-        <button type="button" class="danger" onClick={confirm} disabled={busy}>
-          {busy ? 'Disabling…' : 'Disable key'}
+        <button type="button" class="danger" onClick={confirm} disabled={disabling.busy}>
+          {disabling.busy ? 'Disabling…' : 'Disable key'}
         </button>
       </div>
     </dialog>

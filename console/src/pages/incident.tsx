@@ -2,6 +2,7 @@ import { api } from '../api';
 import { pageHref } from '../base';
 import { Badge, EntityText, ErrorNote, Loading, PageTitle } from '../components/common';
 import { InvestigateButton } from '../components/investigate-button';
+import { RecordTable } from '../components/record-table';
 import { graphHref, when } from '../format';
 import { useApi } from '../hooks';
 import type { Incident } from '../types';
@@ -87,33 +88,26 @@ export function IncidentPage({ id }: { id: string }) {
           {incident.entities.length === 0 ? (
             <p>The incident names no entities.</p>
           ) : (
-            <table>
-              <caption class="visually-hidden">Entities involved in the incident</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Entity</th>
-                  <th scope="col">Knowledge graph</th>
-                  <th scope="col">Investigate</th>
+            <RecordTable
+              caption="Entities involved in the incident"
+              columns={['Entity', 'Knowledge graph', 'Investigate']}
+            >
+              {incident.entities.map((entity) => (
+                <tr key={`${entity.type}:${entity.value}`}>
+                  <td>
+                    <EntityText type={entity.type} value={entity.value} />
+                  </td>
+                  <td>
+                    <a href={graphHref(entity)}>
+                      Neighbourhood<span class="visually-hidden"> of {entity.value}</span>
+                    </a>
+                  </td>
+                  <td>
+                    <InvestigateButton entity={entity} label={`Investigate ${entity.value}`} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {incident.entities.map((entity) => (
-                  <tr key={`${entity.type}:${entity.value}`}>
-                    <td>
-                      <EntityText type={entity.type} value={entity.value} />
-                    </td>
-                    <td>
-                      <a href={graphHref(entity)}>
-                        Neighbourhood<span class="visually-hidden"> of {entity.value}</span>
-                      </a>
-                    </td>
-                    <td>
-                      <InvestigateButton entity={entity} label={`Investigate ${entity.value}`} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </RecordTable>
           )}
         </>
       )}

@@ -3,6 +3,9 @@ import { useLocation } from 'preact-iso/router';
 import { api } from '../api';
 import { pageHref } from '../base';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { CheckboxGroup } from '../components/form/checkbox-group';
+import { TextField } from '../components/form/text-field';
+import { RecordTable } from '../components/record-table';
 import { ShowMore } from '../components/show-more';
 import { incidentHref, UTC_TIME_PATTERN, utcQueryTime, when } from '../format';
 import { usePagedList } from '../hooks';
@@ -10,6 +13,11 @@ import type { IncidentsAnswer } from '../types';
 
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'informational'];
 const STATUSES = ['new', 'active', 'resolved', 'closed'];
+/** The filters chosen by ticking boxes, each named after its query parameter. */
+const CHOICE_FILTERS = [
+  { field: 'severity', legend: 'Severity', options: SEVERITIES },
+  { field: 'status', legend: 'Status', options: STATUSES },
+] as const;
 
 /** The filters live in the page address (?severity=high,critical&status=new&since=…), so they can be shared. */
 function readFilters(query: Record<string, string>) {
@@ -62,67 +70,33 @@ export function IncidentsPage() {
     <>
       <PageTitle>Incidents</PageTitle>
       <form class="panel filters" onSubmit={apply} aria-label="Filter incidents">
-        <fieldset>
-          <legend>Severity</legend>
-          {SEVERITIES.map((s) => (
-            <label key={s}>
-              <input
-                type="checkbox"
-                name="severity"
-                value={s}
-                checked={draft.severity.includes(s)}
-                onChange={(e) => toggle('severity', s, e.currentTarget.checked)}
-              />{' '}
-              {s}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset>
-          <legend>Status</legend>
-          {STATUSES.map((s) => (
-            <label key={s}>
-              <input
-                type="checkbox"
-                name="status"
-                value={s}
-                checked={draft.status.includes(s)}
-                onChange={(e) => toggle('status', s, e.currentTarget.checked)}
-              />{' '}
-              {s}
-            </label>
-          ))}
-        </fieldset>
+        {CHOICE_FILTERS.map(({ field, legend, options }) => (
+          <CheckboxGroup
+            key={field}
+            legend={legend}
+            name={field}
+            options={options}
+            chosen={draft[field]}
+            onToggle={(value, on) => toggle(field, value, on)}
+          />
+        ))}
         <fieldset>
           <legend>Raised</legend>
           <p id="raised-hint" class="muted small">
             A date, or a date and time, in UTC: <code>2026-11-23</code> or <code>2026-11-23 14:00</code>.
           </p>
-          <label>
-            From (UTC)
-            <input
-              type="text"
-              name="since"
-              inputMode="numeric"
-              placeholder="YYYY-MM-DD HH:MM"
-              pattern={UTC_TIME_PATTERN}
-              aria-describedby="raised-hint"
-              value={draft.since}
-              onInput={(e) => setDraft((d) => ({ ...d, since: e.currentTarget.value }))}
-            />
-          </label>
-          <label>
-            Before (UTC)
-            <input
-              type="text"
-              name="until"
-              inputMode="numeric"
-              placeholder="YYYY-MM-DD HH:MM"
-              pattern={UTC_TIME_PATTERN}
-              aria-describedby="raised-hint"
-              value={draft.until}
-              onInput={(e) => setDraft((d) => ({ ...d, until: e.currentTarget.value }))}
-            />
-          </label>
+          <UtcTimeField
+            label="From (UTC)"
+            name="since"
+            value={draft.since}
+            onValue={(since) => setDraft((d) => ({ ...d, since }))}
+          />
+          <UtcTimeField
+            label="Before (UTC)"
+            name="until"
+            value={draft.until}
+            onValue={(until) => setDraft((d) => ({ ...d, until }))}
+          />
         </fieldset>
         <div class="actions">
           <button type="submit">Apply filters</button>
@@ -133,37 +107,46 @@ export function IncidentsPage() {
       {items === null && !error && <Loading what="incidents" />}
       {items && items.length === 0 && <p>No incidents match these filters.</p>}
       {items && items.length > 0 && (
-        <table>
-          <caption class="visually-hidden">Incidents, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Incident</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Status</th>
-              <th scope="col">Raised</th>
-              <th scope="col">Source</th>
-              <th scope="col">Entities</th>
+        <RecordTable
+          caption="Incidents, newest first"
+          columns={['Incident', 'Severity', 'Status', 'Raised', 'Source', 'Entities']}
+        >
+          {items.map((incident) => (
+            <tr key={incident.incident_id}>
+              <td>
+                <a href={incidentHref(incident.incident_id)}>{incident.title}</a>
+              </td>
+              <td>
+                <Badge kind={incident.severity}>{incident.severity}</Badge>
+              </td>
+              <td>{incident.status}</td>
+              <td>{when(incident.created_at)}</td>
+              <td>{incident.source}</td>
+              <td>{incident.entities.length}</td>
             </tr>
-          </thead>
-          <tbody>
-            {items.map((incident) => (
-              <tr key={incident.incident_id}>
-                <td>
-                  <a href={incidentHref(incident.incident_id)}>{incident.title}</a>
-                </td>
-                <td>
-                  <Badge kind={incident.severity}>{incident.severity}</Badge>
-                </td>
-                <td>{incident.status}</td>
-                <td>{when(incident.created_at)}</td>
-                <td>{incident.source}</td>
-                <td>{incident.entities.length}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
       <ShowMore list={list} />
     </>
+  );
+}
+
+/** One end of the "Raised" range: a UTC time typed as text, explained by the hint above the two. */
+function UtcTimeField(props: {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <TextField
+      type="text"
+      {...props}
+      inputMode="numeric"
+      placeholder="YYYY-MM-DD HH:MM"
+      pattern={UTC_TIME_PATTERN}
+      aria-describedby="raised-hint"
+    />
   );
 }

@@ -3,6 +3,8 @@ import { useLocation } from 'preact-iso/router';
 import { api } from '../api';
 import { pageHref } from '../base';
 import { Badge, EntityText, ErrorNote, Loading, PageTitle } from '../components/common';
+import { SearchForm } from '../components/form/search-form';
+import { RecordTable } from '../components/record-table';
 import { ShowMore } from '../components/show-more';
 import { StartInvestigationForm } from '../components/start-investigation';
 import { Starter } from '../components/starter';
@@ -23,8 +25,7 @@ export function SessionsPage() {
   );
   const { items, error } = list;
 
-  const search = (event: Event) => {
-    event.preventDefault();
+  const search = () => {
     const text = draft.trim();
     route(pageHref(text ? `/sessions?q=${encodeURIComponent(text)}` : '/sessions'));
   };
@@ -35,60 +36,42 @@ export function SessionsPage() {
       <StartInvestigationForm />
       <section aria-labelledby="recent-heading">
         <h2 id="recent-heading">{q ? `Investigations matching “${q}”` : 'Recent investigations'}</h2>
-        <search>
-          <form class="inline" onSubmit={search}>
-            <label>
-              Search investigations
-              <input
-                type="search"
-                name="q"
-                value={draft}
-                placeholder="entity value, words, verdict:malicious, type:ip"
-                onInput={(e) => setDraft(e.currentTarget.value)}
-              />
-            </label>
-            <button type="submit">Search</button>
-          </form>
-        </search>
+        <SearchForm
+          label="Search investigations"
+          name="q"
+          value={draft}
+          placeholder="entity value, words, verdict:malicious, type:ip"
+          onValue={setDraft}
+          onSearch={search}
+        />
         <ErrorNote error={error} />
         {items === null && !error && <Loading what="investigations" />}
         {items && items.length === 0 && <p>No investigations{q ? ' match this search' : ' yet'}.</p>}
         {items && items.length > 0 && (
-          <table>
-            <caption class="visually-hidden">Investigations, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Entity</th>
-                <th scope="col">Status</th>
-                <th scope="col">Verdict</th>
-                <th scope="col">Risk</th>
-                <th scope="col">Persona</th>
-                <th scope="col">Started</th>
-                <th scope="col">Started by</th>
+          <RecordTable
+            caption="Investigations, newest first"
+            columns={['Entity', 'Status', 'Verdict', 'Risk', 'Persona', 'Started', 'Started by']}
+          >
+            {items.map((item) => (
+              <tr key={item.session_id}>
+                <td>
+                  <a href={sessionHref(item.session_id)}>
+                    <EntityText type={item.entity.type} value={item.entity.value} />
+                  </a>
+                </td>
+                <td>
+                  <Badge kind={item.status}>{item.status}</Badge>
+                </td>
+                <td>{item.verdict ? <Badge kind={item.verdict}>{item.verdict}</Badge> : '—'}</td>
+                <td>{item.risk_score ?? '—'}</td>
+                <td>{item.persona}</td>
+                <td>{when(item.created_at)}</td>
+                <td>
+                  <Starter kind={item.owner.kind} id={item.owner.id} name={item.owner.name} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={item.session_id}>
-                  <td>
-                    <a href={sessionHref(item.session_id)}>
-                      <EntityText type={item.entity.type} value={item.entity.value} />
-                    </a>
-                  </td>
-                  <td>
-                    <Badge kind={item.status}>{item.status}</Badge>
-                  </td>
-                  <td>{item.verdict ? <Badge kind={item.verdict}>{item.verdict}</Badge> : '—'}</td>
-                  <td>{item.risk_score ?? '—'}</td>
-                  <td>{item.persona}</td>
-                  <td>{when(item.created_at)}</td>
-                  <td>
-                    <Starter kind={item.owner.kind} id={item.owner.id} name={item.owner.name} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </RecordTable>
         )}
         <ShowMore list={list} />
       </section>

@@ -1,5 +1,6 @@
 import { Badge, EntityText } from '../../components/common';
 import { GraphPanel } from '../../components/graph-panel';
+import { RecordTable } from '../../components/record-table';
 import { factLabel, factValue } from '../../facts';
 import { graphHref } from '../../format';
 import type { ReportResponse } from '../../types';
@@ -56,29 +57,21 @@ export function ReportView({ report: answer }: { report: ReportResponse }) {
           <p>
             {explanation.verdict_reason}. <span class="muted">{explanation.formula}</span>
           </p>
-          <table>
-            <caption class="visually-hidden">Points each finding added to the risk score</caption>
-            <thead>
-              <tr>
-                <th scope="col">Finding</th>
-                <th scope="col">Source</th>
-                <th scope="col">Score</th>
-                <th scope="col">Points added</th>
+          <RecordTable
+            caption="Points each finding added to the risk score"
+            columns={['Finding', 'Source', 'Score', 'Points added']}
+          >
+            {explanation.contributions.map((c) => (
+              <tr key={c.finding_id}>
+                <td>{c.title}</td>
+                <td>
+                  <code>{c.source_tool}</code>
+                </td>
+                <td>{c.score}</td>
+                <td>{c.points}</td>
               </tr>
-            </thead>
-            <tbody>
-              {explanation.contributions.map((c) => (
-                <tr key={c.finding_id}>
-                  <td>{c.title}</td>
-                  <td>
-                    <code>{c.source_tool}</code>
-                  </td>
-                  <td>{c.score}</td>
-                  <td>{c.points}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </RecordTable>
         </>
       )}
       {report.recommendations.length > 0 && (
@@ -108,35 +101,28 @@ export function ReportView({ report: answer }: { report: ReportResponse }) {
 /** The report's related entities, shown while the knowledge graph has none of them. */
 function RelatedTable({ related }: { related: NonNullable<ReportResponse['report']>['entities'] }) {
   return (
-    <table>
-      <caption class="visually-hidden">Entities related to the investigated entity</caption>
-      <thead>
-        <tr>
-          <th scope="col">Entity</th>
-          <th scope="col">Relationship</th>
-          <th scope="col">Evidence</th>
+    <RecordTable
+      caption="Entities related to the investigated entity"
+      columns={['Entity', 'Relationship', 'Evidence']}
+    >
+      {related.map((entity) => (
+        <tr key={`${entity.type}:${entity.value}`}>
+          <td>
+            <a href={graphHref(entity)}>
+              <EntityText type={entity.type} value={entity.value} />
+            </a>
+          </td>
+          <td>{entity.relationship?.replace(/_/g, ' ') ?? '—'}</td>
+          <td>
+            {(entity.evidence ?? []).map((value, index) => (
+              <span key={value}>
+                {index > 0 && ', '}
+                <EvidenceItem value={value} />
+              </span>
+            ))}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {related.map((entity) => (
-          <tr key={`${entity.type}:${entity.value}`}>
-            <td>
-              <a href={graphHref(entity)}>
-                <EntityText type={entity.type} value={entity.value} />
-              </a>
-            </td>
-            <td>{entity.relationship?.replace(/_/g, ' ') ?? '—'}</td>
-            <td>
-              {(entity.evidence ?? []).map((value, index) => (
-                <span key={value}>
-                  {index > 0 && ', '}
-                  <EvidenceItem value={value} />
-                </span>
-              ))}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </RecordTable>
   );
 }

@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
 import { ApiError, api } from '../../api';
 import { Badge, EntityText, ErrorNote } from '../../components/common';
 import { Starter } from '../../components/starter';
 import { graphHref, when } from '../../format';
 import type { SessionSummary } from '../../types';
+import { useAction } from '../../use-action';
 
 /** The session's facts, with a cancel button while it runs. */
 export function SessionHeader({
@@ -15,21 +15,18 @@ export function SessionHeader({
   running: boolean;
   onCanceled: () => void;
 }) {
-  const [canceling, setCanceling] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const cancel = async () => {
-    setCanceling(true);
-    setError(null);
-    try {
-      await api('POST', `/sessions/${encodeURIComponent(session.session_id)}/cancel`);
-    } catch (caught) {
-      // 409: it ended meanwhile; the next poll shows how.
-      if (!(caught instanceof ApiError && caught.status === 409)) setError(caught);
-    } finally {
-      setCanceling(false);
-      onCanceled();
-    }
-  };
+  const canceling = useAction();
+  const cancel = () =>
+    canceling.run(async () => {
+      try {
+        await api('POST', `/sessions/${encodeURIComponent(session.session_id)}/cancel`);
+      } catch (caught) {
+        // 409: it ended meanwhile; the next poll shows how.
+        if (!(caught instanceof ApiError && caught.status === 409)) throw caught;
+      } finally {
+        onCanceled();
+      }
+    });
   return (
     <section class="panel" aria-label="Session">
       <dl class="facts">
@@ -92,11 +89,11 @@ export function SessionHeader({
         </div>
       </dl>
       {running && (
-        <button type="button" class="danger" onClick={cancel} disabled={canceling}>
-          {canceling ? 'Canceling…' : 'Cancel investigation'}
+        <button type="button" class="danger" onClick={cancel} disabled={canceling.busy}>
+          {canceling.busy ? 'Canceling…' : 'Cancel investigation'}
         </button>
       )}
-      <ErrorNote error={error} />
+      <ErrorNote error={canceling.error} />
     </section>
   );
 }
