@@ -45,11 +45,27 @@ export interface PhraseIndex {
 const WORD = 'w:';
 const PHRASE = 'x:';
 
+/**
+ * Words the rules engine's default persona (SOC Analyst) writes in the summary of every session of a
+ * verdict, beyond the verdict's own name: an unknown verdict's summary reads "UNKNOWN · no evidence
+ * in N sources · …" when nothing was found ("UNKNOWN · risk N/100 · …" otherwise) and always "No risk
+ * indicators" or "Indicators:" (report/personas.ts; a unit test pins these words to its output). The
+ * verdict's posting stands in for them as for its name: nearly every posting read from it for such a
+ * word has the word, so a page costs about what the word's own partition would.
+ */
+export const VERDICT_SUMMARY_WORDS: Readonly<Partial<Record<(typeof VERDICTS)[number], readonly string[]>>> =
+  {
+    unknown: ['evidence', 'sources', 'risk', 'indicators'],
+  };
+
 /** The structural terms whose partitions stand in for a word: `word` → [`vd:<verdict>`, `t:<type>`]. */
 const STRUCTURAL_COVERS: ReadonlyMap<string, readonly string[]> = (() => {
   const covers = new Map<string, string[]>();
   const add = (word: string, term: string) => covers.set(word, [...(covers.get(word) ?? []), term]);
-  for (const verdict of VERDICTS) for (const word of wordsOf(verdict)) add(word, `vd:${verdict}`);
+  for (const verdict of VERDICTS) {
+    for (const word of [...wordsOf(verdict), ...(VERDICT_SUMMARY_WORDS[verdict] ?? [])])
+      add(word, `vd:${verdict}`);
+  }
   for (const type of ENTITY_TYPES) for (const word of wordsOf(TYPE_LABELS[type])) add(word, `t:${type}`);
   return covers;
 })();
