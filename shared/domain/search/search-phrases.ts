@@ -23,7 +23,9 @@ import { wordsOf } from './search-terms';
  *
  * Words a structural term names stand in for the word too: the verdict (`vd:benign` for the word
  * "benign") and the subject type's label (`t:ip` for "ip" and "address", as in "IP address
- * 203.0.113.7"), which the engine's summaries always write. A session with such a term and word is
+ * 203.0.113.7"), which the engine's summaries always write, and the words the default persona's
+ * summary always writes for a verdict (`vd:unknown` for "evidence", "sources", "risk" and
+ * "indicators": VERDICT_SUMMARY_WORDS). A session with such a term and word is
  * not posted under the word; a word query also reads the term's partition, keeping only postings
  * that have the word (the store checks the word inside every posting it reads from a partition other
  * than the word's own), so a session without the word in its text is never returned for it. A word
