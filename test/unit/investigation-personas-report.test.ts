@@ -19,6 +19,8 @@ import {
   toolsFor,
   unfinishedMessage,
 } from '../../shared/domain/investigation';
+import { VERDICT_SUMMARY_WORDS } from '../../shared/domain/search/search-phrases';
+import { wordsOf } from '../../shared/domain/search/search-terms';
 import { context, domainContext, incident } from './investigation-test-data';
 
 const phish = normaliseEntity('раypal.com');
@@ -203,6 +205,36 @@ describe('personas shape the words, never the numbers', () => {
       `${head}\n2 indicators from 3/4 tools (did not complete: incident_history); low confidence.\nIndicators:\n` +
         '- [low 15] Odd (ip_classification)\n- [low 20] Odder (ip_classification)',
     );
+  });
+
+  it('SOC Analyst: every summary of an unknown verdict has the words its verdict posting stands in for', () => {
+    // The search index posts such a session under `vd:unknown` instead of these words (VERDICT_SUMMARY_WORDS).
+    const soc = resolvePersona('SOC Analyst');
+    const finding = (title: string, score: number) =>
+      ({ title, score, severity: score > 0 ? 'low' : 'info', source_tool: 'ip_classification' }) as Finding;
+    const cases: Array<[Finding[], number]> = [
+      [[], 0],
+      [[finding('Quiet', 0)], 0],
+      [[finding('Odd', 15)], 15],
+      [[finding('Odd', 15), finding('Odder', 20)], 32],
+    ];
+    for (const [findings, riskScore] of cases) {
+      const words = new Set(
+        wordsOf(
+          soc.summary({
+            entity: c2,
+            riskScore,
+            verdict: 'unknown',
+            findings,
+            related: [],
+            coverage: { tools_run: 4, tools_succeeded: 4, tools_failed: [], tools_timed_out: [] },
+          }),
+        ),
+      );
+      // "no evidence in 4 sources" only when nothing was found ("risk 15/100" otherwise).
+      const expected = riskScore === 0 ? VERDICT_SUMMARY_WORDS.unknown! : ['risk', 'indicators'];
+      for (const word of expected) expect(words.has(word), `${word} in ${[...words].join(' ')}`).toBe(true);
+    }
   });
 
   it('CISO: business impact and a decision, in plain words without jargon', async () => {

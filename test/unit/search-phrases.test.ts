@@ -27,7 +27,14 @@ const committedPhrases: Phrase[] = committed.phrases.map(([id, words]) => ({ id,
 const vocabularyWords = [...new Set(committedPhrases.flatMap((phrase) => phrase.words))].sort();
 
 const randomWord = fc.stringMatching(/^[a-z0-9]{2,8}$/);
-const structural = fc.subarray(['v:203.0.113.7', 't:ip', 's:completed', 'vd:benign', 'p:soc-analyst']);
+const structural = fc.subarray([
+  'v:203.0.113.7',
+  't:ip',
+  's:completed',
+  'vd:benign',
+  'vd:unknown',
+  'p:soc-analyst',
+]);
 
 /** Findable terms of a session: structural terms, words of the vocabulary (often whole phrases), random words. */
 const findableTerms = fc
@@ -129,6 +136,17 @@ describe('phrase postings (shared/domain/search/search-phrases.ts)', () => {
     expect(partitionsFor('w:domain')).toEqual(expect.arrayContaining(['w:domain', 't:domain']));
     const findable = ['v:203.0.113.7', 't:ip', 'vd:benign', 'w:benign', 'w:address', 'w:ip', 'w:zebra'];
     expect(postingTermsFor(findable)).toEqual(['v:203.0.113.7', 't:ip', 'vd:benign', 'w:zebra']);
+    // An unknown verdict's posting stands in for the words its summary always writes ("UNKNOWN · no
+    // evidence in 4 sources … No risk indicators").
+    expect(partitionsFor('w:evidence')).toEqual(expect.arrayContaining(['w:evidence', 'vd:unknown']));
+    expect(
+      postingTermsFor(['t:user', 'vd:unknown', 'w:unknown', 'w:evidence', 'w:sources', 'w:risk', 'w:zebra']),
+    ).toEqual(['t:user', 'vd:unknown', 'w:zebra']);
+    expect(postingTermsFor(['t:user', 'vd:benign', 'w:evidence'])).toEqual([
+      't:user',
+      'vd:benign',
+      'w:evidence',
+    ]);
     // Without the term, the word is posted on its own.
     expect(postingTermsFor(['t:user', 'vd:malicious', 'w:benign', 'w:address'])).toEqual([
       't:user',

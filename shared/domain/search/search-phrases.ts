@@ -23,7 +23,9 @@ import { wordsOf } from './search-terms';
  *
  * Words a structural term names stand in for the word too: the verdict (`vd:benign` for the word
  * "benign") and the subject type's label (`t:ip` for "ip" and "address", as in "IP address
- * 203.0.113.7"), which the engine's summaries always write. A session with such a term and word is
+ * 203.0.113.7"), which the engine's summaries always write, and the words the default persona's
+ * summary always writes for a verdict (`vd:unknown` for "evidence", "sources", "risk" and
+ * "indicators": VERDICT_SUMMARY_WORDS). A session with such a term and word is
  * not posted under the word; a word query also reads the term's partition, keeping only postings
  * that have the word (the store checks the word inside every posting it reads from a partition other
  * than the word's own), so a session without the word in its text is never returned for it. A word
@@ -45,11 +47,27 @@ export interface PhraseIndex {
 const WORD = 'w:';
 const PHRASE = 'x:';
 
+/**
+ * Words the rules engine's default persona (SOC Analyst) writes in the summary of every session of a
+ * verdict, beyond the verdict's own name: an unknown verdict's summary reads "UNKNOWN · no evidence
+ * in N sources · …" when nothing was found ("UNKNOWN · risk N/100 · …" otherwise) and always "No risk
+ * indicators" or "Indicators:" (report/personas.ts; a unit test pins these words to its output). The
+ * verdict's posting stands in for them as for its name: nearly every posting read from it for such a
+ * word has the word, so a page costs about what the word's own partition would.
+ */
+export const VERDICT_SUMMARY_WORDS: Readonly<Partial<Record<(typeof VERDICTS)[number], readonly string[]>>> =
+  {
+    unknown: ['evidence', 'sources', 'risk', 'indicators'],
+  };
+
 /** The structural terms whose partitions stand in for a word: `word` → [`vd:<verdict>`, `t:<type>`]. */
 const STRUCTURAL_COVERS: ReadonlyMap<string, readonly string[]> = (() => {
   const covers = new Map<string, string[]>();
   const add = (word: string, term: string) => covers.set(word, [...(covers.get(word) ?? []), term]);
-  for (const verdict of VERDICTS) for (const word of wordsOf(verdict)) add(word, `vd:${verdict}`);
+  for (const verdict of VERDICTS) {
+    for (const word of [...wordsOf(verdict), ...(VERDICT_SUMMARY_WORDS[verdict] ?? [])])
+      add(word, `vd:${verdict}`);
+  }
   for (const type of ENTITY_TYPES) for (const word of wordsOf(TYPE_LABELS[type])) add(word, `t:${type}`);
   return covers;
 })();

@@ -71,13 +71,17 @@ export function entryFromItem(item: Item): SearchEntry {
   };
 }
 
-/** The result fields and term hashes every posting of a session carries. */
+/**
+ * The result fields and term hashes every posting of a session carries. Its ID and creation time are
+ * its sort key (`entryFromItem` reads them back), so they are not repeated as attributes: 34 bytes
+ * less per posting keeps the tenant posting of a session with all 60 terms and a 300-character
+ * summary under 1 KB (one write unit, not two) too.
+ */
 function postingFields(entry: SearchEntry, terms: readonly string[]) {
   return {
     status: entry.status,
     entity: { type: entry.entity.type, value: entry.entity.value },
     persona: entry.persona,
-    created_at: entry.created_at,
     ...(typeof entry.risk_score === 'number' ? { risk_score: entry.risk_score } : {}),
     ...(entry.verdict ? { verdict: entry.verdict } : {}),
     ...(entry.summary ? { summary: shorten(entry.summary, POSTING_SUMMARY_LENGTH) } : {}),
