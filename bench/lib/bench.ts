@@ -67,6 +67,17 @@ export const TARGETS = {
 export const BUNDLE_SIZE_EXCEPTIONS: Record<string, string> = {};
 
 /**
+ * Read skills allowed above TARGETS.skillPerMillionUsd, each with its own bound and why: a decision
+ * traded against the cost target, still measured so it cannot grow unnoticed.
+ */
+export const SKILL_COST_EXCEPTIONS: Record<string, { perMillionUsd: number; why: string }> = {
+  'Query Knowledge Graph': {
+    perMillionUsd: 7.5,
+    why: "TLP:RED nodes are hidden from API keys (issue #27), so the answer reads every neighbour's node (one strongly consistent read each, 20 at limit 20: a node marked red is never shown a moment later); the same read gives each neighbour its latest risk score (#28). About 20 read units a call, $2.5 per million",
+  },
+};
+
+/**
  * Functions measured in a quick run: the request path of every plugin skill and the poll, and the
  * run-tool step (the one function carrying the offline enrichment data).
  */
@@ -409,14 +420,20 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       (l) => l.skill && l.use.stateTransitions === 0 && l.use.expressRuns === 0,
     );
     if (readSkills.length) {
-      const over = readSkills.filter((l) => l.perMillion.total > TARGETS.skillPerMillionUsd);
+      const boundOf = (skill: string) =>
+        SKILL_COST_EXCEPTIONS[skill]?.perMillionUsd ?? TARGETS.skillPerMillionUsd;
+      const over = readSkills.filter((l) => l.perMillion.total > boundOf(l.skill!));
       const worst = [...readSkills].sort((a, b) => b.perMillion.total - a.perMillion.total)[0]!;
+      const excepted = readSkills.filter((l) => l.skill! in SKILL_COST_EXCEPTIONS);
       targets.push({
         id: 'skill-cost',
-        description: `Per 1M calls of each read skill (${readSkills.map((l) => l.skill).join(', ')}) ≤ $${TARGETS.skillPerMillionUsd}`,
+        description: `Per 1M calls of each read skill (${readSkills.map((l) => l.skill).join(', ')}) ≤ $${TARGETS.skillPerMillionUsd}${excepted.length ? ` (${excepted.map((l) => `${l.skill} ≤ $${boundOf(l.skill!)}`).join(', ')}: see the note)` : ''}`,
         target: `≤ $${TARGETS.skillPerMillionUsd}`,
         measured: `${readSkills.length - over.length}/${readSkills.length} within; worst ${worst.skill} $${fixed(worst.perMillion.total)}`,
         met: over.length === 0,
+        ...(excepted.length
+          ? { note: excepted.map((l) => `${l.skill}: ${SKILL_COST_EXCEPTIONS[l.skill!]!.why}`).join('; ') }
+          : {}),
       });
     }
     const idle = results.cost?.idle;
