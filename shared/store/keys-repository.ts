@@ -16,6 +16,7 @@ import type {
   RotationChange,
 } from '../domain/keys/key-lifecycle';
 import { AUDIT_PK, auditPut } from './audit-items';
+import { isConditionFailure } from './condition-failures';
 import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
 
@@ -76,16 +77,6 @@ function pick<T>(item: Record<string, unknown>, attributes: readonly (keyof T)[]
     if (value !== undefined && value !== null) out[attribute as string] = value;
   }
   return out as T;
-}
-
-function isConditionFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'ConditionalCheckFailedException') return true;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return (
-    error.name === 'TransactionCanceledException' &&
-    !!reasons?.some((r) => r.Code === 'ConditionalCheckFailed')
-  );
 }
 
 export class KeysRepository {

@@ -6,6 +6,7 @@ import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AuditEntry } from '../../domain/keys/key-lifecycle';
 import type { AllowlistEntry } from '../../domain/knowledge/allowlist';
 import { auditPut } from '../audit-items';
+import { isConditionFailure } from '../condition-failures';
 import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
 import { ALLOWLIST_PK, entrySk, feedbackPk } from './tenant-knowledge-items';
@@ -24,16 +25,6 @@ import { TenantKnowledgeReads } from './tenant-knowledge-reads';
  * allowlist partition and one of the entity's feedback partition.
  */
 export { AUDIT_PK, MAX_ALLOWLIST_ENTRIES } from './tenant-knowledge-items';
-
-function isConditionFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'ConditionalCheckFailedException') return true;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return (
-    error.name === 'TransactionCanceledException' &&
-    !!reasons?.some((r) => r.Code === 'ConditionalCheckFailed')
-  );
-}
 
 export class TenantKnowledgeRepository extends TenantKnowledgeReads {
   constructor(
