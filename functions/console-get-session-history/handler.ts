@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import * as routes from '../../shared/api/routes/console';
-import { auditStore } from '../../shared/services/console/console';
+import { keysStore } from '../../shared/services/console/console';
 import { getSessionHistory } from '../../shared/services/investigations/investigation-reads';
 import { pollContext } from '../../shared/services/sessions/session-context';
 
@@ -11,7 +11,7 @@ import { pollContext } from '../../shared/services/sessions/session-context';
 export const handler = httpHandler(routes.getConsoleSessionHistory, async ({ params, query, caller }) => ({
   statusCode: 200,
   body: await getSessionHistory(
-    { ...pollContext(), keys: auditStore() },
+    { ...pollContext(), keys: keysStore() },
     caller,
     params.session_id,
     query.after,

@@ -143,7 +143,7 @@ export async function keyAuditTrail(
  * The keys table of this process, for the audit trail and the key names of sessions that did not
  * record them (rebuilt when tests reset the config).
  */
-export const auditStore: () => KeysRepository = /* @__PURE__ */ perConfiguration((cfg) =>
+export const keysStore: () => KeysRepository = /* @__PURE__ */ perConfiguration((cfg) =>
   keysRepositoryFromConfig(cfg),
 );
 
