@@ -1,11 +1,20 @@
-import { ANALYST_MODES } from './domain/analyst/modes';
-import { FEED_NAMES, type FeedName, feedEnvPrefix } from './domain/feeds/names';
+import { feedEnv, intelEnv } from './config/connector-variables';
 import {
-  CONNECTOR_NAMES,
-  type ConnectorName,
-  intelEnvPrefix,
-  KEYLESS_CONNECTORS,
-} from './domain/intel/names';
+  booleanFlag,
+  consolePassword,
+  cursorSecret,
+  type Declared,
+  dailyQuota,
+  optional,
+  optionalNonEmpty,
+  optionalText,
+  optionalUrl,
+  siemCredentials,
+  tableName,
+  withDefault,
+} from './config/declared';
+import { ANALYST_MODES } from './domain/analyst/modes';
+import { CONNECTOR_NAMES, intelEnvPrefix, KEYLESS_CONNECTORS } from './domain/intel/names';
 import * as z from './zod';
 
 /**
@@ -21,136 +30,6 @@ import * as z from './zod';
  * each cold start, ~11 ms of CPU of ~15 with the parse (issue #17). `configSchema()` builds the
  * whole schema, which parseConfig matches for every environment (test/unit/config.test.ts).
  */
-interface Declared<S extends z.ZodMiniType, HasDefault extends boolean> {
-  readonly schema: () => S;
-  readonly hasDefault: HasDefault;
-  /** The value of an unset variable with a default; not validated, as zod's `_default`. */
-  readonly fallback?: z.output<S>;
-}
-
-/** A variable that may be unset (then undefined). */
-const optional = <S extends z.ZodMiniType>(schema: () => S): Declared<S, false> => ({
-  schema,
-  hasDefault: false,
-});
-
-/** A variable that reads as `fallback` when unset. */
-const withDefault = <S extends z.ZodMiniType>(fallback: z.output<S>, schema: () => S): Declared<S, true> => ({
-  schema,
-  hasDefault: true,
-  fallback,
-});
-
-/*
- * Building blocks shared by several variables: one instance, built on first use, serves every
- * variable of the same shape (a schema is immutable, and messages name the variable from its key,
- * not from the instance).
- */
-const shared = <S extends z.ZodMiniType>(build: () => S): (() => S) => {
-  let built: S | undefined;
-  return () => {
-    built ??= build();
-    return built;
-  };
-};
-/*
- * A flag, "1"/"true" or "0"/"false", read as a boolean: one transform that reports any other value
- * with the issue an enum of the four gives (so the same message). It replaces a pipe from that enum
- * into a transform, whose three schema kinds cost a cold start ~2 ms of CPU to build and first run.
- */
-const FLAG_VALUES = ['0', '1', 'true', 'false'];
-const booleanFlag = shared(() =>
-  z.transform((value: unknown, ctx): boolean => {
-    if (value === '1' || value === 'true') return true;
-    if (value === '0' || value === 'false') return false;
-    ctx.issues.push({ code: 'invalid_value', values: FLAG_VALUES, input: value });
-    return z.NEVER;
-  }),
-);
-const tableName = shared(() => z.string().check(z.minLength(3)));
-const optionalUrl = optional(shared(() => z.url()));
-const optionalText = optional(shared(() => z.string()));
-const optionalNonEmpty = optional(shared(() => z.string().check(z.minLength(1))));
-const siemCredentials = optional(shared(() => z.string().check(z.maxLength(8192))));
-const consolePassword = optional(shared(() => z.string().check(z.minLength(8), z.maxLength(128))));
-const cursorSecret = optional(shared(() => z.string().check(z.minLength(32), z.maxLength(512))));
-const dailyQuota = optional(shared(() => z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000_000))));
-
-const intelKey = optional(() => z.string().check(z.trim(), z.minLength(8), z.maxLength(512)));
-/** https, or plain http to this machine only (tests' local servers): keys and indicators never go in clear. */
-const intelUrl = optional(
-  shared(() =>
-    z.url().check(
-      z.refine((value: string) => {
-        const url = URL.parse(value);
-        if (!url) return true; // the url format's own issue says it
-        return (
-          url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname))
-        );
-      }, 'must be an https URL (plain http only to 127.0.0.1, localhost or [::1])'),
-    ),
-  ),
-);
-const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
-const intelEnabled = optional(booleanFlag);
-const intelQuota = dailyQuota;
-type IntelEnv = { [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_API_KEY`]: typeof intelKey } & {
-  [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_URL`]: typeof intelUrl;
-} & { [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_ENABLED`]: typeof intelEnabled } & {
-  [N in Uppercase<ConnectorName> as `SIS_INTEL_${N}_DAILY_QUOTA`]: typeof intelQuota;
-};
-
-/**
- * Threat-intelligence connectors (docs/intel.md): per NAME in CONNECTOR_NAMES, SIS_INTEL_<NAME>_API_KEY
- * (locally; on AWS the keys are in the Secrets Manager secret SIS_INTEL_SECRET_ARN and
- * SIS_INTEL_<NAME>_ENABLED=true says which to use), SIS_INTEL_<NAME>_URL overriding the base URL,
- * SIS_INTEL_<NAME>_ENABLED=true for a keyless source, SIS_INTEL_<NAME>_DAILY_QUOTA overriding the
- * declared daily quota. Nothing is called unless configured.
- */
-const intelEnv = Object.fromEntries(
-  CONNECTOR_NAMES.flatMap((name) => {
-    const prefix = intelEnvPrefix(name);
-    return [
-      [`${prefix}_API_KEY`, intelKey],
-      [`${prefix}_URL`, intelUrl],
-      [`${prefix}_ENABLED`, intelEnabled],
-      [`${prefix}_DAILY_QUOTA`, intelQuota],
-    ];
-  }),
-) as IntelEnv;
-
-const feedUrls = optional(
-  shared(() =>
-    z.string().check(
-      z.maxLength(4000),
-      z.refine(
-        (value: string) =>
-          value
-            .split(/\s+/)
-            .filter(Boolean)
-            .every((url) => /^(https?|file):\/\/\S+$/.test(url) && URL.canParse(url)),
-        'one or more http(s):// or file:// URLs separated by spaces',
-      ),
-    ),
-  ),
-);
-const feedEnabled = optional(booleanFlag);
-type FeedEnv = { [N in FeedName as `SIS_FEED_${N}_URL`]: typeof feedUrls } & {
-  [N in FeedName as `SIS_FEED_${N}_ENABLED`]: typeof feedEnabled;
-};
-
-/**
- * Public threat feeds (docs/feeds.md): per NAME in FEED_NAMES, SIS_FEED_<NAME>_URL replacing the
- * publisher's URL(s) (http(s) or file://, several separated by spaces) and SIS_FEED_<NAME>_ENABLED.
- * Unset ENABLED is false: the stack sets it for every feed from the tenant's settings, and the local
- * runtime, which has no internet, fetches only the feeds an operator enables.
- */
-const feedEnv = Object.fromEntries(
-  FEED_NAMES.flatMap((name) => [
-    [`${feedEnvPrefix(name)}_URL`, feedUrls],
-    [`${feedEnvPrefix(name)}_ENABLED`, feedEnabled],
-  ]),
-) as FeedEnv;
 
 const variables = {
   AWS_REGION: withDefault('us-east-1', () => z.string().check(z.minLength(1))),
