@@ -1,4 +1,5 @@
 import { ConfigError, parseConfig } from '../shared/config';
+import { SETTING_NAMES, variableOf } from './settings/declaration';
 
 /**
  * The functions' own configuration check (shared/config.ts, the zod schema every cold start parses)
@@ -13,39 +14,25 @@ import { ConfigError, parseConfig } from '../shared/config';
  */
 const DEPLOY_TIME = 'resolved-at-deploy';
 
-/** Deployment settings (CDK context) behind the variables the stack sets from them. */
-const SETTING_OF_VARIABLE: Readonly<Record<string, string>> = {
-  SIS_TENANT: 'tenant',
-  SIS_PUBLIC_URL: 'publicUrl (or customDomainName)',
-  SIS_LEGAL_URL: 'legalUrl',
-  SIS_CONTACT_EMAIL: 'contactEmail',
-  SIS_SYNC_WAIT_SECONDS: 'syncWaitSeconds',
-  SIS_AUTHORIZER_CACHE_TTL_SECONDS: 'authorizerCacheTtlSeconds',
-  SIS_DEFAULT_RATE_PER_SECOND: 'rateLimitPerSecond',
-  SIS_DEFAULT_BURST: 'burstLimit',
-  SIS_DEFAULT_DAILY_QUOTA: 'dailyQuota',
-  SIS_INTEL_SECRET_ARN: 'intelSecretArn',
-  SIS_INTEL_MISP_URL: 'intelMispUrl',
-  SIS_INTERNAL_SUFFIXES: 'internalSuffixes',
-  SIS_ANALYST: 'analyst',
-  SIS_BEDROCK_MODEL_ID: 'bedrockModelId',
-  SIS_BEDROCK_GUARDRAIL_ID: 'bedrockGuardrailId',
-  SIS_BEDROCK_GUARDRAIL_VERSION: 'bedrockGuardrailVersion',
-  SIS_ANALYST_MAX_TURNS: 'analystMaxTurns',
-  SIS_ANALYST_MAX_TOOL_CALLS: 'analystMaxToolCalls',
-  SIS_ANALYST_MAX_TOKENS: 'analystMaxTokens',
-  SIS_ANALYST_MAX_SECONDS: 'analystMaxSeconds',
-  SIS_MAX_RUNNING_INVESTIGATIONS: 'maxRunningInvestigations',
-  SIS_BEDROCK_MONTHLY_TOKEN_BUDGET: 'bedrockMonthlyTokenBudget',
-  SIS_DEFAULT_DAILY_INVESTIGATIONS: 'dailyInvestigationQuota',
-};
-
+/**
+ * The deployment setting (CDK context) behind a variable the stack sets, from the settings'
+ * declaration; `<NAME>` in a declared variable stands for a connector's or feed's name. SIEM pull
+ * connectors' settings are read by infra/constructs/incident-sync.ts, not declared there.
+ */
 function settingOf(variable: string): string | undefined {
-  if (SETTING_OF_VARIABLE[variable]) return SETTING_OF_VARIABLE[variable];
-  if (/^SIS_INTEL_[A-Z]+_ENABLED$/.test(variable)) return 'intelConnectors';
+  const declared = SETTING_NAMES.flatMap((setting) => {
+    const declaredVariable = variableOf(setting);
+    return declaredVariable ? [{ setting, ...declaredVariable }] : [];
+  });
+  const found =
+    declared.find(({ name }) => name === variable) ??
+    declared.find(({ name }) => name.includes('<NAME>') && namePattern(name).test(variable));
+  if (found) return found.alsoFrom ? `${found.setting} (or ${found.alsoFrom})` : found.setting;
   if (/^SIS_SIEM_[A-Z]+_/.test(variable)) return `siem${variable.split('_')[2]?.toLowerCase()}Url`;
   return undefined;
 }
+
+const namePattern = (declared: string) => new RegExp(`^${declared.replace('<NAME>', '[A-Z0-9_]+')}$`);
 
 /** A resolved CloudFormation value as the function will see it, deploy-time parts as placeholders. */
 export function deployTimeValue(value: unknown): string {
