@@ -5,10 +5,10 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Conversation } from '../../domain/analyst/conversation';
+import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
 import { historyItem, withNextSlots } from './history-items';
 import { ANALYST, sessionKey } from './keys';
 import type { AnalystState, HistoryEntry } from './records';
-import { cancellationCodes, isConditionFailure } from './write-conditions';
 
 /**
  * The analyst model's conversation between its turns (bedrock mode): one item per session (sk
@@ -83,7 +83,7 @@ export class AnalystStateRepository {
       );
       return 'saved';
     } catch (error) {
-      if (isConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed')
+      if (isSingleWriteConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed')
         return 'conflict';
       throw error;
     }

@@ -7,11 +7,11 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { ToolCall } from '../../domain/core/vocabulary';
+import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
 import { historyItem, withNextSlots } from './history-items';
 import { REQUESTED_TOOL_RESULT, sessionKey, TOOL_RESULT, toolResultSk } from './keys';
 import type { HistoryEntry, ToolResultRecord } from './records';
 import { packed, unpacked } from './report-packing';
-import { cancellationCodes, isConditionFailure } from './write-conditions';
 
 /**
  * A session's tool results (sk D#TOOL#<tool>, and D#ATOOL#<tool use id> for a tool the analyst model
@@ -192,7 +192,7 @@ export class ToolResultsRepository {
       );
       return 'recorded';
     } catch (error) {
-      if (isConditionFailure(error)) return 'duplicate';
+      if (isSingleWriteConditionFailure(error)) return 'duplicate';
       throw error;
     }
   }
