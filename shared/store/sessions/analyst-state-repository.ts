@@ -1,12 +1,7 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Conversation } from '../../domain/analyst/conversation';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
-import { historyItem, withNextSlots } from './history-items';
+import { writeWithHistory } from './history-items';
 import { ANALYST, sessionKey } from './keys';
 import type { AnalystState, HistoryEntry } from './records';
 
@@ -58,29 +53,7 @@ export class AnalystStateRepository {
         await this.doc.send(new PutCommand(put));
         return 'saved';
       }
-      await withNextSlots(
-        this.doc,
-        this.tableName,
-        sessionId,
-        history.length,
-        async (first) => {
-          await this.doc.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                { Put: put },
-                {
-                  Put: {
-                    TableName: this.tableName,
-                    Item: historyItem(sessionId, first, history),
-                    ConditionExpression: 'attribute_not_exists(sk)',
-                  },
-                },
-              ],
-            }),
-          );
-        },
-        1,
-      );
+      await writeWithHistory(this.doc, this.tableName, sessionId, history, [{ Put: put }]);
       return 'saved';
     } catch (error) {
       if (isSingleWriteConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed')

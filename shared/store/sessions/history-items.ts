@@ -1,6 +1,6 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
 import { HISTORY, historySk, MAX_SEQ, sessionKey } from './keys';
 import type { HistoryEntry, HistoryItem } from './records';
@@ -132,4 +132,44 @@ export async function withNextSlots(
     }
   }
   throw new HistoryContentionError(`Could not append to the history of session ${sessionId}`);
+}
+
+type TransactItem = NonNullable<
+  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
+>[number];
+
+/**
+ * Writes `actions` and one history item holding `history` in the next free slots, in one
+ * transaction (the history put last, so the cancellation reasons of `actions` come first).
+ */
+export function writeWithHistory(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  sessionId: string,
+  history: HistoryEntry[],
+  actions: TransactItem[],
+): Promise<number[]> {
+  return withNextSlots(
+    doc,
+    tableName,
+    sessionId,
+    history.length,
+    async (first) => {
+      await doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            ...actions,
+            {
+              Put: {
+                TableName: tableName,
+                Item: historyItem(sessionId, first, history),
+                ConditionExpression: 'attribute_not_exists(sk)',
+              },
+            },
+          ],
+        }),
+      );
+    },
+    actions.length,
+  );
 }
