@@ -1,6 +1,6 @@
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { ACCESS_LIST } from '../../shared/api/generated/access-list';
-import { flushMetrics, logger, recordKeyDenial } from '../../shared/observability';
+import { authorizerHandler, unauthorized } from '../../shared/handlers/authorizer-handler';
+import { logger, recordKeyDenial } from '../../shared/observability';
 import { decide, keyAuthenticator } from '../../shared/services/auth/key-authorizer';
 
 /**
@@ -8,30 +8,22 @@ import { decide, keyAuthenticator } from '../../shared/services/auth/key-authori
  * Throwing `Unauthorized` is the documented way to make API Gateway answer 401. Logs carry the key ID
  * and the reason, never the presented key.
  */
-export const handler = async (
-  event: APIGatewayRequestAuthorizerEvent,
-): Promise<APIGatewayAuthorizerResult> => {
-  logger.resetKeys();
-  logger.appendKeys({ request_id: event.requestContext?.requestId });
-  try {
-    const outcome = await decide(event, keyAuthenticator(), ACCESS_LIST);
-    if (!outcome.ok) {
-      logger.info('api key rejected', { reason: outcome.reason, key_id: outcome.keyId });
-      // Lambda counts the throw below as an error; the alarm subtracts this count from it.
-      recordKeyDenial(outcome.reason);
-      throw new Error('Unauthorized');
-    }
-    if (outcome.resources === 0) logger.info('api key has no allowed route', { key_id: outcome.keyId });
-    else if (!outcome.inScope) {
-      // The gateway answers 403; the log line lets an operator find a misconfigured integration.
-      logger.info('api key refused: operation outside its scopes', {
-        key_id: outcome.keyId,
-        method: event.httpMethod,
-        path: event.path,
-      });
-    }
-    return outcome.result;
-  } finally {
-    flushMetrics();
+export const handler = authorizerHandler(async (event) => {
+  const outcome = await decide(event, keyAuthenticator(), ACCESS_LIST);
+  if (!outcome.ok) {
+    logger.info('api key rejected', { reason: outcome.reason, key_id: outcome.keyId });
+    // Lambda counts the throw below as an error; the alarm subtracts this count from it.
+    recordKeyDenial(outcome.reason);
+    throw unauthorized();
   }
-};
+  if (outcome.resources === 0) logger.info('api key has no allowed route', { key_id: outcome.keyId });
+  else if (!outcome.inScope) {
+    // The gateway answers 403; the log line lets an operator find a misconfigured integration.
+    logger.info('api key refused: operation outside its scopes', {
+      key_id: outcome.keyId,
+      method: event.httpMethod,
+      path: event.path,
+    });
+  }
+  return outcome.result;
+});

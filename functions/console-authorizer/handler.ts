@@ -1,6 +1,6 @@
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { ACCESS_LIST } from '../../shared/api/generated/access-list';
 import { config } from '../../shared/config';
+import { authorizerHandler, unauthorized } from '../../shared/handlers/authorizer-handler';
 import { logger } from '../../shared/observability';
 import {
   consolePolicyRoutes,
@@ -18,18 +18,14 @@ let verifier: { cfg: unknown; verify: TokenVerifier | undefined } | undefined;
  * Throwing `Unauthorized` makes API Gateway answer 401; a signed-in person outside the console groups
  * gets a Deny policy (403). Logs carry the reason and the subject, never the token.
  */
-export const handler = async (
-  event: APIGatewayRequestAuthorizerEvent,
-): Promise<APIGatewayAuthorizerResult> => {
-  logger.resetKeys();
-  logger.appendKeys({ request_id: event.requestContext?.requestId });
+export const handler = authorizerHandler(async (event) => {
   const cfg = config();
   // Built once per configuration so the JWKS stays cached across invocations.
   if (verifier?.cfg !== cfg) verifier = { cfg, verify: consoleVerifier(cfg) };
   const outcome = await decideConsole(event, verifier.verify, routes);
   if (!outcome.ok) {
     logger.info('console token rejected', { reason: outcome.reason });
-    throw new Error('Unauthorized');
+    throw unauthorized();
   }
   return outcome.result;
-};
+});

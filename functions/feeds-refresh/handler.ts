@@ -1,4 +1,5 @@
-import { flushMetrics, logAlarmedFailure } from '../../shared/observability';
+import { scheduledHandler } from '../../shared/handlers/scheduled-handler';
+import { logAlarmedFailure } from '../../shared/observability';
 import { feedsService } from '../../shared/services/feeds/feeds';
 
 /**
@@ -8,19 +9,15 @@ import { feedsService } from '../../shared/services/feeds/feeds';
  * content is not read. A feed that fails keeps its last good copy; the run itself fails only if the
  * feeds' state cannot be read or written.
  */
-export const handler = async (_event?: unknown) => {
-  try {
-    const service = feedsService();
-    const feeds = await service.refreshDue();
-    const stale = service.staleForADay(feeds);
-    // Counted by the tenant's failures alarm (ALARMED_FAILURE): no alarm of its own at $0.10/month.
-    if (stale.length) logAlarmedFailure('public feeds stale for a day', { feeds: stale });
-    return {
-      refreshed: feeds
-        .filter((f) => f.enabled)
-        .map((f) => ({ name: f.name, status: f.status, ...(f.error ? { error: f.error } : {}) })),
-    };
-  } finally {
-    flushMetrics();
-  }
-};
+export const handler = scheduledHandler(async (_event?: unknown) => {
+  const service = feedsService();
+  const feeds = await service.refreshDue();
+  const stale = service.staleForADay(feeds);
+  // Counted by the tenant's failures alarm (ALARMED_FAILURE): no alarm of its own at $0.10/month.
+  if (stale.length) logAlarmedFailure('public feeds stale for a day', { feeds: stale });
+  return {
+    refreshed: feeds
+      .filter((f) => f.enabled)
+      .map((f) => ({ name: f.name, status: f.status, ...(f.error ? { error: f.error } : {}) })),
+  };
+});

@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
 import { ServiceUnavailableError } from '../domain/core/errors';
@@ -59,8 +60,6 @@ export function batchesOf(bodies: readonly string[]): string[][] {
   if (current.length > 0) batches.push(current);
   return batches;
 }
-
-const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
 export class SqsIncidentQueue implements IncidentQueue {
   constructor(

@@ -1,5 +1,6 @@
 import { SourceUnavailableError } from '../domain/core/errors';
 import type { ProviderAnswer, ProviderRequest } from '../domain/intel/connectors';
+import { readBodyUpTo } from './http/capped-body';
 
 /**
  * The one HTTP client of the intelligence connectors: the provider request a connector declares,
@@ -67,31 +68,14 @@ export function isAllowedProviderUrl(url: string): boolean {
 }
 
 /**
- * The answer's body as text, read as a stream and abandoned as soon as it passes `maxBytes` (a
- * Content-Length over it is refused before reading anything): a huge or endless answer costs at
- * most `maxBytes` of memory and the time to read them.
+ * The answer's body as text, or undefined when it passes `maxBytes` (readBodyUpTo: a huge or endless
+ * answer costs at most `maxBytes` of memory and the time to read them).
  */
 export async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    return undefined;
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total).toString('utf8');
+  const body = await readBodyUpTo(response, maxBytes);
+  return body.ok
+    ? Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength).toString('utf8')
+    : undefined;
 }
 
 export function requestUrl(baseUrl: string, request: ProviderRequest): string {

@@ -1,6 +1,5 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-
-const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
 /**
  * The items of `keys` in one table, read consistently: one BatchGetItem per 100 keys, unprocessed

@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import { type Entity, type EntityType, isEntityType } from '../domain/core/entity';
@@ -10,6 +11,7 @@ import {
   mergeNode,
   type NodeObservation,
 } from '../domain/graph/graph';
+import { isContendedWrite } from './condition-failures';
 import { consistentBatchGet } from './consistent-batch-get';
 import { documentClientFor } from './dynamo-client';
 import { GSI1, tableName } from './tables';
@@ -71,19 +73,6 @@ function sideFor(edge: Edge, self: Entity): EdgeSide {
   const [a, b] = edgeSides(edge);
   return a.self.type === self.type && a.self.value === self.value ? a : b;
 }
-
-function isRetryableTransactionFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'ConditionalCheckFailedException' || error.name === 'TransactionConflictException')
-    return true;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return (
-    error.name === 'TransactionCanceledException' &&
-    !!reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')
-  );
-}
-
-const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
 async function inBatches<T>(
   items: readonly T[],
@@ -162,7 +151,7 @@ export class GraphRepository {
         await this.tryApply(evidence, work);
         return;
       } catch (error) {
-        if (!isRetryableTransactionFailure(error) || attempt >= MAX_ATTEMPTS) throw error;
+        if (!isContendedWrite(error) || attempt >= MAX_ATTEMPTS) throw error;
         await pause(Math.random() * 20 * 2 ** attempt);
       }
     }

@@ -79,6 +79,10 @@ function pick<T>(item: Record<string, unknown>, attributes: readonly (keyof T)[]
   return out as T;
 }
 
+type TransactItem = NonNullable<
+  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
+>[number];
+
 export class KeysRepository {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -113,27 +117,28 @@ export class KeysRepository {
     return auditPut(this.table, entry);
   }
 
+  /** One change to a key and its audit entry, written together or not at all. */
+  private async transactWithAudit(action: TransactItem, audit: AuditEntry): Promise<void> {
+    await this.doc.send(new TransactWriteCommand({ TransactItems: [action, { Put: this.auditPut(audit) }] }));
+  }
+
   async create(record: ApiKeyRecord, audit: AuditEntry): Promise<void> {
     try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table,
-                Item: {
-                  pk: keyPk(record.key_id),
-                  sk: KEY_SK,
-                  [GSI1.partitionKey]: KEYS_INDEX_PK,
-                  [GSI1.sortKey]: `${record.created_at}#${record.key_id}`,
-                  ...record,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
+      await this.transactWithAudit(
+        {
+          Put: {
+            TableName: this.table,
+            Item: {
+              pk: keyPk(record.key_id),
+              sk: KEY_SK,
+              [GSI1.partitionKey]: KEYS_INDEX_PK,
+              [GSI1.sortKey]: `${record.created_at}#${record.key_id}`,
+              ...record,
             },
-            { Put: this.auditPut(audit) },
-          ],
-        }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        audit,
       );
     } catch (error) {
       if (isConditionFailure(error)) throw new ConflictError('A key with this ID already exists.');
@@ -179,32 +184,28 @@ export class KeysRepository {
     ];
     const update = `SET ${set.join(', ')}${keepPrevious ? '' : ' REMOVE previous_secret_hash, previous_valid_until'}`;
     try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table,
-                Key: { pk: keyPk(keyId), sk: KEY_SK },
-                UpdateExpression: update,
-                ConditionExpression: 'attribute_exists(pk) AND #status = :active AND secret_hash = :expected',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':prefix': change.key_prefix,
-                  ':hash': change.secret_hash,
-                  ':expires': change.expires_at,
-                  ':at': change.rotated_at,
-                  ':active': 'active',
-                  ':expected': change.expected_secret_hash,
-                  ...(keepPrevious
-                    ? { ':prevHash': change.previous_secret_hash, ':prevUntil': change.previous_valid_until }
-                    : {}),
-                },
-              },
+      await this.transactWithAudit(
+        {
+          Update: {
+            TableName: this.table,
+            Key: { pk: keyPk(keyId), sk: KEY_SK },
+            UpdateExpression: update,
+            ConditionExpression: 'attribute_exists(pk) AND #status = :active AND secret_hash = :expected',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':prefix': change.key_prefix,
+              ':hash': change.secret_hash,
+              ':expires': change.expires_at,
+              ':at': change.rotated_at,
+              ':active': 'active',
+              ':expected': change.expected_secret_hash,
+              ...(keepPrevious
+                ? { ':prevHash': change.previous_secret_hash, ':prevUntil': change.previous_valid_until }
+                : {}),
             },
-            { Put: this.auditPut(audit) },
-          ],
-        }),
+          },
+        },
+        audit,
       );
     } catch (error) {
       if (isConditionFailure(error)) {
@@ -217,28 +218,24 @@ export class KeysRepository {
   /** Marks an active key disabled. Returns false when the key is missing or already disabled. */
   async disable(keyId: string, at: string, actor: string, audit: AuditEntry): Promise<boolean> {
     try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table,
-                Key: { pk: keyPk(keyId), sk: KEY_SK },
-                UpdateExpression:
-                  'SET #status = :disabled, disabled_at = :at, disabled_by = :actor, updated_at = :at',
-                ConditionExpression: 'attribute_exists(pk) AND #status = :active',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':disabled': 'disabled',
-                  ':active': 'active',
-                  ':at': at,
-                  ':actor': actor,
-                },
-              },
+      await this.transactWithAudit(
+        {
+          Update: {
+            TableName: this.table,
+            Key: { pk: keyPk(keyId), sk: KEY_SK },
+            UpdateExpression:
+              'SET #status = :disabled, disabled_at = :at, disabled_by = :actor, updated_at = :at',
+            ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':disabled': 'disabled',
+              ':active': 'active',
+              ':at': at,
+              ':actor': actor,
             },
-            { Put: this.auditPut(audit) },
-          ],
-        }),
+          },
+        },
+        audit,
       );
       return true;
     } catch (error) {

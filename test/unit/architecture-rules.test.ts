@@ -63,8 +63,13 @@ const RULES: Rule[] = [
   },
   {
     room: /^functions\//,
-    may: [/^shared\/(services|api)\//, /^functions\//, SHELL],
+    may: [/^shared\/(services|api|handlers)\//, /^functions\//, SHELL],
     why: 'a handler parses, calls one service and shapes the response',
+  },
+  {
+    room: /^shared\/handlers\//,
+    may: [/^shared\/handlers\//, SHELL],
+    why: 'the handler wrappers are shell: logger, metrics and the error answers of their event source',
   },
   {
     room: /^infra\//,
@@ -146,6 +151,49 @@ describe('the floors of docs/architecture.md', () => {
       modules.filter((m) => m.path.startsWith(prefix) && !m.path.endsWith('/index.ts'));
     expect(importCycles(inRoom('shared/domain/'), folder)).toEqual([]);
     expect(importCycles(inRoom('shared/services/'), folder)).toEqual([]);
+  });
+});
+
+/**
+ * The wrapper of each handler kind: it owns the logger's keys, the metrics flush and the error answer
+ * its event source expects (docs/architecture.md, "Handler wrappers").
+ */
+const WRAPPERS =
+  /^shared\/(api\/http-handler|handlers\/(scheduled-handler|queue-consumer|authorizer-handler)|services\/workflow\/workflow-step)\.ts$/;
+/** What only a wrapper does; a handler doing it itself has set up its own lifecycle. */
+const WRAPPER_WORK =
+  /\bflushMetrics\b|\blogger\.(resetKeys|appendKeys)\b|\bprocessPartialResponse\b|\bmiddy\b/;
+
+function unwrapped(module: SourceModule, source: string): string[] {
+  const out: string[] = [];
+  if (!module.imports.some((target) => WRAPPERS.test(target))) out.push(`${module.path}: imports no wrapper`);
+  const own = source.match(WRAPPER_WORK);
+  if (own) out.push(`${module.path}: does the wrapper's work itself (${own[0]})`);
+  return out;
+}
+
+describe('every handler goes through the wrapper of its kind (docs/architecture.md)', () => {
+  const handlers = modules.filter((m) => /^functions\/[^/]+\/handler\.ts$/.test(m.path));
+
+  it('flags a handler without a wrapper, or one flushing its own metrics (the rule itself can fail)', () => {
+    const bare: SourceModule = {
+      path: 'functions/x/handler.ts',
+      imports: ['shared/observability.ts', 'shared/services/x/x.ts'],
+      packages: [],
+      typeOnly: [false, false],
+    };
+    expect(unwrapped(bare, 'try { return await x(); } finally { flushMetrics(); }')).toEqual([
+      'functions/x/handler.ts: imports no wrapper',
+      "functions/x/handler.ts: does the wrapper's work itself (flushMetrics)",
+    ]);
+    const wrapped = { ...bare, imports: ['shared/handlers/scheduled-handler.ts', 'shared/services/x/x.ts'] };
+    expect(unwrapped(wrapped, 'export const handler = scheduledHandler(() => x());')).toEqual([]);
+  });
+
+  it('every handler in functions/ imports its wrapper and leaves the lifecycle to it', () => {
+    expect(handlers.length).toBeGreaterThan(40);
+    const found = handlers.flatMap((m) => unwrapped(m, readFileSync(join(REPOSITORY_ROOT, m.path), 'utf8')));
+    expect(found).toEqual([]);
   });
 });
 

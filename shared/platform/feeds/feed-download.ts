@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { redactUrl } from '../../domain/feeds/status';
+import { readBodyUpTo } from '../http/capped-body';
 
 /**
  * Downloads one feed source: `http(s)://` with conditional requests (If-None-Match /
@@ -58,34 +59,13 @@ async function readFileCapped(url: string, maxBytes: number): Promise<DownloadRe
 }
 
 async function readBodyCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new FeedDownloadError(
-      `the answer is larger than the ${mb(maxBytes)} cap (${mb(declared)} declared)`,
-    );
-  }
-  if (!response.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new FeedDownloadError(`the answer is larger than the ${mb(maxBytes)} cap; the download was cut`);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
+  const body = await readBodyUpTo(response, maxBytes);
+  if (body.ok) return body.bytes;
+  throw new FeedDownloadError(
+    body.over === 'declared'
+      ? `the answer is larger than the ${mb(maxBytes)} cap (${mb(body.declared)} declared)`
+      : `the answer is larger than the ${mb(maxBytes)} cap; the download was cut`,
+  );
 }
 
 export async function downloadFeed(request: DownloadRequest): Promise<DownloadResult> {

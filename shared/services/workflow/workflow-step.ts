@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../domain/core/errors';
 import type { ToolCall } from '../../domain/core/vocabulary';
 import { flushMetrics, logger } from '../../observability';
+import { isLostWriteRace } from '../../store/condition-failures';
 import type { SessionRecord } from '../../store/sessions/records';
 import * as z from '../../zod';
 import type { SessionContext, SessionContextWith } from '../sessions/session-context';
@@ -44,22 +45,12 @@ const TRANSIENT = new Set([
 ]);
 
 /**
- * A conditional transaction that lost an optimistic-concurrency race even after the store's own
- * retries: many concurrent investigations writing the same hot graph node or search term. Steps are
- * idempotent, so the workflow retries the step later (1-7 s), which spreads the writers out.
- * Conditions that encode a decision (a session already ended) are handled inside the repositories
- * and never reach here.
+ * Maps store and network hiccups to TransientError so the workflow retries the step. A transaction
+ * that lost a write race even after the store's own retries (many concurrent investigations writing
+ * the same hot graph node or search term) is one too: steps are idempotent, so the workflow retries
+ * the step later (1-7 s), which spreads the writers out. Conditions that encode a decision (a session
+ * already ended) are handled inside the repositories and never reach here.
  */
-function lostWriteRace(error: unknown): boolean {
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] } | null)?.CancellationReasons;
-  return (
-    error instanceof Error &&
-    error.name === 'TransactionCanceledException' &&
-    !!reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')
-  );
-}
-
-/** Maps store and network hiccups to TransientError so the workflow retries the step. */
 export async function asStep<T>(step: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -67,7 +58,7 @@ export async function asStep<T>(step: string, work: () => Promise<T>): Promise<T
     const name = error instanceof Error ? error.name : '';
     const code = (error as { code?: string } | null)?.code ?? '';
     logger.error('workflow step failed', { step, error: error as Error });
-    if (TRANSIENT.has(name) || TRANSIENT.has(code) || lostWriteRace(error)) {
+    if (TRANSIENT.has(name) || TRANSIENT.has(code) || isLostWriteRace(error)) {
       throw new TransientError(`${step}: ${name || code}`);
     }
     throw error;

@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -5,6 +6,7 @@ import {
   GetCommand,
   PutCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { isSingleWriteConditionFailure } from '../condition-failures';
 import { DOC_SK, docPk, openPk, postingSk, TENANT_PK, termPk } from './keys';
 import { ownedPosting, postingItems, storedTerms } from './postings';
 import type { SearchEntry } from './records';
@@ -14,12 +16,6 @@ import type { SearchEntry } from './records';
  * postings whenever its searchable fields change (every status change re-indexes it).
  */
 const MAX_ATTEMPTS = 5;
-
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}
-
-const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
 /** Another re-index of the same session moved its term document while this one wrote postings. */
 class ConcurrentReindex extends Error {
@@ -52,7 +48,7 @@ export class SearchIndexingRepository {
         await this.tryIndex(entry, terms);
         break;
       } catch (error) {
-        const concurrent = isConditionFailure(error) || error instanceof ConcurrentReindex;
+        const concurrent = isSingleWriteConditionFailure(error) || error instanceof ConcurrentReindex;
         if (!concurrent || attempt >= MAX_ATTEMPTS) throw error;
         await pause(Math.random() * 20 * 2 ** attempt);
       }

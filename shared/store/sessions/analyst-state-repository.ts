@@ -1,14 +1,9 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Conversation } from '../../domain/analyst/conversation';
-import { historyItem, withNextSlots } from './history-items';
+import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
+import { writeWithHistory } from './history-items';
 import { ANALYST, sessionKey } from './keys';
 import type { AnalystState, HistoryEntry } from './records';
-import { cancellationCodes, isConditionFailure } from './write-conditions';
 
 /**
  * The analyst model's conversation between its turns (bedrock mode): one item per session (sk
@@ -58,32 +53,10 @@ export class AnalystStateRepository {
         await this.doc.send(new PutCommand(put));
         return 'saved';
       }
-      await withNextSlots(
-        this.doc,
-        this.tableName,
-        sessionId,
-        history.length,
-        async (first) => {
-          await this.doc.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                { Put: put },
-                {
-                  Put: {
-                    TableName: this.tableName,
-                    Item: historyItem(sessionId, first, history),
-                    ConditionExpression: 'attribute_not_exists(sk)',
-                  },
-                },
-              ],
-            }),
-          );
-        },
-        1,
-      );
+      await writeWithHistory(this.doc, this.tableName, sessionId, history, [{ Put: put }]);
       return 'saved';
     } catch (error) {
-      if (isConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed')
+      if (isSingleWriteConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed')
         return 'conflict';
       throw error;
     }

@@ -1,9 +1,10 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
 import { HISTORY, historySk, MAX_SEQ, sessionKey } from './keys';
 import type { HistoryEntry, HistoryItem } from './records';
 import { PACK_MIN_BYTES, unpacked } from './report-packing';
-import { cancellationCodes, isConditionFailure, pause } from './write-conditions';
 
 /**
  * History items and how a writer claims their sequence numbers (the repositories that write history
@@ -99,7 +100,7 @@ async function lastSeq(doc: DynamoDBDocumentClient, tableName: string, sessionId
  */
 function historySlotTaken(error: unknown, leadingActions: number): boolean {
   const codes = cancellationCodes(error);
-  if (codes === undefined) return isConditionFailure(error);
+  if (codes === undefined) return isSingleWriteConditionFailure(error);
   if (codes.slice(0, leadingActions).includes('ConditionalCheckFailed')) return false;
   return codes.some(
     (code, i) => (code === 'ConditionalCheckFailed' && i >= leadingActions) || code === 'TransactionConflict',
@@ -131,4 +132,44 @@ export async function withNextSlots(
     }
   }
   throw new HistoryContentionError(`Could not append to the history of session ${sessionId}`);
+}
+
+type TransactItem = NonNullable<
+  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
+>[number];
+
+/**
+ * Writes `actions` and one history item holding `history` in the next free slots, in one
+ * transaction (the history put last, so the cancellation reasons of `actions` come first).
+ */
+export function writeWithHistory(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  sessionId: string,
+  history: HistoryEntry[],
+  actions: TransactItem[],
+): Promise<number[]> {
+  return withNextSlots(
+    doc,
+    tableName,
+    sessionId,
+    history.length,
+    async (first) => {
+      await doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            ...actions,
+            {
+              Put: {
+                TableName: tableName,
+                Item: historyItem(sessionId, first, history),
+                ConditionExpression: 'attribute_not_exists(sk)',
+              },
+            },
+          ],
+        }),
+      );
+    },
+    actions.length,
+  );
 }

@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -8,7 +9,6 @@ import {
 import { historyItem, lastSeqOf, toHistory, withNextSlots } from './history-items';
 import { HISTORY, HISTORY_SEQ, historySk, META, sessionKey, toSession } from './keys';
 import type { HistoryEntry, PollPage } from './records';
-import { pause } from './write-conditions';
 
 /**
  * A session's numbered history (sk H#<seq>) and the poll that pages through it.

@@ -1,7 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { isSingleWriteConditionFailure } from '../condition-failures';
 import { idempotencyKey } from './keys';
 import type { IdempotencyRecord } from './records';
-import { isConditionFailure } from './write-conditions';
 
 /**
  * Idempotency-Key records of start requests (pk IDEMP#<keyId>#<key>, TTL 24 h). The record is
@@ -57,7 +57,7 @@ export class IdempotencyRepository {
         }),
       );
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+      if (!isSingleWriteConditionFailure(error)) throw error;
     }
   }
 }

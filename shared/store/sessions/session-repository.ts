@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { SessionStatus } from '../../domain/core/session-status';
 import { isTerminal, statusesBefore } from '../../domain/core/session-status';
+import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
 import { historyItem, historyItems, withNextSlots } from './history-items';
 import { idempotencyPut, readIdempotency } from './idempotency-repository';
 import { HISTORY_SEQ, reportKey, sessionKey, toSession } from './keys';
@@ -14,7 +15,6 @@ import type { HistoryEntry, IdempotencyRecord, SessionRecord, TransitionResult }
 import { packed } from './report-packing';
 import { readSession } from './session-reader';
 import { deferredToolHistory } from './tool-results-repository';
-import { cancellationCodes, isConditionFailure } from './write-conditions';
 
 /**
  * The session record (sk META, its report under META#REPORT) and its status transitions. A status
@@ -214,7 +214,7 @@ export class SessionsRepository {
       }
     } catch (error) {
       const statusRefused =
-        isConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed';
+        isSingleWriteConditionFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed';
       if (!statusRefused) throw error;
       return { ok: false, session: await this.get(sessionId) };
     }

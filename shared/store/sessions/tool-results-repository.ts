@@ -4,14 +4,13 @@ import {
   PutCommand,
   QueryCommand,
   type QueryCommandOutput,
-  TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { ToolCall } from '../../domain/core/vocabulary';
-import { historyItem, withNextSlots } from './history-items';
+import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
+import { writeWithHistory } from './history-items';
 import { REQUESTED_TOOL_RESULT, sessionKey, TOOL_RESULT, toolResultSk } from './keys';
 import type { HistoryEntry, ToolResultRecord } from './records';
 import { packed, unpacked } from './report-packing';
-import { cancellationCodes, isConditionFailure } from './write-conditions';
 
 /**
  * A session's tool results (sk D#TOOL#<tool>, and D#ATOOL#<tool use id> for a tool the analyst model
@@ -114,44 +113,24 @@ export class ToolResultsRepository {
   ): Promise<'recorded' | 'duplicate' | 'not_active'> {
     const { pk } = sessionKey(sessionId);
     try {
-      await withNextSlots(
-        this.doc,
-        this.tableName,
-        sessionId,
-        history.length,
-        async (first) => {
-          await this.doc.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                {
-                  ConditionCheck: {
-                    TableName: this.tableName,
-                    Key: sessionKey(sessionId),
-                    ConditionExpression: '#status = :active',
-                    ExpressionAttributeNames: { '#status': 'status' },
-                    ExpressionAttributeValues: { ':active': 'active' },
-                  },
-                },
-                {
-                  Put: {
-                    TableName: this.tableName,
-                    Item: { pk, sk: toolResultSk(result.tool, requestedId), ...toolResultItem(result) },
-                    ConditionExpression: 'attribute_not_exists(sk)',
-                  },
-                },
-                {
-                  Put: {
-                    TableName: this.tableName,
-                    Item: historyItem(sessionId, first, history),
-                    ConditionExpression: 'attribute_not_exists(sk)',
-                  },
-                },
-              ],
-            }),
-          );
+      await writeWithHistory(this.doc, this.tableName, sessionId, history, [
+        {
+          ConditionCheck: {
+            TableName: this.tableName,
+            Key: sessionKey(sessionId),
+            ConditionExpression: '#status = :active',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':active': 'active' },
+          },
         },
-        2,
-      );
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: { pk, sk: toolResultSk(result.tool, requestedId), ...toolResultItem(result) },
+            ConditionExpression: 'attribute_not_exists(sk)',
+          },
+        },
+      ]);
       return 'recorded';
     } catch (error) {
       const codes = cancellationCodes(error);
@@ -192,7 +171,7 @@ export class ToolResultsRepository {
       );
       return 'recorded';
     } catch (error) {
-      if (isConditionFailure(error)) return 'duplicate';
+      if (isSingleWriteConditionFailure(error)) return 'duplicate';
       throw error;
     }
   }
