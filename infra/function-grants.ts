@@ -54,7 +54,7 @@ export interface FunctionGrants {
   /**
    * Appends records to the admin audit list: PutItem on the keys table restricted to the audit
    * partition by `dynamodb:LeadingKeys` (the tenant-knowledge changes, written in one transaction
-   * with the change they record; shared/store/knowledge/tenant-knowledge-repository.ts).
+   * with the change they record; shared/store/tenant-knowledge/tenant-knowledge-repository.ts).
    */
   auditAppend?: boolean;
   /**
