@@ -54,7 +54,7 @@ export interface FunctionGrants {
   /**
    * Appends records to the admin audit list: PutItem on the keys table restricted to the audit
    * partition by `dynamodb:LeadingKeys` (the tenant-knowledge changes, written in one transaction
-   * with the change they record; shared/store/knowledge/tenant-knowledge-repository.ts).
+   * with the change they record; shared/store/tenant-knowledge/tenant-knowledge-repository.ts).
    */
   auditAppend?: boolean;
   /**
@@ -104,7 +104,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'list-feeds': feedList,
   'refresh-feeds': feedAdmin,
   // The scheduled refresh (infra/constructs/feed-refresh.ts).
-  'feeds-refresh': feedAdmin,
+  'scheduled-feeds-refresh': feedAdmin,
   // The session, its first history and the search postings; a synchronous start waits by reading
   // the session (DynamoDB), not the execution, so it needs no DescribeExecution.
   // gsi1: the caller's running sessions (open markers), for the running-investigations cap.

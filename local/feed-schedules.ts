@@ -5,7 +5,7 @@ import { startIntervalJob } from './interval-job';
 
 /**
  * The local stand-in for the feeds' EventBridge Scheduler schedule (infra/constructs/feed-refresh.ts):
- * the real feeds-refresh handler every shortest refresh period (each run refreshes the feeds whose own
+ * the real scheduled-feeds-refresh handler every shortest refresh period (each run refreshes the feeds whose own
  * period is due), plus one run at start-up, in the background: the service answers at once, and a
  * feed that cannot be reached fails softly with status `error`. Nothing runs when no feed is enabled,
  * which is the local default (docs/feeds.md).

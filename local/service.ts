@@ -257,7 +257,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     const feeds = startFeedSchedules({
       cfg,
       run: async () => {
-        const { handler } = await loadModule('feeds-refresh');
+        const { handler } = await loadModule('scheduled-feeds-refresh');
         return (handler as (event: unknown) => Promise<unknown>)({});
       },
       onError: (error) => logger.warn('local feed refresh failed', { error: error as Error }),

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import * as routes from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/investigations';
 import { cancelInvestigation } from '../../shared/services/investigations/investigations';
 import { lifecycleContext } from '../../shared/services/sessions/lifecycle-context';
 

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import * as routes from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/incidents';
 import { config } from '../../shared/config';
 import { getIncident } from '../../shared/services/console/console';
 import { incidentStore } from '../../shared/services/incidents/incidents';

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import * as routes from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/investigations';
 import { keysStore } from '../../shared/services/console/console';
 import { getSessionHistory } from '../../shared/services/investigations/investigation-reads';
 import { pollContext } from '../../shared/services/sessions/session-context';

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import * as routes from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/investigations';
 import { getInvestigationStix } from '../../shared/services/investigations/investigation-reads';
 import { sessionContext } from '../../shared/services/sessions/session-context';
 

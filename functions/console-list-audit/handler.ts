@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import * as routes from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/keys';
 import { keyAuditTrail, keysStore } from '../../shared/services/console/console';
 
 /** GET /api/v1/console/admin/audit?limit=&cursor=: key administration operations, newest first. */

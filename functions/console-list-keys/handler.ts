@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import * as routes from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/keys';
 import { apiKeyDirectory } from '../../shared/services/auth/api-keys';
 
 /** GET /api/v1/console/admin/keys?search=: key summaries only, never a secret. */

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import * as routes from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/investigations';
 import { keysStore, listTenantSessions, tenantSessions } from '../../shared/services/console/console';
 
 /** GET /api/v1/console/sessions?q=&limit=&cursor=: every session of the tenant, newest first. */

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import * as routes from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/graph';
 import { graphStore, queryKnowledgeGraph } from '../../shared/services/graph/knowledge-graph';
 
 /** GET /api/v1/console/graph/entity/{value}?type=&depth=&limit=&cursor= */

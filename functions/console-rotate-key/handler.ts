@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import * as routes from '../../shared/api/routes/console';
+import * as routes from '../../shared/api/routes/keys';
 import { apiKeyService } from '../../shared/services/auth/api-keys';
 
 /** POST /api/v1/console/admin/keys/{key_id}/rotate: new secret, same key_id; the actor is the person. */

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/api/http-handler';
-import * as routes from '../../shared/api/routes/knowledge';
+import * as routes from '../../shared/api/routes/incidents';
 import { config } from '../../shared/config';
 import {
   incidentQueue,

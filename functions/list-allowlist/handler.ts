@@ -1,6 +1,6 @@
 import { httpHandler, twinRouteHandler } from '../../shared/api/http-handler';
 import * as routes from '../../shared/api/routes/tenant-knowledge';
-import { tenantKnowledgeService } from '../../shared/services/knowledge/tenant-knowledge';
+import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/tenant-knowledge';
 
 /** GET /api/v1/admin/allowlist and its console twin: every entry, newest first. */
 export const handler = twinRouteHandler(

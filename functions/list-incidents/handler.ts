@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactIncidentList } from '../../shared/api/plugin-responses';
-import * as routes from '../../shared/api/routes/knowledge';
+import * as routes from '../../shared/api/routes/incidents';
 import { config } from '../../shared/config';
 import { incidentStore, listIncidents } from '../../shared/services/incidents/incidents';
 

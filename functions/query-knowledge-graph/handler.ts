@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactGraphNeighborhood } from '../../shared/api/plugin-responses';
-import * as routes from '../../shared/api/routes/knowledge';
+import * as routes from '../../shared/api/routes/graph';
 import { graphStore, queryKnowledgeGraph } from '../../shared/services/graph/knowledge-graph';
 
 /** GET /api/v1/graph/entity/{value}?type=&depth=&limit=&cursor= */

@@ -1,6 +1,6 @@
 import { httpHandler, twinRouteHandler } from '../../shared/api/http-handler';
 import * as routes from '../../shared/api/routes/tenant-knowledge';
-import { tenantKnowledgeService } from '../../shared/services/knowledge/tenant-knowledge';
+import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/tenant-knowledge';
 
 /** DELETE /api/v1/admin/allowlist/{entry_id} and its console twin: 204, or 404 for no such entry. */
 export const handler = twinRouteHandler(

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactSearchResults } from '../../shared/api/plugin-responses';
-import * as routes from '../../shared/api/routes/knowledge';
+import * as routes from '../../shared/api/routes/search';
 import { searchIndex, searchInvestigations } from '../../shared/services/investigations/search';
 
 /** GET /api/v1/search?q=&status=&verdict=&limit=&cursor=: the caller's own sessions only. */

@@ -1,6 +1,6 @@
 import { httpHandler, twinRouteHandler } from '../../shared/api/http-handler';
 import * as routes from '../../shared/api/routes/tenant-knowledge';
-import { tenantKnowledgeService } from '../../shared/services/knowledge/tenant-knowledge';
+import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/tenant-knowledge';
 
 /**
  * POST /api/v1/sessions/{session_id}/feedback (admin keys, any session) and its console twin (analysts

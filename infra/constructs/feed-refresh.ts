@@ -15,7 +15,7 @@ import { FEED_SOURCES } from '../../shared/domain/feeds/sources';
 import { feedObjectKey } from '../../shared/store/feeds/feed-objects';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
 
-export const FEEDS_REFRESH_FUNCTION = 'feeds-refresh';
+export const FEEDS_REFRESH_FUNCTION = 'scheduled-feeds-refresh';
 const REFRESH_TIMEOUT_SECONDS = 300;
 /** A million-line feed (Tranco) is parsed and compiled in memory (bench:feeds: about 300 MB). */
 const REFRESH_MEMORY_MB = 1024;

@@ -7,7 +7,7 @@ import type * as core from 'zod/v4/core';
 import { SERVICE_VERSION } from '../version';
 import { RESPONSE_SCHEMAS, type ResponseSchemas } from './response-schemas';
 import type { RouteDefinition } from './route-types';
-import { isConsoleRoute } from './routes/console';
+import { isConsoleRoute } from './routes/console-twin';
 import { ErrorResponse } from './schemas/common';
 
 /**

@@ -71,17 +71,21 @@ function compactReportInPlace(report: Json | null | undefined, cutter: Cutter): 
         : {}),
     }));
   }
-  const entities = cutter.list(report.entities as Json[] | undefined, PLUGIN_LIMITS.reportEntities);
-  if (entities) {
-    report.entities = entities.map((entity) =>
-      Array.isArray(entity.evidence)
-        ? { ...entity, evidence: cutter.list(entity.evidence as unknown[], PLUGIN_LIMITS.evidence) }
-        : entity,
-    );
-  }
+  const entities = listWithEvidence(cutter, report.entities, PLUGIN_LIMITS.reportEntities);
+  if (entities) report.entities = entities;
   if (Array.isArray(report.recommendations)) {
     report.recommendations = cutter.list(report.recommendations as unknown[], PLUGIN_LIMITS.recommendations);
   }
+}
+
+/** Report entities and graph neighbours: the list cut to its limit, and each item's evidence to its own. */
+function listWithEvidence(cutter: Cutter, items: unknown, limit: number): Json[] | undefined {
+  const kept = cutter.list(items as Json[] | undefined, limit);
+  return kept?.map((item) =>
+    Array.isArray(item.evidence)
+      ? { ...item, evidence: cutter.list(item.evidence as unknown[], PLUGIN_LIMITS.evidence) }
+      : item,
+  );
 }
 
 /** Keys whose text a reader can do without the end of; identifiers, URLs and cursors are never cut. */
@@ -171,14 +175,8 @@ export const compactInvestigationReport = compactInvestigationResult;
 export function compactGraphNeighborhood<T extends object>(body: T): Compacted<T> {
   const copy = structuredClone(body) as Json;
   const cutter = new Cutter();
-  const neighbors = cutter.list(copy.neighbors as Json[] | undefined, PLUGIN_LIMITS.neighbors);
-  if (neighbors) {
-    copy.neighbors = neighbors.map((neighbor) =>
-      Array.isArray(neighbor.evidence)
-        ? { ...neighbor, evidence: cutter.list(neighbor.evidence as unknown[], PLUGIN_LIMITS.evidence) }
-        : neighbor,
-    );
-  }
+  const neighbors = listWithEvidence(cutter, copy.neighbors, PLUGIN_LIMITS.neighbors);
+  if (neighbors) copy.neighbors = neighbors;
   return finish<T>(copy, cutter);
 }
 

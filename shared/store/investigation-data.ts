@@ -9,10 +9,10 @@ import type {
 } from '../domain/core/vocabulary';
 import { VERDICTS } from '../domain/core/vocabulary';
 import { incidentLink } from '../domain/incidents/incident';
-import { matchingEntries } from '../domain/knowledge/allowlist';
+import { matchingEntries } from '../domain/tenant-knowledge/allowlist';
 import type { GraphRepository } from './graph-repository';
 import type { IncidentsRepository } from './incidents-repository';
-import type { TenantKnowledgeReads } from './knowledge/tenant-knowledge-reads';
+import type { TenantKnowledgeReads } from './tenant-knowledge/tenant-knowledge-reads';
 import type { VerdictsRepository } from './sessions/verdicts-repository';
 
 /**

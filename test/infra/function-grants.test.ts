@@ -16,8 +16,8 @@ import { TenantStack } from '../../infra/stack';
 import { ROUTES } from '../../shared/api/routes';
 import { health } from '../../shared/api/routes/meta';
 import { CURSOR_SECRET_PK } from '../../shared/store/cursor-secret-repository';
-import { AUDIT_PK } from '../../shared/store/knowledge/tenant-knowledge-items';
 import { physicalTableName, TABLE_IDS, type TableId } from '../../shared/store/tables';
+import { AUDIT_PK } from '../../shared/store/tenant-knowledge/tenant-knowledge-items';
 import {
   cdkJsonContext,
   resourcesOfType,

@@ -160,7 +160,7 @@ const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   // The public feeds: their states in the intel table, their compiled sets in the feeds bucket.
   'list-feeds': readTable('intel'),
   'refresh-feeds': feedRefresh,
-  'feeds-refresh': feedRefresh,
+  'scheduled-feeds-refresh': feedRefresh,
   'start-investigation': [
     ...writeTable('sessions', true),
     // Both state machines of the one definition: the start chooses per run (workflow-type.ts).
@@ -261,10 +261,10 @@ const SERVICE_ROLE_ALLOWLIST: Record<string, Allowed[]> = {
       resources: STEP_FUNCTIONS,
     },
   ],
-  'scheduler:feeds-refresh': [
+  'scheduler:scheduled-feeds-refresh': [
     {
       actions: ['lambda:InvokeFunction'],
-      resources: ['{function/feeds-refresh}', '{function/feeds-refresh}:*'],
+      resources: ['{function/scheduled-feeds-refresh}', '{function/scheduled-feeds-refresh}:*'],
     },
   ],
   'states:investigation-express': [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteDefinition, servedPaths } from '../../shared/api/route-types';
 import { ROUTES } from '../../shared/api/routes';
-import { isConsoleRoute } from '../../shared/api/routes/console';
+import { isConsoleRoute } from '../../shared/api/routes/console-twin';
 import { config } from '../../shared/config';
 import { generateKeyId, generateSecret } from '../../shared/domain/keys/api-key';
 import { SCOPES } from '../../shared/domain/keys/scopes';

@@ -259,3 +259,77 @@ describe('rooms of a readable size', () => {
     expect(crowded).toEqual([]);
   });
 });
+
+/**
+ * The table "Feature → its file on each floor" of docs/architecture.md: every path it names exists,
+ * and every feature folder or module on a floor is named in some row, so a new feature needs a row.
+ */
+describe('feature → floor table of docs/architecture.md', () => {
+  const ARCHITECTURE_DOC = 'docs/architecture.md';
+  const FEATURE_TABLE_HEADING = '## Feature → its file on each floor';
+
+  function tablePaths(markdown: string): Map<string, string[]> {
+    const section = markdown.slice(markdown.indexOf(FEATURE_TABLE_HEADING));
+    const lines = section.split('\n').filter((line) => line.startsWith('| '));
+    const [header, , ...rows] = lines;
+    const columns = (header ?? '').split('|').map((cell) => cell.trim());
+    const byColumn = new Map<string, string[]>(columns.filter(Boolean).map((column) => [column, []]));
+    for (const row of rows) {
+      row.split('|').forEach((cell, index) => {
+        const paths = [...cell.matchAll(/`([^`]+)`/g)].map((match) => (match[1] ?? '').replace(/\/$/, ''));
+        byColumn.get(columns[index] ?? '')?.push(...paths);
+      });
+    }
+    return byColumn;
+  }
+
+  function missingPaths(byColumn: Map<string, string[]>): string[] {
+    return [...byColumn.values()].flat().filter((path) => {
+      try {
+        statSync(join(REPOSITORY_ROOT, path));
+        return false;
+      } catch {
+        return true;
+      }
+    });
+  }
+
+  /** Feature folders and modules of each floor, keyed by the table column that must name them. */
+  function floorFeatures(): Map<string, string[]> {
+    const entries = (dir: string, keep: (name: string, isDir: boolean) => boolean) =>
+      readdirSync(join(REPOSITORY_ROOT, dir))
+        .filter((name) => keep(name, statSync(join(REPOSITORY_ROOT, dir, name)).isDirectory()))
+        .map((name) => `${dir}/${name}`);
+    const folders = (_name: string, isDir: boolean) => isDir && _name !== 'generated';
+    return new Map([
+      ['Route module', entries('shared/api/routes', (name) => name.endsWith('.ts'))],
+      ['Handlers', entries('functions', folders)],
+      ['Service', entries('shared/services', folders)],
+      ['Store', entries('shared/store', folders)],
+      ['Domain', entries('shared/domain', folders)],
+    ]);
+  }
+
+  function unlisted(byColumn: Map<string, string[]>): string[] {
+    return [...floorFeatures()].flatMap(([column, paths]) => {
+      const named = byColumn.get(column) ?? [];
+      return paths.filter((path) => !named.some((entry) => entry === path || entry.startsWith(`${path}/`)));
+    });
+  }
+
+  const doc = readFileSync(join(REPOSITORY_ROOT, ARCHITECTURE_DOC), 'utf8');
+
+  it('names only paths that exist', () => {
+    expect(missingPaths(tablePaths(doc))).toEqual([]);
+  });
+
+  it('has a row for every feature folder or module on every floor', () => {
+    expect(unlisted(tablePaths(doc))).toEqual([]);
+  });
+
+  it('fails on a row naming a missing path and on a feature folder without a row', () => {
+    const withMissingPath = doc.replace('`shared/services/graph/`', '`shared/services/no-such-feature/`');
+    expect(missingPaths(tablePaths(withMissingPath))).toEqual(['shared/services/no-such-feature']);
+    expect(unlisted(tablePaths(withMissingPath))).toEqual(['shared/services/graph']);
+  });
+});

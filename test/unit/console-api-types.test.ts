@@ -8,7 +8,7 @@ import {
 import { CONSOLE_API_TYPES_PATH, consoleApiTypesSource } from '../../scripts/console-api-types';
 import { buildConsoleOpenApiDocument } from '../../shared/api/openapi';
 import { ROUTES } from '../../shared/api/routes';
-import { isConsoleRoute } from '../../shared/api/routes/console';
+import { isConsoleRoute } from '../../shared/api/routes/console-twin';
 import { DEFAULT_TLP } from '../../shared/domain/core/tlp';
 import { KEY_EXPIRY_DAYS } from '../../shared/domain/keys/key-lifecycle';
 

@@ -5,7 +5,7 @@ import { buildOpenApiDocument, errorStatusesFor } from '../../shared/api/openapi
 import { aiPluginManifest } from '../../shared/api/plugin-manifests';
 import { RESPONSE_SCHEMAS } from '../../shared/api/response-schemas';
 import { ROUTES } from '../../shared/api/routes';
-import { isConsoleRoute } from '../../shared/api/routes/console';
+import { isConsoleRoute } from '../../shared/api/routes/console-twin';
 import { securityCopilotManifest } from '../../shared/api/security-copilot-manifest';
 
 const serverUrl = 'https://api.example.test/prod';

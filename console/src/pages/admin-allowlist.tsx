@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ALLOWLIST_TYPES } from '../../../shared/domain/knowledge/allowlist-types';
+import { ALLOWLIST_TYPES } from '../../../shared/domain/tenant-knowledge/allowlist-types';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';

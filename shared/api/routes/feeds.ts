@@ -1,6 +1,6 @@
 import { defineRoute } from '../route-types';
 import { RefreshFeedsRequest } from '../schemas/feeds';
-import { CONSOLE_TAG } from './console';
+import { consoleAdmin, consoleAnalyst, consoleTags } from './console-twin';
 
 const LIST_DESCRIPTION = `Lists every public threat feed (Spamhaus DROP, Feodo Tracker, URLhaus, ThreatFox, OpenPhish, Tor exits, CINS, ET compromised, Tranco): whether this deployment enables it, its source URL (keys masked), when it was last refreshed, how many indicators its last good copy holds, and its status (ok, error with the reason, stale, disabled). See docs/feeds.md.`;
 const REFRESH_DESCRIPTION = `Downloads the named feeds (default: every enabled feed) now, ignoring the publishers' minimum interval, and answers when done with the same list as GET. A feed whose download fails, is cut by the size or time cap, or yields no valid indicator is listed with status error and its reason, and keeps its last good copy; a disabled feed is never fetched.`;
@@ -33,8 +33,6 @@ export const refreshFeeds = /* @__PURE__ */ defineRoute({
   memoryMb: 1024,
 });
 
-const consoleAdmin = { kind: 'console', role: 'admin' } as const;
-
 export const listConsoleFeeds = /* @__PURE__ */ defineRoute({
   operationId: 'listConsoleFeeds',
   method: 'GET',
@@ -44,7 +42,7 @@ export const listConsoleFeeds = /* @__PURE__ */ defineRoute({
   functionName: 'list-feeds',
   summary: 'List the public threat feeds (console admins)',
   description: 'The same as listFeeds.',
-  tags: [CONSOLE_TAG],
+  tags: consoleTags,
   request: {},
   responses: { 200: { description: 'The feeds', schema: 'ListFeedsResponse' } },
 });
@@ -57,7 +55,7 @@ export const refreshConsoleFeeds = /* @__PURE__ */ defineRoute({
   functionName: 'refresh-feeds',
   summary: 'Refresh public threat feeds now (console admins)',
   description: 'The same as refreshFeeds.',
-  tags: [CONSOLE_TAG],
+  tags: consoleTags,
   request: { body: RefreshFeedsRequest },
   responses: { 200: { description: 'The feeds after the refresh', schema: 'ListFeedsResponse' } },
   timeoutSeconds: 29,

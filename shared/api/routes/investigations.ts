@@ -1,6 +1,8 @@
 import { defineRoute } from '../route-types';
+import { ConsoleSessionsQuery } from '../schemas/console';
 import { SessionHistoryQuery, SessionParams, StartInvestigationRequest } from '../schemas/investigations';
 import { ListSessionsQuery } from '../schemas/search';
+import { consoleAnalyst, consoleTags } from './console-twin';
 
 export const startInvestigation = /* @__PURE__ */ defineRoute({
   operationId: 'startInvestigation',
@@ -108,4 +110,95 @@ export const investigationRoutes = [
   getInvestigationReport,
   getInvestigationStix,
   listSessions,
+] as const;
+
+export const listConsoleSessions = /* @__PURE__ */ defineRoute({
+  operationId: 'listConsoleSessions',
+  method: 'GET',
+  path: '/api/v1/console/sessions',
+  access: consoleAnalyst,
+  functionName: 'console-list-sessions',
+  summary: "The tenant's sessions",
+  description: 'Every session of the tenant (started by any key or person), newest first; q searches them.',
+  tags: consoleTags,
+  request: { query: ConsoleSessionsQuery },
+  responses: { 200: { description: 'Sessions, newest first', schema: 'ConsoleSessionsResponse' } },
+});
+
+export const startConsoleInvestigation = /* @__PURE__ */ defineRoute({
+  operationId: 'startConsoleInvestigation',
+  method: 'POST',
+  path: '/api/v1/console/investigations',
+  access: consoleAnalyst,
+  functionName: 'console-start-investigation',
+  summary: 'Start an investigation as the signed-in person',
+  description: 'Starts a background investigation owned by the signed-in person (user:<sub>).',
+  tags: consoleTags,
+  request: { body: StartInvestigationRequest },
+  responses: { 202: { description: 'Running in the background', schema: 'ConsoleStartResponse' } },
+  errorStatuses: [409],
+});
+
+export const getConsoleSessionHistory = /* @__PURE__ */ defineRoute({
+  operationId: 'getConsoleSessionHistory',
+  method: 'GET',
+  path: '/api/v1/console/sessions/{session_id}',
+  access: consoleAnalyst,
+  functionName: 'console-get-session-history',
+  summary: "Poll any of the tenant's sessions",
+  description: 'The same body as getSessionHistory, for any session of the tenant.',
+  tags: consoleTags,
+  request: { params: SessionParams, query: SessionHistoryQuery },
+  responses: { 200: { description: 'The session and its history', schema: 'SessionHistoryResponse' } },
+});
+
+export const getConsoleReport = /* @__PURE__ */ defineRoute({
+  operationId: 'getConsoleReport',
+  method: 'GET',
+  path: '/api/v1/console/sessions/{session_id}/report',
+  access: consoleAnalyst,
+  functionName: 'console-get-report',
+  summary: "The report of any of the tenant's sessions",
+  description: 'The same body as getInvestigationReport, for any session of the tenant.',
+  tags: consoleTags,
+  request: { params: SessionParams },
+  responses: { 200: { description: 'The session and its report', schema: 'InvestigationReportResponse' } },
+});
+
+export const getConsoleStix = /* @__PURE__ */ defineRoute({
+  operationId: 'getConsoleStix',
+  method: 'GET',
+  path: '/api/v1/console/sessions/{session_id}/stix',
+  access: consoleAnalyst,
+  functionName: 'console-get-stix',
+  summary: "The STIX 2.1 export of any of the tenant's sessions",
+  description:
+    'The same bundle as getInvestigationStix, for any session of the tenant (409 until completed).',
+  tags: consoleTags,
+  request: { params: SessionParams },
+  responses: { 200: { description: 'The STIX 2.1 bundle', schema: 'StixBundle' } },
+  errorStatuses: [409],
+});
+
+export const cancelConsoleInvestigation = /* @__PURE__ */ defineRoute({
+  operationId: 'cancelConsoleInvestigation',
+  method: 'POST',
+  path: '/api/v1/console/sessions/{session_id}/cancel',
+  access: consoleAnalyst,
+  functionName: 'console-cancel-investigation',
+  summary: "Cancel any of the tenant's running investigations",
+  description: 'The same as cancelInvestigation, for any session of the tenant (409 once ended).',
+  tags: consoleTags,
+  request: { params: SessionParams },
+  responses: { 200: { description: 'The session is canceled', schema: 'CancelInvestigationResponse' } },
+  errorStatuses: [409],
+});
+
+export const investigationConsoleRoutes = [
+  listConsoleSessions,
+  startConsoleInvestigation,
+  getConsoleSessionHistory,
+  getConsoleReport,
+  getConsoleStix,
+  cancelConsoleInvestigation,
 ] as const;

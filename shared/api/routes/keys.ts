@@ -1,5 +1,7 @@
 import { defineRoute } from '../route-types';
+import { AuditQuery } from '../schemas/console';
 import { CreateApiKeyRequest, KeyIdParams, ListApiKeysQuery, RotateApiKeyRequest } from '../schemas/keys';
+import { consoleAdmin, consoleTags } from './console-twin';
 
 export const createApiKey = /* @__PURE__ */ defineRoute({
   operationId: 'createApiKey',
@@ -55,3 +57,77 @@ export const disableApiKey = /* @__PURE__ */ defineRoute({
 });
 
 export const keyRoutes = [createApiKey, listApiKeys, rotateApiKey, disableApiKey] as const;
+
+export const listConsoleKeys = /* @__PURE__ */ defineRoute({
+  operationId: 'listConsoleKeys',
+  method: 'GET',
+  path: '/api/v1/console/admin/keys',
+  access: consoleAdmin,
+  functionName: 'console-list-keys',
+  summary: 'List API keys (console admins)',
+  description: 'The same as listApiKeys.',
+  tags: consoleTags,
+  request: { query: ListApiKeysQuery },
+  responses: { 200: { description: 'The matching keys', schema: 'ListApiKeysResponse' } },
+});
+
+export const createConsoleKey = /* @__PURE__ */ defineRoute({
+  operationId: 'createConsoleKey',
+  method: 'POST',
+  path: '/api/v1/console/admin/keys',
+  access: consoleAdmin,
+  functionName: 'console-create-key',
+  summary: 'Create an API key (console admins)',
+  description: 'The same as createApiKey; the audit trail names the signed-in person as the actor.',
+  tags: consoleTags,
+  request: { body: CreateApiKeyRequest },
+  responses: { 201: { description: 'The key was created', schema: 'CreateApiKeyResponse' } },
+});
+
+export const rotateConsoleKey = /* @__PURE__ */ defineRoute({
+  operationId: 'rotateConsoleKey',
+  method: 'POST',
+  path: '/api/v1/console/admin/keys/{key_id}/rotate',
+  access: consoleAdmin,
+  functionName: 'console-rotate-key',
+  summary: 'Rotate an API key (console admins)',
+  description: 'The same as rotateApiKey.',
+  tags: consoleTags,
+  request: { params: KeyIdParams, body: RotateApiKeyRequest },
+  responses: { 200: { description: 'The new secret', schema: 'RotateApiKeyResponse' } },
+  errorStatuses: [409],
+});
+
+export const disableConsoleKey = /* @__PURE__ */ defineRoute({
+  operationId: 'disableConsoleKey',
+  method: 'POST',
+  path: '/api/v1/console/admin/keys/{key_id}/disable',
+  access: consoleAdmin,
+  functionName: 'console-disable-key',
+  summary: 'Disable an API key (console admins)',
+  description: 'The same as disableApiKey.',
+  tags: consoleTags,
+  request: { params: KeyIdParams },
+  responses: { 200: { description: 'The key, now disabled', schema: 'ApiKeySummary' } },
+});
+
+export const listConsoleAudit = /* @__PURE__ */ defineRoute({
+  operationId: 'listConsoleAudit',
+  method: 'GET',
+  path: '/api/v1/console/admin/audit',
+  access: consoleAdmin,
+  functionName: 'console-list-audit',
+  summary: 'The key audit trail (console admins)',
+  description: 'Every key administration operation, newest first.',
+  tags: consoleTags,
+  request: { query: AuditQuery },
+  responses: { 200: { description: 'Audit entries, newest first', schema: 'AuditResponse' } },
+});
+
+export const keyConsoleRoutes = [
+  listConsoleKeys,
+  createConsoleKey,
+  rotateConsoleKey,
+  disableConsoleKey,
+  listConsoleAudit,
+] as const;

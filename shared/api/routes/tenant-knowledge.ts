@@ -5,7 +5,7 @@ import {
   AllowlistEntryParams,
   SessionFeedbackRequest,
 } from '../schemas/tenant-knowledge';
-import { CONSOLE_TAG } from './console';
+import { consoleAdmin, consoleAnalyst, consoleTags } from './console-twin';
 
 /**
  * The tenant's own knowledge (docs/tenant-knowledge.md): the allowlist (admin keys; console admins)
@@ -14,9 +14,6 @@ import { CONSOLE_TAG } from './console';
  * API twin's function (http-handler.ts twinRouteHandler): the stack's resource count stays under
  * CloudFormation's 500.
  */
-const consoleAdmin = { kind: 'console', role: 'admin' } as const;
-const consoleAnalyst = { kind: 'console', role: 'analyst' } as const;
-const consoleTags = [CONSOLE_TAG] as const;
 
 const ALLOWLIST_EFFECT =
   'An allowlisted entity’s later investigations end benign with a finding quoting the entry (who, when, reason); its other findings are still reported.';

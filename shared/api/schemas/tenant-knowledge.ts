@@ -1,5 +1,5 @@
-import { ALLOWLIST_TYPES, MAX_EXPIRY_DAYS, MAX_REASON_LENGTH } from '../../domain/knowledge/allowlist';
-import { FEEDBACK_VERDICTS, MAX_COMMENT_LENGTH } from '../../domain/knowledge/feedback';
+import { ALLOWLIST_TYPES, MAX_EXPIRY_DAYS, MAX_REASON_LENGTH } from '../../domain/tenant-knowledge/allowlist';
+import { FEEDBACK_VERDICTS, MAX_COMMENT_LENGTH } from '../../domain/tenant-knowledge/feedback';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 import { IsoDateTime, SessionId } from './common';

@@ -14,7 +14,7 @@ export interface RiskBasisEntry {
   refs: string[];
 }
 
-/** An allowlist entry that covers the investigated entity (shared/domain/knowledge). */
+/** An allowlist entry that covers the investigated entity (shared/domain/tenant-knowledge). */
 export interface AllowlistMatch {
   entry_id: string;
   type: string;

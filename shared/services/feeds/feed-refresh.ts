@@ -144,13 +144,7 @@ export class FeedRefresher {
       urls.map((url) => fetchOne(url, conditional ? previous.validators?.[url] : undefined)),
     );
     if (results.every((r) => r.status === 'not_modified')) {
-      const { error: _cleared, ...rest } = previous;
-      return {
-        ...rest,
-        last_refreshed_at: at.toISOString(),
-        last_attempt_at: at.toISOString(),
-        outcome: 'ok',
-      };
+      return refreshedState(previous, at);
     }
     // A source of several that did not change is fetched again in full: the set is compiled whole.
     const bodies: Uint8Array[] = [];
@@ -179,12 +173,8 @@ export class FeedRefresher {
       logger.error('feed set not stored', { feed: previous.name, error: error as Error });
       throw new RefreshFailure('the compiled set could not be stored');
     }
-    const { error: _cleared, ...rest } = previous;
     return {
-      ...rest,
-      last_refreshed_at: at.toISOString(),
-      last_attempt_at: at.toISOString(),
-      outcome: 'ok',
+      ...refreshedState(previous, at),
       indicator_count: compiled.count,
       rejected: parsed.rejected,
       validators,
@@ -192,4 +182,10 @@ export class FeedRefresher {
       ...(parsed.generated_at ? { source_generated_at: parsed.generated_at } : {}),
     };
   }
+}
+
+/** A refresh that succeeded at `at` (the source unchanged, or a new set stored): the last error cleared. */
+function refreshedState(previous: FeedState, at: Date): FeedState {
+  const { error: _cleared, ...rest } = previous;
+  return { ...rest, last_refreshed_at: at.toISOString(), last_attempt_at: at.toISOString(), outcome: 'ok' };
 }

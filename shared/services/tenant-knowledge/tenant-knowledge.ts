@@ -10,10 +10,10 @@ import {
   type AllowlistInput,
   isExpired,
   newAllowlistEntry,
-} from '../../domain/knowledge/allowlist';
-import { type FeedbackInput, newFeedback } from '../../domain/knowledge/feedback';
+} from '../../domain/tenant-knowledge/allowlist';
+import { type FeedbackInput, newFeedback } from '../../domain/tenant-knowledge/feedback';
 import { documentClientFor } from '../../store/dynamo-client';
-import { TenantKnowledgeRepository } from '../../store/knowledge/tenant-knowledge-repository';
+import { TenantKnowledgeRepository } from '../../store/tenant-knowledge/tenant-knowledge-repository';
 import { SessionReader } from '../../store/sessions/session-reader';
 import { onSessionsTable } from '../../store/sessions-table';
 import { tableName } from '../../store/tables';

@@ -6,7 +6,7 @@ import {
   matchingEntries,
   newAllowlistEntry,
   normaliseAllowlistValue,
-} from '../../shared/domain/knowledge/allowlist';
+} from '../../shared/domain/tenant-knowledge/allowlist';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const add = (type: Parameters<typeof newAllowlistEntry>[0]['type'], value: string, extra = {}) =>

@@ -1,6 +1,6 @@
 import type { Entity } from '../../domain/core/entity';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
-import type { AllowlistEntry, AllowlistType } from '../../domain/knowledge/allowlist-types';
+import type { AllowlistEntry, AllowlistType } from '../../domain/tenant-knowledge/allowlist-types';
 
 /**
  * The tenant's knowledge in the sessions table (tenant-knowledge-repository.ts has the key design):

@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, paginateQuery, QueryCommand } 
 import type { Config } from '../../config';
 import type { Entity } from '../../domain/core/entity';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
-import type { AllowlistEntry } from '../../domain/knowledge/allowlist-types';
+import type { AllowlistEntry } from '../../domain/tenant-knowledge/allowlist-types';
 import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
 import {

@@ -4,7 +4,7 @@ import type { Entity } from '../../domain/core/entity';
 import { ConflictError, NotFoundError } from '../../domain/core/errors';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AuditEntry } from '../../domain/keys/key-lifecycle';
-import type { AllowlistEntry } from '../../domain/knowledge/allowlist';
+import type { AllowlistEntry } from '../../domain/tenant-knowledge/allowlist';
 import { auditPut } from '../audit-items';
 import { isConditionFailure } from '../condition-failures';
 import { documentClientFor } from '../dynamo-client';
