@@ -1,7 +1,7 @@
 import type { BenchResults } from '../bench';
 import { coldStartSection } from './cold-start-section';
 import { costSection } from './cost-section';
-import { fig, kb, ms, table, x } from './format';
+import { fig, ms, table, x } from './format';
 import { investigationsSection } from './investigations-section';
 
 /** The readable side of the results: bench/results/<base>.md, section by section. */
