@@ -61,7 +61,8 @@ async function main(): Promise<void> {
       commit: gitCommit(PROJECT_ROOT),
       elapsedSeconds: () => (performance.now() - started) / 1000,
     });
-    const { renderMarkdown, renderCharts } = await import('./lib/report');
+    const { renderMarkdown } = await import('./lib/report/markdown');
+    const { renderCharts } = await import('./lib/report/charts');
     const charts = renderCharts(results);
     // Charts of an earlier run that this one does not draw (latest-quick-* is another base's).
     const ours = (file: string) =>

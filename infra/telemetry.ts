@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * What the stack logs and traces on every request, declared once: ServiceFunction, ServiceApi and
- * InvestigationWorkflow apply it, and the cost models (bench/lib/cost-model.ts, scripts/idle-cost.ts)
+ * InvestigationWorkflow apply it, and the cost models (bench/lib/cost-model.ts, scripts/cost/usage-model.ts)
  * price the same profile, so the bill the docs quote follows what is deployed.
  *
  * Routine success is what a tenant pays for on every call, so it is kept quiet: Lambda's platform

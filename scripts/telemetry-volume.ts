@@ -2,7 +2,7 @@ import type { TelemetryProfile } from '../infra/telemetry';
 
 /**
  * What the deployed telemetry profile (infra/telemetry.ts) writes and traces per request, for the
- * cost models (bench/lib/cost-model.ts per 1M calls, scripts/idle-cost.ts per 1,000 calls). Sizes
+ * cost models (bench/lib/cost-model.ts per 1M calls, scripts/cost/usage-model.ts per 1,000 calls). Sizes
  * this machine cannot observe are representative values stated here; everything else follows the
  * profile and the access-log format the stack deploys.
  */

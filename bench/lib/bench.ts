@@ -257,7 +257,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
 
 /** Loaded only when the cost scenario runs: it synthesises the CDK app. */
 async function idleCost(): Promise<{ monthlyUsd: number; withoutDashboardUsd: number }> {
-  const { idleCostReport, synthesizeTemplate, withoutDashboard } = await import('../../scripts/idle-cost');
+  const { synthesizeTemplate } = await import('../../scripts/idle-cost');
+  const { idleCostReport } = await import('../../scripts/cost/idle-resources');
+  const { withoutDashboard } = await import('../../scripts/cost/cost-section');
   const report = idleCostReport(synthesizeTemplate({}));
   return { monthlyUsd: report.totalMonthlyUsd, withoutDashboardUsd: withoutDashboard(report) };
 }

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { DEFAULT_MEMORY_MB } from '../../infra/constructs/service-function';
 import { readWorkflowDefinitionText, toolMapItems, toolStepFunctions } from '../../infra/workflow/definition';
 import { EXPRESS_BILLING } from '../../scripts/aws-prices';
-import { countSuccessPath } from '../../scripts/idle-cost';
+import { countSuccessPath } from '../../scripts/cost/usage-model';
 import { ROUTES } from '../../shared/api/routes';
 import { config } from '../../shared/config';
 import { createDocumentClient } from '../../shared/store/dynamo-client';
@@ -69,7 +69,7 @@ export interface CostMeasurements {
 
 /**
  * Transitions and history events of a successful run whose tool steps were invoked this many times
- * (by function name; shared with scripts/idle-cost.ts).
+ * (by function name; shared with scripts/cost/usage-model.ts).
  */
 function successRun(toolInvocations: Readonly<Record<string, number>>) {
   return countSuccessPath(JSON.parse(readWorkflowDefinitionText()), toolMapItems(toolInvocations));

@@ -2,18 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
+import { GENERATED_BEGIN, GENERATED_END, renderCostSection } from '../../scripts/cost/cost-section';
 import {
   CostClassificationError,
   type CostTemplate,
-  countSuccessPath,
-  GENERATED_BEGIN,
-  GENERATED_END,
   idleCostReport,
-  PRICED_VARIANTS,
-  renderCostSection,
-  synthesizeTemplate,
-  usageCostModel,
-} from '../../scripts/idle-cost';
+} from '../../scripts/cost/idle-resources';
+import { countSuccessPath, usageCostModel } from '../../scripts/cost/usage-model';
+import { PRICED_VARIANTS, synthesizeTemplate } from '../../scripts/idle-cost';
 
 /**
  * Near-zero idle cost, proved on the template: nothing runs or is reserved while nobody calls the

@@ -333,3 +333,39 @@ describe('feature → floor table of docs/architecture.md', () => {
     expect(unlisted(tablePaths(withMissingPath))).toEqual(['shared/services/graph']);
   });
 });
+
+/**
+ * The same two size rules over the tooling and the clients that SIZE_ROOTS leaves out: the bench,
+ * the scripts, the CLI package and the functions' entry points (one folder per function is fine,
+ * so it is the files side by side that count). Generated files stay exempt.
+ */
+const TOOLING_SIZE_ROOTS = ['bench', 'scripts', 'packages/cli/src', 'functions', 'bin'];
+
+describe('tooling and clients of a readable size', () => {
+  const folders = new Map<string, string[]>();
+  for (const root of TOOLING_SIZE_ROOTS) sourceFolders(join(REPOSITORY_ROOT, root), folders);
+  const relativeTo = (path: string) => path.slice(REPOSITORY_ROOT.length + 1);
+  const handWritten = (path: string) => !path.includes('/generated') && !path.includes('/dist');
+
+  it('covers bench/, scripts/ and packages/cli/src', () => {
+    for (const root of ['bench/lib', 'scripts', 'packages/cli/src']) {
+      expect(folders.has(join(REPOSITORY_ROOT, root))).toBe(true);
+    }
+  });
+
+  it('no file over 500 lines, generated ones aside', () => {
+    const long = [...folders.values()]
+      .flat()
+      .filter(handWritten)
+      .map((file) => ({ file: relativeTo(file), lines: readFileSync(file, 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > 500);
+    expect(long).toEqual([]);
+  });
+
+  it('no folder with more than 15 source files side by side', () => {
+    const crowded = [...folders.entries()]
+      .filter(([dir, files]) => handWritten(dir) && files.length > 15)
+      .map(([dir, files]) => `${relativeTo(dir)}: ${files.length}`);
+    expect(crowded).toEqual([]);
+  });
+});

@@ -15,8 +15,8 @@ import {
   Finding,
   Report,
   ReportEntity,
-  ScoreExplanation,
 } from './report';
+import { ScoreExplanation } from './score-explanation';
 import { SessionStatus, Verdict } from './search';
 
 /**

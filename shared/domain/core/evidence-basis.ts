@@ -1,5 +1,5 @@
 /**
- * Parts of the investigation vocabulary (vocabulary.ts re-exports them) that depend on nothing else:
+ * Parts of the investigation vocabulary (vocabulary/index.ts re-exports them) that depend on nothing else:
  * what a risk score rests on, and an allowlist entry as the tools see it.
  */
 

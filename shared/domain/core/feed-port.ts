@@ -1,6 +1,6 @@
 /**
  * The public feeds as the `feeds` tool sees them (shared/domain/feeds compiles them; the run-tool
- * step loads them, shared/services/feeds/feed-sets.ts): part of the vocabulary (vocabulary.ts
+ * step loads them, shared/services/feeds/feed-sets.ts): part of the vocabulary (vocabulary/index.ts
  * re-exports it), in its own file to keep that one readable.
  */
 /**

@@ -1,7 +1,7 @@
 /**
  * The offline data port (implemented by platform/offline-intel.ts, judged by
  * investigation/tools/enrichment.ts): what the service knows about an address or a mail domain
- * without calling anybody. Part of the investigation vocabulary (vocabulary.ts re-exports it).
+ * without calling anybody. Part of the investigation vocabulary (vocabulary/index.ts re-exports it).
  */
 
 export interface OfflineDataSource {

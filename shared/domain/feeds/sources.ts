@@ -46,6 +46,14 @@ export interface FeedSource {
 
 const MB = 1024 * 1024;
 
+/** abuse.ch's terms for the exports that need its free Auth-Key (URLhaus, ThreatFox). */
+const ABUSE_CH_KEYED_TERMS = {
+  summary:
+    'abuse.ch community data, free under its fair-use terms with a free Auth-Key; commercial or for-profit use may require an abuse.ch commercial subscription.',
+  url: 'https://abuse.ch/terms-of-use/',
+  allowsInternalBusinessUse: true,
+} as const;
+
 export const FEED_SOURCES: Readonly<Record<FeedName, FeedSource>> = {
   SPAMHAUS_DROP: {
     publisher: 'The Spamhaus Project',
@@ -81,12 +89,7 @@ export const FEED_SOURCES: Readonly<Record<FeedName, FeedSource>> = {
     key: { connector: 'urlhaus', required: true },
     enabledByDefault: false,
     maxBytes: 64 * MB,
-    terms: {
-      summary:
-        'abuse.ch community data, free under its fair-use terms with a free Auth-Key; commercial or for-profit use may require an abuse.ch commercial subscription.',
-      url: 'https://abuse.ch/terms-of-use/',
-      allowsInternalBusinessUse: true,
-    },
+    terms: ABUSE_CH_KEYED_TERMS,
   },
   THREATFOX: {
     publisher: 'abuse.ch',
@@ -95,12 +98,7 @@ export const FEED_SOURCES: Readonly<Record<FeedName, FeedSource>> = {
     key: { connector: 'threatfox', required: true },
     enabledByDefault: false,
     maxBytes: 64 * MB,
-    terms: {
-      summary:
-        'abuse.ch community data, free under its fair-use terms with a free Auth-Key; commercial or for-profit use may require an abuse.ch commercial subscription.',
-      url: 'https://abuse.ch/terms-of-use/',
-      allowsInternalBusinessUse: true,
-    },
+    terms: ABUSE_CH_KEYED_TERMS,
   },
   OPENPHISH: {
     publisher: 'OpenPhish',

@@ -253,16 +253,32 @@ export function graphChangesForIncident(
 
 export type Direction = 'out' | 'in' | 'both';
 
-/** An edge as seen from one of its two entities: what is stored in that entity's partition. */
-export interface EdgeSide {
-  self: Entity;
-  other: Entity;
+/** What an edge says seen from one of its entities: how it relates to the other, when and how often. */
+export interface SidedEdgeFacts {
   relationship: Relationship;
   direction: Direction;
   first_seen: string;
   last_seen: string;
   count: number;
   evidence: string[];
+}
+
+/** An edge as seen from one of its two entities: what is stored in that entity's partition. */
+export interface EdgeSide extends SidedEdgeFacts {
+  self: Entity;
+  other: Entity;
+}
+
+/** The sided facts of an edge side, in the order the API lists them. */
+export function sidedEdgeFacts(side: SidedEdgeFacts): SidedEdgeFacts {
+  return {
+    relationship: side.relationship,
+    direction: side.direction,
+    first_seen: side.first_seen,
+    last_seen: side.last_seen,
+    count: side.count,
+    evidence: side.evidence,
+  };
 }
 
 /** The two adjacency items of an edge. */
@@ -300,15 +316,9 @@ export function edgeFromSide(side: EdgeSide): Edge {
   };
 }
 
-export interface Neighbor {
+export interface Neighbor extends SidedEdgeFacts {
   type: Entity['type'];
   value: string;
-  relationship: Relationship;
-  direction: Direction;
-  first_seen: string;
-  last_seen: string;
-  count: number;
-  evidence: string[];
   depth: 1 | 2;
   /** For depth 2: the depth-1 neighbor this one was reached through. */
   via?: Entity;
@@ -330,12 +340,7 @@ function toNeighbor(side: EdgeSide, depth: 1 | 2, via?: Entity): Neighbor {
   const neighbor: Neighbor = {
     type: side.other.type,
     value: side.other.value,
-    relationship: side.relationship,
-    direction: side.direction,
-    first_seen: side.first_seen,
-    last_seen: side.last_seen,
-    count: side.count,
-    evidence: side.evidence,
+    ...sidedEdgeFacts(side),
     depth,
   };
   if (via) neighbor.via = via;

@@ -305,6 +305,12 @@ export interface FindingInput {
   discounted?: { score: number; reason: string };
 }
 
+/** What a rule table declares for each finding it can make: the words, the score and the techniques. */
+export type FindingRule = Pick<
+  FindingInput,
+  'code' | 'title' | 'description' | 'impact' | 'score' | 'category' | 'attack'
+>;
+
 export function makeFinding(input: FindingInput): Finding {
   const score = clampScore(input.score);
   return {

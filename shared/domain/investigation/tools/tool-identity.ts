@@ -1,17 +1,15 @@
-import type { AttackTechniqueId } from '../../core/attack';
 import { type Entity, entityLabel } from '../../core/entity';
 import { describeEntity } from '../../core/entity-normalisation';
 import type {
   Facts,
   Finding,
-  FindingCategory,
   RelatedEntity,
   Tool,
   ToolName,
   ToolOutput,
   ToolRunContext,
 } from '../../core/vocabulary';
-import { makeFinding } from '../scoring';
+import { type FindingRule, makeFinding } from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
 import { mailProviderAnswer } from './mail-provider';
 import { coOccurringEntities, digestIncidents, incidentFinding } from './tool-history';
@@ -23,17 +21,10 @@ import { coOccurringEntities, digestIncidents, incidentFinding } from './tool-hi
  * whichever form the source wrote, and incident_history matches the exact value only.
  */
 
-interface NamingRule {
-  code: string;
+/** `attack`: techniques the pattern points to; only where the account or host kind itself does. */
+interface NamingRule extends FindingRule {
   pattern: RegExp;
   kind: string;
-  title: string;
-  description: string;
-  impact: string;
-  score: number;
-  category: FindingCategory;
-  /** ATT&CK techniques the pattern points to; only where the account or host kind itself does. */
-  attack?: AttackTechniqueId[];
 }
 
 /** First match wins: the most specific and most telling patterns come first. */

@@ -1,15 +1,7 @@
-import type { AttackTechniqueId } from '../../core/attack';
 import type { Entity } from '../../core/entity';
 import { ipaddr } from '../../core/ip-address';
-import type {
-  Facts,
-  Finding,
-  FindingCategory,
-  Tool,
-  ToolOutput,
-  ToolRunContext,
-} from '../../core/vocabulary';
-import { makeFinding } from '../scoring';
+import type { Facts, Finding, Tool, ToolOutput, ToolRunContext } from '../../core/vocabulary';
+import { type FindingRule, makeFinding } from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
 import {
   type IpIntel,
@@ -43,15 +35,7 @@ export function reversePointer(value: string): string {
   return `${[...hex].reverse().join('.')}.ip6.arpa`;
 }
 
-interface RangeVerdict {
-  code: string;
-  title: string;
-  description: string;
-  impact: string;
-  score: number;
-  category: FindingCategory;
-  attack?: AttackTechniqueId[];
-}
+type RangeVerdict = FindingRule;
 
 function assess(range: IpRange, value: string): RangeVerdict {
   switch (range) {
