@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { tenantPrefix } from './naming';
 
 /**
  * What the stack logs and traces on every request, declared once: ServiceFunction, ServiceApi and
@@ -65,7 +66,7 @@ export function telemetryProfile(settings: TelemetrySettings = TELEMETRY_DEFAULT
 
 /** X-Ray sampling rule names: 1-32 letters, digits, `_` or `-`; unique per account. */
 export function samplingRuleName(tenant: string): string {
-  const name = `sis-${tenant}`;
+  const name = tenantPrefix(tenant);
   if (name.length <= 32) return name;
   const hash = createHash('sha256').update(tenant).digest('hex').slice(0, 8);
   return `${name.slice(0, 23)}-${hash}`;

@@ -18,6 +18,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { ADMIN_GROUP, ANALYST_GROUP } from '../../shared/domain/keys/console-identity';
+import { tenantResourceName } from '../naming';
 import type { ConsoleIdentityProviderSetting } from '../settings';
 
 export interface ConsoleSignInProps {
@@ -48,7 +49,7 @@ export class ConsoleSignIn extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     this.userPool = new UserPool(this, 'UserPool', {
-      userPoolName: `sis-${props.tenant}-console`,
+      userPoolName: tenantResourceName(props.tenant, 'console'),
       featurePlan: FeaturePlan.ESSENTIALS,
       selfSignUpEnabled: false,
       signInAliases: { username: true, email: true },
@@ -74,7 +75,7 @@ export class ConsoleSignIn extends Construct {
 
     const publicUrl = props.publicUrl.replace(/\/+$/, '');
     this.client = this.userPool.addClient('ConsoleClient', {
-      userPoolClientName: `sis-${props.tenant}-console`,
+      userPoolClientName: tenantResourceName(props.tenant, 'console'),
       generateSecret: false,
       authFlows: {},
       preventUserExistenceErrors: true,

@@ -13,6 +13,7 @@ import {
 } from '../../shared/domain/feeds/declarations';
 import { FEED_SOURCES } from '../../shared/domain/feeds/sources';
 import { feedObjectKey } from '../../shared/store/feeds/feed-objects';
+import { tenantResourceName } from '../naming';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
 
 export const FEEDS_REFRESH_FUNCTION = 'scheduled-feeds-refresh';
@@ -97,7 +98,7 @@ export class FeedRefresh extends Construct {
     // (one schedule per period would cost the stack 4 more resources of its 500 for nothing).
     const every = Math.min(...refreshPeriods());
     this.schedule = new Schedule(this, 'Schedule', {
-      scheduleName: `sis-${tenant}-feeds-refresh`,
+      scheduleName: tenantResourceName(tenant, 'feeds-refresh'),
       description: `Refreshes the enabled public feeds whose refresh period is due, every ${every} minutes${props.enabled.length ? '' : ' (disabled: no feed enabled)'}`,
       schedule: ScheduleExpression.rate(Duration.minutes(every)),
       enabled: props.enabled.length > 0,

@@ -8,6 +8,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type Node } from 'constructs';
 import { z } from 'zod';
 import { SIEM_FORMATS, type SiemFormat } from '../../shared/domain/siem';
+import { tenantResourceName } from '../naming';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
 
 export const INCIDENT_CONSUMER_FUNCTION = 'incident-sync-consumer';
@@ -140,14 +141,14 @@ export class IncidentSync extends Construct {
     const { defaults, tenant } = props;
 
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      queueName: `sis-${tenant}-incidents-dlq`,
+      queueName: tenantResourceName(tenant, 'incidents-dlq'),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
       removalPolicy: props.removalPolicy,
     });
     this.queue = new Queue(this, 'Queue', {
-      queueName: `sis-${tenant}-incidents`,
+      queueName: tenantResourceName(tenant, 'incidents'),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // AWS's guidance for Lambda event sources: at least six times the function timeout.
@@ -216,7 +217,7 @@ export class IncidentSync extends Construct {
       this.schedules.set(
         format,
         new Schedule(this, `${format.charAt(0).toUpperCase()}${format.slice(1)}Schedule`, {
-          scheduleName: `sis-${tenant}-siem-pull-${format}`,
+          scheduleName: tenantResourceName(tenant, 'siem-pull', format),
           description: `Pulls ${format} incidents every ${every} minutes${configured ? '' : ' (disabled: connector not configured)'}`,
           schedule: ScheduleExpression.rate(Duration.minutes(every)),
           enabled: configured,

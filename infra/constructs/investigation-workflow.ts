@@ -1,28 +1,23 @@
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { Rule } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { WorkflowType } from '../../shared/domain/investigation/workflow-type';
+import { tenantResourceName } from '../naming';
 import { type TelemetryProfile, telemetryProfile } from '../telemetry';
 import {
   definitionTextFor,
   STALE_SESSION_SWEEP_FUNCTION,
-  STALE_SESSION_SWEEP_MINUTES,
   STATUS_CHANGE_FUNCTION,
   WORKFLOW_DEFINITION_PATH,
-  WORKFLOW_STEPS,
-  WRITE_BACK_STATUSES,
-  workflowTimeoutSeconds,
 } from '../workflow/definition';
-import { type AnalystSettings, analystModelStatements } from './analyst-model-grant';
-import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
-
-const ANALYST_STEPS = new Set(['step-mark-active', 'step-analyst-turn', 'step-assess']);
-const ANALYST_PROMPTS_FOLDER = 'shared/domain/analyst/prompts';
+import type { AnalystSettings } from './analyst-model-grant';
+import { addStaleSessionSweep, addStatusChange } from './investigation-workflow/ended-runs';
+import { addStepFunctions } from './investigation-workflow/step-functions';
+import type { ServiceFunction, ServiceFunctionDefaults } from './service-function';
 
 export interface InvestigationWorkflowProps {
   defaults: ServiceFunctionDefaults;
@@ -54,13 +49,13 @@ export class InvestigationWorkflow extends Construct {
   readonly stateMachine: StateMachine;
   /** Express, from the same definition: every run that fits its 5 minutes (the rules analyst, no connector). */
   readonly expressStateMachine: StateMachine;
-  readonly stepFunctions = new Map<string, ServiceFunction>();
+  readonly stepFunctions: Map<string, ServiceFunction>;
   /**
    * The steps declared `intelConnectors` (WORKFLOW_STEPS): the one that runs the connector tools
    * (step-run-intel) gets their settings and keys, the one that plans them (step-mark-active) their
    * settings.
    */
-  readonly intelConnectorSteps: { fn: ServiceFunction; use: 'plan' | 'run' }[] = [];
+  readonly intelConnectorSteps: { fn: ServiceFunction; use: 'plan' | 'run' }[];
   readonly statusChangeFunction: ServiceFunction;
   readonly statusChangeRule: Rule;
   /** Status-change events EventBridge could not deliver after its retries. */
@@ -74,116 +69,26 @@ export class InvestigationWorkflow extends Construct {
 
   constructor(scope: Construct, id: string, props: InvestigationWorkflowProps) {
     super(scope, id);
-    const { defaults, tenant } = props;
+    const steps = addStepFunctions(this, props.defaults, props.analyst);
+    this.stepFunctions = steps.stepFunctions;
+    this.intelConnectorSteps = steps.intelConnectorSteps;
 
-    const substitutions: Record<string, string> = {};
-    for (const step of WORKFLOW_STEPS) {
-      const fn = new ServiceFunction(this, pascalCase(step.functionName), {
-        defaults,
-        name: step.functionName,
-        timeoutSeconds: step.timeoutSeconds,
-        // The enrichment tools read the offline IP and mail data; no other step carries it.
-        offlineData: step.offlineData === true,
-        // The analyst mode decides the plan (MarkActive), the turns and the report's analyst section.
-        ...(props.analyst && ANALYST_STEPS.has(step.functionName)
-          ? { environment: props.analyst.environment }
-          : {}),
-        // The analyst's versioned prompt files, read at run time beside the bundle.
-        ...(step.functionName === 'step-analyst-turn' ? { assetFolders: [ANALYST_PROMPTS_FOLDER] } : {}),
-      });
-      if (props.analyst && step.functionName === 'step-analyst-turn') {
-        const grant = analystModelStatements(this, props.analyst);
-        for (const statement of grant.statements) fn.role.addToPolicy(statement);
-        if (grant.profileModel) {
-          Validations.of(fn.role).acknowledge({
-            id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${grant.profileModel}]`,
-            reason:
-              'A cross-region inference profile routes to its model in any of its destination regions; the grant names that one model and is usable only through the configured profile (condition bedrock:InferenceProfileArn).',
-          });
-        }
-      }
-      this.stepFunctions.set(step.functionName, fn);
-      substitutions[step.substitution] = fn.function.functionArn;
-      if (step.intelConnectors) this.intelConnectorSteps.push({ fn, use: step.intelConnectors });
-    }
-    if (this.intelConnectorSteps.filter((step) => step.use === 'run').length !== 1) {
-      throw new Error('Exactly one workflow step must run the intel connectors.');
-    }
-
-    const telemetry = defaults.telemetry ?? telemetryProfile();
-    const standard = this.stateMachineOf('standard', props, telemetry, substitutions);
+    const telemetry = props.defaults.telemetry ?? telemetryProfile();
+    const standard = this.stateMachineOf('standard', props, telemetry, steps.substitutions);
     this.stateMachine = standard.stateMachine;
     this.logGroup = standard.logGroup;
-    const express = this.stateMachineOf('express', props, telemetry, substitutions);
+    const express = this.stateMachineOf('express', props, telemetry, steps.substitutions);
     this.expressStateMachine = express.stateMachine;
     this.expressLogGroup = express.logGroup;
 
-    this.statusChangeFunction = new ServiceFunction(this, 'StatusChange', {
-      defaults,
-      name: STATUS_CHANGE_FUNCTION,
-      timeoutSeconds: 30,
-    });
-    this.statusChangeDeadLetterQueue = new Queue(this, 'StatusChangeDeadLetters', {
-      queueName: `sis-${tenant}-workflow-status-change-dlq`,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy: props.removalPolicy,
-    });
-    Validations.of(this.statusChangeDeadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the status-change rule target.',
-    });
-    this.statusChangeRule = new Rule(this, 'EndedExecutions', {
-      description: `Writes failed, timed-out and aborted investigation runs of tenant ${tenant} back to their sessions`,
-      eventPattern: {
-        source: ['aws.states'],
-        detailType: ['Step Functions Execution Status Change'],
-        detail: {
-          status: [...WRITE_BACK_STATUSES],
-          stateMachineArn: [this.stateMachine.stateMachineArn],
-        },
-      },
-      targets: [
-        new LambdaFunction(this.statusChangeFunction.function, {
-          deadLetterQueue: this.statusChangeDeadLetterQueue,
-          maxEventAge: Duration.hours(6),
-          retryAttempts: 20,
-        }),
-      ],
-    });
-
-    this.staleSessionSweepFunction = new ServiceFunction(this, 'StaleSessionSweep', {
-      defaults,
-      name: STALE_SESSION_SWEEP_FUNCTION,
-      timeoutSeconds: 120,
-      // The sweeper's run limit is this definition's own timeout plus a margin.
-      environment: { SIS_WORKFLOW_TIMEOUT_SECONDS: String(workflowTimeoutSeconds()) },
-    });
-    this.staleSessionSweepDeadLetterQueue = new Queue(this, 'StaleSessionSweepDeadLetters', {
-      queueName: `sis-${tenant}-stale-session-sweep-dlq`,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy: props.removalPolicy,
-    });
-    Validations.of(this.staleSessionSweepDeadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the stale-session sweep schedule.',
-    });
-    this.staleSessionSweepRule = new Rule(this, 'StaleSessionSweepSchedule', {
-      description: `Ends investigation sessions of tenant ${tenant} whose run never started or never reported back`,
-      schedule: Schedule.rate(Duration.minutes(STALE_SESSION_SWEEP_MINUTES)),
-      targets: [
-        // A trigger older than one interval is superseded by the next; nothing needs redriving, but a
-        // message in the dead-letter queue (alarmed like every DLQ) says the sweeper could not run.
-        new LambdaFunction(this.staleSessionSweepFunction.function, {
-          deadLetterQueue: this.staleSessionSweepDeadLetterQueue,
-          maxEventAge: Duration.minutes(STALE_SESSION_SWEEP_MINUTES),
-          retryAttempts: 2,
-        }),
-      ],
-    });
+    const statusChange = addStatusChange(this, props, this.stateMachine);
+    this.statusChangeFunction = statusChange.fn;
+    this.statusChangeDeadLetterQueue = statusChange.deadLetterQueue;
+    this.statusChangeRule = statusChange.rule;
+    const sweep = addStaleSessionSweep(this, props);
+    this.staleSessionSweepFunction = sweep.fn;
+    this.staleSessionSweepDeadLetterQueue = sweep.deadLetterQueue;
+    this.staleSessionSweepRule = sweep.rule;
   }
 
   /**
@@ -201,12 +106,12 @@ export class InvestigationWorkflow extends Construct {
     const id = type === 'express' ? 'Express' : '';
     const logGroup = new LogGroup(this, `${id}ExecutionLogs`, {
       // The /aws/vendedlogs/ prefix keeps the log group's resource policy within its size limit.
-      logGroupName: `/aws/vendedlogs/states/sis-${props.tenant}-investigation${suffix}`,
+      logGroupName: `/aws/vendedlogs/states/${tenantResourceName(props.tenant, 'investigation')}${suffix}`,
       retention: props.logRetention,
       removalPolicy: props.removalPolicy,
     });
     const stateMachine = new StateMachine(this, `${id}StateMachine`, {
-      stateMachineName: `sis-${props.tenant}-investigation${suffix}`,
+      stateMachineName: `${tenantResourceName(props.tenant, 'investigation')}${suffix}`,
       stateMachineType: type === 'express' ? StateMachineType.EXPRESS : StateMachineType.STANDARD,
       // Standard deploys the file itself (an S3 asset); Express the same states with its own limit.
       definitionBody:
@@ -264,12 +169,4 @@ export class InvestigationWorkflow extends Construct {
       [STALE_SESSION_SWEEP_FUNCTION, this.staleSessionSweepFunction],
     ];
   }
-}
-
-function pascalCase(name: string): string {
-  return name
-    .split(/[^a-zA-Z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 }

@@ -31,6 +31,7 @@ import {
   restApiName,
   TENANT_TAG,
 } from '../../shared/platform/api-gateway-names';
+import { tenantResourceName } from '../naming';
 import {
   MINIMUM_COMPRESSION_SIZE_BYTES,
   samplingRuleName,
@@ -254,7 +255,7 @@ export class ServiceApi extends Construct {
     const fn = this.consoleAuthorizerFunction;
     if (!fn) throw new Error('useConsoleAuthorizerFunction() must be called before adding console routes');
     this.consoleTokenAuthorizer = new RequestAuthorizer(this, 'ConsoleAuthorizer', {
-      authorizerName: `sis-${this.props.tenant}-console`,
+      authorizerName: tenantResourceName(this.props.tenant, 'console'),
       handler: fn.function,
       identitySources: [IdentitySource.header('Authorization')],
       resultsCacheTtl: Duration.seconds(0),
@@ -279,7 +280,7 @@ export class ServiceApi extends Construct {
       throw new Error('useAuthorizerFunction() must be called before adding protected routes');
     const cached = authorizerCacheTtlSeconds > 0;
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
-      authorizerName: `sis-${tenant}-api-key`,
+      authorizerName: tenantResourceName(tenant, 'api-key'),
       handler: authorizerFunction.function,
       identitySources: cached ? [IdentitySource.header(API_KEY_HEADER)] : [],
       resultsCacheTtl: Duration.seconds(authorizerCacheTtlSeconds),

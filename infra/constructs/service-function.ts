@@ -32,6 +32,7 @@ import { IP_ADDRESS_LIBRARY_FILE } from '../../shared/domain/core/ip-address';
 import { PUBLIC_SUFFIX_LIST_FILE } from '../../shared/domain/core/public-suffix';
 import { BUNDLED_DIST_DIR, BUNDLED_SHELL_TEMPLATE } from '../../shared/platform/console-files';
 import { functionConfigProblem } from '../function-config';
+import { tenantResourceName } from '../naming';
 import { type TelemetryProfile, telemetryProfile } from '../telemetry';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -155,7 +156,7 @@ export function functionEntry(name: string): string {
 }
 
 export function physicalFunctionName(tenant: string, name: string): string {
-  return `sis-${tenant}-${name}`;
+  return tenantResourceName(tenant, name);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { tenantPrefix } from '../naming';
 
 export interface ApiWebAclProps {
   tenant: string;
@@ -43,7 +44,7 @@ export class ApiWebAcl extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiWebAclProps) {
     super(scope, id);
-    const name = `sis-${props.tenant}`;
+    const name = tenantPrefix(props.tenant);
     const visibility = (metricName: string) => ({
       cloudWatchMetricsEnabled: true,
       sampledRequestsEnabled: true,
