@@ -7,8 +7,8 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { TENANT_TAG } from '../../shared/platform/api-gateway-names';
 import { CURSOR_SECRET_PK } from '../../shared/store/cursor-secret-repository';
 import { KEY_NAME_ATTRIBUTES, KEY_PK_PATTERN } from '../../shared/store/keys-repository';
-import { AUDIT_PK } from '../../shared/store/tenant-knowledge/tenant-knowledge-items';
 import type { TableId } from '../../shared/store/tables';
+import { AUDIT_PK } from '../../shared/store/tenant-knowledge/tenant-knowledge-items';
 import {
   type FunctionGrants,
   STATE_MACHINE_ACTIONS,

@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { TABLE_IDS, TABLES } from '../../shared/store/tables';
 import type { ServiceFunctionDefaults } from '../constructs/service-function';
 import type { ServiceTables } from '../constructs/service-tables';
+import { tenantResourceName } from '../naming';
 import type { TenantSettings } from '../settings';
 import type { TelemetryProfile } from '../telemetry';
 import { everyFunctionEnvironment } from './environment';
@@ -29,7 +30,7 @@ export function functionDefaults(
     removalPolicy,
     telemetry,
     sharedLogGroup: new LogGroup(scope, 'FunctionLogs', {
-      logGroupName: `/aws/lambda/sis-${settings.tenant}-functions`,
+      logGroupName: `/aws/lambda/${tenantResourceName(settings.tenant, 'functions')}`,
       retention: settings.logRetentionDays,
       removalPolicy,
     }),

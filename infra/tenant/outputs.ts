@@ -5,7 +5,7 @@ import type { ConsoleSignIn } from '../constructs/console-sign-in';
 import type { Observability } from '../constructs/observability';
 import type { ServiceApi } from '../constructs/service-api';
 import type { ServiceTables } from '../constructs/service-tables';
-import { pascalCase } from './route-functions';
+import { pascalCase } from '../naming';
 
 /** The alarm topic, the dashboard and the stage, for operators and the sis CLI. */
 export function addObservabilityOutputs(

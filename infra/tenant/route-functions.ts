@@ -2,6 +2,7 @@ import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../../shared/api/route-types';
 import type { ServiceApi } from '../constructs/service-api';
 import { ServiceFunction, type ServiceFunctionDefaults } from '../constructs/service-function';
+import { pascalCase } from '../naming';
 
 /** Functions that serve the built console from their asset. */
 export const CONSOLE_FILE_FUNCTIONS: ReadonlySet<string> = new Set(['console-page', 'console-asset']);
@@ -38,12 +39,4 @@ export function addRouteFunctions(
     api.addRoute(route, fn);
   }
   return functions;
-}
-
-export function pascalCase(name: string): string {
-  return name
-    .split(/[^a-zA-Z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 }
