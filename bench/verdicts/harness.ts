@@ -16,8 +16,14 @@ import { assess } from '../../shared/domain/investigation/verdict';
  * each name, offline (no connectors, no tenant data), and the rates and confusion matrix per class.
  */
 
-export type CorpusClass = 'phishing' | 'popular' | 'legitimate_lookalike';
-export const MALICIOUS_CLASSES: readonly CorpusClass[] = ['phishing'];
+export type CorpusClass =
+  | 'crypto_phishing'
+  | 'popular'
+  | 'legitimate_lookalike'
+  | 'university_non_english'
+  | 'university_other'
+  | 'mail_provider';
+export const MALICIOUS_CLASSES: readonly CorpusClass[] = ['crypto_phishing'];
 export type Split = 'tuning' | 'held_out';
 
 export interface LabelledName {
@@ -29,6 +35,43 @@ export interface LabelledName {
 export function splitOf(domain: string): Split {
   const byte = createHash('sha256').update(`sis-verdicts-eval-v1:${domain}`).digest()[0]!;
   return byte % 2 === 0 ? 'tuning' : 'held_out';
+}
+
+/**
+ * At most `cap` names of each class, chosen by a second salted hash (independent of the split), so a
+ * large class is sampled evenly and the same names are drawn on every run and machine.
+ */
+export function sampleByHash(
+  names: readonly LabelledName[],
+  caps: Partial<Record<CorpusClass, number>>,
+): LabelledName[] {
+  const rank = (domain: string) =>
+    createHash('sha256').update(`sis-verdicts-sample-v1:${domain}`).digest('hex');
+  const out: LabelledName[] = [];
+  for (const label of [...new Set(names.map((n) => n.label))]) {
+    const mine = names.filter((n) => n.label === label);
+    const cap = caps[label];
+    if (cap === undefined || mine.length <= cap) {
+      out.push(...mine);
+      continue;
+    }
+    const ranked = mine
+      .map((n) => ({ n, r: rank(n.domain) }))
+      .sort((a, b) => (a.r < b.r ? -1 : a.r > b.r ? 1 : 0));
+    out.push(...ranked.slice(0, cap).map((x) => x.n));
+  }
+  return out.sort((a, b) => a.domain.localeCompare(b.domain));
+}
+
+/** Wilson score interval for a proportion (95 % by default): sound at 0 hits and on small classes. */
+export function wilsonInterval(hits: number, n: number, z = 1.959964): { low: number; high: number } {
+  if (n === 0) return { low: 0, high: 1 };
+  const p = hits / n;
+  const z2 = z * z;
+  const denominator = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denominator;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
 export interface Judged extends LabelledName {
@@ -77,6 +120,8 @@ export interface ClassResult {
   flagged: number;
   /** Flagged share: the detection rate of a malicious class, the false-positive rate of a benign one. */
   rate: number;
+  /** 95 % Wilson confidence interval of the rate. */
+  interval: { low: number; high: number };
   verdicts: Record<Judged['verdict'], number>;
 }
 
@@ -98,6 +143,7 @@ export function summarise(judged: readonly Judged[]): ClassResult[] {
       total: mine.length,
       flagged: hits,
       rate: mine.length === 0 ? 0 : hits / mine.length,
+      interval: wilsonInterval(hits, mine.length),
       verdicts,
     };
   });
@@ -108,13 +154,21 @@ export function formatTable(title: string, results: readonly ClassResult[]): str
   const rows = results.map((r) => {
     const kind = MALICIOUS_CLASSES.includes(r.label) ? 'detected' : 'false positives';
     const v = r.verdicts;
-    return `| ${r.label} | ${r.total} | ${r.flagged} (${pct(r.rate)} ${kind}) | ${v.malicious} | ${v.suspicious} | ${v.unknown} | ${v.benign} | ${v.invalid} |`;
+    const ci = `${pct(r.interval.low)} – ${pct(r.interval.high)}`;
+    return `| ${r.label} | ${r.total} | ${r.flagged} (${pct(r.rate)} ${kind}) | ${ci} | ${v.malicious} | ${v.suspicious} | ${v.unknown} | ${v.benign} | ${v.invalid} |`;
   });
   return [
     `### ${title}`,
     '',
-    '| class | names | flagged suspicious or worse | malicious | suspicious | unknown | benign | not a domain |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| class | names | flagged suspicious or worse | 95 % CI (Wilson) | malicious | suspicious | unknown | benign | not a domain |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }
+
+/** Caps that keep `npm run eval:verdicts` under 10 minutes on the 2-core machine (~30 ms a name). */
+export const SAMPLE_CAPS: Partial<Record<CorpusClass, number>> = {
+  crypto_phishing: 4000,
+  university_other: 2000,
+  university_non_english: 2000,
+};

@@ -8,7 +8,9 @@ import {
   type Judged,
   judge,
   MALICIOUS_CLASSES,
+  SAMPLE_CAPS,
   type Split,
+  sampleByHash,
   splitOf,
   summarise,
 } from './harness';
@@ -27,7 +29,8 @@ const misses = missesAt >= 0 ? Number(args[missesAt + 1] ?? 20) : 0;
 
 const started = performance.now();
 const offline = openOfflineIntel(localDataDir());
-const corpus = assembleCorpus();
+const whole = assembleCorpus();
+const corpus = sampleByHash(whole, SAMPLE_CAPS);
 const tuningOnly = args.includes('--tuning-only');
 const judged: Judged[] = [];
 for (const name of corpus) {
@@ -39,6 +42,9 @@ const seconds = (performance.now() - started) / 1000;
 console.log(`# Verdict evaluation (${new Date().toISOString().slice(0, 10)})\n`);
 console.log(
   `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}; ${judged.length} names in ${seconds.toFixed(1)} s.`,
+);
+console.log(
+  `Sampled ${corpus.length} of ${whole.length} names (per-class caps ${JSON.stringify(SAMPLE_CAPS)}, by hash).`,
 );
 console.log(
   `Sources: ${[...new Set(CORPUS_SOURCES.map((s) => `${s.package}@${s.version} (${s.licence})`))].join(', ')}.\n`,
