@@ -23,8 +23,8 @@ export default defineConfig({
     include: [
       'test/soak/**/*.test.ts',
       'test/integration/reliability-*.test.ts',
-      'test/integration/security-fuzz-routes.test.ts',
-      'test/integration/security-auth-attacks.test.ts',
+      'test/integration/security/security-fuzz-routes.test.ts',
+      'test/integration/security/security-auth-attacks.test.ts',
     ],
     globalSetup: ['test/support/dynamodb-global-setup.ts'],
     fileParallelism: false,

@@ -56,7 +56,7 @@ export const ACCESS_LIST_PATH = resolve(
 
 /**
  * The authorizer's schema-free view of the route table (method, served paths, access), written as a
- * module so the authorizer bundle carries no route schemas; test/unit/access-list.test.ts fails when
+ * module so the authorizer bundle carries no route schemas; test/unit/meta/access-list.test.ts fails when
  * it drifts from the route table.
  */
 export function accessListModule(routes: readonly RouteDefinition[]): string {

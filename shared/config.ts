@@ -28,7 +28,7 @@ import * as z from './zod';
  * variable needs no schema, it reads as its default or as undefined. Building the schema of every
  * variable (~100, most of them unset in any one function) was most of the configuration's cost at
  * each cold start, ~11 ms of CPU of ~15 with the parse (issue #17). `configSchema()` builds the
- * whole schema, which parseConfig matches for every environment (test/unit/config.test.ts).
+ * whole schema, which parseConfig matches for every environment (test/unit/settings/config.test.ts).
  */
 
 const variables = {
@@ -254,7 +254,7 @@ const variableNames = Object.keys(variables) as VariableName[];
 /**
  * The whole schema, every variable with its default or as optional: what the configuration means,
  * for tests and tools. parseConfig gives the same result and the same messages for every
- * environment (test/unit/config.test.ts).
+ * environment (test/unit/settings/config.test.ts).
  */
 export function configSchema(): z.ZodMiniObject<WholeShape> {
   const shape: Record<string, z.ZodMiniType> = {};

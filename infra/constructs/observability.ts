@@ -72,7 +72,7 @@ export const BEDROCK_BUDGET_ALARM_PERCENT = 80;
  * - `api-throttled`: 429 answers from the access log.
  *
  * A resource added later by anyone is therefore watched without touching this file, and
- * test/infra/observability.test.ts fails if something escapes.
+ * test/infra/stack/observability.test.ts fails if something escapes.
  *
  * An authorizer throws `Unauthorized` for every refused credential, which Lambda counts as an error,
  * so its filter counts only crashes and timeouts: its other failures reach clients as 5xx answers

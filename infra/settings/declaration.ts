@@ -13,7 +13,7 @@ export { DEFAULT_FEEDS } from './intel-settings';
  * of docs/deploy.md's settings table. infra/settings.ts parses the context with these schemas, the
  * stack sets the variables of `every function` from them (infra/tenant/environment.ts), the synth-time
  * configuration check names the setting behind a variable (infra/function-config.ts), and
- * `npm run docs:settings` writes the table (checked by test/unit/deploy-settings-table.test.ts).
+ * `npm run docs:settings` writes the table (checked by test/unit/settings/deploy-settings-table.test.ts).
  *
  * CDK-only: the functions' side of a variable (its schema over process.env, its default) is
  * shared/config.ts, which every bundle carries; the documentation text stays here, out of bundles.

@@ -4,7 +4,7 @@ import { SETTING_NAMES, SETTINGS, variableOf } from './declaration';
 
 /**
  * docs/deploy.md's settings table, written from the settings' declaration by `npm run docs:settings`
- * between the two markers; test/unit/deploy-settings-table.test.ts fails when the file and the
+ * between the two markers; test/unit/settings/deploy-settings-table.test.ts fails when the file and the
  * declaration disagree.
  */
 export const SETTINGS_TABLE_FILE = 'docs/deploy.md';

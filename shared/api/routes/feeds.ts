@@ -1,6 +1,6 @@
 import { defineRoute } from '../route-types';
 import { RefreshFeedsRequest } from '../schemas/feeds';
-import { consoleAdmin, consoleAnalyst, consoleTags } from './console-twin';
+import { consoleAdmin, consoleTags } from './console-twin';
 
 const LIST_DESCRIPTION = `Lists every public threat feed (Spamhaus DROP, Feodo Tracker, URLhaus, ThreatFox, OpenPhish, Tor exits, CINS, ET compromised, Tranco): whether this deployment enables it, its source URL (keys masked), when it was last refreshed, how many indicators its last good copy holds, and its status (ok, error with the reason, stale, disabled). See docs/feeds.md.`;
 const REFRESH_DESCRIPTION = `Downloads the named feeds (default: every enabled feed) now, ignoring the publishers' minimum interval, and answers when done with the same list as GET. A feed whose download fails, is cut by the size or time cap, or yields no valid indicator is listed with status error and its reason, and keeps its last good copy; a disabled feed is never fetched.`;

@@ -14,7 +14,7 @@ export const PACK_MIN_BYTES = 400;
  * in the completing transaction) where about half the reports took two (four). It is a hint: any
  * report round-trips. Reports packed with it say so by their attribute (`report_zd1`), so this
  * text must never change; a better dictionary is a new version beside it (the digest is pinned in
- * test/integration/sessions-records.test.ts).
+ * test/integration/sessions/sessions-records.test.ts).
  */
 export const REPORT_DICTIONARY_V1 = /* @__PURE__ */ Buffer.from(
   '"severity":"low","severity":"medium","severity":"high","severity":"critical","category":"threat",' +

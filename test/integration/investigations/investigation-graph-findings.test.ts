@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../../support/local-service';
+
+/**
+ * The knowledge loop end to end over HTTP: investigations of related entities write graph edges and
+ * risk, and a later investigation reports those links as a finding.
+ */
+let service: TestService;
+let key: string;
+
+beforeAll(async () => {
+  service = await startTestService();
+  ({ apiKey: key } = await service.createKey({
+    scopes: ['investigations:read', 'investigations:write', 'graph:read'],
+  }));
+});
+
+afterAll(async () => {
+  await service?.stop();
+});
+
+async function investigate(value: string) {
+  const res = await service.call('POST', '/api/v1/investigations/start', {
+    key,
+    body: { entity: { type: 'domain', value } },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.status).toBe('completed');
+  return res.body.report as {
+    verdict: string;
+    risk_score: number;
+    findings: { source_tool: string; evidence: string[]; title: string }[];
+  };
+}
+
+describe('graph edges from investigations feed later investigations', () => {
+  it('reports earlier risky subdomains as a graph finding on their registrable domain', async () => {
+    const before = await investigate('paypa1.com');
+    const graphFindingBefore = before.findings.find(
+      (f) =>
+        f.source_tool === 'graph_neighbourhood' && f.evidence.some((e) => e.includes('secure.paypa1.com')),
+    );
+    expect(graphFindingBefore).toBeUndefined();
+
+    for (const subdomain of ['secure.paypa1.com', 'login.paypa1.com']) {
+      const report = await investigate(subdomain);
+      expect(['suspicious', 'malicious']).toContain(report.verdict);
+    }
+
+    const graph = await service.call('GET', '/api/v1/graph/entity/paypa1.com?type=domain', { key });
+    expect(graph.status).toBe(200);
+    const neighbours = graph.body.neighbors.map((n: { value: string }) => n.value);
+    expect(neighbours).toEqual(expect.arrayContaining(['secure.paypa1.com', 'login.paypa1.com']));
+
+    const later = await investigate('paypa1.com');
+    const graphFinding = later.findings.find((f) => f.source_tool === 'graph_neighbourhood');
+    expect(graphFinding, JSON.stringify(later.findings)).toBeDefined();
+    expect(graphFinding?.evidence).toEqual(
+      expect.arrayContaining(['domain:secure.paypa1.com', 'domain:login.paypa1.com']),
+    );
+    expect(later.risk_score).toBeGreaterThanOrEqual(before.risk_score);
+  });
+});
