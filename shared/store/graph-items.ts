@@ -1,7 +1,14 @@
 import type { Entity, EntityType } from '../domain/core/entity';
 import { isTlp, type Tlp } from '../domain/core/tlp';
 import type { RiskBasisEntry } from '../domain/core/vocabulary';
-import type { Direction, EdgeSide, EntityNode, NodeObservation, Relationship } from '../domain/graph/graph';
+import {
+  type Direction,
+  type EdgeSide,
+  type EntityNode,
+  type NodeObservation,
+  type Relationship,
+  sidedEdgeFacts,
+} from '../domain/graph/graph';
 import { GSI1 } from './tables';
 
 /**
@@ -89,12 +96,7 @@ export function sideItem(side: EdgeSide, version = 1): Item {
     self_value: side.self.value,
     other_type: side.other.type,
     other_value: side.other.value,
-    relationship: side.relationship,
-    direction: side.direction,
-    first_seen: side.first_seen,
-    last_seen: side.last_seen,
-    count: side.count,
-    evidence: side.evidence,
+    ...sidedEdgeFacts(side),
     version,
   };
 }

@@ -34,6 +34,18 @@ export function printText(text: string): void {
   process.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
 }
 
+/** A list answer: the JSON document with `--json`, else its table, or `empty` when it has no row. */
+export function printRows(
+  json: boolean,
+  answer: unknown,
+  headers: string[],
+  rows: string[][],
+  empty: string,
+): void {
+  if (json) printJson(answer);
+  else printText(table(headers, rows) || empty);
+}
+
 /** Progress and notes for a person watching: stderr, so stdout stays the result. */
 export function note(line: string): void {
   process.stderr.write(`${terminalSafe(line)}\n`);

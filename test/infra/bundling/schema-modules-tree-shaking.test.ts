@@ -25,7 +25,7 @@ function modulesUsingZod(folder: string): string[] {
 /** zod's schema constructors that stay in a bundle importing `file` and using nothing of it. */
 async function schemaCodeWhenUnused(file: string): Promise<string[]> {
   const result = await build({
-    stdin: { contents: `import '../${file}';`, resolveDir: PROJECT_ROOT, loader: 'ts' },
+    stdin: { contents: `import './${file}';`, resolveDir: PROJECT_ROOT, loader: 'ts' },
     ...LAMBDA_BUNDLE_OPTIONS,
     write: false,
     outfile: join(PROJECT_ROOT, 'unused.mjs'),

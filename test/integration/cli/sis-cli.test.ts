@@ -124,9 +124,9 @@ afterAll(async () => {
 
 describe('the packed package', () => {
   it('holds only the bundled CLI, declares no dependencies and runs on the system Node', async () => {
-    const manifest = JSON.parse(readFileSync(join(installedBin, '../../../package.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(installedBin, '../../package.json'), 'utf8'));
     expect(manifest.dependencies ?? {}).toEqual({});
-    expect(readdirSync(join(installedBin, '../../..'))).not.toContain('node_modules');
+    expect(readdirSync(join(installedBin, '../../node_modules/..'))).not.toContain('node_modules');
     const version = await runNodeScript(
       '-e',
       ['process.stdout.write(process.versions.node)'],

@@ -3,7 +3,7 @@ import { type CommandContext, withExamples } from '../context';
 import { parseDuration, parsePositiveInt } from '../durations';
 import { EXIT, UsageError } from '../errors';
 import type { components } from '../generated/api';
-import { printJson, printText, shortTime, table } from '../output';
+import { printJson, printRows, printText, shortTime } from '../output';
 import { runWithContext } from './investigations';
 
 type Schemas = components['schemas'];
@@ -57,22 +57,21 @@ async function createKey(flags: CreateFlags, ctx: CommandContext): Promise<numbe
 
 async function listKeys(search: string | undefined, ctx: CommandContext): Promise<number> {
   const answer = (await ctx.api.call('listApiKeys', { ...(search ? { query: { search } } : {}) })).body;
-  if (ctx.json) printJson(answer);
-  else
-    printText(
-      table(
-        ['KEY ID', 'NAME', 'ROLE', 'STATUS', 'EXPIRES', 'LAST USED', 'SCOPES'],
-        answer.keys.map((k) => [
-          k.key_id,
-          k.name,
-          k.role,
-          k.status,
-          shortTime(k.expires_at),
-          shortTime(k.last_used_at),
-          k.scopes.join(',') || '-',
-        ]),
-      ) || 'No keys.',
-    );
+  printRows(
+    ctx.json,
+    answer,
+    ['KEY ID', 'NAME', 'ROLE', 'STATUS', 'EXPIRES', 'LAST USED', 'SCOPES'],
+    answer.keys.map((k) => [
+      k.key_id,
+      k.name,
+      k.role,
+      k.status,
+      shortTime(k.expires_at),
+      shortTime(k.last_used_at),
+      k.scopes.join(',') || '-',
+    ]),
+    'No keys.',
+  );
   return EXIT.ok;
 }
 

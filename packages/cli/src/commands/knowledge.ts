@@ -3,7 +3,7 @@ import { type CommandContext, withExamples } from '../context';
 import { parsePositiveInt, sinceToTime } from '../durations';
 import { EXIT } from '../errors';
 import type { components } from '../generated/api';
-import { note, printJson, printText, shortTime, table } from '../output';
+import { note, printJson, printRows, printText, shortTime, table } from '../output';
 import { runWithContext } from './investigations';
 
 type Schemas = components['schemas'];
@@ -112,23 +112,22 @@ async function search(
       },
     })
   ).body;
-  if (ctx.json) printJson(answer);
-  else
-    printText(
-      table(
-        ['CREATED', 'SESSION', 'STATUS', 'VERDICT', 'RISK', 'ENTITY', 'SUMMARY'],
-        answer.results.map((r) => [
-          shortTime(r.created_at),
-          r.session_id,
-          r.status,
-          r.verdict ?? '-',
-          r.risk_score === null ? '-' : String(r.risk_score),
-          `${r.entity.type} ${r.entity.value}`,
-          // The summary's headline: a table row is one line.
-          (r.summary ?? '').split('\n')[0] ?? '',
-        ]),
-      ) || 'No investigations match.',
-    );
+  printRows(
+    ctx.json,
+    answer,
+    ['CREATED', 'SESSION', 'STATUS', 'VERDICT', 'RISK', 'ENTITY', 'SUMMARY'],
+    answer.results.map((r) => [
+      shortTime(r.created_at),
+      r.session_id,
+      r.status,
+      r.verdict ?? '-',
+      r.risk_score === null ? '-' : String(r.risk_score),
+      `${r.entity.type} ${r.entity.value}`,
+      // The summary's headline: a table row is one line.
+      (r.summary ?? '').split('\n')[0] ?? '',
+    ]),
+    'No investigations match.',
+  );
   return EXIT.ok;
 }
 
