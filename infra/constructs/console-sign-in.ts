@@ -31,6 +31,46 @@ export interface ConsoleSignInProps {
   removalPolicy: RemovalPolicy;
 }
 
+/** The tenant's console user pool (`UserPool` in `scope`): no self sign-up, strong passwords, optional TOTP. */
+function addUserPool(scope: Construct, tenant: string, removalPolicy: RemovalPolicy): UserPool {
+  return new UserPool(scope, 'UserPool', {
+    userPoolName: tenantResourceName(tenant, 'console'),
+    featurePlan: FeaturePlan.ESSENTIALS,
+    selfSignUpEnabled: false,
+    signInAliases: { username: true, email: true },
+    signInCaseSensitive: false,
+    mfa: Mfa.OPTIONAL,
+    mfaSecondFactor: { otp: true, sms: false },
+    passwordPolicy: {
+      minLength: 14,
+      requireLowercase: true,
+      requireUppercase: true,
+      requireDigits: true,
+      requireSymbols: true,
+      tempPasswordValidity: Duration.days(3),
+    },
+    accountRecovery: AccountRecovery.EMAIL_ONLY,
+    deletionProtection: removalPolicy === RemovalPolicy.RETAIN,
+    removalPolicy,
+  });
+}
+
+/** The findings the pool's settings answer on purpose. */
+function acknowledgeUserPoolFindings(userPool: UserPool): void {
+  Validations.of(userPool).acknowledge(
+    {
+      id: 'AwsSolutions-COG2',
+      reason:
+        'MFA is optional (TOTP) so a federated tenant can rely on its own identity provider MFA; docs/console.md asks local-user tenants to enable it per user.',
+    },
+    {
+      id: 'AwsSolutions-COG8',
+      reason:
+        'Threat protection needs the Plus feature plan (about $0.02 per active user per month); the console pool is on Essentials for managed login, with no self sign-up.',
+    },
+  );
+}
+
 /**
  * People's sign-in to the web console: one Cognito user pool per tenant (Essentials plan, managed
  * login on a Cognito domain), a public app client (authorization code + PKCE, no secret) whose
@@ -48,33 +88,33 @@ export class ConsoleSignIn extends Construct {
   constructor(scope: Construct, id: string, props: ConsoleSignInProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    this.userPool = new UserPool(this, 'UserPool', {
-      userPoolName: tenantResourceName(props.tenant, 'console'),
-      featurePlan: FeaturePlan.ESSENTIALS,
-      selfSignUpEnabled: false,
-      signInAliases: { username: true, email: true },
-      signInCaseSensitive: false,
-      mfa: Mfa.OPTIONAL,
-      mfaSecondFactor: { otp: true, sms: false },
-      passwordPolicy: {
-        minLength: 14,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireDigits: true,
-        requireSymbols: true,
-        tempPasswordValidity: Duration.days(3),
-      },
-      accountRecovery: AccountRecovery.EMAIL_ONLY,
-      deletionProtection: props.removalPolicy === RemovalPolicy.RETAIN,
-      removalPolicy: props.removalPolicy,
-    });
+    this.userPool = addUserPool(this, props.tenant, props.removalPolicy);
 
     const providers = [UserPoolClientIdentityProvider.COGNITO];
     const federation = this.addIdentityProvider(props.identityProvider);
     if (federation) providers.push(UserPoolClientIdentityProvider.custom(federation.providerName));
+    this.client = this.addConsoleClient(props, providers);
+    if (federation) this.client.node.addDependency(federation);
 
+    this.domain = this.addManagedLogin(props.domainPrefix);
+    this.addGroups();
+
+    this.environment = {
+      SIS_CONSOLE_ISSUER: `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${this.userPool.userPoolId}`,
+      SIS_CONSOLE_USER_POOL_ID: this.userPool.userPoolId,
+      SIS_CONSOLE_CLIENT_ID: this.client.userPoolClientId,
+      SIS_CONSOLE_LOGIN_URL: this.domain.baseUrl(),
+    };
+    acknowledgeUserPoolFindings(this.userPool);
+  }
+
+  /** The public app client: authorization code + PKCE, no secret, the console's callback and sign-out pages. */
+  private addConsoleClient(
+    props: ConsoleSignInProps,
+    providers: UserPoolClientIdentityProvider[],
+  ): UserPoolClient {
     const publicUrl = props.publicUrl.replace(/\/+$/, '');
-    this.client = this.userPool.addClient('ConsoleClient', {
+    return this.userPool.addClient('ConsoleClient', {
       userPoolClientName: tenantResourceName(props.tenant, 'console'),
       generateSecret: false,
       authFlows: {},
@@ -91,10 +131,12 @@ export class ConsoleSignIn extends Construct {
       refreshTokenValidity: Duration.hours(12),
       enableTokenRevocation: true,
     });
-    if (federation) this.client.node.addDependency(federation);
+  }
 
-    this.domain = this.userPool.addDomain('Domain', {
-      cognitoDomain: { domainPrefix: props.domainPrefix },
+  /** The Cognito domain with managed login, and the client's branding that makes it show a page. */
+  private addManagedLogin(domainPrefix: string): UserPoolDomain {
+    const domain = this.userPool.addDomain('Domain', {
+      cognitoDomain: { domainPrefix },
       managedLoginVersion: ManagedLoginVersion.NEWER_MANAGED_LOGIN,
     });
     // Managed login shows a page only for clients that have a branding (Cognito's default style here).
@@ -102,8 +144,12 @@ export class ConsoleSignIn extends Construct {
       userPoolId: this.userPool.userPoolId,
       clientId: this.client.userPoolClientId,
       useCognitoProvidedValues: true,
-    }).node.addDependency(this.domain);
+    }).node.addDependency(domain);
+    return domain;
+  }
 
+  /** The groups the console authorizes by: `admins` before `analysts`. */
+  private addGroups(): void {
     new UserPoolGroup(this, 'AdminsGroup', {
       userPool: this.userPool,
       groupName: ADMIN_GROUP,
@@ -116,26 +162,6 @@ export class ConsoleSignIn extends Construct {
       description: 'Console analysts: every session, incident and the graph of the tenant',
       precedence: 1,
     });
-
-    this.environment = {
-      SIS_CONSOLE_ISSUER: `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${this.userPool.userPoolId}`,
-      SIS_CONSOLE_USER_POOL_ID: this.userPool.userPoolId,
-      SIS_CONSOLE_CLIENT_ID: this.client.userPoolClientId,
-      SIS_CONSOLE_LOGIN_URL: this.domain.baseUrl(),
-    };
-
-    Validations.of(this.userPool).acknowledge(
-      {
-        id: 'AwsSolutions-COG2',
-        reason:
-          'MFA is optional (TOTP) so a federated tenant can rely on its own identity provider MFA; docs/console.md asks local-user tenants to enable it per user.',
-      },
-      {
-        id: 'AwsSolutions-COG8',
-        reason:
-          'Threat protection needs the Plus feature plan (about $0.02 per active user per month); the console pool is on Essentials for managed login, with no self sign-up.',
-      },
-    );
   }
 
   private addIdentityProvider(setting: ConsoleIdentityProviderSetting | undefined) {

@@ -1,6 +1,5 @@
-import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
@@ -14,6 +13,7 @@ import {
 import { FEED_SOURCES } from '../../shared/domain/feeds/sources';
 import { feedObjectKey } from '../../shared/store/feeds/feed-objects';
 import { tenantResourceName } from '../naming';
+import { addSchedulerRole } from './scheduler-role';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
 
 export const FEEDS_REFRESH_FUNCTION = 'scheduled-feeds-refresh';
@@ -30,6 +30,37 @@ export interface FeedRefreshProps {
   urls?: Partial<Record<FeedName, string>>;
   /** The tenant's intel secret, read for the abuse.ch Auth-Key when an enabled feed uses one. */
   intelSecretArn?: string;
+}
+
+/** SIS_FEED_<NAME>_ENABLED for every feed, and _URL where the tenant overrides it. */
+function feedEnvironment(
+  enabled: readonly FeedName[],
+  urls: Partial<Record<FeedName, string>> | undefined,
+): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const name of FEED_NAMES) {
+    environment[`${feedEnvPrefix(name)}_ENABLED`] = String(enabled.includes(name));
+    const url = urls?.[name];
+    if (url) environment[`${feedEnvPrefix(name)}_URL`] = url;
+  }
+  return environment;
+}
+
+/** The bucket of compiled sets (`Bucket` in `scope`): private, TLS only, SSE-S3. */
+function addFeedsBucket(scope: Construct, removalPolicy: RemovalPolicy): Bucket {
+  const bucket = new Bucket(scope, 'Bucket', {
+    encryption: BucketEncryption.S3_MANAGED,
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    removalPolicy,
+  });
+  Validations.of(bucket).acknowledge({
+    id: 'AwsSolutions-S1',
+    reason:
+      'The bucket holds public feed data only, replaced whole by the refresh function; every write is that function run, logged in its own log group.',
+  });
+  return bucket;
 }
 
 /**
@@ -51,27 +82,8 @@ export class FeedRefresh extends Construct {
 
   constructor(scope: Construct, id: string, props: FeedRefreshProps) {
     super(scope, id);
-    const { tenant } = props;
-    this.environment = {};
-    for (const name of FEED_NAMES) {
-      this.environment[`${feedEnvPrefix(name)}_ENABLED`] = String(props.enabled.includes(name));
-      const url = props.urls?.[name];
-      if (url) this.environment[`${feedEnvPrefix(name)}_URL`] = url;
-    }
-
-    this.bucket = new Bucket(this, 'Bucket', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      removalPolicy: props.removalPolicy,
-    });
-    Validations.of(this.bucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
-        'The bucket holds public feed data only, replaced whole by the refresh function; every write is that function run, logged in its own log group.',
-    });
-
+    this.environment = feedEnvironment(props.enabled, props.urls);
+    this.bucket = addFeedsBucket(this, props.removalPolicy);
     this.refresh = new ServiceFunction(this, 'Refresh', {
       defaults: props.defaults,
       name: FEEDS_REFRESH_FUNCTION,
@@ -83,22 +95,18 @@ export class FeedRefresh extends Construct {
       ? props.intelSecretArn
       : undefined;
     this.grantKeys(this.refresh);
+    this.schedule = this.addRefreshSchedule(props);
+  }
 
-    const schedulerRole = new Role(this, 'SchedulerRole', {
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
-      }),
-      description: `Lets EventBridge Scheduler start ${this.refresh.functionName}`,
-    });
-    Validations.of(schedulerRole).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.refresh.function.node.defaultChild as CfnFunction)}.Arn>:*]`,
-      reason: 'The scheduler may invoke the refresh function and its versions, nothing else (grantInvoke).',
-    });
-    // One schedule at the shortest period: each run refreshes the feeds whose own period is due
-    // (one schedule per period would cost the stack 4 more resources of its 500 for nothing).
+  /**
+   * One schedule at the shortest period: each run refreshes the feeds whose own period is due
+   * (one schedule per period would cost the stack 4 more resources of its 500 for nothing).
+   */
+  private addRefreshSchedule(props: FeedRefreshProps): Schedule {
+    const schedulerRole = addSchedulerRole(this, this.refresh, 'the refresh function');
     const every = Math.min(...refreshPeriods());
-    this.schedule = new Schedule(this, 'Schedule', {
-      scheduleName: tenantResourceName(tenant, 'feeds-refresh'),
+    return new Schedule(this, 'Schedule', {
+      scheduleName: tenantResourceName(props.tenant, 'feeds-refresh'),
       description: `Refreshes the enabled public feeds whose refresh period is due, every ${every} minutes${props.enabled.length ? '' : ' (disabled: no feed enabled)'}`,
       schedule: ScheduleExpression.rate(Duration.minutes(every)),
       enabled: props.enabled.length > 0,

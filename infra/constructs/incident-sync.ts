@@ -1,6 +1,5 @@
-import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
@@ -9,6 +8,7 @@ import { Construct, type Node } from 'constructs';
 import { z } from 'zod';
 import { SIEM_FORMATS, type SiemFormat } from '../../shared/domain/siem';
 import { tenantResourceName } from '../naming';
+import { addSchedulerRole } from './scheduler-role';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
 
 export const INCIDENT_CONSUMER_FUNCTION = 'incident-sync-consumer';
@@ -114,6 +114,56 @@ export function siemConnectorsFromContext(node: Node): {
 }
 
 /**
+ * The incident queue (`Queue`: SSE, TLS only) and its dead-letter queue (`DeadLetterQueue`: redrive
+ * after MAX_RECEIVE_COUNT deliveries, 14 days retention), in `scope`.
+ */
+function addIncidentQueues(
+  scope: Construct,
+  tenant: string,
+  removalPolicy: RemovalPolicy,
+): { queue: Queue; deadLetterQueue: Queue } {
+  const deadLetterQueue = new Queue(scope, 'DeadLetterQueue', {
+    queueName: tenantResourceName(tenant, 'incidents-dlq'),
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+    removalPolicy,
+  });
+  const queue = new Queue(scope, 'Queue', {
+    queueName: tenantResourceName(tenant, 'incidents'),
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    // AWS's guidance for Lambda event sources: at least six times the function timeout.
+    visibilityTimeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS * 6),
+    retentionPeriod: Duration.days(4),
+    deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+    removalPolicy,
+  });
+  Validations.of(deadLetterQueue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason:
+      'This is the dead-letter queue of the incident queue; its messages are inspected, not redriven further.',
+  });
+  return { queue, deadLetterQueue };
+}
+
+/** The pull function's SIS_SIEM_* variables, and the URLs alone (no secrets) for the push endpoint. */
+function connectorEnvironment(connectors: readonly SiemConnectorDeployment[]): {
+  environment: Record<string, string>;
+  pulledSourceUrls: Record<string, string>;
+} {
+  const environment: Record<string, string> = {};
+  const pulledSourceUrls: Record<string, string> = {};
+  for (const connector of connectors) {
+    environment[FORMAT_ENV[connector.format].url] = connector.url;
+    pulledSourceUrls[FORMAT_ENV[connector.format].url] = connector.url;
+    environment[FORMAT_ENV[connector.format].secret] = connector.secretArn;
+    if (connector.webUrl) environment.SIS_SIEM_SPLUNK_WEB_URL = connector.webUrl;
+  }
+  return { environment, pulledSourceUrls };
+}
+
+/**
  * SIEM incident sync on AWS: the incident queue (SSE, TLS only) with its dead-letter queue
  * (redrive after MAX_RECEIVE_COUNT deliveries, 14 days retention; the stack's Observability alarms
  * on every dead-letter queue as soon as anything lands there), the consumer function fed by an SQS event source that reports partial batch failures, and
@@ -134,34 +184,15 @@ export class IncidentSync extends Construct {
    * The configured SIEMs' URLs (no secrets): the push endpoint learns from them which sources this
    * deployment pulls, and refuses pushes of those sources.
    */
-  readonly pulledSourceUrls: Record<string, string> = {};
+  readonly pulledSourceUrls: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: IncidentSyncProps) {
     super(scope, id);
-    const { defaults, tenant } = props;
-
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      queueName: tenantResourceName(tenant, 'incidents-dlq'),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy: props.removalPolicy,
-    });
-    this.queue = new Queue(this, 'Queue', {
-      queueName: tenantResourceName(tenant, 'incidents'),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // AWS's guidance for Lambda event sources: at least six times the function timeout.
-      visibilityTimeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS * 6),
-      retentionPeriod: Duration.days(4),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
-      removalPolicy: props.removalPolicy,
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This is the dead-letter queue of the incident queue; its messages are inspected, not redriven further.',
-    });
+    const { defaults } = props;
+    const connectors = props.connectors ?? [];
+    const queues = addIncidentQueues(this, props.tenant, props.removalPolicy);
+    this.queue = queues.queue;
+    this.deadLetterQueue = queues.deadLetterQueue;
 
     this.consumer = new ServiceFunction(this, 'Consumer', {
       defaults,
@@ -178,14 +209,8 @@ export class IncidentSync extends Construct {
       }),
     );
 
-    const connectors = props.connectors ?? [];
-    const environment: Record<string, string> = {};
-    for (const connector of connectors) {
-      environment[FORMAT_ENV[connector.format].url] = connector.url;
-      this.pulledSourceUrls[FORMAT_ENV[connector.format].url] = connector.url;
-      environment[FORMAT_ENV[connector.format].secret] = connector.secretArn;
-      if (connector.webUrl) environment.SIS_SIEM_SPLUNK_WEB_URL = connector.webUrl;
-    }
+    const { environment, pulledSourceUrls } = connectorEnvironment(connectors);
+    this.pulledSourceUrls = pulledSourceUrls;
     this.pull = new ServiceFunction(this, 'Pull', {
       defaults,
       name: SIEM_PULL_FUNCTION,
@@ -200,18 +225,16 @@ export class IncidentSync extends Construct {
         }),
       );
     }
+    this.addPullSchedules(props.tenant, connectors, props.pullIntervalMinutes ?? 5);
+  }
 
-    const every = props.pullIntervalMinutes ?? 5;
-    const schedulerRole = new Role(this, 'SchedulerRole', {
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
-      }),
-      description: `Lets EventBridge Scheduler start ${this.pull.functionName}`,
-    });
-    Validations.of(schedulerRole).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.pull.function.node.defaultChild as CfnFunction)}.Arn>:*]`,
-      reason: 'The scheduler may invoke the pull function and its versions, nothing else (grantInvoke).',
-    });
+  /** One schedule per SIEM, enabled only for a configured connector. */
+  private addPullSchedules(
+    tenant: string,
+    connectors: readonly SiemConnectorDeployment[],
+    every: number,
+  ): void {
+    const schedulerRole = addSchedulerRole(this, this.pull, 'the pull function');
     for (const format of SIEM_FORMATS) {
       const configured = connectors.some((c) => c.format === format);
       this.schedules.set(

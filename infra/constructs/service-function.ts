@@ -180,6 +180,81 @@ class InlinePolicyRole extends Role {
   }
 }
 
+/** REQUEST authorizers are named `functions/*authorizer` by convention. */
+export function isAuthorizerName(name: string): boolean {
+  return name.endsWith('authorizer');
+}
+
+/** The tenant's shared log group, or (authorizers, or no shared group) the function's own `Logs`. */
+function functionLogGroup(
+  scope: Construct,
+  functionName: string,
+  defaults: ServiceFunctionDefaults,
+  name: string,
+): LogGroup {
+  return defaults.sharedLogGroup && !isAuthorizerName(name)
+    ? defaults.sharedLogGroup
+    : new LogGroup(scope, 'Logs', {
+        logGroupName: `/aws/lambda/${functionName}`,
+        retention: defaults.logRetention,
+        removalPolicy: defaults.removalPolicy,
+      });
+}
+
+/** The esbuild ESM bundle with the AWS SDK inside, and the files copied beside it. */
+function functionBundling(props: ServiceFunctionProps, telemetry: TelemetryProfile): BundlingOptions {
+  return {
+    format: OutputFormat.ESM,
+    mainFields: ['module', 'main'],
+    banner: ESM_REQUIRE_BANNER,
+    minify: true,
+    sourceMap: true,
+    // Unlinked unless stacks are mapped at run time: Node reads a linked map at every cold start.
+    sourceMapMode: telemetry.sourceMappedStacks ? SourceMapMode.DEFAULT : SourceMapMode.EXTERNAL,
+    sourcesContent: false,
+    bundleAwsSDK: true,
+    externalModules: [],
+    esbuildArgs: esbuildAliasArgs(LAMBDA_BUNDLE_ALIASES),
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir: string, outputDir: string) =>
+        afterBundlingCommands(props, inputDir, outputDir),
+    },
+  };
+}
+
+/** What lands beside the bundle: the shared libraries, and the offline data, folders and console asked for. */
+function afterBundlingCommands(props: ServiceFunctionProps, inputDir: string, outputDir: string): string[] {
+  return [
+    ...besideBundleCommands(inputDir, outputDir),
+    ...(props.offlineData
+      ? [
+          `npx --no-install tsx "${path.join(inputDir, 'scripts', 'build-offline-data.ts')}" "${path.join(outputDir, OFFLINE_DATA_ASSET_DIR)}"`,
+        ]
+      : []),
+    ...(props.assetFolders ?? []).map(
+      (folder) => `cp -R "${path.join(inputDir, folder)}" "${path.join(outputDir, path.basename(folder))}"`,
+    ),
+    ...(props.consoleFiles ? consoleBundleCommands(inputDir, outputDir) : []),
+  ];
+}
+
+/** The function's environment: telemetry, the tenant's shared variables, its own, the offline data's folder. */
+function functionEnvironment(
+  props: ServiceFunctionProps,
+  telemetry: TelemetryProfile,
+): Record<string, string> {
+  return {
+    ...(telemetry.sourceMappedStacks ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
+    POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+    POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+    ...props.defaults.environment,
+    ...props.environment,
+    ...(props.offlineData ? { SIS_OFFLINE_DATA_DIR: `${LAMBDA_TASK_ROOT}/${OFFLINE_DATA_ASSET_DIR}` } : {}),
+  };
+}
+
 /**
  * The one place that decides how a Lambda function of this service is built and run: Node.js 24 on
  * ARM64, an esbuild ESM bundle that includes the AWS SDK (the function runs the SDK version it was
@@ -191,11 +266,6 @@ class InlinePolicyRole extends Role {
  * The physical name is fixed (`sis-<tenant>-<name>`) so API Gateway can reach the function by ARN
  * without a reference to it; see TenantStack for why that matters.
  */
-/** REQUEST authorizers are named `functions/*authorizer` by convention. */
-export function isAuthorizerName(name: string): boolean {
-  return name.endsWith('authorizer');
-}
-
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly role: Role;
@@ -214,15 +284,7 @@ export class ServiceFunction extends Construct {
     this.functionName = physicalFunctionName(defaults.tenant, name);
     const telemetry = defaults.telemetry ?? telemetryProfile();
 
-    this.logGroup =
-      defaults.sharedLogGroup && !isAuthorizerName(name)
-        ? defaults.sharedLogGroup
-        : new LogGroup(this, 'Logs', {
-            logGroupName: `/aws/lambda/${this.functionName}`,
-            retention: defaults.logRetention,
-            removalPolicy: defaults.removalPolicy,
-          });
-
+    this.logGroup = functionLogGroup(this, this.functionName, defaults, name);
     // An own role instead of the AWSLambdaBasicExecutionRole managed policy, whose log permissions
     // cover every log group in the account.
     this.role = new InlinePolicyRole(this, 'Role', {
@@ -230,37 +292,7 @@ export class ServiceFunction extends Construct {
       description: `Runs ${this.functionName}`,
     });
     this.logGroup.grantWrite(this.role);
-
-    this.bundling = {
-      format: OutputFormat.ESM,
-      mainFields: ['module', 'main'],
-      banner: ESM_REQUIRE_BANNER,
-      minify: true,
-      sourceMap: true,
-      // Unlinked unless stacks are mapped at run time: Node reads a linked map at every cold start.
-      sourceMapMode: telemetry.sourceMappedStacks ? SourceMapMode.DEFAULT : SourceMapMode.EXTERNAL,
-      sourcesContent: false,
-      bundleAwsSDK: true,
-      externalModules: [],
-      esbuildArgs: esbuildAliasArgs(LAMBDA_BUNDLE_ALIASES),
-      commandHooks: {
-        beforeBundling: () => [],
-        beforeInstall: () => [],
-        afterBundling: (inputDir: string, outputDir: string) => [
-          ...besideBundleCommands(inputDir, outputDir),
-          ...(props.offlineData
-            ? [
-                `npx --no-install tsx "${path.join(inputDir, 'scripts', 'build-offline-data.ts')}" "${path.join(outputDir, OFFLINE_DATA_ASSET_DIR)}"`,
-              ]
-            : []),
-          ...(props.assetFolders ?? []).map(
-            (folder) =>
-              `cp -R "${path.join(inputDir, folder)}" "${path.join(outputDir, path.basename(folder))}"`,
-          ),
-          ...(props.consoleFiles ? consoleBundleCommands(inputDir, outputDir) : []),
-        ],
-      },
-    };
+    this.bundling = functionBundling(props, telemetry);
 
     this.function = new NodejsFunction(this, 'Function', {
       functionName: this.functionName,
@@ -280,19 +312,14 @@ export class ServiceFunction extends Construct {
       loggingFormat: LoggingFormat.JSON,
       systemLogLevelV2: SystemLogLevel[telemetry.lambdaSystemLogLevel],
       applicationLogLevelV2: ApplicationLogLevel[telemetry.lambdaApplicationLogLevel],
-      environment: {
-        ...(telemetry.sourceMappedStacks ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-        ...defaults.environment,
-        ...props.environment,
-        ...(props.offlineData
-          ? { SIS_OFFLINE_DATA_DIR: `${LAMBDA_TASK_ROOT}/${OFFLINE_DATA_ASSET_DIR}` }
-          : {}),
-      },
+      environment: functionEnvironment(props, telemetry),
       bundling: this.bundling,
     });
-    // At synth, after the stack has added every variable: the function's own configuration check.
+    this.validateConfigAtSynth();
+  }
+
+  /** At synth, after the stack has added every variable: the function's own configuration check. */
+  private validateConfigAtSynth(): void {
     this.node.addValidation({
       validate: () => {
         const cfn = this.function.node.defaultChild as CfnFunction;

@@ -32,6 +32,70 @@ export const BODY_RULES_COUNTED = [
 
 const RATE_LIMITED_BODY = 'rate-limited';
 
+/** Metrics and sampled requests for the web ACL or one of its rules, under `metricName`. */
+function visibility(metricName: string): CfnWebACL.VisibilityConfigProperty {
+  return { cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName };
+}
+
+/** The 429 body a rate-limited address gets: the contract's error shape; WAF has no request ID to give. */
+const CUSTOM_RESPONSE_BODIES = {
+  [RATE_LIMITED_BODY]: {
+    contentType: 'APPLICATION_JSON',
+    content: JSON.stringify({
+      error: {
+        code: 'rate_limited',
+        message: 'Too many requests from this address. Retry later.',
+        request_id: '',
+      },
+    }),
+  },
+};
+
+/** The first rule: more than `limit` requests from one IP in 5 minutes get a 429 with `retry-after`. */
+function rateLimitRule(name: string, limit: number): CfnWebACL.RuleProperty {
+  return {
+    name: 'RateLimitPerIp',
+    priority: 0,
+    statement: {
+      rateBasedStatement: { aggregateKeyType: 'IP', limit, evaluationWindowSec: 300 },
+    },
+    action: {
+      block: {
+        customResponse: {
+          responseCode: 429,
+          customResponseBodyKey: RATE_LIMITED_BODY,
+          responseHeaders: [{ name: 'retry-after', value: '300' }],
+        },
+      },
+    },
+    visibilityConfig: visibility(`${name}-rate-per-ip`),
+  };
+}
+
+/** The AWS managed rule groups after the rate rule, the Common Rule Set's body rules counted. */
+function managedRuleGroupRules(name: string): CfnWebACL.RuleProperty[] {
+  return MANAGED_RULE_GROUPS.map((group, index) => ({
+    name: group,
+    priority: index + 1,
+    overrideAction: { none: {} },
+    statement: {
+      managedRuleGroupStatement: {
+        vendorName: 'AWS',
+        name: group,
+        ...(group === 'AWSManagedRulesCommonRuleSet'
+          ? {
+              ruleActionOverrides: BODY_RULES_COUNTED.map((rule) => ({
+                name: rule,
+                actionToUse: { count: {} },
+              })),
+            }
+          : {}),
+      },
+    },
+    visibilityConfig: visibility(`${name}-${group}`),
+  }));
+}
+
 /**
  * Optional WAFv2 web ACL on the API stage (context `enableWaf=true`): a per-IP rate rule first (so a
  * flood is refused before the managed rules spend WCUs on it), then the AWS Common and Known Bad
@@ -45,76 +109,15 @@ export class ApiWebAcl extends Construct {
   constructor(scope: Construct, id: string, props: ApiWebAclProps) {
     super(scope, id);
     const name = tenantPrefix(props.tenant);
-    const visibility = (metricName: string) => ({
-      cloudWatchMetricsEnabled: true,
-      sampledRequestsEnabled: true,
-      metricName,
-    });
-
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name,
       description: `Security Investigation Service, tenant ${props.tenant}`,
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility(name),
-      customResponseBodies: {
-        [RATE_LIMITED_BODY]: {
-          contentType: 'APPLICATION_JSON',
-          // The contract's error shape; WAF has no request ID to give.
-          content: JSON.stringify({
-            error: {
-              code: 'rate_limited',
-              message: 'Too many requests from this address. Retry later.',
-              request_id: '',
-            },
-          }),
-        },
-      },
-      rules: [
-        {
-          name: 'RateLimitPerIp',
-          priority: 0,
-          statement: {
-            rateBasedStatement: {
-              aggregateKeyType: 'IP',
-              limit: props.rateLimitPerIp,
-              evaluationWindowSec: 300,
-            },
-          },
-          action: {
-            block: {
-              customResponse: {
-                responseCode: 429,
-                customResponseBodyKey: RATE_LIMITED_BODY,
-                responseHeaders: [{ name: 'retry-after', value: '300' }],
-              },
-            },
-          },
-          visibilityConfig: visibility(`${name}-rate-per-ip`),
-        },
-        ...MANAGED_RULE_GROUPS.map((group, index) => ({
-          name: group,
-          priority: index + 1,
-          overrideAction: { none: {} },
-          statement: {
-            managedRuleGroupStatement: {
-              vendorName: 'AWS',
-              name: group,
-              ...(group === 'AWSManagedRulesCommonRuleSet'
-                ? {
-                    ruleActionOverrides: BODY_RULES_COUNTED.map((rule) => ({
-                      name: rule,
-                      actionToUse: { count: {} },
-                    })),
-                  }
-                : {}),
-            },
-          },
-          visibilityConfig: visibility(`${name}-${group}`),
-        })),
-      ],
+      customResponseBodies: CUSTOM_RESPONSE_BODIES,
+      rules: [rateLimitRule(name, props.rateLimitPerIp), ...managedRuleGroupRules(name)],
     });
-
     new CfnWebACLAssociation(this, 'StageAssociation', {
       resourceArn: props.stageArn,
       webAclArn: this.webAcl.attrArn,

@@ -263,6 +263,21 @@ describe('rooms of a readable size', () => {
       .map(([dir, files]) => `${relativeTo(dir)}: ${files.length}`);
     expect(crowded).toEqual([]);
   });
+
+  it('no constructor in infra/ over 60 lines: the stack and constructs are composed of named pieces', () => {
+    const long: string[] = [];
+    for (const file of [...folders.values()].flat().filter((f) => relativeTo(f).startsWith('infra/'))) {
+      const lines = readFileSync(file, 'utf8').split('\n');
+      lines.forEach((line, start) => {
+        const opening = /^(\s*)constructor\(/.exec(line);
+        if (!opening) return;
+        const end = lines.findIndex((l, i) => i > start && l === `${opening[1]}}`);
+        const length = end - start + 1;
+        if (end < 0 || length > 60) long.push(`${relativeTo(file)}:${start + 1}: ${length} lines`);
+      });
+    }
+    expect(long).toEqual([]);
+  });
 });
 
 /**
