@@ -52,7 +52,7 @@ describe('intelligence connectors on AWS', () => {
       return (json.Resources[id!]!.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
     };
     const readingRoles = readers.flatMap((reader) => reader.roles ?? []).map((role) => JSON.stringify(role));
-    const expected = ['step-run-intel', 'feeds-refresh', 'refresh-feeds'].map((name) =>
+    const expected = ['step-run-intel', 'scheduled-feeds-refresh', 'refresh-feeds'].map((name) =>
       JSON.stringify(roleOf(name)),
     );
     expect(new Set(readingRoles)).toEqual(new Set(expected));

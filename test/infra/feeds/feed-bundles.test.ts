@@ -18,7 +18,7 @@ const OBJECT_STORE = /^shared\/(platform\/feeds\/s3-objects|services\/feeds\/fee
 const SECRETS_CLIENT = /^node_modules\/@aws-sdk\/client-secrets-manager\//;
 const S3_CLIENT = /^node_modules\/@aws-sdk\/(client-s3|middleware-sdk-s3)\//;
 
-const FUNCTIONS = ['list-feeds', 'refresh-feeds', 'feeds-refresh'] as const;
+const FUNCTIONS = ['list-feeds', 'refresh-feeds', 'scheduled-feeds-refresh'] as const;
 
 async function bundle(): Promise<{ metafile: Metafile; inputs: Record<string, string[]> }> {
   const result = await build({
@@ -61,7 +61,7 @@ describe('what the feeds functions carry', () => {
 
   it('the refresh functions carry the refresh but evaluate it only when a refresh runs', async () => {
     const { metafile, inputs } = await bundle();
-    for (const name of ['refresh-feeds', 'feeds-refresh']) {
+    for (const name of ['refresh-feeds', 'scheduled-feeds-refresh']) {
       const carried = inputs[name] ?? [];
       expect(carried.filter((path) => REFRESH_CODE.test(path)).length, name).toBeGreaterThanOrEqual(4);
       expect(
