@@ -41,7 +41,7 @@ describe('DynamoDB Local installation', () => {
   it('ends with one complete copy when several processes install at once, then skips the download', async () => {
     const target = join(await scratchDir(), 'dynamodb-local');
     const snippet = `
-      const { ensureDynamoDbLocal } = await import('./dynamodb-local.ts');
+      const { ensureDynamoDbLocal } = await import('./local/dynamodb-local.ts');
       const { dir } = await ensureDynamoDbLocal(process.env.TARGET);
       console.log(JSON.stringify({ dir }));
     `;

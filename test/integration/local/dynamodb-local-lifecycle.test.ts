@@ -235,7 +235,7 @@ describe.concurrent('DynamoDB Local processes', () => {
     timeout: 240_000,
   }, async () => {
     const snippet = `
-      const { startDynamoDbLocal } = await import('./dynamodb-local.ts');
+      const { startDynamoDbLocal } = await import('./local/dynamodb-local.ts');
       const dynamodb = await startDynamoDbLocal({});
       console.log(JSON.stringify({ pid: dynamodb.process.pid }));
       if (process.env.HOW === 'exit') setTimeout(() => process.exit(3), 50);
