@@ -12,8 +12,8 @@ import { incidentLink } from '../domain/incidents/incident';
 import { matchingEntries } from '../domain/tenant-knowledge/allowlist';
 import type { GraphRepository } from './graph-repository';
 import type { IncidentsRepository } from './incidents-repository';
-import type { TenantKnowledgeReads } from './tenant-knowledge/tenant-knowledge-reads';
 import type { VerdictsRepository } from './sessions/verdicts-repository';
+import type { TenantKnowledgeReads } from './tenant-knowledge/tenant-knowledge-reads';
 
 /**
  * The investigation tools' read port (domain `InvestigationData`) over the stores:

@@ -6,6 +6,7 @@ import {
   type FeedIndicator,
   type IndicatorDetails,
   isoTime,
+  listedHost,
   type ParsedFeed,
   urlHostIndicator,
 } from './indicators';
@@ -293,7 +294,7 @@ function threatFoxIndicator(row: ThreatFoxRow, out: ParsedFeed): void {
     if (Number.isInteger(port) && port > 0 && port < 65536) details.port = port;
     indicator = ip ? { via: 'address', value: ip, details } : undefined;
   } else if (type === 'domain') {
-    const host = canonicalHost(value);
+    const host = listedHost(value);
     indicator = host ? { via: 'domain', value: host, details } : undefined;
   } else if (type === 'url') {
     indicator = urlHostIndicator(value, { ...details, urls: 1 });

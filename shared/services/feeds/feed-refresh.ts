@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import { acceptParsedFeed, FeedContentError } from '../../domain/feeds/acceptance';
 import { compileFeedSet } from '../../domain/feeds/compiled-set';
 import { FEEDS, type FeedName } from '../../domain/feeds/declarations';
 import type { ParsedFeed } from '../../domain/feeds/indicators';
@@ -40,6 +41,10 @@ export interface RefreshOptions {
 const CONCURRENCY = 3;
 
 class RefreshFailure extends Error {}
+
+/** Failures whose message is safe to show and expected: recorded as the feed's error, logged as a warning. */
+const isKnownFailure = (error: unknown): error is Error =>
+  error instanceof FeedDownloadError || error instanceof RefreshFailure || error instanceof FeedContentError;
 
 function withKey(url: string, key: string | undefined): string {
   if (!key || !/^https?:/.test(url)) return url;
@@ -92,11 +97,8 @@ export class FeedRefresher {
     try {
       next = await this.download(previous, options, at);
     } catch (error) {
-      const reason =
-        error instanceof FeedDownloadError || error instanceof RefreshFailure
-          ? error.message
-          : 'the refresh failed unexpectedly';
-      if (!(error instanceof FeedDownloadError || error instanceof RefreshFailure)) {
+      const reason = isKnownFailure(error) ? error.message : 'the refresh failed unexpectedly';
+      if (!isKnownFailure(error)) {
         logger.error('feed refresh failed', { feed: previous.name, error: error as Error });
       } else logger.warn('feed refresh failed', { feed: previous.name, reason });
       next = {
@@ -161,11 +163,10 @@ export class FeedRefresher {
     } catch {
       throw new RefreshFailure('the download could not be parsed in the feed\u2019s documented format');
     }
-    if (parsed.indicators.length === 0) {
-      throw new RefreshFailure(
-        `the download holds no valid indicator (${parsed.rejected} malformed rows, ${bodies.reduce((n, b) => n + b.byteLength, 0)} bytes)`,
-      );
-    }
+    acceptParsedFeed(
+      parsed,
+      bodies.reduce((n, b) => n + b.byteLength, 0),
+    );
     const compiled = compileFeedSet(previous.name, parsed, at);
     try {
       await objects.put(previous.name, compiled.body);

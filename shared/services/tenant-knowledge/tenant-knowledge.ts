@@ -13,10 +13,10 @@ import {
 } from '../../domain/tenant-knowledge/allowlist';
 import { type FeedbackInput, newFeedback } from '../../domain/tenant-knowledge/feedback';
 import { documentClientFor } from '../../store/dynamo-client';
-import { TenantKnowledgeRepository } from '../../store/tenant-knowledge/tenant-knowledge-repository';
 import { SessionReader } from '../../store/sessions/session-reader';
 import { onSessionsTable } from '../../store/sessions-table';
 import { tableName } from '../../store/tables';
+import { TenantKnowledgeRepository } from '../../store/tenant-knowledge/tenant-knowledge-repository';
 
 /**
  * The tenant's own knowledge (docs/tenant-knowledge.md): the allowlist, kept by admins (admin API keys

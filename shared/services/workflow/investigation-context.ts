@@ -4,10 +4,10 @@ import { documentClientFor } from '../../store/dynamo-client';
 import { type GraphRepository, graphRepositoryFromConfig } from '../../store/graph-repository';
 import { incidentsRepositoryFromConfig } from '../../store/incidents-repository';
 import { investigationData } from '../../store/investigation-data';
-import { TenantKnowledgeReads } from '../../store/tenant-knowledge/tenant-knowledge-reads';
 import { ToolResultsRepository } from '../../store/sessions/tool-results-repository';
 import { VerdictsRepository } from '../../store/sessions/verdicts-repository';
 import { onSessionsTable } from '../../store/sessions-table';
+import { TenantKnowledgeReads } from '../../store/tenant-knowledge/tenant-knowledge-reads';
 import type { SessionContext, SessionStores } from '../sessions/session-context';
 
 /**
