@@ -159,8 +159,9 @@ export class FeedRefresher {
     }
     let parsed: ParsedFeed;
     try {
-      parsed = mergeParsed(bodies.map((body) => parseFeed(feed.format, body)));
-    } catch {
+      parsed = mergeParsed(bodies.map((body) => parseFeed(feed.format, body, maxBytes)));
+    } catch (error) {
+      if (error instanceof FeedContentError) throw error;
       throw new RefreshFailure('the download could not be parsed in the feed\u2019s documented format');
     }
     acceptParsedFeed(

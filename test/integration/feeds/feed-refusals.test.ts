@@ -1,8 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../shared/config';
 import type { FeedName } from '../../../shared/domain/feeds/declarations';
@@ -10,6 +11,7 @@ import { FeedsService } from '../../../shared/services/feeds/feeds';
 import { DirectoryFeedObjects } from '../../../shared/store/feeds/feed-objects';
 import { FeedStateRepository } from '../../../shared/store/feeds/feed-state-repository';
 import { createIsolatedTables } from '../../support/dynamodb';
+import { FIXTURE_DIR } from '../../support/feed-server';
 
 /**
  * issue 36: downloads a refresh must refuse (an `error`, the last good set kept), against DynamoDB
@@ -59,5 +61,15 @@ describe('a refresh refuses an abnormal download and keeps the last good set', (
     );
     expect(await feed.refresh()).toMatchObject({ status: 'ok', indicator_count: 3 });
     expect((await states.all()).SPAMHAUS_DROP.rejected).toBe(1);
+  });
+
+  it('a zip bomb (20 MB of zeros in 20 KB) is stopped at the 1 MiB cap: an error, the last good set kept', async () => {
+    const feed = await feedFrom('TRANCO', 'top-1m.csv.zip');
+    await feed.write(await readFile(join(FIXTURE_DIR, 'top-1m.csv.zip')));
+    expect(await feed.refresh()).toMatchObject({ status: 'ok', indicator_count: 5 });
+    await feed.write(zipSync({ 'top-1m.csv': new Uint8Array(20 * 1_048_576) }));
+    const refused = await feed.refresh();
+    expect(refused).toMatchObject({ status: 'error', indicator_count: 5 });
+    expect(refused.error).toBe('the archive\u2019s top-1m.csv inflates past the 1 MB cap');
   });
 });
