@@ -406,14 +406,20 @@ export function unzipFirst(body: Uint8Array, maxBytes: number): Uint8Array {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let entry: string | undefined;
-  let state: 'reading' | 'done' | 'over' | 'corrupt' = 'reading';
+  // Set from the inflater's callbacks: read through a function so the narrowing is not kept.
+  let state = 'reading' as 'reading' | 'done' | 'over' | 'corrupt';
+  const now = () => state;
   const unzip = new Unzip((file) => {
     if (entry !== undefined || file.name.endsWith('/')) return; // never started: never inflated
     entry = file.name;
     file.ondata = (error, chunk, final) => {
       if (state !== 'reading') return;
-      if (error) state = 'corrupt';
-      else if ((size += chunk.byteLength) > maxBytes) state = 'over';
+      if (error) {
+        state = 'corrupt';
+        return;
+      }
+      size += chunk.byteLength;
+      if (size > maxBytes) state = 'over';
       else {
         chunks.push(chunk);
         if (final) state = 'done';
@@ -425,10 +431,10 @@ export function unzipFirst(body: Uint8Array, maxBytes: number): Uint8Array {
   for (let at = 0; at < body.length && state === 'reading'; at += ZIP_PUSH_BYTES) {
     unzip.push(body.subarray(at, at + ZIP_PUSH_BYTES), at + ZIP_PUSH_BYTES >= body.length);
   }
-  if (state === 'over') {
+  if (now() === 'over') {
     throw new FeedContentError(`the archive\u2019s ${entry} inflates past the ${mb(maxBytes)} cap`);
   }
-  if (state !== 'done') throw new Error('the zip archive is corrupt or holds no file');
+  if (now() !== 'done') throw new Error('the zip archive is corrupt or holds no file');
   const out = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
