@@ -14,11 +14,19 @@ import type { ParsedFeed } from './indicators';
  */
 export const MAX_REJECTED_SHARE = 0.5;
 
+/**
+ * A download holding fewer than this share of the last good set's indicators is a collapse (OpenPhish
+ * answering 200 with random bytes gave 15 → 1), not the publisher's list shrinking: it is refused
+ * when the last good set held at least MIN_COUNT_FOR_COLLAPSE indicators.
+ */
+export const MIN_KEPT_SHARE = 0.1;
+export const MIN_COUNT_FOR_COLLAPSE = 10;
+
 export class FeedContentError extends Error {
   override readonly name = 'FeedContentError';
 }
 
-export function acceptParsedFeed(parsed: ParsedFeed, bytes: number): void {
+export function acceptParsedFeed(parsed: ParsedFeed, bytes: number, lastGoodCount = 0): void {
   const valid = parsed.indicators.length;
   if (valid === 0) {
     throw new FeedContentError(
@@ -29,6 +37,11 @@ export function acceptParsedFeed(parsed: ParsedFeed, bytes: number): void {
   if (share > MAX_REJECTED_SHARE) {
     throw new FeedContentError(
       `${Math.round(share * 100)} % of the download's rows were rejected (${parsed.rejected} of ${valid + parsed.rejected}), more than the ${MAX_REJECTED_SHARE * 100} % a usable file has`,
+    );
+  }
+  if (lastGoodCount >= MIN_COUNT_FOR_COLLAPSE && valid < lastGoodCount * MIN_KEPT_SHARE) {
+    throw new FeedContentError(
+      `the download holds ${valid} valid indicators against ${lastGoodCount} in the last good copy (under ${MIN_KEPT_SHARE * 100} %)`,
     );
   }
 }

@@ -22,8 +22,15 @@ import type { FeedFormat } from './sources';
 /** `maxBytes`: the feed's byte cap, which also bounds what an archive may inflate to. */
 type Parser = (body: Uint8Array, maxBytes: number) => ParsedFeed;
 
-const decoder = new TextDecoder('utf-8', { fatal: false });
-const text = (body: Uint8Array) => decoder.decode(body);
+const decoder = new TextDecoder('utf-8', { fatal: true });
+/** Every format is UTF-8 text: anything else (random bytes, a binary page) is refused whole. */
+function text(body: Uint8Array): string {
+  try {
+    return decoder.decode(body);
+  } catch {
+    throw new FeedContentError('the download is not UTF-8 text, as the feed\u2019s format is');
+  }
+}
 
 function lines(body: string): string[] {
   return body.split(/\r?\n/);

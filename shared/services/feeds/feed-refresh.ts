@@ -167,6 +167,7 @@ export class FeedRefresher {
     acceptParsedFeed(
       parsed,
       bodies.reduce((n, b) => n + b.byteLength, 0),
+      previous.indicator_count,
     );
     const compiled = compileFeedSet(previous.name, parsed, at);
     try {

@@ -72,4 +72,22 @@ describe('a refresh refuses an abnormal download and keeps the last good set', (
     expect(refused).toMatchObject({ status: 'error', indicator_count: 5 });
     expect(refused.error).toBe('the archive\u2019s top-1m.csv inflates past the 1 MB cap');
   });
+
+  it('random non-UTF-8 bytes, then a valid share collapsing 15 → 1, are errors keeping the 15', async () => {
+    const feed = await feedFrom('OPENPHISH', 'openphish.txt');
+    const urls = Array.from({ length: 15 }, (_, i) => `https://phish-${i}.example.com/login`);
+    await feed.write(`${urls.join('\n')}\n`);
+    expect(await feed.refresh()).toMatchObject({ status: 'ok', indicator_count: 15 });
+    const random = new Uint8Array(4096);
+    for (let i = 0; i < random.length; i++) random[i] = (i * 2654435761) >>> 24;
+    random.set(new TextEncoder().encode('https://one.example.net/\n'), 100);
+    await feed.write(random);
+    const garbage = await feed.refresh();
+    expect(garbage).toMatchObject({ status: 'error', indicator_count: 15 });
+    expect(garbage.error).toContain('not UTF-8 text');
+    await feed.write('https://only-one.example.net/\n');
+    const collapsed = await feed.refresh();
+    expect(collapsed).toMatchObject({ status: 'error', indicator_count: 15 });
+    expect(collapsed.error).toContain('1 valid indicators against 15');
+  });
 });
