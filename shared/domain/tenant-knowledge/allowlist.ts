@@ -3,6 +3,7 @@ import type { Entity } from '../core/entity';
 import { canonicalIp, normaliseEntity } from '../core/entity-normalisation';
 import { ValidationError } from '../core/errors';
 import { ipaddr } from '../core/ip-address';
+import { isPublicSuffix } from '../core/public-suffix';
 import type { AllowlistMatch } from '../core/vocabulary';
 import {
   type AllowlistEntry,
@@ -76,6 +77,11 @@ export function normaliseAllowlistValue(type: AllowlistType, value: string): str
     const entity = normaliseEntity({ type, value }, 'entity');
     if (entity.type !== type)
       invalid(`"${value}" is an ${entity.type}, not a ${type}; use type ${entity.type}`);
+    // The private section too (github.io, s3.amazonaws.com): anyone can publish under it.
+    if (type === 'domain' && isPublicSuffix(entity.value))
+      invalid(
+        `"${entity.value}" is a public suffix (shared hosting or a registry), not a domain one party controls`,
+      );
     return entity.value;
   } catch (error) {
     if (error instanceof ValidationError && !error.message.startsWith('Invalid allowlist entry')) {
