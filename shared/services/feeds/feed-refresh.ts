@@ -4,7 +4,7 @@ import { compileFeedSet } from '../../domain/feeds/compiled-set';
 import { FEEDS, type FeedName } from '../../domain/feeds/declarations';
 import type { ParsedFeed } from '../../domain/feeds/indicators';
 import { parseFeed } from '../../domain/feeds/parsers';
-import { FEED_SOURCES } from '../../domain/feeds/sources';
+import { FEED_SOURCES, type FeedSource, keyMayGoTo } from '../../domain/feeds/sources';
 import type { FeedState } from '../../domain/feeds/status';
 import { logger } from '../../observability';
 import { downloadFeed, FeedDownloadError, type Validators } from '../../platform/feeds/feed-download';
@@ -46,8 +46,8 @@ class RefreshFailure extends Error {}
 const isKnownFailure = (error: unknown): error is Error =>
   error instanceof FeedDownloadError || error instanceof RefreshFailure || error instanceof FeedContentError;
 
-function withKey(url: string, key: string | undefined): string {
-  if (!key || !/^https?:/.test(url)) return url;
+function withKey(source: FeedSource, url: string, key: string | undefined): string {
+  if (!key || !keyMayGoTo(source, url)) return url;
   const parsed = new URL(url);
   parsed.searchParams.set('auth-key', key);
   return parsed.toString();
@@ -119,8 +119,10 @@ export class FeedRefresher {
       throw new RefreshFailure(
         'no store for compiled feeds is configured (SIS_FEEDS_BUCKET or SIS_FEEDS_DIR)',
       );
-    const key = feed.key ? await this.deps.keyFor(feed.key.connector) : undefined;
-    if (feed.key?.required && !key) {
+    const urls = settings[previous.name].urls;
+    const toPublisher = urls.some((url) => keyMayGoTo(feed, url));
+    const key = feed.key && toPublisher ? await this.deps.keyFor(feed.key.connector) : undefined;
+    if (feed.key?.required && toPublisher && !key) {
       const env = `SIS_INTEL_${feed.key.connector.toUpperCase()}_API_KEY`;
       throw new RefreshFailure(
         `${previous.name} needs the free abuse.ch Auth-Key: set ${env} (or ${feed.key.connector.toUpperCase()} in the intel secret)`,
@@ -131,12 +133,11 @@ export class FeedRefresher {
       options.timeoutMs ?? Number.POSITIVE_INFINITY,
     );
     const maxBytes = cfg.SIS_FEED_MAX_BYTES ?? feed.maxBytes;
-    const urls = settings[previous.name].urls;
     // Conditional requests only when a good copy is stored and this is not a manual refresh.
     const conditional = !options.force && previous.version !== undefined && previous.outcome !== 'error';
     const fetchOne = (url: string, validators?: Validators) =>
       downloadFeed({
-        url: withKey(url, key),
+        url: withKey(feed, url, key),
         maxBytes,
         timeoutMs,
         ...(validators ? { validators } : {}),
