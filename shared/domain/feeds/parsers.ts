@@ -1,4 +1,5 @@
 import { Unzip, UnzipInflate } from 'fflate';
+import { stripControlOrInvisible } from '../core/entity-normalisation';
 import { FeedContentError } from './acceptance';
 import {
   canonicalCidr,
@@ -487,11 +488,30 @@ export const PARSERS: Readonly<Record<FeedFormat, Parser>> = {
   tranco: parseTranco,
 };
 
+/** A feed-supplied string or string list without control or invisible characters (they reach reports). */
+function cleanDetails(details: IndicatorDetails): IndicatorDetails {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(details)) {
+    out[name] =
+      typeof value === 'string'
+        ? stripControlOrInvisible(value)
+        : Array.isArray(value)
+          ? value.map((v) => (typeof v === 'string' ? stripControlOrInvisible(v) : v))
+          : value;
+  }
+  return out as IndicatorDetails;
+}
+
 /** Parses a downloaded body in the feed's format (FeedContentError when it is refused whole). */
 export function parseFeed(
   format: FeedFormat,
   body: Uint8Array,
   maxBytes = Number.POSITIVE_INFINITY,
 ): ParsedFeed {
-  return PARSERS[format](body, maxBytes);
+  const parsed = PARSERS[format](body, maxBytes);
+  for (const indicator of parsed.indicators) {
+    if (indicator.details) indicator.details = cleanDetails(indicator.details);
+  }
+  if (parsed.notice) parsed.notice = stripControlOrInvisible(parsed.notice);
+  return parsed;
 }

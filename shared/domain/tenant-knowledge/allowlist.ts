@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Entity } from '../core/entity';
-import { canonicalIp, normaliseEntity } from '../core/entity-normalisation';
+import { canonicalIp, hasControlOrInvisible, normaliseEntity } from '../core/entity-normalisation';
 import { ValidationError } from '../core/errors';
 import { ipaddr } from '../core/ip-address';
 import { isPublicSuffix } from '../core/public-suffix';
@@ -98,6 +98,8 @@ export function allowlistEntryId(type: AllowlistType, value: string): string {
 
 export function newAllowlistEntry(input: AllowlistInput, createdBy: string, now: Date): AllowlistEntry {
   const reason = input.reason.trim();
+  if (hasControlOrInvisible(reason, { allowLineBreaks: true }))
+    invalid('reason contains control or invisible formatting characters', 'reason');
   if (!reason) invalid('reason must say why the entity is trusted', 'reason');
   if (reason.length > MAX_REASON_LENGTH)
     invalid(`reason must be at most ${MAX_REASON_LENGTH} characters`, 'reason');
