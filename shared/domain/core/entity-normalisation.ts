@@ -52,6 +52,24 @@ const MAX_DNS_NAME_LENGTH = 253;
  * Normalises an entity given as `{type?, value}` or a bare string. Throws ValidationError with a
  * detail at `<path>.value` (or `<path>.type`) naming the problem. Idempotent.
  */
+/**
+ * Control and invisible formatting characters (ESC, NUL, zero-width spaces, bidi overrides such as
+ * U+202E, private-use and lone surrogates): refused in entity values and in free text, stripped from
+ * feed-supplied strings. Free text may keep line breaks and tabs (`allowLineBreaks`).
+ */
+const CONTROL_OR_INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
+const LINE_BREAKS = /[\t\n\r]/g;
+
+export function hasControlOrInvisible(value: string, options: { allowLineBreaks?: boolean } = {}): boolean {
+  const checked = options.allowLineBreaks ? value.replace(LINE_BREAKS, ' ') : value;
+  CONTROL_OR_INVISIBLE.lastIndex = 0;
+  return CONTROL_OR_INVISIBLE.test(checked);
+}
+
+export function stripControlOrInvisible(value: string): string {
+  return value.replace(CONTROL_OR_INVISIBLE, '');
+}
+
 export function normaliseEntity(input: EntityInput, path = 'entity'): Entity {
   const requested = typeof input === 'string' ? undefined : (input?.type ?? undefined);
   const raw = typeof input === 'string' ? input : input?.value;
@@ -68,7 +86,7 @@ export function normaliseEntity(input: EntityInput, path = 'entity'): Entity {
     fail(`value must be at most ${MAX_ENTITY_VALUE_LENGTH} characters`);
   const value = raw.trim();
   if (value.length === 0) fail('value must not be empty');
-  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u.test(value)) {
+  if (hasControlOrInvisible(value)) {
     fail('value contains control or invisible formatting characters');
   }
 

@@ -22,3 +22,12 @@ function tldts(): typeof Tldts {
 export function parseHostname(...args: Parameters<typeof Tldts.parse>): ReturnType<typeof Tldts.parse> {
   return tldts().parse(...args);
 }
+
+/**
+ * Whether the name is itself a public suffix, ICANN or private section (`com`, `co.uk`, `github.io`,
+ * `s3.amazonaws.com`): a name anyone can register or publish under, which nobody speaks for.
+ */
+export function isPublicSuffix(name: string): boolean {
+  const parsed = parseHostname(name, { allowPrivateDomains: true });
+  return !parsed.isIp && parsed.publicSuffix === name.toLowerCase().replace(/\.$/, '');
+}

@@ -1,5 +1,7 @@
 import { ipaddr } from '../core/ip-address';
+import { isPublicSuffix } from '../core/public-suffix';
 import type { IndicatorDetails, IndicatorVia } from '../core/vocabulary';
+import { MIN_IPV4_PREFIX, MIN_IPV6_PREFIX } from '../tenant-knowledge/allowlist-types';
 
 export type { IndicatorDetails, IndicatorVia };
 
@@ -51,7 +53,11 @@ export function canonicalIp(value: string): string | undefined {
   }
 }
 
-/** `a.b.c.d/n` or an IPv6 network, normalised to its network address; undefined when invalid. */
+/**
+ * `a.b.c.d/n` or an IPv6 network, normalised to its network address; undefined when invalid or wider
+ * than the allowlist's bound (/8 for IPv4, /32 for IPv6): one feed row must not condemn a large part
+ * of the internet (`0.0.0.0/0` would list every address), as one allowlist entry must not vouch for it.
+ */
 export function canonicalCidr(value: string): string | undefined {
   const slash = value.indexOf('/');
   if (slash < 0) {
@@ -60,8 +66,8 @@ export function canonicalCidr(value: string): string | undefined {
   }
   try {
     const [address, bits] = ipaddr().parseCIDR(value);
-    const max = address.kind() === 'ipv4' ? 32 : 128;
-    if (bits < 0 || bits > max) return undefined;
+    const v4 = address.kind() === 'ipv4';
+    if (bits < (v4 ? MIN_IPV4_PREFIX : MIN_IPV6_PREFIX) || bits > (v4 ? 32 : 128)) return undefined;
     const network = ipaddr().IPv4.isValid(value.slice(0, slash))
       ? ipaddr().IPv4.networkAddressFromCIDR(value)
       : ipaddr().IPv6.networkAddressFromCIDR(value);
@@ -74,6 +80,17 @@ export function canonicalCidr(value: string): string | undefined {
 
 const ASCII_HOST =
   /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)+$/;
+
+/**
+ * A host a threat feed may list: canonical, and not a public suffix (ICANN or private section:
+ * `co.uk`, `github.io`), since a listed domain covers its subdomains and one row would then condemn
+ * every site under the suffix. (Tranco's popularity ranks, benign and matched exactly or on the
+ * registrable domain, keep suffixes.)
+ */
+export function listedHost(value: string): string | undefined {
+  const host = canonicalHost(value);
+  return host && !isPublicSuffix(host) ? host : undefined;
+}
 
 /** A host name in lower-case ASCII (IDNs in punycode) with at least two labels, or undefined. */
 export function canonicalHost(value: string): string | undefined {
@@ -100,7 +117,7 @@ export function urlHostIndicator(url: string, details?: IndicatorDetails): FeedI
   }
   const ip = canonicalIp(host.replace(/^\[|\]$/g, ''));
   if (ip) return { via: 'url_host', value: ip, ...(details ? { details } : {}) };
-  const name = canonicalHost(host);
+  const name = listedHost(host);
   return name ? { via: 'url_host', value: name, ...(details ? { details } : {}) } : undefined;
 }
 

@@ -1,4 +1,6 @@
-import { unzipSync } from 'fflate';
+import { Unzip, UnzipInflate } from 'fflate';
+import { stripControlOrInvisible } from '../core/entity-normalisation';
+import { FeedContentError } from './acceptance';
 import {
   canonicalCidr,
   canonicalHost,
@@ -6,6 +8,7 @@ import {
   type FeedIndicator,
   type IndicatorDetails,
   isoTime,
+  listedHost,
   type ParsedFeed,
   urlHostIndicator,
 } from './indicators';
@@ -17,10 +20,18 @@ import type { FeedFormat } from './sources';
  * the refresh treats a file with no valid indicator as an error (the last good copy stays).
  */
 
-type Parser = (body: Uint8Array) => ParsedFeed;
+/** `maxBytes`: the feed's byte cap, which also bounds what an archive may inflate to. */
+type Parser = (body: Uint8Array, maxBytes: number) => ParsedFeed;
 
-const decoder = new TextDecoder('utf-8', { fatal: false });
-const text = (body: Uint8Array) => decoder.decode(body);
+const decoder = new TextDecoder('utf-8', { fatal: true });
+/** Every format is UTF-8 text: anything else (random bytes, a binary page) is refused whole. */
+function text(body: Uint8Array): string {
+  try {
+    return decoder.decode(body);
+  } catch {
+    throw new FeedContentError('the download is not UTF-8 text, as the feed\u2019s format is');
+  }
+}
 
 function lines(body: string): string[] {
   return body.split(/\r?\n/);
@@ -293,7 +304,7 @@ function threatFoxIndicator(row: ThreatFoxRow, out: ParsedFeed): void {
     if (Number.isInteger(port) && port > 0 && port < 65536) details.port = port;
     indicator = ip ? { via: 'address', value: ip, details } : undefined;
   } else if (type === 'domain') {
-    const host = canonicalHost(value);
+    const host = listedHost(value);
     indicator = host ? { via: 'domain', value: host, details } : undefined;
   } else if (type === 'url') {
     indicator = urlHostIndicator(value, { ...details, urls: 1 });
@@ -387,22 +398,68 @@ export function parseUrlLines(body: Uint8Array): ParsedFeed {
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
-/** The first file of a zip archive (Tranco's `top-1m.csv.zip`), or the body itself when not a zip. */
-export function unzipFirst(body: Uint8Array): Uint8Array {
+/** Compressed bytes handed to the inflater at once: deflate's ~1032:1 bound keeps each step under ~4 MB. */
+const ZIP_PUSH_BYTES = 4096;
+
+const mb = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
+
+/**
+ * The first file of a zip archive (Tranco's `top-1m.csv.zip`), or the body itself when not a zip.
+ * Only that entry is inflated (every other entry is skipped unread), streamed, and stopped as soon
+ * as it passes `maxBytes`: a zip bomb costs at most the cap and one step, and is a FeedContentError
+ * (the refresh keeps the last good set). A corrupt archive is an Error.
+ */
+export function unzipFirst(body: Uint8Array, maxBytes: number): Uint8Array {
   if (!ZIP_MAGIC.every((byte, i) => body[i] === byte)) return body;
-  const files = unzipSync(body, { filter: (file) => !file.name.endsWith('/') });
-  const first = Object.values(files)[0];
-  if (!first) throw new Error('the zip archive holds no file');
-  return first;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let entry: string | undefined;
+  // Set from the inflater's callbacks: read through a function so the narrowing is not kept.
+  let state = 'reading' as 'reading' | 'done' | 'over' | 'corrupt';
+  const now = () => state;
+  const unzip = new Unzip((file) => {
+    if (entry !== undefined || file.name.endsWith('/')) return; // never started: never inflated
+    entry = file.name;
+    file.ondata = (error, chunk, final) => {
+      if (state !== 'reading') return;
+      if (error) {
+        state = 'corrupt';
+        return;
+      }
+      size += chunk.byteLength;
+      if (size > maxBytes) state = 'over';
+      else {
+        chunks.push(chunk);
+        if (final) state = 'done';
+      }
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+  for (let at = 0; at < body.length && state === 'reading'; at += ZIP_PUSH_BYTES) {
+    unzip.push(body.subarray(at, at + ZIP_PUSH_BYTES), at + ZIP_PUSH_BYTES >= body.length);
+  }
+  if (now() === 'over') {
+    throw new FeedContentError(`the archive\u2019s ${entry} inflates past the ${mb(maxBytes)} cap`);
+  }
+  if (now() !== 'done') throw new Error('the zip archive is corrupt or holds no file');
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
 }
 
 /** `top-1m.csv` (inside its zip): `rank,domain` lines, no header. */
-export function parseTranco(body: Uint8Array): ParsedFeed {
+export function parseTranco(body: Uint8Array, maxBytes = Number.POSITIVE_INFINITY): ParsedFeed {
   const out = empty();
   let csv: Uint8Array;
   try {
-    csv = unzipFirst(body);
-  } catch {
+    csv = unzipFirst(body, maxBytes);
+  } catch (error) {
+    if (error instanceof FeedContentError) throw error;
     out.rejected++;
     return out;
   }
@@ -431,7 +488,30 @@ export const PARSERS: Readonly<Record<FeedFormat, Parser>> = {
   tranco: parseTranco,
 };
 
-/** Parses a downloaded body in the feed's format. */
-export function parseFeed(format: FeedFormat, body: Uint8Array): ParsedFeed {
-  return PARSERS[format](body);
+/** A feed-supplied string or string list without control or invisible characters (they reach reports). */
+function cleanDetails(details: IndicatorDetails): IndicatorDetails {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(details)) {
+    out[name] =
+      typeof value === 'string'
+        ? stripControlOrInvisible(value)
+        : Array.isArray(value)
+          ? value.map((v) => (typeof v === 'string' ? stripControlOrInvisible(v) : v))
+          : value;
+  }
+  return out as IndicatorDetails;
+}
+
+/** Parses a downloaded body in the feed's format (FeedContentError when it is refused whole). */
+export function parseFeed(
+  format: FeedFormat,
+  body: Uint8Array,
+  maxBytes = Number.POSITIVE_INFINITY,
+): ParsedFeed {
+  const parsed = PARSERS[format](body, maxBytes);
+  for (const indicator of parsed.indicators) {
+    if (indicator.details) indicator.details = cleanDetails(indicator.details);
+  }
+  if (parsed.notice) parsed.notice = stripControlOrInvisible(parsed.notice);
+  return parsed;
 }

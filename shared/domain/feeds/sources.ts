@@ -165,3 +165,17 @@ export const FEED_SOURCES: Readonly<Record<FeedName, FeedSource>> = {
     },
   },
 };
+
+/**
+ * Whether the abuse.ch Auth-Key may go with a request to `url`: only over https to one of the
+ * publisher's own hosts (those of its default URLs). A mirror the operator names gets no key (and
+ * needs none); plain http would show the key to every hop.
+ */
+export function keyMayGoTo(source: FeedSource, url: string): boolean {
+  try {
+    const target = new URL(url);
+    return target.protocol === 'https:' && source.urls.some((own) => new URL(own).host === target.host);
+  } catch {
+    return false;
+  }
+}

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Entity } from '../core/entity';
-import { canonicalIp, normaliseEntity } from '../core/entity-normalisation';
+import { canonicalIp, hasControlOrInvisible, normaliseEntity } from '../core/entity-normalisation';
 import { ValidationError } from '../core/errors';
 import { ipaddr } from '../core/ip-address';
+import { isPublicSuffix } from '../core/public-suffix';
 import type { AllowlistMatch } from '../core/vocabulary';
 import {
   type AllowlistEntry,
@@ -76,6 +77,11 @@ export function normaliseAllowlistValue(type: AllowlistType, value: string): str
     const entity = normaliseEntity({ type, value }, 'entity');
     if (entity.type !== type)
       invalid(`"${value}" is an ${entity.type}, not a ${type}; use type ${entity.type}`);
+    // The private section too (github.io, s3.amazonaws.com): anyone can publish under it.
+    if (type === 'domain' && isPublicSuffix(entity.value))
+      invalid(
+        `"${entity.value}" is a public suffix (shared hosting or a registry), not a domain one party controls`,
+      );
     return entity.value;
   } catch (error) {
     if (error instanceof ValidationError && !error.message.startsWith('Invalid allowlist entry')) {
@@ -92,6 +98,8 @@ export function allowlistEntryId(type: AllowlistType, value: string): string {
 
 export function newAllowlistEntry(input: AllowlistInput, createdBy: string, now: Date): AllowlistEntry {
   const reason = input.reason.trim();
+  if (hasControlOrInvisible(reason, { allowLineBreaks: true }))
+    invalid('reason contains control or invisible formatting characters', 'reason');
   if (!reason) invalid('reason must say why the entity is trusted', 'reason');
   if (reason.length > MAX_REASON_LENGTH)
     invalid(`reason must be at most ${MAX_REASON_LENGTH} characters`, 'reason');

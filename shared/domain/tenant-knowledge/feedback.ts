@@ -1,3 +1,4 @@
+import { hasControlOrInvisible } from '../core/entity-normalisation';
 import { ValidationError } from '../core/errors';
 import type { FeedbackRecord, Verdict } from '../core/vocabulary';
 
@@ -23,6 +24,12 @@ export function newFeedback(
   now: Date,
 ): FeedbackRecord {
   const comment = input.comment.trim();
+  if (hasControlOrInvisible(comment, { allowLineBreaks: true })) {
+    throw new ValidationError(
+      'Invalid feedback: comment contains control or invisible formatting characters.',
+      [{ path: 'comment', message: 'contains control or invisible formatting characters' }],
+    );
+  }
   if (comment.length > MAX_COMMENT_LENGTH) {
     throw new ValidationError(`Invalid feedback: comment must be at most ${MAX_COMMENT_LENGTH} characters.`, [
       { path: 'comment', message: `at most ${MAX_COMMENT_LENGTH} characters` },

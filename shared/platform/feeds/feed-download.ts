@@ -68,6 +68,36 @@ async function readBodyCapped(response: Response, maxBytes: number): Promise<Uin
   );
 }
 
+const MAX_REDIRECTS = 5;
+
+/**
+ * Follows redirects by hand, only on the same host and never from https down to http: a redirect
+ * elsewhere could carry the Auth-Key in the URL to another party, or the download off the publisher.
+ */
+async function fetchFollowingSameHost(
+  request: DownloadRequest,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<Response> {
+  let url = new URL(request.url);
+  for (let hop = 0; ; hop++) {
+    const response = await (request.fetchImpl ?? fetch)(url, { headers, signal, redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status > 399 || response.status === 304 || !location)
+      return response;
+    await response.body?.cancel().catch(() => undefined);
+    const next = new URL(location, url);
+    if (next.host !== url.host || (url.protocol === 'https:' && next.protocol !== 'https:')) {
+      throw new FeedDownloadError(
+        `${redactUrl(request.url)} redirected to ${next.protocol}//${next.host}: only redirects on the same host, never down to http, are followed`,
+      );
+    }
+    if (hop >= MAX_REDIRECTS)
+      throw new FeedDownloadError(`${redactUrl(request.url)} redirected more than ${MAX_REDIRECTS} times`);
+    url = next;
+  }
+}
+
 export async function downloadFeed(request: DownloadRequest): Promise<DownloadResult> {
   const shown = redactUrl(request.url);
   if (request.url.startsWith('file://')) return readFileCapped(request.url, request.maxBytes);
@@ -80,11 +110,7 @@ export async function downloadFeed(request: DownloadRequest): Promise<DownloadRe
     };
     if (request.validators?.etag) headers['if-none-match'] = request.validators.etag;
     if (request.validators?.last_modified) headers['if-modified-since'] = request.validators.last_modified;
-    const response = await (request.fetchImpl ?? fetch)(request.url, {
-      headers,
-      signal: controller.signal,
-      redirect: 'follow',
-    });
+    const response = await fetchFollowingSameHost(request, headers, controller.signal);
     if (response.status === 304) {
       await response.body?.cancel().catch(() => undefined);
       return { status: 'not_modified' };

@@ -1,9 +1,10 @@
 import type { Config } from '../../config';
+import { acceptParsedFeed, FeedContentError } from '../../domain/feeds/acceptance';
 import { compileFeedSet } from '../../domain/feeds/compiled-set';
 import { FEEDS, type FeedName } from '../../domain/feeds/declarations';
 import type { ParsedFeed } from '../../domain/feeds/indicators';
 import { parseFeed } from '../../domain/feeds/parsers';
-import { FEED_SOURCES } from '../../domain/feeds/sources';
+import { FEED_SOURCES, type FeedSource, keyMayGoTo } from '../../domain/feeds/sources';
 import type { FeedState } from '../../domain/feeds/status';
 import { logger } from '../../observability';
 import { downloadFeed, FeedDownloadError, type Validators } from '../../platform/feeds/feed-download';
@@ -41,8 +42,12 @@ const CONCURRENCY = 3;
 
 class RefreshFailure extends Error {}
 
-function withKey(url: string, key: string | undefined): string {
-  if (!key || !/^https?:/.test(url)) return url;
+/** Failures whose message is safe to show and expected: recorded as the feed's error, logged as a warning. */
+const isKnownFailure = (error: unknown): error is Error =>
+  error instanceof FeedDownloadError || error instanceof RefreshFailure || error instanceof FeedContentError;
+
+function withKey(source: FeedSource, url: string, key: string | undefined): string {
+  if (!key || !keyMayGoTo(source, url)) return url;
   const parsed = new URL(url);
   parsed.searchParams.set('auth-key', key);
   return parsed.toString();
@@ -92,11 +97,8 @@ export class FeedRefresher {
     try {
       next = await this.download(previous, options, at);
     } catch (error) {
-      const reason =
-        error instanceof FeedDownloadError || error instanceof RefreshFailure
-          ? error.message
-          : 'the refresh failed unexpectedly';
-      if (!(error instanceof FeedDownloadError || error instanceof RefreshFailure)) {
+      const reason = isKnownFailure(error) ? error.message : 'the refresh failed unexpectedly';
+      if (!isKnownFailure(error)) {
         logger.error('feed refresh failed', { feed: previous.name, error: error as Error });
       } else logger.warn('feed refresh failed', { feed: previous.name, reason });
       next = {
@@ -117,8 +119,10 @@ export class FeedRefresher {
       throw new RefreshFailure(
         'no store for compiled feeds is configured (SIS_FEEDS_BUCKET or SIS_FEEDS_DIR)',
       );
-    const key = feed.key ? await this.deps.keyFor(feed.key.connector) : undefined;
-    if (feed.key?.required && !key) {
+    const urls = settings[previous.name].urls;
+    const toPublisher = urls.some((url) => keyMayGoTo(feed, url));
+    const key = feed.key && toPublisher ? await this.deps.keyFor(feed.key.connector) : undefined;
+    if (feed.key?.required && toPublisher && !key) {
       const env = `SIS_INTEL_${feed.key.connector.toUpperCase()}_API_KEY`;
       throw new RefreshFailure(
         `${previous.name} needs the free abuse.ch Auth-Key: set ${env} (or ${feed.key.connector.toUpperCase()} in the intel secret)`,
@@ -129,12 +133,11 @@ export class FeedRefresher {
       options.timeoutMs ?? Number.POSITIVE_INFINITY,
     );
     const maxBytes = cfg.SIS_FEED_MAX_BYTES ?? feed.maxBytes;
-    const urls = settings[previous.name].urls;
     // Conditional requests only when a good copy is stored and this is not a manual refresh.
     const conditional = !options.force && previous.version !== undefined && previous.outcome !== 'error';
     const fetchOne = (url: string, validators?: Validators) =>
       downloadFeed({
-        url: withKey(url, key),
+        url: withKey(feed, url, key),
         maxBytes,
         timeoutMs,
         ...(validators ? { validators } : {}),
@@ -157,15 +160,16 @@ export class FeedRefresher {
     }
     let parsed: ParsedFeed;
     try {
-      parsed = mergeParsed(bodies.map((body) => parseFeed(feed.format, body)));
-    } catch {
+      parsed = mergeParsed(bodies.map((body) => parseFeed(feed.format, body, maxBytes)));
+    } catch (error) {
+      if (error instanceof FeedContentError) throw error;
       throw new RefreshFailure('the download could not be parsed in the feed\u2019s documented format');
     }
-    if (parsed.indicators.length === 0) {
-      throw new RefreshFailure(
-        `the download holds no valid indicator (${parsed.rejected} malformed rows, ${bodies.reduce((n, b) => n + b.byteLength, 0)} bytes)`,
-      );
-    }
+    acceptParsedFeed(
+      parsed,
+      bodies.reduce((n, b) => n + b.byteLength, 0),
+      previous.indicator_count,
+    );
     const compiled = compileFeedSet(previous.name, parsed, at);
     try {
       await objects.put(previous.name, compiled.body);

@@ -1,6 +1,6 @@
 import type { AttackTechniqueId } from '../../core/attack';
 import type { Entity } from '../../core/entity';
-import { parseHostname } from '../../core/public-suffix';
+import { isPublicSuffix, parseHostname } from '../../core/public-suffix';
 import type {
   Facts,
   FeedMatch,
@@ -159,7 +159,8 @@ function hitsFor(entity: Entity, loaded: LoadedFeed): Hit[] {
   }
   const exact = name ? loaded.set.matchHost(name) : undefined;
   if (exact) hits.push({ match: exact, on: name!, parent: false });
-  for (const parent of parents) {
+  // A public suffix (`github.io`, `co.uk`) is never a parent that speaks for the names under it.
+  for (const parent of parents.filter((p) => !isPublicSuffix(p))) {
     const match = loaded.set.matchHost(parent);
     // The host of a listed URL covers only itself; a listed domain covers its subdomains.
     if (match && match.meta.via === 'domain') hits.push({ match, on: parent, parent: true });
