@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FeedName } from '../../domain/feeds/declarations';
@@ -26,7 +27,8 @@ export class DirectoryFeedObjects implements FeedObjectStore {
   async put(name: FeedName, body: Uint8Array): Promise<void> {
     const file = join(this.dir, feedObjectKey(name));
     await mkdir(join(this.dir, 'feeds'), { recursive: true });
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    // Random: simultaneous refreshes in one process and millisecond must not share a temporary file.
+    const temporary = `${file}.${randomUUID()}.tmp`;
     await writeFile(temporary, body);
     await rename(temporary, file);
   }

@@ -2,6 +2,7 @@ import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/
 import type { Config } from '../../config';
 import { FEED_NAMES, type FeedName, isFeedName } from '../../domain/feeds/declarations';
 import type { FeedState } from '../../domain/feeds/status';
+import { isSingleWriteConditionFailure } from '../condition-failures';
 import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
 
@@ -58,10 +59,32 @@ export class FeedStateRepository {
     return out;
   }
 
-  async save(state: FeedState): Promise<void> {
+  /**
+   * Records the state unless a newer set's state is already stored (versions are ISO times, ordered
+   * as strings): a slower simultaneous refresh never puts the feed back to an older copy. Returns
+   * whether it was written.
+   */
+  async save(state: FeedState): Promise<boolean> {
     const item: Record<string, unknown> = { pk: FEED_PK, sk: state.name };
     for (const field of FIELDS) if (state[field] !== undefined) item[field] = state[field];
-    await this.doc.send(new PutCommand({ TableName: this.table, Item: item }));
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: item,
+          ...(state.version === undefined
+            ? { ConditionExpression: 'attribute_not_exists(version)' }
+            : {
+                ConditionExpression: 'attribute_not_exists(version) OR version <= :version',
+                ExpressionAttributeValues: { ':version': state.version },
+              }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isSingleWriteConditionFailure(error)) return false;
+      throw error;
+    }
   }
 }
 
