@@ -3,7 +3,7 @@ import type { FeedsPort } from '../../../shared/domain/core/vocabulary';
 import { compileFeedSet, loadFeedSet } from '../../../shared/domain/feeds/compiled-set';
 import { parseIpLines, parseSpamhausDrop, parseThreatFox } from '../../../shared/domain/feeds/parsers';
 import { runToolByName } from '../../../shared/domain/investigation';
-import { memoryData, NOW } from '../investigation-test-data';
+import { memoryData, NOW } from '../investigations/investigation-test-data';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const values = (parsed: { indicators: { value: string }[] }) => parsed.indicators.map((i) => i.value);
