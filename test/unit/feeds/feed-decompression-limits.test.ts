@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { FeedContentError } from '../../../shared/domain/feeds/acceptance';
-import { parseFeed, unzipFirst } from '../../../shared/domain/feeds/parsers';
+import { parseFeed } from '../../../shared/domain/feeds/parsers';
+import { unzipFirst } from '../../../shared/domain/feeds/unzip-first';
 
 const MIB = 1_048_576;
 const csv = new Uint8Array(readFileSync(join(__dirname, '../../fixtures/feeds/top-1m.csv')));
