@@ -15,6 +15,8 @@ export const MAX_ALLOWLIST_ENTRIES = 5_000;
 export const MAX_FEEDBACK_READ = 20;
 
 export const feedbackPk = (entity: Entity) => `FEEDBACK#${entity.type}#${entity.value}`;
+/** Every feedback partition, as an IAM `dynamodb:LeadingKeys` pattern (infra/function-grants.ts). */
+export const FEEDBACK_PK_PATTERN = 'FEEDBACK#*';
 export const entrySk = (entryId: string) => `${ENTRY_PREFIX}${entryId}`;
 
 export function entryFromItem(item: Record<string, unknown>): AllowlistEntry {
