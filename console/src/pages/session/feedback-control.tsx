@@ -40,7 +40,7 @@ export function FeedbackControl({ sessionId, verdict }: { sessionId: string; ver
         confirmation.
       </p>
       <TextField
-        label="Reason"
+        label="Reason (comment)"
         name="comment"
         required
         maxLength={1000}
@@ -80,7 +80,7 @@ export function FeedbackControl({ sessionId, verdict }: { sessionId: string; ver
       <ErrorNote error={sending.error} />
       {given && (
         <p role="status">
-          Recorded {given.review_id}: {given.verdict.replace('_', ' ')} by {given.by}
+          Recorded: {given.verdict.replace('_', ' ')} by {given.by} ({given.review_id})
           {given.expires_at ? `, counting until ${given.expires_at.slice(0, 10)}` : ''}
           {given.status === 'awaiting_approval' ? "; it awaits an admin's approval." : '.'}
         </p>
