@@ -1,4 +1,6 @@
+import { SESSION_PK_PATTERN } from '../shared/store/sessions/keys';
 import type { TableId } from '../shared/store/tables';
+import { ALLOWLIST_PK, FEEDBACK_PK_PATTERN } from '../shared/store/tenant-knowledge/tenant-knowledge-items';
 
 /**
  * What each function may touch, keyed by the route table's `functionName` (plus the authorizer and
@@ -21,6 +23,13 @@ export interface TableGrant {
   access: TableAccess;
   /** Global secondary indexes the function queries; each is granted Query only. */
   indexes?: readonly string[];
+  /**
+   * The partition keys (IAM patterns) `access` is held to by `dynamodb:LeadingKeys`; without it the
+   * whole table. The store spells them (shared/store): a function writes only its own items.
+   */
+  partitions?: readonly string[];
+  /** Further partitions the function may only read (GetItem, Query): e.g. the session it reviews. */
+  readPartitions?: readonly string[];
 }
 
 export type StateMachineAction = 'start' | 'stop' | 'describe';
@@ -68,9 +77,9 @@ export interface FunctionGrants {
 const feedAdmin: FunctionGrants = { tables: { intel: { access: 'readWrite' } }, feeds: 'readWrite' };
 const feedList: FunctionGrants = { tables: { intel: { access: 'read' } }, feeds: 'settings' };
 
-/** Allowlist changes and feedback: the sessions table (their items) and the audit partition. */
-const tenantKnowledgeWrite: FunctionGrants = {
-  tables: { sessions: { access: 'readWrite' } },
+/** Allowlist changes: the allowlist partition of the sessions table, and the audit partition. */
+const allowlistWrite: FunctionGrants = {
+  tables: { sessions: { access: 'readWrite', partitions: [ALLOWLIST_PK] } },
   auditAppend: true,
 };
 
@@ -97,10 +106,19 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   // The tenant's knowledge (docs/tenant-knowledge.md): allowlist and feedback items in the sessions
   // table; each change appends its audit record (the feedback reads the session's META too). Each
   // function also serves the console twin of its route.
-  'add-allowlist-entry': tenantKnowledgeWrite,
-  'list-allowlist': { tables: { sessions: { access: 'read' } } },
-  'remove-allowlist-entry': tenantKnowledgeWrite,
-  'submit-session-feedback': tenantKnowledgeWrite,
+  'add-allowlist-entry': allowlistWrite,
+  'list-allowlist': { tables: { sessions: { access: 'read', partitions: [ALLOWLIST_PK] } } },
+  'remove-allowlist-entry': allowlistWrite,
+  'submit-session-feedback': {
+    tables: {
+      sessions: {
+        access: 'readWrite',
+        partitions: [FEEDBACK_PK_PATTERN],
+        readPartitions: [SESSION_PK_PATTERN],
+      },
+    },
+    auditAppend: true,
+  },
   'list-feeds': feedList,
   'refresh-feeds': feedAdmin,
   // The scheduled refresh (infra/constructs/feed-refresh.ts).

@@ -77,7 +77,27 @@ export function applyFunctionGrants(
   for (const [tableId, grant] of Object.entries(grants.tables ?? {}) as [TableId, TableGrant | undefined][]) {
     if (!grant) continue;
     const table = targets.tables[tableId];
-    fn.addToPolicy(new PolicyStatement({ actions: tableActions(grant.access), resources: [table.tableArn] }));
+    // Held to its own partitions when the grant names them (LeadingKeys: the partition key of every item).
+    const heldTo = (partitions: readonly string[] | undefined) =>
+      partitions
+        ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...partitions] } } }
+        : {};
+    fn.addToPolicy(
+      new PolicyStatement({
+        actions: tableActions(grant.access),
+        resources: [table.tableArn],
+        ...heldTo(grant.partitions),
+      }),
+    );
+    if (grant.readPartitions?.length) {
+      fn.addToPolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+          resources: [table.tableArn],
+          ...heldTo(grant.readPartitions),
+        }),
+      );
+    }
     if (grant.indexes?.length) {
       fn.addToPolicy(
         new PolicyStatement({

@@ -70,6 +70,7 @@ export function nodeFromItem(item: Item): StoredNode {
   if (typeof item.risk_score === 'number') node.risk_score = item.risk_score;
   if (typeof item.risk_scored_at === 'string') node.risk_scored_at = item.risk_scored_at;
   if (isTlp(item.tlp)) node.tlp = item.tlp;
+  if (item.named_outside_red === true) node.named_outside_red = true;
   if (Array.isArray(item.risk_basis)) node.risk_basis = riskBasisFromItem(item.risk_basis);
   return node;
 }
@@ -116,6 +117,7 @@ export function nodeItem(node: StoredNode, version: number): Item {
       ? { risk_score: node.risk_score, risk_scored_at: node.risk_scored_at }
       : {}),
     ...(node.tlp ? { tlp: node.tlp } : {}),
+    ...(node.named_outside_red ? { named_outside_red: true } : {}),
     ...(node.risk_basis ? { risk_basis: node.risk_basis } : {}),
     version,
   };

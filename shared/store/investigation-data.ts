@@ -8,6 +8,7 @@ import type {
   Verdict,
 } from '../domain/core/vocabulary';
 import { VERDICTS } from '../domain/core/vocabulary';
+import { sharedTlp } from '../domain/graph/graph';
 import { incidentLink } from '../domain/incidents/incident';
 import { matchingEntries } from '../domain/tenant-knowledge/allowlist';
 import type { GraphRepository } from './graph-repository';
@@ -99,7 +100,7 @@ export function investigationData(stores: InvestigationDataStores): Investigatio
           count: side.count,
           evidence: side.evidence,
           ...(node?.risk_score !== undefined ? { risk_score: node.risk_score } : {}),
-          ...(node?.tlp ? { tlp: node.tlp } : {}),
+          ...(node?.tlp ? { tlp: sharedTlp(node) ?? node.tlp } : {}),
           ...(node?.risk_basis ? { risk_basis: node.risk_basis } : {}),
         };
       });

@@ -378,7 +378,7 @@ export interface paths {
         put?: never;
         /**
          * Mark any of the tenant's sessions a false positive or confirm it
-         * @description The same as submitSessionFeedback, for console analysts and admins.
+         * @description The same as submitSessionFeedback, for console analysts and admins; an analyst's false positive awaits an admin's approval, and only an admin may approve (403).
          *
          *     Requires a console sign-in (analyst).
          */
@@ -2157,11 +2157,20 @@ export interface components {
              */
             verdict: "true_positive" | "false_positive";
             /**
-             * @description Why; quoted by later investigations
-             * @default
+             * @description The reason (required, no control or invisible characters); quoted by later investigations
              * @example Our vulnerability scanner
              */
-            comment?: string;
+            comment: string;
+            /**
+             * @description Days until the review stops counting (1-3650); without it, never
+             * @example 90
+             */
+            expires_in_days?: number;
+            /**
+             * @description Admins only: the review_id of an analyst's false_positive on this session that this false_positive review approves
+             * @example rv_17647200000001a2b3c4d5e6f
+             */
+            approves?: string;
         };
         /** @description An analyst's review of a session's verdict */
         SessionFeedback: {
@@ -2190,6 +2199,31 @@ export interface components {
              */
             session_verdict?: "benign" | "suspicious" | "malicious" | "unknown" | null;
             session_risk_score?: number | null;
+            /** @description This review (every review is kept) */
+            review_id?: string;
+            /**
+             * @description The reviewer's role
+             * @enum {string}
+             */
+            by_role?: "admin" | "analyst";
+            /**
+             * Format: date-time
+             * @description null: never expires
+             * @example 2026-11-01T12:00:00Z
+             */
+            expires_at?: string | null;
+            /** @description The analyst review this one approves */
+            approves?: string;
+            /**
+             * @description counts: later investigations weigh it now; awaiting_approval: an analyst's false_positive that waits for an admin's approval and meanwhile never outweighs feed or intel evidence or a confirmation
+             * @enum {string}
+             */
+            status?: "counts" | "awaiting_approval";
+            /**
+             * @description The reviewed session's verdict and risk were left out: the caller may not read that session (another key's)
+             * @enum {boolean}
+             */
+            session_withheld?: true;
         };
         FeedSummary: {
             /**
@@ -4207,11 +4241,6 @@ export const CreateApiKeyRequestDefaults = {
 /** What the service uses for each omitted field of a `RotateApiKeyRequest`. */
 export const RotateApiKeyRequestDefaults = {
     "grace_period_seconds": 0
-} as const;
-
-/** What the service uses for each omitted field of a `SessionFeedbackRequest`. */
-export const SessionFeedbackRequestDefaults = {
-    "comment": ""
 } as const;
 
 /** What the service uses for each omitted field of a `StartInvestigationRequest`. */

@@ -68,7 +68,7 @@ export const submitSessionFeedback = /* @__PURE__ */ defineRoute({
   functionName: 'submit-session-feedback',
   summary: 'Review the verdict of a completed investigation',
   description:
-    'A reviewer (admin key) marks a completed session of any key of the tenant a true_positive or a false_positive, with a comment. Later investigations of the same entity carry a finding citing it (who, when, comment): a false positive makes them benign, a true positive counts as confirmed evidence. The latest feedback on a session replaces earlier feedback. 404 for an unknown session, 409 while it runs. Audited.',
+    "A reviewer (admin key) marks a completed session of any key of the tenant a true_positive or a false_positive, with a required reason (comment) and an optional expiry (expires_in_days). Every review is kept. Later investigations of the same entity carry a finding citing the review that decides (who, when, reason): an admin's false positive makes them benign, a true positive counts as confirmed evidence; a console analyst's false positive awaits an admin's approval (a false_positive review with `approves`: its review_id) and meanwhile never outweighs feed or intel evidence or a confirmation. The reviewed session's verdict and risk are answered only to a caller that may read that session (else session_withheld). 404 for an unknown session or approved review, 409 while it runs. Audited.",
   tags: ['admin'],
   request: { params: SessionParams, body: SessionFeedbackRequest },
   responses: { 201: { description: 'The feedback was recorded', schema: 'SessionFeedback' } },
@@ -123,11 +123,12 @@ export const submitConsoleFeedback = /* @__PURE__ */ defineRoute({
   access: consoleAnalyst,
   functionName: 'submit-session-feedback',
   summary: "Mark any of the tenant's sessions a false positive or confirm it",
-  description: 'The same as submitSessionFeedback, for console analysts and admins.',
+  description:
+    "The same as submitSessionFeedback, for console analysts and admins; an analyst's false positive awaits an admin's approval, and only an admin may approve (403).",
   tags: consoleTags,
   request: { params: SessionParams, body: SessionFeedbackRequest },
   responses: { 201: { description: 'The feedback was recorded', schema: 'SessionFeedback' } },
-  errorStatuses: [404, 409],
+  errorStatuses: [403, 404, 409],
 });
 
 export const tenantKnowledgeRoutes = [

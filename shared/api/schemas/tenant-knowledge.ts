@@ -1,5 +1,9 @@
 import { ALLOWLIST_TYPES, MAX_EXPIRY_DAYS, MAX_REASON_LENGTH } from '../../domain/tenant-knowledge/allowlist';
-import { FEEDBACK_VERDICTS, MAX_COMMENT_LENGTH } from '../../domain/tenant-knowledge/feedback';
+import {
+  FEEDBACK_VERDICTS,
+  MAX_COMMENT_LENGTH,
+  MAX_FEEDBACK_EXPIRY_DAYS,
+} from '../../domain/tenant-knowledge/feedback';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 import { IsoDateTime, SessionId } from './common';
@@ -77,9 +81,22 @@ export const SessionFeedbackRequest = /* @__PURE__ */ (() =>
           'true_positive: the entity really is a threat (later investigations count it as confirmed evidence); false_positive: it is not (later investigations end benign, citing this)',
         example: 'false_positive',
       }),
-      comment: withMeta(z._default(z.string().check(z.maxLength(MAX_COMMENT_LENGTH)), ''), {
-        description: 'Why; quoted by later investigations',
+      comment: withMeta(z.string().check(z.maxLength(MAX_COMMENT_LENGTH)), {
+        description:
+          'The reason (required, no control or invisible characters); quoted by later investigations',
         example: 'Our vulnerability scanner',
+      }),
+      expires_in_days: withMeta(
+        z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_FEEDBACK_EXPIRY_DAYS))),
+        {
+          description: `Days until the review stops counting (1-${MAX_FEEDBACK_EXPIRY_DAYS}); without it, never`,
+          example: 90,
+        },
+      ),
+      approves: withMeta(z.optional(z.string().check(z.regex(/^rv_[0-9a-f]{25}$/, 'must be a review ID'))), {
+        description:
+          "Admins only: the review_id of an analyst's false_positive on this session that this false_positive review approves",
+        example: 'rv_17647200000001a2b3c4d5e6f',
       }),
     }),
     { id: 'SessionFeedbackRequest' },
@@ -97,6 +114,18 @@ export const SessionFeedback = /* @__PURE__ */ (() =>
         description: "The reviewed session's verdict when the feedback was given",
       }),
       session_risk_score: z.optional(z.nullable(z.number())),
+      review_id: withMeta(z.optional(z.string()), { description: 'This review (every review is kept)' }),
+      by_role: withMeta(z.optional(z.enum(['admin', 'analyst'])), { description: "The reviewer's role" }),
+      expires_at: withMeta(z.optional(z.nullable(IsoDateTime)), { description: 'null: never expires' }),
+      approves: withMeta(z.optional(z.string()), { description: 'The analyst review this one approves' }),
+      status: withMeta(z.optional(z.enum(['counts', 'awaiting_approval'])), {
+        description:
+          "counts: later investigations weigh it now; awaiting_approval: an analyst's false_positive that waits for an admin's approval and meanwhile never outweighs feed or intel evidence or a confirmation",
+      }),
+      session_withheld: withMeta(z.optional(z.literal(true)), {
+        description:
+          "The reviewed session's verdict and risk were left out: the caller may not read that session (another key's)",
+      }),
     }),
     { id: 'SessionFeedback', description: "An analyst's review of a session's verdict" },
   ))();

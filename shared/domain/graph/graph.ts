@@ -195,10 +195,12 @@ export interface EntityNode {
   risk_scored_at?: string;
   /**
    * The highest TLP of the sessions that wrote the node (absent: only incidents, or written before
-   * TLP was recorded). A `red` node is left out of API-key graph answers and never sent to a
-   * third-party source by a later investigation.
+   * TLP was recorded). What is shared is `sharedTlp`: red only while nothing but red sessions
+   * named the node.
    */
   tlp?: Tlp;
+  /** On a red node: an incident or a session below red named it too (mergeNode), so red hides nothing of it. */
+  named_outside_red?: true;
   /** What risk_score rests on; absent on nodes scored before it existed. */
   risk_basis?: RiskBasisEntry[];
 }
@@ -229,7 +231,23 @@ export function mergeNode(existing: EntityNode | undefined, observation: NodeObs
     else delete node.risk_basis;
   }
   if (observation.tlp) node.tlp = base.tlp ? stricterTlp(base.tlp, observation.tlp) : observation.tlp;
+  // Recorded on red nodes only (others need no flag): a non-red observation now, or before this one.
+  const namedOutside = observation.tlp !== 'red' || (existing !== undefined && existing.tlp !== 'red');
+  if (node.tlp === 'red' && namedOutside) node.named_outside_red = true;
   return node;
+}
+
+/**
+ * The node's TLP for everything shared beyond red sessions (API-key graph answers, neighbours in
+ * non-red reports, third-party lookups): red hides only what red sessions contributed, so a node
+ * that an incident or a lower session also named is shared at amber at most (the highest level
+ * below red), never withheld. A node only red sessions named stays red.
+ */
+export function sharedTlp(
+  node: Pick<EntityNode, 'tlp' | 'named_outside_red' | 'incident_count'>,
+): Tlp | undefined {
+  if (node.tlp !== 'red') return node.tlp;
+  return node.named_outside_red || node.incident_count > 0 ? 'amber' : 'red';
 }
 
 /**

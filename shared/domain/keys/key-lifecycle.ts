@@ -90,7 +90,8 @@ export type AdminAction =
   | 'bootstrap'
   | 'allowlist_add'
   | 'allowlist_remove'
-  | 'feedback';
+  | 'feedback'
+  | 'feedback_approve';
 
 export interface AuditEntry {
   audit_id: string;

@@ -55,7 +55,17 @@ export function normaliseCidr(value: string): string {
   } catch {
     return invalid(`"${value}" is not a CIDR range such as 198.51.100.0/24 or 2001:db8::/48`);
   }
-  const [address, prefix] = parsed;
+  let [address, prefix] = parsed;
+  // An IPv4-mapped network (::ffff:a.b.c.d/n, n >= 96) is the IPv4 network a.b.c.d/(n-96), which is
+  // what investigated addresses are normalised to; kept as IPv6 it would match nothing.
+  if (
+    address.kind() === 'ipv6' &&
+    prefix >= 96 &&
+    (address as InstanceType<typeof IPv6>).isIPv4MappedAddress()
+  ) {
+    address = (address as InstanceType<typeof IPv6>).toIPv4Address();
+    prefix -= 96;
+  }
   const v4 = address.kind() === 'ipv4';
   const min = v4 ? MIN_IPV4_PREFIX : MIN_IPV6_PREFIX;
   if (prefix < min) {

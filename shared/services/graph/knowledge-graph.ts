@@ -7,6 +7,7 @@ import {
   compareNeighbors,
   type EdgeSide,
   type Neighbor,
+  sharedTlp,
 } from '../../domain/graph/graph';
 import {
   entityPk,
@@ -108,9 +109,15 @@ export async function queryKnowledgeGraph(
     graph.getNode(entity),
     graph.neighbours(entity, { limit: input.limit, after }),
   ]);
-  if (!node || (input.hideRed && node.tlp === 'red')) {
+  if (!node) {
     throw new NotFoundError(
       `The knowledge graph has no ${entityLabel(entity)}: no incident or completed investigation has named it yet.`,
+    );
+  }
+  if (input.hideRed && sharedTlp(node) === 'red') {
+    // Not an absence: say it is withheld (issue 36, item 4).
+    throw new NotFoundError(
+      `The knowledge graph withholds ${entityLabel(entity)} from API keys: only TLP:RED investigations have named it.`,
     );
   }
   const nodes = new Map<string, StoredNode>();
@@ -153,7 +160,11 @@ function visibleSides(graph: GraphRepository, nodes: Map<string, StoredNode>, hi
   return async (sides: EdgeSide[]): Promise<EdgeSide[]> => {
     const read = await graph.getNodes(sides.map((side) => side.other));
     for (const [pk, node] of read) nodes.set(pk, node);
-    return hideRed ? sides.filter((side) => read.get(entityPk(side.other))?.tlp !== 'red') : sides;
+    if (!hideRed) return sides;
+    return sides.filter((side) => {
+      const other = read.get(entityPk(side.other));
+      return !other || sharedTlp(other) !== 'red';
+    });
   };
 }
 

@@ -3,6 +3,7 @@ import type { Entity } from '../../domain/core/entity';
 import { SourceUnavailableError, ToolSkippedError } from '../../domain/core/errors';
 import type { Tlp } from '../../domain/core/tlp';
 import type { IntelLookup, IntelPort } from '../../domain/core/vocabulary';
+import { sharedTlp } from '../../domain/graph/graph';
 import { CIRCUIT_RULES, type CircuitStatus, circuitStatus, opensCircuit } from '../../domain/intel/circuit';
 import {
   CONNECTOR_NAMES,
@@ -37,7 +38,7 @@ export interface IntelLookupsDeps {
   cfg: Config;
   repo: IntelRepository;
   /** The knowledge graph's nodes, read for their TLP only (entityTlp). */
-  nodes?: { getNode(entity: Entity): Promise<{ tlp?: Tlp } | undefined> };
+  nodes?: { getNode(entity: Entity): Promise<Parameters<typeof sharedTlp>[0] | undefined> };
   now?: () => Date;
   fetchImpl?: typeof fetch;
 }
@@ -57,7 +58,8 @@ export class IntelLookups implements IntelPort {
   }
 
   async entityTlp(entity: Entity): Promise<Tlp | undefined> {
-    return (await this.deps.nodes?.getNode(entity))?.tlp;
+    const node = await this.deps.nodes?.getNode(entity);
+    return node ? sharedTlp(node) : undefined;
   }
 
   async lookup(

@@ -4,6 +4,7 @@ import type { FeedbackRecord, Verdict } from '../../domain/core/vocabulary';
 import { VERDICTS } from '../../domain/core/vocabulary';
 import { randomIdentifier } from '../../domain/keys/api-key';
 import type { AdminAction, AuditEntry } from '../../domain/keys/key-lifecycle';
+import { isOwner } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import {
   type AllowlistEntry,
@@ -11,7 +12,12 @@ import {
   isExpired,
   newAllowlistEntry,
 } from '../../domain/tenant-knowledge/allowlist';
-import { type FeedbackInput, newFeedback } from '../../domain/tenant-knowledge/feedback';
+import {
+  awaitsApproval,
+  type FeedbackInput,
+  newFeedback,
+  type ReviewerRole,
+} from '../../domain/tenant-knowledge/feedback';
 import { documentClientFor } from '../../store/dynamo-client';
 import { SessionReader } from '../../store/sessions/session-reader';
 import { onSessionsTable } from '../../store/sessions-table';
@@ -31,6 +37,22 @@ export interface TenantKnowledgeDeps {
 }
 
 export type AllowlistEntryView = AllowlistEntry & { expired: boolean };
+
+/**
+ * The feedback answer: the review, whether it counts now or awaits an admin's approval, and the
+ * reviewed session's verdict and risk only for a caller that may read that session (its own key's,
+ * or a console person's: isOwner); otherwise `session_withheld` says they were left out.
+ */
+export type FeedbackView = FeedbackRecord & {
+  status: 'counts' | 'awaiting_approval';
+  session_withheld?: true;
+};
+
+/** An admin key or a console admin reviews as an admin; a console analyst as an analyst. */
+export function reviewerRole(caller: Caller): ReviewerRole {
+  if (caller.user) return caller.user.role === 'admin' ? 'admin' : 'analyst';
+  return caller.role === 'admin' ? 'admin' : 'analyst';
+}
 
 /** How a person or key is named in entries, findings and feedback: `user:<name>` or `key:<key ID>`. */
 export function actorName(caller: Caller): string {
@@ -106,7 +128,7 @@ export class TenantKnowledgeService {
    * analysts and admins), all of whom may address any session of the tenant: 404 for no such
    * session, 409 while it runs or when it ended without a verdict.
    */
-  async submitFeedback(caller: Caller, sessionId: string, input: FeedbackInput): Promise<FeedbackRecord> {
+  async submitFeedback(caller: Caller, sessionId: string, input: FeedbackInput): Promise<FeedbackView> {
     const session = await this.deps.sessions.get(sessionId);
     if (!session) throw new NotFoundError('No session with this ID.');
     if (session.status !== 'completed') {
@@ -128,21 +150,30 @@ export class TenantKnowledgeService {
         verdict,
         risk_score: typeof summary.risk_score === 'number' ? summary.risk_score : null,
       },
-      actorName(caller),
+      { name: actorName(caller), role: reviewerRole(caller) },
       now,
     );
     const entity = session.entity as { type: 'ip' | 'user' | 'host' | 'domain'; value: string };
-    await this.deps.knowledge.putFeedback(
+    const waiting = awaitsApproval(feedback);
+    await this.deps.knowledge.addFeedback(
       entity,
-      feedback,
-      audit('feedback', sessionId, caller, now, {
+      { ...feedback, review_id: feedback.review_id ?? '' },
+      waiting,
+      audit(feedback.approves ? 'feedback_approve' : 'feedback', sessionId, caller, now, {
+        review_id: feedback.review_id ?? null,
         verdict: feedback.verdict,
         comment: feedback.comment,
         entity: `${entity.type}:${entity.value}`,
         session_verdict: verdict,
+        by_role: feedback.by_role ?? null,
+        expires_at: feedback.expires_at ?? null,
+        ...(feedback.approves ? { approves: feedback.approves } : {}),
       }),
     );
-    return feedback;
+    const status = waiting ? 'awaiting_approval' : 'counts';
+    if (isOwner(session, caller)) return { ...feedback, status };
+    const { session_verdict: _verdict, session_risk_score: _risk, ...withheld } = feedback;
+    return { ...withheld, status, session_withheld: true };
   }
 }
 

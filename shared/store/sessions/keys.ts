@@ -45,6 +45,8 @@ export const MAX_SEQ = 10 ** SEQ_DIGITS - 1;
 export const HISTORY_SEQ = 'history_seq';
 
 export const sessionKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: META });
+/** Every session's partition, as an IAM `dynamodb:LeadingKeys` pattern (infra/function-grants.ts). */
+export const SESSION_PK_PATTERN = 'SESSION#*';
 export const reportKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: REPORT });
 export const openMarkerKey = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: OPEN_MARKER });
 export const historySk = (seq: number) => `${HISTORY}${String(seq).padStart(SEQ_DIGITS, '0')}`;

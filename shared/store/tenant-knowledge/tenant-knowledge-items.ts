@@ -15,7 +15,19 @@ export const MAX_ALLOWLIST_ENTRIES = 5_000;
 export const MAX_FEEDBACK_READ = 20;
 
 export const feedbackPk = (entity: Entity) => `FEEDBACK#${entity.type}#${entity.value}`;
+/** Every feedback partition, as an IAM `dynamodb:LeadingKeys` pattern (infra/function-grants.ts). */
+export const FEEDBACK_PK_PATTERN = 'FEEDBACK#*';
 export const entrySk = (entryId: string) => `${ENTRY_PREFIX}${entryId}`;
+/**
+ * A review's sort key: `C#<review_id>` for one that counts, `P#<review_id>` for an analyst's false
+ * positive awaiting approval (review IDs are time-ordered), so each class is read newest first and a
+ * flood of one never pushes the other out of the read. Reviews kept before history have the
+ * session ID as sort key (`s_...`, sorting after `P#`: read with the waiting ones).
+ */
+export const COUNTED_REVIEW_PREFIX = 'C#';
+export const WAITING_REVIEW_PREFIX = 'P#';
+export const reviewSk = (reviewId: string, waiting: boolean) =>
+  `${waiting ? WAITING_REVIEW_PREFIX : COUNTED_REVIEW_PREFIX}${reviewId}`;
 
 export function entryFromItem(item: Record<string, unknown>): AllowlistEntry {
   return {
@@ -38,5 +50,9 @@ export function feedbackFromItem(item: Record<string, unknown>): FeedbackRecord 
     at: String(item.at),
     session_verdict: (item.session_verdict as FeedbackRecord['session_verdict']) ?? null,
     session_risk_score: typeof item.session_risk_score === 'number' ? item.session_risk_score : null,
+    ...(typeof item.review_id === 'string' ? { review_id: item.review_id } : {}),
+    ...(item.by_role === 'admin' || item.by_role === 'analyst' ? { by_role: item.by_role } : {}),
+    ...(typeof item.expires_at === 'string' ? { expires_at: item.expires_at } : {}),
+    ...(typeof item.approves === 'string' ? { approves: item.approves } : {}),
   };
 }

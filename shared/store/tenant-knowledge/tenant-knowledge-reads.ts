@@ -7,6 +7,7 @@ import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
 import {
   ALLOWLIST_PK,
+  COUNTED_REVIEW_PREFIX,
   ENTRY_PREFIX,
   entryFromItem,
   entrySk,
@@ -14,6 +15,7 @@ import {
   feedbackPk,
   MAX_ALLOWLIST_ENTRIES,
   MAX_FEEDBACK_READ,
+  WAITING_REVIEW_PREFIX,
 } from './tenant-knowledge-items';
 
 /**
@@ -56,25 +58,28 @@ export class TenantKnowledgeReads {
     return entries.slice(0, MAX_ALLOWLIST_ENTRIES);
   }
 
-  /** The feedback on one session of the entity, if any. */
-  async feedbackOn(entity: Entity, sessionId: string): Promise<FeedbackRecord | undefined> {
-    const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.sessionsTable, Key: { pk: feedbackPk(entity), sk: sessionId } }),
-    );
-    return Item ? feedbackFromItem(Item) : undefined;
-  }
-
-  /** Feedback on the entity's sessions (up to 20), newest first. */
+  /**
+   * The entity's reviews, newest first: up to 20 that count and up to 20 others (awaiting approval,
+   * and those kept before history), in two reads so neither class crowds the other out.
+   */
   async feedbackFor(entity: Entity): Promise<FeedbackRecord[]> {
-    const { Items } = await this.doc.send(
-      new QueryCommand({
-        TableName: this.sessionsTable,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': feedbackPk(entity) },
-        Limit: MAX_FEEDBACK_READ,
-      }),
-    );
-    return (Items ?? []).map(feedbackFromItem).sort((a, b) => b.at.localeCompare(a.at));
+    const read = (condition: string, bound: string) =>
+      this.doc.send(
+        new QueryCommand({
+          TableName: this.sessionsTable,
+          KeyConditionExpression: `pk = :pk AND ${condition}`,
+          ExpressionAttributeValues: { ':pk': feedbackPk(entity), ':bound': bound },
+          ScanIndexForward: false,
+          Limit: MAX_FEEDBACK_READ,
+        }),
+      );
+    const [counted, others] = await Promise.all([
+      read('begins_with(sk, :bound)', COUNTED_REVIEW_PREFIX),
+      read('sk >= :bound', WAITING_REVIEW_PREFIX),
+    ]);
+    return [...(counted.Items ?? []), ...(others.Items ?? [])]
+      .map(feedbackFromItem)
+      .sort((a, b) => b.at.localeCompare(a.at));
   }
 }
 

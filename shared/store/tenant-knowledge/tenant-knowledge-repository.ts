@@ -9,7 +9,7 @@ import { auditPut } from '../audit-items';
 import { isConditionFailure } from '../condition-failures';
 import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
-import { ALLOWLIST_PK, entrySk, feedbackPk } from './tenant-knowledge-items';
+import { ALLOWLIST_PK, entrySk, feedbackPk, reviewSk } from './tenant-knowledge-items';
 import { TenantKnowledgeReads } from './tenant-knowledge-reads';
 
 /**
@@ -17,7 +17,8 @@ import { TenantKnowledgeReads } from './tenant-knowledge-reads';
  * the investigation tools already read (the run-tool step reads it with the grant it has):
  *
  *   pk ALLOWLIST                  sk ENTRY#<entry_id>   one allowlist entry (TTL at its expiry)
- *   pk FEEDBACK#<type>#<value>    sk <session_id>       the latest feedback on a session of that entity
+ *   pk FEEDBACK#<type>#<value>    sk C#|P#<review_id>   every review of that entity's sessions (P#:
+ *                                                        awaiting an admin's approval; items.ts reviewSk)
  *
  * Every change is written in one transaction with its audit record in the keys table's audit
  * partition (pk AUDIT, the admin audit list), which these functions may write and nothing else of
@@ -107,21 +108,51 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
     }
   }
 
-  /** Records (or replaces) the feedback on a session of the entity, with its audit record. */
-  async putFeedback(entity: Entity, feedback: FeedbackRecord, audit: AuditEntry): Promise<void> {
-    await this.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
+  /**
+   * Adds a review to the entity's history (never replacing one), with its audit record. An approval
+   * (`approves`) is written only while the review it approves exists, awaits approval and is on the
+   * same session: NotFoundError otherwise.
+   */
+  async addFeedback(
+    entity: Entity,
+    feedback: FeedbackRecord & { review_id: string },
+    waiting: boolean,
+    audit: AuditEntry,
+  ): Promise<void> {
+    const pk = feedbackPk(entity);
+    const approved = feedback.approves
+      ? [
           {
-            Put: {
+            ConditionCheck: {
               TableName: this.sessionsTable,
-              Item: { pk: feedbackPk(entity), sk: feedback.session_id, ...feedback },
+              Key: { pk, sk: reviewSk(feedback.approves, true) },
+              ConditionExpression: 'session_id = :session',
+              ExpressionAttributeValues: { ':session': feedback.session_id },
             },
           },
-          this.auditPut(audit),
-        ],
-      }),
-    );
+        ]
+      : [];
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            ...approved,
+            {
+              Put: {
+                TableName: this.sessionsTable,
+                Item: { pk, sk: reviewSk(feedback.review_id, waiting), ...feedback },
+                ConditionExpression: 'attribute_not_exists(sk)',
+              },
+            },
+            this.auditPut(audit),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (feedback.approves && isConditionFailure(error))
+        throw new NotFoundError(`No review ${feedback.approves} awaiting approval on this session.`);
+      throw error;
+    }
   }
 }
 

@@ -121,6 +121,8 @@ describe('grants in the synthesised stack', () => {
       }
       const expected = new Map<string, Set<string>>();
       for (const [tableId, grant] of Object.entries(grants.tables ?? {}) as [TableId, { access: 'read' }][]) {
+        // A grant held to its partitions is checked below (its statements carry LeadingKeys).
+        if ((grant as { partitions?: string[] }).partitions) continue;
         const arn = { 'Fn::GetAtt': [tables.get(tableId), 'Arn'] };
         expected.set(JSON.stringify(arn), new Set(tableActions(grant.access)));
         const indexes = (grant as { indexes?: string[] }).indexes ?? [];
@@ -148,6 +150,7 @@ describe('grants in the synthesised stack', () => {
       for (const s of fnStatements) {
         const condition = (s as { Condition?: unknown }).Condition;
         if (!JSON.stringify(condition ?? {}).includes('dynamodb:LeadingKeys')) continue;
+        if (JSON.stringify(s.Resource) !== JSON.stringify({ 'Fn::GetAtt': [keysTable, 'Arn'] })) continue;
         if (JSON.stringify(condition).includes(`"${AUDIT_PK}"`)) {
           // Appending to the audit list: new items of its partition only, never a read.
           expect(actionsOf(s), name).toEqual(['dynamodb:PutItem']);
@@ -202,6 +205,29 @@ describe('grants in the synthesised stack', () => {
         ?.Variables;
       expect(Object.keys(env ?? {}).filter((k) => k.startsWith('SIS_CURSOR'))).toEqual([]);
     }
+  });
+
+  it('holds the allowlist and feedback functions to their own partitions of the sessions table (issue 36, item 9)', () => {
+    const sessionsArn = JSON.stringify({ 'Fn::GetAtt': [tables.get('sessions'), 'Arn'] });
+    const onSessions = (name: string) =>
+      (statements.get(name) ?? [])
+        .filter((s) => JSON.stringify(s.Resource) === sessionsArn)
+        .map((s) => ({ actions: actionsOf(s).sort(), condition: s.Condition }));
+    const heldTo = (...partitions: string[]) => ({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions },
+    });
+    const readWrite = tableActions('readWrite').sort();
+    for (const name of ['add-allowlist-entry', 'remove-allowlist-entry']) {
+      expect(onSessions(name), name).toEqual([{ actions: readWrite, condition: heldTo('ALLOWLIST') }]);
+    }
+    expect(onSessions('list-allowlist')).toEqual([
+      { actions: tableActions('read').sort(), condition: heldTo('ALLOWLIST') },
+    ]);
+    // Its own review items, and a read of the session record it reviews: never a session's writes.
+    expect(onSessions('submit-session-feedback')).toEqual([
+      { actions: readWrite, condition: heldTo('FEEDBACK#*') },
+      { actions: ['dynamodb:GetItem', 'dynamodb:Query'], condition: heldTo('SESSION#*') },
+    ]);
   });
 
   it('lets only key administration touch API Gateway, scoped by the tenant tag', () => {

@@ -68,15 +68,27 @@ describe('sis allowlist and sis sessions feedback', () => {
       'false_positive',
       '--comment',
       'Our scanner',
+      '--expires-in-days',
+      '30',
     ]);
     expect(given.code, given.stderr).toBe(0);
-    expect(given.stdout).toContain(`Recorded false positive on ${id} (was unknown)`);
+    // The admin key may not read the client's session: its verdict is withheld, and said so.
+    expect(given.stdout).toMatch(
+      new RegExp(
+        `Recorded false positive rv_[0-9a-f]{25} on ${id} \\(verdict withheld: not your key, until \\d{4}-`,
+      ),
+    );
+    expect(given.stdout).toContain('later investigations cite it');
+    const noReason = await run(['sessions', 'feedback', id, '--verdict', 'true_positive']);
+    expect(noReason.code).toBe(2);
     const unknown = await run([
       'sessions',
       'feedback',
       's_01JD6Z7QK3Q0V8Y5N2B4C6D8EF',
       '--verdict',
       'true_positive',
+      '--comment',
+      'C2',
     ]);
     expect(unknown.code).toBe(4);
     const report = await run(['investigate', '203.0.113.80'], client);

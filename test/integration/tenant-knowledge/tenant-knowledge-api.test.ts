@@ -192,8 +192,16 @@ describe('feedback on a session', () => {
       session_id: sessionId,
       verdict: 'true_positive',
       by: expect.stringMatching(/^key:/),
-      session_verdict: 'unknown',
+      by_role: 'admin',
+      status: 'counts',
+      review_id: expect.stringMatching(/^rv_/),
+      expires_at: null,
+      // Issue 36, item 11: the admin key may not read the client key's session, so its verdict and
+      // risk are withheld, and the answer says so.
+      session_withheld: true,
     });
+    expect(feedback.body).not.toHaveProperty('session_verdict');
+    expect(feedback.body).not.toHaveProperty('session_risk_score');
     const later = (await investigate('203.0.113.90')).report;
     const cited = later.findings.find(
       (f: { finding_id: string }) => f.finding_id === 'prior_investigations:feedback_true_positive',
@@ -209,7 +217,8 @@ describe('feedback on a session', () => {
       details: { verdict: 'true_positive', entity: 'ip:203.0.113.90' },
     });
 
-    // A console analyst marks the later one a false positive: the latest feedback counts.
+    // Issue 36, item 3: a console analyst's false positive is kept beside the admin's confirmation
+    // (history, not overwrite) and awaits an admin's approval: the confirmation still decides.
     const sessions = await consoleCall(
       'POST',
       `/api/v1/console/sessions/${sessionId}/feedback`,
@@ -217,13 +226,73 @@ describe('feedback on a session', () => {
       {
         verdict: 'false_positive',
         comment: 'It is our own scanner after all',
+        expires_in_days: 30,
       },
     );
     expect(sessions.status).toBe(201);
-    expect(sessions.body.by).toBe('user:analyst');
+    expect(sessions.body).toMatchObject({
+      by: 'user:analyst',
+      by_role: 'analyst',
+      status: 'awaiting_approval',
+      session_verdict: 'unknown',
+      expires_at: expect.any(String),
+    });
+    const still = (await investigate('203.0.113.90')).report;
+    expect(still.verdict).toBe('malicious');
+    const noReason = await consoleCall(
+      'POST',
+      `/api/v1/console/sessions/${sessionId}/feedback`,
+      analystToken,
+      {
+        verdict: 'false_positive',
+        comment: '\u200b ',
+      },
+    );
+    expect(noReason.status).toBe(400);
+    const selfApproval = await consoleCall(
+      'POST',
+      `/api/v1/console/sessions/${sessionId}/feedback`,
+      analystToken,
+      {
+        verdict: 'false_positive',
+        comment: 'Approving my own',
+        approves: sessions.body.review_id,
+      },
+    );
+    expect(selfApproval.status).toBe(403);
+    const noSuchReview = await consoleCall(
+      'POST',
+      `/api/v1/console/sessions/${sessionId}/feedback`,
+      adminToken,
+      {
+        verdict: 'false_positive',
+        comment: 'Approved',
+        approves: 'rv_0000000000000aaaaaaaaaaaa',
+      },
+    );
+    expect(noSuchReview.status).toBe(404);
+
+    // A console admin approves it: audited, and later investigations end benign.
+    const approval = await consoleCall('POST', `/api/v1/console/sessions/${sessionId}/feedback`, adminToken, {
+      verdict: 'false_positive',
+      comment: 'Checked with the network team',
+      approves: sessions.body.review_id,
+    });
+    expect(approval.status).toBe(201);
+    expect(approval.body).toMatchObject({
+      by_role: 'admin',
+      status: 'counts',
+      approves: sessions.body.review_id,
+    });
+    const approvedAudit = await consoleCall('GET', '/api/v1/console/admin/audit', adminToken);
+    expect(approvedAudit.body.entries[0]).toMatchObject({
+      action: 'feedback_approve',
+      key_id: sessionId,
+      details: { approves: sessions.body.review_id, by_role: 'admin' },
+    });
     const cleared = (await investigate('203.0.113.90')).report;
     expect(cleared.verdict).toBe('benign');
-    expect(cleared.summary).toContain('Marked a false positive by user:analyst');
+    expect(cleared.summary).toContain('Marked a false positive by user:admin');
   });
 
   it('refuses non-admin keys (403), unknown sessions (404) and running sessions (409)', async () => {

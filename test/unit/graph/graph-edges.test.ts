@@ -17,6 +17,7 @@ import {
   mergeEdge,
   mergeNode,
   observeEdge,
+  sharedTlp,
 } from '../../../shared/domain/graph/graph';
 
 const ip: Entity = { type: 'ip', value: '203.0.113.66' };
@@ -285,5 +286,34 @@ describe('neighborhood', () => {
     node = mergeNode(node, { entity: ip, kind: 'investigation', at, tlp: 'green' });
     node = mergeNode(node, { entity: ip, kind: 'incident', at });
     expect(node.tlp).toBe('red');
+  });
+});
+
+describe('what red hides (issue 36, item 4)', () => {
+  const ip: Entity = { type: 'ip', value: '203.0.113.67' };
+  const seen = (tlp: 'red' | 'amber' | undefined, at: string) =>
+    ({ entity: ip, kind: tlp ? 'investigation' : 'incident', at, ...(tlp ? { tlp } : {}) }) as const;
+
+  it('keeps a node only red sessions named red, and shares one others named at amber at most', () => {
+    const redOnly = mergeNode(
+      mergeNode(undefined, seen('red', '2026-11-01T00:00:00.000Z')),
+      seen('red', '2026-11-02T00:00:00.000Z'),
+    );
+    expect(sharedTlp(redOnly)).toBe('red');
+    const amberThenRed = mergeNode(
+      mergeNode(undefined, seen('amber', '2026-11-01T00:00:00.000Z')),
+      seen('red', '2026-11-02T00:00:00.000Z'),
+    );
+    expect(amberThenRed).toMatchObject({ tlp: 'red', named_outside_red: true });
+    expect(sharedTlp(amberThenRed)).toBe('amber');
+    expect(sharedTlp(mergeNode(redOnly, seen('amber', '2026-11-03T00:00:00.000Z')))).toBe('amber');
+    expect(
+      sharedTlp(
+        mergeNode(
+          mergeNode(undefined, seen(undefined, '2026-11-01T00:00:00.000Z')),
+          seen('red', '2026-11-02T00:00:00.000Z'),
+        ),
+      ),
+    ).toBe('amber');
   });
 });

@@ -17,7 +17,12 @@ describe('control and invisible characters', () => {
 
   it.each(INVISIBLE)('a feedback comment %j is refused (400)', (comment) => {
     expect(() =>
-      newFeedback({ verdict: 'false_positive', comment } as never, { session_id: 's1' }, 'key:k', NOW),
+      newFeedback(
+        { verdict: 'false_positive', comment } as never,
+        { session_id: 's1' },
+        { name: 'key:k', role: 'admin' },
+        NOW,
+      ),
     ).toThrow(ValidationError);
   });
 

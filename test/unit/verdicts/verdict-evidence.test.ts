@@ -160,13 +160,14 @@ describe('verdicts', () => {
     expect(report.score_explanation?.verdict_reason).toContain("the tenant's word sets benign");
   });
 
-  it("cites an analyst's feedback: a false positive sets benign, a true positive counts as evidence", async () => {
+  it("cites an admin's feedback: a false positive sets benign, a true positive counts as evidence", async () => {
     const entity: Entity = { type: 'ip', value: '198.51.100.77' };
     const fp = {
       session_id: 's_1',
       verdict: 'false_positive' as const,
       comment: 'Our vulnerability scanner',
-      by: 'user:analyst',
+      by: 'user:lead',
+      by_role: 'admin' as const,
       at: daysAgo(2),
       session_verdict: 'suspicious' as const,
       session_risk_score: 45,
@@ -179,7 +180,7 @@ describe('verdicts', () => {
     const cited = benign.findings.find(
       (f) => f.finding_id === 'prior_investigations:feedback_false_positive',
     );
-    expect(cited?.description).toContain('user:analyst reviewed an earlier investigation');
+    expect(cited?.description).toContain('user:lead reviewed an earlier investigation');
     expect(cited?.description).toContain('"Our vulnerability scanner"');
     expect(cited?.description).toContain('judged it suspicious (risk 45/100)');
 

@@ -66,7 +66,7 @@ async function removeEntry(entryId: string, ctx: CommandContext): Promise<number
 async function feedback(
   sessionId: string,
   verdict: string,
-  flags: { comment?: string },
+  flags: { comment: string; expiresInDays?: number; approves?: string },
   ctx: CommandContext,
 ): Promise<number> {
   const answer = (
@@ -74,15 +74,22 @@ async function feedback(
       path: { session_id: sessionId },
       body: {
         verdict: verdict as Schemas['SessionFeedbackRequest']['verdict'],
-        comment: flags.comment ?? '',
+        comment: flags.comment,
+        ...(flags.expiresInDays !== undefined ? { expires_in_days: flags.expiresInDays } : {}),
+        ...(flags.approves !== undefined ? { approves: flags.approves } : {}),
       },
     })
   ).body;
   if (ctx.json) printJson(answer);
-  else
+  else {
+    const was = answer.session_withheld ? 'withheld: not your key' : (answer.session_verdict ?? '-');
+    const until = answer.expires_at ? `, until ${answer.expires_at.slice(0, 10)}` : '';
+    const weight =
+      answer.status === 'awaiting_approval' ? "awaits an admin's approval" : 'later investigations cite it';
     printText(
-      `Recorded ${answer.verdict.replace('_', ' ')} on ${answer.session_id} (was ${answer.session_verdict ?? '-'}); later investigations of the entity cite it.`,
+      `Recorded ${answer.verdict.replace('_', ' ')} ${answer.review_id ?? ''} on ${answer.session_id} (verdict ${was}${until}); ${weight}.`,
     );
+  }
   return EXIT.ok;
 }
 
@@ -135,9 +142,27 @@ export function addTenantKnowledgeCommands(program: Command): void {
           .choices(['true_positive', 'false_positive'])
           .makeOptionMandatory(),
       )
-      .option('--comment <text>', 'why; quoted by later investigations'),
-    ['sis sessions feedback s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF --verdict false_positive --comment "Our scanner"'],
-  ).action((id: string, flags: { verdict: string; comment?: string }, command: Command) =>
-    runWithContext(command, (ctx) => feedback(id, flags.verdict, flags, ctx)),
+      .addOption(
+        new Option('--comment <text>', 'the reason; quoted by later investigations').makeOptionMandatory(),
+      )
+      .addOption(
+        new Option('--expires-in-days <n>', 'stop counting after this many days').argParser((v) =>
+          parsePositiveInt(v, '--expires-in-days'),
+        ),
+      )
+      .option(
+        '--approves <review_id>',
+        "approve an analyst's false positive on this session (with a false_positive)",
+      ),
+    [
+      'sis sessions feedback s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF --verdict false_positive --comment "Our scanner"',
+      'sis sessions feedback s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF --verdict false_positive --comment "Checked" --approves rv_17647200000001a2b3c4d5e6f',
+    ],
+  ).action(
+    (
+      id: string,
+      flags: { verdict: string; comment: string; expiresInDays?: number; approves?: string },
+      command: Command,
+    ) => runWithContext(command, (ctx) => feedback(id, flags.verdict, flags, ctx)),
   );
 }

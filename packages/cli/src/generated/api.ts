@@ -556,7 +556,7 @@ export interface paths {
         put?: never;
         /**
          * Review the verdict of a completed investigation
-         * @description A reviewer (admin key) marks a completed session of any key of the tenant a true_positive or a false_positive, with a comment. Later investigations of the same entity carry a finding citing it (who, when, comment): a false positive makes them benign, a true positive counts as confirmed evidence. The latest feedback on a session replaces earlier feedback. 404 for an unknown session, 409 while it runs. Audited.
+         * @description A reviewer (admin key) marks a completed session of any key of the tenant a true_positive or a false_positive, with a required reason (comment) and an optional expiry (expires_in_days). Every review is kept. Later investigations of the same entity carry a finding citing the review that decides (who, when, reason): an admin's false positive makes them benign, a true positive counts as confirmed evidence; a console analyst's false positive awaits an admin's approval (a false_positive review with `approves`: its review_id) and meanwhile never outweighs feed or intel evidence or a confirmation. The reviewed session's verdict and risk are answered only to a caller that may read that session (else session_withheld). 404 for an unknown session or approved review, 409 while it runs. Audited.
          *
          *     Requires an admin API key.
          */
@@ -2935,11 +2935,20 @@ export interface components {
              */
             verdict: "true_positive" | "false_positive";
             /**
-             * @description Why; quoted by later investigations
-             * @default
+             * @description The reason (required, no control or invisible characters); quoted by later investigations
              * @example Our vulnerability scanner
              */
-            comment?: string;
+            comment: string;
+            /**
+             * @description Days until the review stops counting (1-3650); without it, never
+             * @example 90
+             */
+            expires_in_days?: number;
+            /**
+             * @description Admins only: the review_id of an analyst's false_positive on this session that this false_positive review approves
+             * @example rv_17647200000001a2b3c4d5e6f
+             */
+            approves?: string;
         };
         /** @description An analyst's review of a session's verdict */
         SessionFeedback: {
@@ -2968,6 +2977,31 @@ export interface components {
              */
             session_verdict?: "benign" | "suspicious" | "malicious" | "unknown" | null;
             session_risk_score?: number | null;
+            /** @description This review (every review is kept) */
+            review_id?: string;
+            /**
+             * @description The reviewer's role
+             * @enum {string}
+             */
+            by_role?: "admin" | "analyst";
+            /**
+             * Format: date-time
+             * @description null: never expires
+             * @example 2026-11-01T12:00:00Z
+             */
+            expires_at?: string | null;
+            /** @description The analyst review this one approves */
+            approves?: string;
+            /**
+             * @description counts: later investigations weigh it now; awaiting_approval: an analyst's false_positive that waits for an admin's approval and meanwhile never outweighs feed or intel evidence or a confirmation
+             * @enum {string}
+             */
+            status?: "counts" | "awaiting_approval";
+            /**
+             * @description The reviewed session's verdict and risk were left out: the caller may not read that session (another key's)
+             * @enum {boolean}
+             */
+            session_withheld?: true;
         };
         FeedSummary: {
             /**

@@ -57,6 +57,14 @@ export interface FeedbackRecord {
   /** The reviewed session's verdict and risk when the feedback was given. */
   session_verdict?: Verdict | null;
   session_risk_score?: number | null;
+  /** The review's own ID (`rv_`, time-ordered); absent on reviews kept before history. */
+  review_id?: string;
+  /** The reviewer's role then; absent on older reviews (tenant-knowledge/feedback.ts reviewerRoleOf). */
+  by_role?: 'admin' | 'analyst';
+  /** When it stops counting (null: never). */
+  expires_at?: string | null;
+  /** The analyst's review this admin review approves (tenant-knowledge/feedback.ts). */
+  approves?: string | null;
 }
 
 /** What the tenant itself says about an entity: allowlist entries covering it, feedback, newest first. */

@@ -1,5 +1,6 @@
 import { type Entity, entityLabel } from '../../core/entity';
 import type { AllowlistMatch, Facts, FeedbackRecord, Finding, TenantKnowledge } from '../../core/vocabulary';
+import { awaitsApproval, weighReviews } from '../../tenant-knowledge/feedback';
 import { confirmedScore, makeFinding } from '../scoring';
 
 /**
@@ -9,9 +10,12 @@ import { confirmedScore, makeFinding } from '../scoring';
  *
  * - An unexpired allowlist entry covering the entity: benign evidence from `tenant:allowlist`, which
  *   sets the verdict to benign whatever else was found (the other findings stay in the report).
- * - The latest feedback on a session of the entity: a false positive is benign evidence from
- *   `feedback` (sets the verdict like the allowlist); a true positive is confirmed evidence
- *   (scoring.ts confirmedScore: 75, losing half every 90 days). Earlier feedback is mentioned only.
+ * - The deciding review of the entity (tenant-knowledge/feedback.ts weighReviews): an admin's false
+ *   positive is benign evidence from `feedback` (sets the verdict like the allowlist); a true
+ *   positive is confirmed evidence (scoring.ts confirmedScore: 75, losing half every 90 days). An
+ *   analyst's false positive awaiting an admin's approval decides only when nothing counts, and then
+ *   as `feedback:awaiting_approval`, benign evidence that is not the tenant's word (verdict.ts
+ *   AUTHORITATIVE_SOURCES): it cannot outweigh feed or intel evidence. Other reviews are mentioned only.
  */
 
 const day = (at: string) => at.slice(0, 10);
@@ -44,6 +48,7 @@ function feedbackFinding(
   latest: FeedbackRecord,
   all: readonly FeedbackRecord[],
   now: Date,
+  counts: boolean,
 ): Finding {
   const quoted = latest.comment ? `: "${latest.comment}"` : ' (no comment)';
   const earlier =
@@ -54,6 +59,20 @@ function feedbackFinding(
     latest.session_verdict != null
       ? ` The reviewed investigation had judged it ${latest.session_verdict} (risk ${latest.session_risk_score ?? 'n/a'}/100).`
       : '';
+  if (latest.verdict === 'false_positive' && !counts) {
+    return makeFinding({
+      tool: 'prior_investigations',
+      code: 'feedback_false_positive_awaiting_approval',
+      title: `Marked a false positive by ${latest.by} (${day(latest.at)}), awaiting an admin's approval`,
+      description: `${latest.by} reviewed an earlier investigation of ${entityLabel(entity)} on ${day(latest.at)} and marked it a false positive${quoted}.${was} Until an admin approves it, the review is benign evidence like any other: it does not outweigh feed or intel evidence.${earlier}`,
+      impact: `An analyst found it harmless${quoted}; an admin has not approved the review yet`,
+      score: 0,
+      category: 'tenant_knowledge',
+      evidence: [`feedback ${latest.at}`],
+      benign: true,
+      evidence_source: 'feedback:awaiting_approval',
+    });
+  }
   if (latest.verdict === 'false_positive') {
     return makeFinding({
       tool: 'prior_investigations',
@@ -90,15 +109,16 @@ export function tenantKnowledgeFindings(
   const findings: Finding[] = [];
   const [entry, ...others] = knowledge.allowlist;
   if (entry) findings.push(allowlistFinding(entity, entry, others.length));
-  const feedback = [...knowledge.feedback].sort((a, b) => b.at.localeCompare(a.at));
-  const [latest] = feedback;
-  if (latest) findings.push(feedbackFinding(entity, latest, feedback, now));
+  const { deciding, counts, active: feedback } = weighReviews(knowledge.feedback, now);
+  if (deciding) findings.push(feedbackFinding(entity, deciding, feedback, now, counts));
   return {
     findings,
     facts: {
       allowlist_entries: knowledge.allowlist.map((m) => m.entry_id),
       // Like the earlier verdicts, feedback names no session (sessions are confidential per key).
-      feedback: feedback.slice(0, 5).map((f) => ({ verdict: f.verdict, by: f.by, at: f.at })),
+      feedback: feedback
+        .slice(0, 5)
+        .map((f) => ({ verdict: f.verdict, by: f.by, at: f.at, awaiting_approval: awaitsApproval(f) })),
     },
   };
 }
