@@ -85,3 +85,11 @@ describe('weak signals that co-occur', () => {
     expect(await risk('claim-now.com')).toBeLessThan(30);
   });
 });
+
+describe("brands' own secondary domains", () => {
+  it("reads a tenant's onmicrosoft.com name and a brand's mail or country domain as the brand's own", async () => {
+    for (const value of ['contoso.onmicrosoft.com', 'fastmail.fm', 'optusnet.com.au', 'telstra.com']) {
+      expect(ids(await analyse(value)), value).toContain('domain_analysis:known_brand_domain');
+    }
+  });
+});
