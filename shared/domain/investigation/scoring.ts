@@ -243,14 +243,18 @@ export function riskBasisOf(
  * The part of a neighbour's risk that does not rest on the investigated entity: entries of its basis
  * that depend on the subject itself (its `<type>:<value>` key: the neighbour is risky because of
  * it) are left out, and an incident entry counts only for the share of its incidents the two do not
- * share (the subject's own incident_history counts those). A neighbour scored before the basis
- * existed counts with its stored risk.
+ * share (the subject's own incident_history counts those). Across a co-occurrence the link is those
+ * shared incidents, so an incident entry sharing any of them is left out whole: a capped noisy OR
+ * cannot be split into its incidents, and the rest is the neighbour's own activity (a phished user's
+ * other incidents say nothing new about the IP that phished her). A neighbour scored before the
+ * basis existed counts with its stored risk.
  */
 export function independentRisk(
   neighbour: {
     risk_score?: number | null;
     risk_basis?: readonly RiskBasisEntry[];
     evidence?: readonly string[];
+    relationship?: string;
   },
   subjectKey: string,
 ): { risk: number; left_out: RiskBasisEntry[] } {
@@ -266,7 +270,8 @@ export function independentRisk(
     }
     const incidents = entry.refs.filter((ref) => ref.startsWith('inc_'));
     const sharedCount = incidents.filter((id) => shared.has(id)).length;
-    if (incidents.length > 0 && sharedCount === entry.refs.length) {
+    const coOccurring = neighbour.relationship === 'co_occurs_in_incident' && sharedCount > 0;
+    if (coOccurring || (incidents.length > 0 && sharedCount === entry.refs.length)) {
       leftOut.push(entry);
       continue;
     }

@@ -80,6 +80,51 @@ function tokensOf(label: string): string[] {
   return label.split(/[-_]+/).filter((t) => t.length > 0);
 }
 
+const ACRONYM = /^[a-z]{2,4}$/;
+
+/**
+ * Words a service puts beside its name (issue 34's token model): with an everyday-word brand
+ * (amazon, apple, outlook, chase) and nothing else but digits, these are the company a look-alike
+ * keeps (`signup-amazon`, `amazon-service93`, `e-apple-online`); the lure words count as well.
+ */
+const SERVICE_WORDS: ReadonlySet<string> = new Set([
+  'service',
+  'services',
+  'help',
+  'online',
+  'app',
+  'apps',
+  'signup',
+  'register',
+  'portal',
+  'web',
+  'my',
+  'e',
+  'id',
+  'center',
+  'centre',
+  'team',
+  'mobile',
+  'info',
+  'mail',
+  'webmail',
+  'inc',
+  'corp',
+  'group',
+  'store',
+  'shop',
+  'pay',
+  'cloud',
+  'check',
+  'access',
+  'user',
+  'users',
+  'client',
+  'prime',
+  'sign',
+  'up',
+]);
+
 function wordsOf(text: string, data: NameData): { tokens: string[]; segmentation: Segmentation } {
   const tokens = tokensOf(text);
   const pieces: string[] = [];
@@ -90,7 +135,9 @@ function wordsOf(text: string, data: NameData): { tokens: string[]; segmentation
     const s = segment(token, data.words, data.byKeyword);
     pieces.push(...s.pieces);
     words.push(...s.words);
-    explained += s.explained * [...token].length;
+    // A short piece between hyphens reads as an acronym (fh-ingolstadt, ac-montpellier), not noise.
+    const acronym = tokens.length > 1 && ACRONYM.test(token);
+    explained += (acronym ? 1 : s.explained) * [...token].length;
     length += [...token].length;
   }
   return { tokens, segmentation: { pieces, words, explained: length === 0 ? 0 : explained / length } };
@@ -136,6 +183,40 @@ function isCountrySuffix(suffix: string): boolean {
   return /^[a-z]{2}$/.test(last);
 }
 
+function hasServiceWord(reading: NameReading): boolean {
+  // Short words (e, my, id, up) only as hyphen tokens: run-together labels are full of them.
+  return (
+    reading.tokens.some((t) => SERVICE_WORDS.has(t)) ||
+    reading.segmentation.words.some((w) => w.length >= 3 && SERVICE_WORDS.has(w))
+  );
+}
+
+/**
+ * What an everyday-word brand's label holds besides the brand: a description when it is only
+ * service words, digits and single letters (and at least one of them), else undefined.
+ */
+function keptCompany(keyword: string, reading: NameReading, data: NameData): string | undefined {
+  const rest = (reading.tokens.length > 1 ? reading.tokens : reading.segmentation.pieces).filter(
+    (p) => p !== keyword,
+  );
+  if (rest.length === 0) return undefined;
+  const pieces = rest.flatMap((p) =>
+    SERVICE_WORDS.has(p) || /^[0-9]+$/.test(p) ? [p] : segmentRest(p, data),
+  );
+  const ok = pieces.every(
+    (p) => SERVICE_WORDS.has(p) || data.vocabulary.lures.has(p) || /^[0-9]+$/.test(p) || p.length === 1,
+  );
+  return ok ? `"${rest.join('", "')}"` : undefined;
+}
+
+/** A token beside the brand, split into words and digit runs (service93 → service · 93). */
+function segmentRest(token: string, data: NameData): string[] {
+  const runs = token.match(/[0-9]+|[^0-9]+/g) ?? [];
+  return runs.flatMap((run) =>
+    /^[0-9]+$/.test(run) ? [run] : segment(run, data.words, data.byKeyword).pieces,
+  );
+}
+
 interface MatchInput {
   reading: NameReading;
   suffix: string;
@@ -176,7 +257,10 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
     const maxEdits = length >= 13 ? 3 : 2;
     if (Math.abs([...candidate].length - length) > maxEdits) return undefined;
     const distance = editDistance(skel(candidate), keywordSkeleton);
-    if (distance === 1 && (!commonWord || length >= 6)) {
+    // A one-edit neighbour of a short brand is as often an unrelated name (aptus, rhein, auths):
+    // it counts only beside a lure or service word.
+    const meaningful = length >= 6 || reading.lures.length > 0 || hasServiceWord(reading);
+    if (distance === 1 && (!commonWord || length >= 6) && meaningful) {
       return match('typosquat', score1, `${where} "${candidate}" is 1 edit away from "${keyword}"`);
     }
     if (distance > 1 && distance <= maxEdits && length >= NAME_THRESHOLDS.editDistance2MinLength) {
@@ -188,7 +272,7 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
     }
     return undefined;
   };
-  const withLures = (where: string): BrandMatch | undefined => {
+  const withLures = (where: string, whole = true): BrandMatch | undefined => {
     const lures = reading.lures.filter((l) => l !== keyword && !keyword.includes(l));
     if (lures.length > 0) {
       return match(
@@ -198,7 +282,16 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
         lures,
       );
     }
-    if (commonWord) return undefined;
+    if (commonWord) {
+      const company = keptCompany(keyword, reading, data);
+      if (!company) return undefined;
+      return match(
+        'combosquat',
+        TECHNIQUE_SCORES.combosquat,
+        `everyday-word brand "${keyword}" ${where} with ${company}`,
+      );
+    }
+    if (!whole) return undefined;
     return match(
       'brand_in_label',
       TECHNIQUE_SCORES.brand_in_label,
@@ -248,7 +341,8 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
       !commonWord &&
       skel(label).includes(keywordSkeleton)
     ) {
-      consider(withLures('inside the label'));
+      // Inside another word (interaccess, aluno) the brand counts only beside a lure word.
+      consider(withLures('inside the label', false));
     }
   }
   if (found) return found;
@@ -282,6 +376,30 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
         TECHNIQUE_SCORES.brand_in_subdomain,
         `subdomain label "${part}" carries the brand name "${keyword}"`,
       );
+    }
+  }
+  // The tokens of hyphenated subdomain labels (micros0ft-login.<unrelated>.net): a look-alike
+  // spelling of the brand, or the brand itself beside a lure or service word.
+  for (const part of subdomainLabels) {
+    const tokens = tokensOf(part);
+    if (tokens.length < 2) continue;
+    const others = tokens.filter((t) => t !== keyword);
+    const beside = others.some((t) => SERVICE_WORDS.has(t) || data.vocabulary.lures.has(t));
+    for (const token of tokens) {
+      if (token !== keyword && skel(token) === keywordSkeleton && length >= NAME_THRESHOLDS.wordMinLength) {
+        return match(
+          'brand_in_subdomain',
+          TECHNIQUE_SCORES.typosquatToken,
+          `subdomain token "${token}" reads like "${keyword}"`,
+        );
+      }
+      if (token === keyword && beside && length >= NAME_THRESHOLDS.wordMinLength) {
+        return match(
+          'brand_in_subdomain',
+          TECHNIQUE_SCORES.brand_in_subdomain,
+          `subdomain label "${part}" carries the brand name "${keyword}" beside "${others.join('", "')}"`,
+        );
+      }
     }
   }
   return undefined;

@@ -56,7 +56,7 @@ export async function persist(
     edgesFromInvestigation({
       session_id: session.session_id,
       entity,
-      related: discovered.map((edge) => edge.to),
+      related: discovered.map((edge) => ({ entity: edge.to, link: edge.link })),
       at: completedAt,
     }),
   );

@@ -4,6 +4,7 @@ import type { Entity } from '../../../shared/domain/core/entity';
 import {
   assembleNeighborhood,
   canonicalPair,
+  carriesRisk,
   type Edge,
   type EdgeSide,
   EVIDENCE_LIMIT,
@@ -90,6 +91,34 @@ describe('edges from an investigation', () => {
       ['related_in_investigation', '203.0.113.66', 'j.doe@contoso.example', ['s_1']],
       ['related_in_investigation', 'micros0ft-login.example.com', '203.0.113.66', ['s_1']],
     ]);
+  });
+
+  it('writes a link found by analysis under its own relationship, which says whether risk flows', () => {
+    const brand: Entity = { type: 'domain', value: 'microsoft.com' };
+    const parent: Entity = { type: 'domain', value: 'example.com' };
+    const edges = edgesFromInvestigation({
+      session_id: 's_1',
+      entity: domain,
+      related: [
+        { entity: brand, link: 'impersonates' },
+        { entity: parent, link: 'subdomain_of' },
+      ],
+      at: '2026-11-01T09:00:00.000Z',
+    });
+    expect(edges.map((e) => [e.relationship, e.from.value, e.to.value])).toEqual([
+      ['impersonates', 'micros0ft-login.example.com', 'microsoft.com'],
+      ['subdomain_of', 'micros0ft-login.example.com', 'example.com'],
+    ]);
+    const [impersonated, subdomain] = edges.map(edgeSides);
+    // The imitated brand never takes on its look-alike's risk, nor the look-alike the brand's.
+    expect(impersonated!.map((side) => carriesRisk(side.relationship, side.direction))).toEqual([
+      false,
+      false,
+    ]);
+    // A parent's risk flows into its subdomain, never the other way.
+    expect(subdomain!.map((side) => carriesRisk(side.relationship, side.direction))).toEqual([true, false]);
+    expect(carriesRisk('co_occurs_in_incident', 'both')).toBe(true);
+    expect(carriesRisk('related_in_investigation', 'both')).toBe(false);
   });
 
   it('keeps the direction of a directed relationship', () => {

@@ -164,6 +164,74 @@ describe('graph_neighbourhood', () => {
     });
   });
 
+  it('passes no risk from a look-alike to the brand it imitates, nor from a subdomain to its parent', async () => {
+    const brand: Entity = { type: 'domain', value: 'paypal.com' };
+    const lookalike = (value: string) => ({
+      entity: { type: 'domain', value } as Entity,
+      relationship: 'impersonates',
+      direction: 'in' as const,
+      risk_score: 88,
+      risk_basis: [{ source: 'domain_analysis:brand_typosquat', score: 88, refs: [] }],
+    });
+    const neighbours = {
+      'domain:paypal.com': [lookalike('paypa1-login.com'), lookalike('paypal-verify.xyz')],
+      'domain:blogspot.com': [
+        {
+          entity: { type: 'domain', value: 'paypal-x.blogspot.com' } as Entity,
+          relationship: 'subdomain_of',
+          direction: 'in' as const,
+          risk_score: 90,
+        },
+      ],
+      'domain:login.evil-example.com': [
+        {
+          entity: { type: 'domain', value: 'evil-example.com' } as Entity,
+          relationship: 'subdomain_of',
+          direction: 'out' as const,
+          risk_score: 90,
+        },
+      ],
+    };
+    const onBrand = await output('graph_neighbourhood', brand, { neighbours });
+    expect(onBrand.findings[0]).toMatchObject({
+      finding_id: 'graph_neighbourhood:no_high_risk_links',
+      score: 0,
+    });
+    expect(onBrand.findings[0]!.description).toContain('Not counted, their link passes no risk');
+    expect(onBrand.facts.links_passing_no_risk).toHaveLength(2);
+    const parent = await output(
+      'graph_neighbourhood',
+      { type: 'domain', value: 'blogspot.com' },
+      { neighbours },
+    );
+    expect(parent.findings[0]!.score).toBe(0);
+    // The parent's risk does flow into its subdomain (shared control).
+    const sub = await output(
+      'graph_neighbourhood',
+      { type: 'domain', value: 'login.evil-example.com' },
+      { neighbours },
+    );
+    expect(sub.findings[0]).toMatchObject({
+      finding_id: 'graph_neighbourhood:linked_to_high_risk',
+      score: 45,
+    });
+  });
+
+  it('counts a neighbour once however many edges lead to it', async () => {
+    const ip = { type: 'ip', value: '203.0.113.9' } as Entity;
+    const neighbours = {
+      [key]: [
+        { entity: ip, relationship: 'resolves_to', direction: 'out' as const, risk_score: 85 },
+        { entity: ip, relationship: 'co_occurs_in_incident', risk_score: 85, evidence: ['inc_9'] },
+      ],
+    };
+    const out = await output('graph_neighbourhood', domain, { neighbours });
+    expect(out.findings[0]).toMatchObject({
+      title: 'Linked to 1 malicious and 0 suspicious entities',
+      score: 45,
+    });
+  });
+
   it('is context only when the entity is new to the graph', async () => {
     const out = await output('graph_neighbourhood', domain, {});
     expect(out.findings[0]).toMatchObject({ finding_id: 'graph_neighbourhood:not_in_graph', score: 0 });

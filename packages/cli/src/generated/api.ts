@@ -2416,11 +2416,11 @@ export interface components {
             incident_count: number;
         };
         /**
-         * @description co_occurs_in_incident: both in one SIEM incident; related_in_investigation: found while investigating one of them; resolves_to: domain/host → IP; logged_in_from: user → IP/host; connected_to: host → IP/domain
+         * @description co_occurs_in_incident: both in one SIEM incident; related_in_investigation: found while investigating one of them; resolves_to: domain/host → IP; logged_in_from: user → IP/host; connected_to: host → IP/domain; impersonates: look-alike → the domain it imitates; subdomain_of: subdomain → parent; alias_of: two names of one identity
          * @example co_occurs_in_incident
          * @enum {string}
          */
-        GraphRelationship: "co_occurs_in_incident" | "related_in_investigation" | "resolves_to" | "logged_in_from" | "connected_to";
+        GraphRelationship: "co_occurs_in_incident" | "related_in_investigation" | "resolves_to" | "logged_in_from" | "connected_to" | "impersonates" | "subdomain_of" | "alias_of";
         GraphNeighbor: {
             type: components["schemas"]["EntityType"];
             /**
@@ -2430,7 +2430,7 @@ export interface components {
             value: string;
             relationship: components["schemas"]["GraphRelationship"];
             /**
-             * @description out: the looked-up entity is the subject (it resolves_to / logged_in_from / connected_to this one); in: the reverse; both: undirected
+             * @description out: the looked-up entity is the subject (it resolves_to / logged_in_from / connected_to / impersonates / is a subdomain_of this one); in: the reverse; both: undirected
              * @example both
              * @enum {string}
              */

@@ -34,6 +34,8 @@ export interface PriorInvestigation {
 export interface Neighbour {
   entity: Entity;
   relationship: string;
+  /** The edge seen from the investigated entity: `out` when it is the edge's `from` (graph.ts). */
+  direction?: 'out' | 'in' | 'both';
   last_seen?: string;
   count?: number;
   /** Incident or session IDs on the edge. */

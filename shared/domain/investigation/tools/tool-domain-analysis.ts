@@ -42,9 +42,21 @@ export const DOMAIN_SCORES = {
   idnCountry: 10,
   idn: 20,
   freeHosting: 10,
+  /**
+   * Weak signals that co-occur (a lure word, an abused ending, a shared hosting platform, deep
+   * nesting: each under 25 alone): one bounded extra finding when two or more are present and no
+   * brand finding already speaks, so that lure + hosting platform (24) reaches suspicious (31).
+   */
+  weakSignalsCombined: 10,
   /** Lure words without a brand, by strength (lures, +1 for a crypto topic, +1 for an amount). */
   lures: [0, 15, 30, 40, 45],
 } as const;
+
+const WEAK_SIGNALS: ReadonlySet<string> = new Set(
+  ['lure_words', 'suspicious_tld', 'free_hosting_platform', 'deep_subdomain'].map(
+    (code) => `domain_analysis:${code}`,
+  ),
+);
 
 /** The source named on findings that are evidence of a benign name (docs/verdicts.md). */
 export const NAME_EVIDENCE_SOURCE = 'offline:domain-analysis';
@@ -360,6 +372,22 @@ export const domainAnalysis: Tool = {
           score: DOMAIN_SCORES.deepSubdomain,
           category: 'anomalous_naming',
           evidence: [subdomain],
+        }),
+      );
+    }
+
+    const weak = findings.filter((f) => WEAK_SIGNALS.has(f.finding_id) && f.score > 0 && f.score < 25);
+    if (!owner && weak.length >= 2 && !findings.some((f) => f.category === 'impersonation')) {
+      findings.push(
+        makeFinding({
+          tool,
+          code: 'weak_signals_combined',
+          title: `${weak.length} weak signals together`,
+          description: `Each weak alone, together they describe a throwaway phishing page: ${weak.map((f) => f.title).join('; ')}.`,
+          impact: 'Several small warning signs appear together in the name.',
+          score: DOMAIN_SCORES.weakSignalsCombined,
+          category: 'anomalous_naming',
+          evidence: weak.map((f) => f.finding_id),
         }),
       );
     }

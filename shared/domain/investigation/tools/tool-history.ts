@@ -10,6 +10,7 @@ import type {
   ToolOutput,
   ToolRunContext,
 } from '../../core/vocabulary';
+import { carriesRisk } from '../../graph/graph';
 import {
   ageInDays,
   incidentScore,
@@ -239,6 +240,8 @@ export const priorInvestigations: Tool = {
   },
 };
 
+const RISK_RANK = { none: 0, suspicious: 1, malicious: 2 } as const;
+
 export const PRIOR_CONTEXT_REASON =
   'a prior verdict is context, not new evidence: its evidence is weighed again by this run (unless a person confirmed it)';
 
@@ -259,20 +262,35 @@ export const graphNeighbourhood: Tool = {
     const subject = entityKey(entity);
     const assessed = neighbours.map((n) => {
       const independent = independentRisk(n, subject);
+      const carried = carriesRisk(n.relationship, n.direction);
       return {
         neighbour: n,
+        carried,
         stated: neighbourRisk(n),
-        // A neighbour scored before the basis existed counts as it stands.
-        risk: n.risk_basis ? neighbourRisk({ risk_score: independent.risk }) : neighbourRisk(n),
+        // Across a link that passes no risk (an impersonation, a subdomain's risk toward its parent)
+        // the neighbour counts for nothing; a neighbour scored before the basis existed counts as it stands.
+        risk: !carried
+          ? null
+          : n.risk_basis
+            ? neighbourRisk({ risk_score: independent.risk })
+            : neighbourRisk(n),
         leftOut: independent.left_out,
       };
     });
-    const risky = assessed.filter(
+    // One neighbour counts once, by its strongest link, however many edges lead to it.
+    const strongest = new Map<string, (typeof assessed)[number]>();
+    for (const r of assessed) {
+      const key = entityKey(r.neighbour.entity);
+      const seen = strongest.get(key);
+      if (!seen || RISK_RANK[r.risk ?? 'none'] > RISK_RANK[seen.risk ?? 'none']) strongest.set(key, r);
+    }
+    const risky = [...strongest.values()].filter(
       (r): r is (typeof assessed)[number] & { risk: 'malicious' | 'suspicious' } => r.risk !== null,
     );
     // Neighbours judged risky only on evidence that involves this entity: counted once, here, by the
     // tools that found that evidence (an incident both are in, or the neighbour's link to this one).
-    const circular = assessed.filter((r) => r.stated !== null && r.risk !== r.stated);
+    const circular = assessed.filter((r) => r.carried && r.stated !== null && r.risk !== r.stated);
+    const uncarried = assessed.filter((r) => !r.carried && r.stated !== null);
     const malicious = risky.filter((r) => r.risk === 'malicious');
     const suspicious = risky.filter((r) => r.risk === 'suspicious');
     const facts: Facts = {
@@ -293,16 +311,33 @@ export const graphNeighbourhood: Tool = {
         counted_as: r.risk ?? 'not risky',
         left_out: r.leftOut.map((e) => e.source),
       })),
+      ...(uncarried.length > 0
+        ? {
+            links_passing_no_risk: uncarried.slice(0, 20).map((r) => ({
+              type: r.neighbour.entity.type,
+              value: r.neighbour.entity.value,
+              relationship: r.neighbour.relationship,
+              risk_score: r.neighbour.risk_score ?? null,
+            })),
+          }
+        : {}),
     };
     const fullScore = neighbourhoodScore({
-      malicious: assessed.filter((r) => r.stated === 'malicious').length,
-      suspicious: assessed.filter((r) => r.stated === 'suspicious').length,
+      malicious: assessed.filter((r) => r.carried && r.stated === 'malicious').length,
+      suspicious: assessed.filter((r) => r.carried && r.stated === 'suspicious').length,
     });
     const discountNote =
       circular.length > 0
         ? ` Left out, resting on ${entityLabel(entity)} itself (shared incidents, or their link to it), already weighed here: ${circular
             .slice(0, 5)
             .map((r) => entityLabel(r.neighbour.entity))
+            .join('; ')}.`
+        : '';
+    const uncarriedNote =
+      uncarried.length > 0
+        ? ` Not counted, their link passes no risk to ${entityLabel(entity)} (an impersonator says nothing about what it imitates): ${uncarried
+            .slice(0, 5)
+            .map((r) => `${entityLabel(r.neighbour.entity)} (via ${r.neighbour.relationship})`)
             .join('; ')}.`
         : '';
     const discounted = (score: number) =>
@@ -335,7 +370,7 @@ export const graphNeighbourhood: Tool = {
         tool,
         code: 'linked_to_high_risk',
         title: `Linked to ${malicious.length} malicious and ${suspicious.length} suspicious entities`,
-        description: `In the knowledge graph ${entityLabel(entity)} is linked to ${names.join('; ')}. Association is capped at ${NEIGHBOUR_SCORE_CAP}: it is never proof on its own. Neighbours count solely for findings independent of this entity.${discountNote}`,
+        description: `In the knowledge graph ${entityLabel(entity)} is linked to ${names.join('; ')}. Association is capped at ${NEIGHBOUR_SCORE_CAP}: it is never proof on its own. Neighbours count solely for findings independent of this entity.${discountNote}${uncarriedNote}`,
         impact: `It is connected to ${risky.length} other ${risky.length === 1 ? 'item' : 'items'} already assessed as risky.`,
         score,
         category: 'association',
@@ -367,7 +402,9 @@ export const graphNeighbourhood: Tool = {
             ? `${entityLabel(entity)} has no edges in the knowledge graph yet.`
             : `${entityLabel(entity)} has ${neighbours.length} neighbours (${Object.entries(byRelationship)
                 .map(([r, n]) => `${n} ${r}`)
-                .join(', ')}); none has been judged suspicious or malicious.${discountNote}`,
+                .join(
+                  ', ',
+                )}); ${uncarried.length > 0 ? 'none whose link passes risk' : 'none'} has been judged suspicious or malicious.${discountNote}${uncarriedNote}`,
         impact: 'It is not connected to anything already assessed as risky.',
         score: 0,
         category: 'context',

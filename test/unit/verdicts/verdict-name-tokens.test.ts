@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseEntity } from '../../../shared/domain/core/entity-normalisation';
+import { riskScore, runToolByName, type ToolOutput } from '../../../shared/domain/investigation';
+import { openOfflineIntel } from '../../../shared/platform/offline-intel';
+import { localDataDir } from '../../../shared/platform/offline-intel-build';
+import { context } from '../investigations/investigation-test-data';
+
+/** Issue 34: the token model of brand matching and the words of more than English, on the real data. */
+const offline = openOfflineIntel(localDataDir());
+// Loaded once, outside the cases' time limits (the word map is the slow part).
+offline.names();
+
+async function analyse(value: string): Promise<ToolOutput> {
+  const entity = normaliseEntity({ type: 'domain', value });
+  const call = await runToolByName('domain_analysis', entity, context({}, { offline }));
+  expect(call.status).toBe('succeeded');
+  return call.output!;
+}
+
+const risk = async (value: string) => riskScore((await analyse(value)).findings);
+const ids = (output: ToolOutput) => output.findings.map((f) => f.finding_id);
+
+describe('brand look-alikes in subdomain labels', () => {
+  it('reads a confusable brand spelling in a hyphenated subdomain of an unrelated domain', async () => {
+    for (const value of ['micros0ft-login.example.com', 'micros0ft-login.some-cdn-host.net']) {
+      const out = await analyse(value);
+      const brand = out.findings.find((f) => f.category === 'impersonation');
+      expect(brand?.description, value).toMatch(/micros0ft/);
+      expect(await risk(value), value).toBeGreaterThanOrEqual(30);
+    }
+  });
+
+  it('does not flag the brand word beside an unrelated word in a subdomain', async () => {
+    expect(await risk('apple-orchard.farm-news.com')).toBeLessThan(30);
+  });
+});
+
+describe('everyday-word brands judged by the company they keep', () => {
+  it('flags the brand with only service words and digits beside it', async () => {
+    for (const value of [
+      'signup-amazon.com',
+      'amazon8898.com',
+      'amazon-service93.ru',
+      'e-amazon-online.com',
+    ]) {
+      expect(await risk(value), value).toBeGreaterThanOrEqual(30);
+    }
+  });
+
+  it('leaves the brand word in ordinary company alone', async () => {
+    for (const value of ['apple-pie-recipes.com', 'amazonrainforest-trust.org', 'chasebaseball.com']) {
+      expect(await risk(value), value).toBeLessThan(30);
+    }
+  });
+});
+
+describe('whole-token brand matches and meaningful typos', () => {
+  it('does not find a brand inside another word, nor a short brand one letter off an unrelated name', async () => {
+    for (const value of ['interaccess.com', 'aptus.com.au', 'hochschule-rhein-waal.de']) {
+      const out = await analyse(value);
+      expect(
+        out.findings.filter((f) => f.category === 'impersonation'),
+        value,
+      ).toEqual([]);
+    }
+  });
+});
+
+describe('words in more than English', () => {
+  it('reads non-English school names as words, not as generated labels', async () => {
+    for (const value of ['universidadmotolinia.edu.mx', 'fh-ingolstadt.de', 'politechnikawarszawska.pl']) {
+      expect(ids(await analyse(value)), value).not.toContain('domain_analysis:algorithmic_label');
+    }
+    expect(ids(await analyse('xj4k9q2mzp7rwtb.com'))).toContain('domain_analysis:algorithmic_label');
+  });
+});
+
+describe('weak signals that co-occur', () => {
+  it('combine, bounded: a lure word on a shared hosting platform reaches suspicious, either alone does not', async () => {
+    const out = await analyse('giveaway-x.blogspot.com');
+    expect(ids(out)).toContain('domain_analysis:weak_signals_combined');
+    expect(riskScore(out.findings)).toBeGreaterThanOrEqual(30);
+    expect(riskScore(out.findings)).toBeLessThan(50);
+    expect(await risk('my-travel-notes.blogspot.com')).toBeLessThan(30);
+    expect(await risk('claim-now.com')).toBeLessThan(30);
+  });
+});
+
+describe("brands' own secondary domains", () => {
+  it("reads a tenant's onmicrosoft.com name and a brand's mail or country domain as the brand's own", async () => {
+    for (const value of ['contoso.onmicrosoft.com', 'fastmail.fm', 'optusnet.com.au', 'telstra.com']) {
+      expect(ids(await analyse(value)), value).toContain('domain_analysis:known_brand_domain');
+    }
+  });
+});
