@@ -17,7 +17,7 @@ import { ServiceFunction, type ServiceFunctionDefaults } from './constructs/serv
 import { ServiceTables } from './constructs/service-tables';
 import type { ApiWebAcl } from './constructs/waf';
 import { FUNCTION_GRANTS, type FunctionGrants, grantsFor } from './function-grants';
-import { tenantResourceName } from './naming';
+import { defaultConsoleDomainPrefix } from './naming';
 import type { TenantSettings } from './settings';
 import { telemetryProfile } from './telemetry';
 import { addEdge } from './tenant/edge';
@@ -104,7 +104,7 @@ export class TenantStack extends Stack {
     this.consoleSignIn = new ConsoleSignIn(this, 'ConsoleSignIn', {
       tenant: settings.tenant,
       publicUrl: this.publicUrl,
-      domainPrefix: settings.consoleDomainPrefix ?? tenantResourceName(settings.tenant, 'console'),
+      domainPrefix: settings.consoleDomainPrefix ?? defaultConsoleDomainPrefix(settings.tenant),
       identityProvider: settings.consoleIdentityProvider,
       removalPolicy,
     });
