@@ -20,12 +20,20 @@ export function prerequisitesStackName(region?: string): string {
 export class PrerequisitesStack extends Stack {
   readonly gatewayLogsRole: Role;
 
-  constructor(scope: Construct, props: StackProps & { region?: string }) {
-    const { region, ...rest } = props;
-    super(scope, prerequisitesStackName(region), {
+  /**
+   * A fleet (infra/fleet.ts) has one per account and region its tenants use: the construct ID (what
+   * `cdk deploy` selects) then also names the account; the CloudFormation stack name stays the same.
+   */
+  constructor(scope: Construct, props: StackProps & { region?: string; account?: string }) {
+    const { region, account, ...rest } = props;
+    const name = prerequisitesStackName(region);
+    super(scope, account ? `${name}-${account}` : name, {
+      stackName: name,
       description:
         'Security Investigation Service: account prerequisites shared by every tenant in this account and region',
-      ...(region ? { env: { region } } : {}),
+      ...(region || account
+        ? { env: { ...(account ? { account } : {}), ...(region ? { region } : {}) } }
+        : {}),
       ...rest,
     });
     this.gatewayLogsRole = new Role(this, 'ApiGatewayCloudWatchLogsRole', {

@@ -74,11 +74,16 @@ export function parseTenantSettings(input: Record<string, unknown>): TenantSetti
   return result.data;
 }
 
-export function tenantSettingsFromContext(node: Node): TenantSettings {
+/** The settings given in the app's context (cdk.json and `-c`), unset ones left out. */
+export function settingsInContext(node: Node): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const key of SETTING_KEYS) {
     const value = node.tryGetContext(key);
     if (value !== undefined && value !== '') input[key] = value;
   }
-  return parseTenantSettings(input);
+  return input;
+}
+
+export function tenantSettingsFromContext(node: Node): TenantSettings {
+  return parseTenantSettings(settingsInContext(node));
 }

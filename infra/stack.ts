@@ -54,6 +54,8 @@ export function stackName(tenant: string): string {
  * share an account and region without colliding.
  */
 export class TenantStack extends Stack {
+  /** The settings it was built from (a fleet's tenants each have their own). */
+  readonly settings: TenantSettings;
   readonly tables: ServiceTables;
   readonly api: ServiceApi;
   readonly authorizerFunction: ServiceFunction;
@@ -82,6 +84,7 @@ export class TenantStack extends Stack {
       ...props,
     });
     const { settings } = props;
+    this.settings = settings;
     const routes = props.routes ?? ROUTES;
     const removalPolicy = settings.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
     const telemetry = telemetryProfile(settings);
