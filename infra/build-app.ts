@@ -1,8 +1,8 @@
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { type FleetTenant, fleetFromContext } from './fleet';
+import { fleetFromContext } from './fleet';
 import { PrerequisitesStack } from './prerequisites-stack';
-import { tenantSettingsFromContext } from './settings';
+import { type TenantSettings, tenantSettingsFromContext } from './settings';
 import { stackName, TenantStack } from './stack';
 
 /**
@@ -22,8 +22,9 @@ export function buildTenantApp(props: AppProps = {}): {
   const app = new App(props);
   // A single tenant without -c region is environment-agnostic: the template is the same for every
   // account and region (the deploying credentials choose). A fleet pins each tenant's account and region.
-  const placements: (Partial<Pick<FleetTenant, 'account'>> & Pick<FleetTenant, 'settings'>)[] =
-    fleetFromContext(app.node) ?? [{ settings: tenantSettingsFromContext(app.node) }];
+  const placements: { account?: string; settings: TenantSettings }[] = fleetFromContext(app.node) ?? [
+    { settings: tenantSettingsFromContext(app.node) },
+  ];
   const prerequisitesByEnvironment = new Map<string, PrerequisitesStack>();
   const tenants = placements.map(({ account, settings }) => {
     const environment = `${account ?? ''}/${settings.region ?? ''}`;

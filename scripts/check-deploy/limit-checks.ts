@@ -49,22 +49,13 @@ export function limitFindings(template: CfnTemplate, templateText: string): Find
   }
   // An AWS::IAM::Policy is inline on its roles: it counts towards each role's inline total; checked
   // alone here against the same quota, and managed policies against theirs.
-  for (const [id, policy] of resourcesOf(template, 'AWS::IAM::Policy')) {
-    over(
-      'limit:role-inline-policy',
-      policyChars(policy.Properties?.PolicyDocument),
-      LIMITS.roleInlinePolicyChars,
-      `${id} policy characters`,
-    );
-  }
-  for (const [id, policy] of resourcesOf(template, 'AWS::IAM::ManagedPolicy')) {
-    over(
-      'limit:managed-policy',
-      policyChars(policy.Properties?.PolicyDocument),
-      LIMITS.managedPolicyChars,
-      `${id} policy characters`,
-    );
-  }
+  const policyQuotas = [
+    ['AWS::IAM::Policy', 'limit:role-inline-policy', LIMITS.roleInlinePolicyChars],
+    ['AWS::IAM::ManagedPolicy', 'limit:managed-policy', LIMITS.managedPolicyChars],
+  ] as const;
+  for (const [type, check, limit] of policyQuotas)
+    for (const [id, policy] of resourcesOf(template, type))
+      over(check, policyChars(policy.Properties?.PolicyDocument), limit, `${id} policy characters`);
   for (const [id] of resourcesOf(template, 'AWS::ApiGateway::RestApi')) {
     const resources = resourcesOf(template, 'AWS::ApiGateway::Resource').filter(([, resource]) =>
       JSON.stringify(resource.Properties?.RestApiId).includes(`"${id}"`),
