@@ -2,6 +2,7 @@ import type { Node } from 'constructs';
 import { z } from 'zod';
 import { FEED_SOURCES } from '../shared/domain/feeds/sources';
 import { KEYLESS_CONNECTORS } from '../shared/domain/intel/names';
+import { COGNITO_RESERVED_WORDS, cognitoReservedWordIn, defaultConsoleDomainPrefix } from './naming';
 import { SETTING_NAMES, SETTINGS } from './settings/declaration';
 
 export type { ConsoleIdentityProviderSetting } from './settings/context-values';
@@ -42,6 +43,18 @@ export const tenantSettingsSchema = z
   .refine((s) => Boolean(s.customDomainName) === Boolean(s.customDomainCertificateArn), {
     error: 'customDomainName and customDomainCertificateArn must be given together',
     path: ['customDomainName'],
+  })
+  .superRefine((s, context) => {
+    // Without consoleDomainPrefix the console's Cognito domain prefix is built on the tenant, and
+    // Cognito refuses a prefix holding a reserved word at deploy time: refuse it here, naming both.
+    const prefix = defaultConsoleDomainPrefix(s.tenant);
+    const reserved = s.consoleDomainPrefix === undefined ? cognitoReservedWordIn(prefix) : undefined;
+    if (reserved)
+      context.addIssue({
+        code: 'custom',
+        path: ['tenant'],
+        message: `makes the console's Cognito domain prefix ${prefix}, which contains "${reserved}": Cognito refuses ${COGNITO_RESERVED_WORDS.join(', ')} in a domain prefix; set consoleDomainPrefix to one without them`,
+      });
   });
 
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
@@ -61,11 +74,16 @@ export function parseTenantSettings(input: Record<string, unknown>): TenantSetti
   return result.data;
 }
 
-export function tenantSettingsFromContext(node: Node): TenantSettings {
+/** The settings given in the app's context (cdk.json and `-c`), unset ones left out. */
+export function settingsInContext(node: Node): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const key of SETTING_KEYS) {
     const value = node.tryGetContext(key);
     if (value !== undefined && value !== '') input[key] = value;
   }
-  return parseTenantSettings(input);
+  return input;
+}
+
+export function tenantSettingsFromContext(node: Node): TenantSettings {
+  return parseTenantSettings(settingsInContext(node));
 }

@@ -17,7 +17,7 @@ import { ServiceFunction, type ServiceFunctionDefaults } from './constructs/serv
 import { ServiceTables } from './constructs/service-tables';
 import type { ApiWebAcl } from './constructs/waf';
 import { FUNCTION_GRANTS, type FunctionGrants, grantsFor } from './function-grants';
-import { tenantResourceName } from './naming';
+import { defaultConsoleDomainPrefix } from './naming';
 import type { TenantSettings } from './settings';
 import { telemetryProfile } from './telemetry';
 import { addEdge } from './tenant/edge';
@@ -54,6 +54,8 @@ export function stackName(tenant: string): string {
  * share an account and region without colliding.
  */
 export class TenantStack extends Stack {
+  /** The settings it was built from (a fleet's tenants each have their own). */
+  readonly settings: TenantSettings;
   readonly tables: ServiceTables;
   readonly api: ServiceApi;
   readonly authorizerFunction: ServiceFunction;
@@ -82,6 +84,7 @@ export class TenantStack extends Stack {
       ...props,
     });
     const { settings } = props;
+    this.settings = settings;
     const routes = props.routes ?? ROUTES;
     const removalPolicy = settings.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
     const telemetry = telemetryProfile(settings);
@@ -104,7 +107,7 @@ export class TenantStack extends Stack {
     this.consoleSignIn = new ConsoleSignIn(this, 'ConsoleSignIn', {
       tenant: settings.tenant,
       publicUrl: this.publicUrl,
-      domainPrefix: settings.consoleDomainPrefix ?? tenantResourceName(settings.tenant, 'console'),
+      domainPrefix: settings.consoleDomainPrefix ?? defaultConsoleDomainPrefix(settings.tenant),
       identityProvider: settings.consoleIdentityProvider,
       removalPolicy,
     });

@@ -307,7 +307,7 @@ function acknowledgeExecutionWildcard(fn: ServiceFunction, stateMachine: IStateM
  * How cdk-nag spells a pseudo parameter inside a finding ID: `<AWS::Region>` while the stack is
  * environment-agnostic, the literal once the deployment pins it (context `region`).
  */
-function nagPseudo(value: string, name: 'Partition' | 'Region' | 'AccountId'): string {
+export function nagPseudo(value: string, name: 'Partition' | 'Region' | 'AccountId'): string {
   return Token.isUnresolved(value) ? `<AWS::${name}>` : value;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ANALYST_MODES } from '../../shared/domain/analyst/modes';
+import { COGNITO_RESERVED_WORDS, cognitoReservedWordIn } from '../naming';
 import { consoleIdentityProviderSchema, jsonContext } from './context-values';
 import { declare } from './declare';
 
@@ -81,7 +82,9 @@ export const ANALYST_SETTINGS = {
     schema: z
       .string()
       .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be lowercase letters, digits and dashes')
-      .refine((prefix) => !/aws|amazon|cognito/.test(prefix), 'must not contain aws, amazon or cognito')
+      .refine((prefix) => !cognitoReservedWordIn(prefix), {
+        error: `must not contain ${COGNITO_RESERVED_WORDS.join(', ')}: Cognito refuses them in a domain prefix`,
+      })
       .optional(),
     docs: {
       default: '`sis-<tenant>-console`',

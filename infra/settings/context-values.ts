@@ -33,6 +33,24 @@ export const commaSeparated = (value: string, toCase: (name: string) => string) 
 export const httpsUrl = () => z.url({ protocol: /^https$/, error: 'must be an https URL' });
 
 /**
+ * A URL people's browsers are sent to (console sign-in callbacks are built on it): "Amazon Cognito
+ * requires HTTPS over HTTP except for http://localhost for testing purposes only" (127.0.0.1 is not
+ * named, so it is refused here rather than at deploy).
+ * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_CreateUserPoolClient.html
+ */
+export function isCognitoCallbackBase(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && url.hostname === 'localhost');
+}
+
+export const callbackBaseUrl = () =>
+  z.url().refine(isCognitoCallbackBase, {
+    error:
+      'must be an https URL (http only for localhost): Cognito refuses non-https sign-in callback and sign-out URLs built on it',
+  });
+
+/**
  * The tenant's own identity provider for the web console (docs/console.md), as a JSON object in
  * cdk.json or `-c consoleIdentityProvider='{...}'`: OIDC (e.g. Entra ID) with the client secret in
  * Secrets Manager, or SAML with its metadata URL. People arriving through it are then put in the

@@ -1,7 +1,8 @@
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { z } from 'zod';
+import { LONGEST_NAME, MAX_TENANT_LENGTH } from '../naming';
 import { TELEMETRY_DEFAULTS } from '../telemetry';
-import { contextBoolean, httpsUrl, RETENTION_DAYS } from './context-values';
+import { callbackBaseUrl, contextBoolean, httpsUrl, RETENTION_DAYS } from './context-values';
 import { declare } from './declare';
 
 /** The tenant, its API, limits, logs, alarms, tables and edge (see declaration.ts). */
@@ -10,12 +11,16 @@ export const SERVICE_SETTINGS = {
     schema: z
       .string({ error: 'is required: pass -c tenant=<name> (lowercase letters, digits and dashes)' })
       .regex(
-        /^[a-z0-9][a-z0-9-]{0,30}$/,
-        'must be 1-31 lowercase letters, digits or dashes, starting with a letter or digit',
+        /^[a-z0-9][a-z0-9-]*$/,
+        'must be lowercase letters, digits or dashes, starting with a letter or digit',
+      )
+      .max(
+        MAX_TENANT_LENGTH,
+        `must be at most ${MAX_TENANT_LENGTH} characters: the longest generated name, ${LONGEST_NAME.name}, must fit the ${LONGEST_NAME.kind} limit of ${LONGEST_NAME.limit}`,
       ),
     docs: {
       default: '(required)',
-      meaning: '1–31 lowercase letters, digits, dashes. Names the stack and every resource.',
+      meaning: `1–${MAX_TENANT_LENGTH} lowercase letters, digits, dashes (the longest generated name, \`${LONGEST_NAME.name}\`, must fit the ${LONGEST_NAME.kind} limit of ${LONGEST_NAME.limit}). Names the stack and every resource. With \`consoleDomainPrefix\` unset it must not contain \`aws\`, \`amazon\` or \`cognito\` (the console's Cognito domain prefix \`sis-<tenant>-console\`).`,
     },
     variable: { name: 'SIS_TENANT', on: 'every function' },
   }),
@@ -31,11 +36,11 @@ export const SERVICE_SETTINGS = {
     },
   }),
   publicUrl: declare({
-    schema: z.url().optional(),
+    schema: callbackBaseUrl().optional(),
     docs: {
       default: 'the stage URL, or `https://<customDomainName>`',
       meaning:
-        'Base URL the service puts in links (`session_url`, manifests). Set it when a proxy or CDN fronts the API.',
+        'Base URL the service puts in links (`session_url`, manifests) and the console sign-in callbacks on. Set it when a proxy or CDN fronts the API. https only (http for `localhost`): Cognito refuses other callback URLs.',
     },
     variable: {
       name: 'SIS_PUBLIC_URL',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildTenantApp } from '../../infra/build-app';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function';
+import type { PrerequisitesStack } from '../../infra/prerequisites-stack';
 import type { TenantStack } from '../../infra/stack';
 
 /** The context `cdk synth` gets from cdk.json, so tests build the same app the CLI builds. */
@@ -15,6 +16,10 @@ export function cdkJsonContext(): Record<string, unknown> {
 export interface SynthResult {
   template: Template;
   stack: TenantStack;
+  /** The account prerequisites stack the app synthesises beside the tenant (infra/prerequisites-stack.ts). */
+  prerequisites: PrerequisitesStack;
+  /** The cloud assembly on disk: its directory and every stack's template file (for cfn-lint). */
+  assembly: { directory: string; templateFiles: string[] };
 }
 
 /**
@@ -25,11 +30,17 @@ export function synthTenantStack(context: Record<string, unknown> = {}): SynthRe
   const key = JSON.stringify(context);
   let result = synthesised.get(key);
   if (!result) {
-    const { app, stack } = buildTenantApp({
+    const { app, stack, prerequisites } = buildTenantApp({
       context: { ...cdkJsonContext(), tenant: 'test', 'aws:cdk:bundling-stacks': [], ...context },
     });
-    app.synth();
-    result = { template: Template.fromStack(stack), stack };
+    const { directory, stacks } = app.synth();
+    const templateFiles = stacks.map((artifact) => artifact.templateFullPath);
+    result = {
+      template: Template.fromStack(stack),
+      stack,
+      prerequisites,
+      assembly: { directory, templateFiles },
+    };
     synthesised.set(key, result);
   }
   return result;

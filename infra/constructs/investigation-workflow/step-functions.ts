@@ -1,8 +1,9 @@
-import { Validations } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { pascalCase } from '../../naming';
 import { WORKFLOW_STEPS } from '../../workflow/definition';
 import { type AnalystSettings, analystModelStatements } from '../analyst-model-grant';
+import { nagPseudo } from '../function-permissions';
 import { ServiceFunction, type ServiceFunctionDefaults } from '../service-function';
 
 const ANALYST_STEPS = new Set(['step-mark-active', 'step-analyst-turn', 'step-assess']);
@@ -54,7 +55,7 @@ function grantAnalystModel(scope: Construct, fn: ServiceFunction, analyst: Analy
   for (const statement of grant.statements) fn.role.addToPolicy(statement);
   if (grant.profileModel) {
     Validations.of(fn.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${grant.profileModel}]`,
+      id: `AwsSolutions-IAM5[Resource::arn:${nagPseudo(Stack.of(fn).partition, 'Partition')}:bedrock:*::foundation-model/${grant.profileModel}]`,
       reason:
         'A cross-region inference profile routes to its model in any of its destination regions; the grant names that one model and is usable only through the configured profile (condition bedrock:InferenceProfileArn).',
     });
