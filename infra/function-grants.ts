@@ -200,6 +200,13 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['describe'],
   },
+  // Batches (docs/soar.md): one start per entity (as start-investigation) and the batch item; the
+  // read is the batch item and its sessions' META (BatchGetItem).
+  'start-investigation-batch': {
+    tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
+    stateMachine: ['start'],
+  },
+  'get-investigation-batch': { tables: { sessions: { access: 'read' } } },
 };
 
 export const NO_GRANTS: FunctionGrants = Object.freeze({});

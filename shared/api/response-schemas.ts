@@ -1,4 +1,5 @@
 import type * as z from '../zod';
+import { InvestigationBatchResponse, StartInvestigationBatchResponse } from './schemas/batches';
 import { ListConnectorsResponse } from './schemas/connectors';
 import {
   AuditResponse,
@@ -66,6 +67,8 @@ export const RESPONSE_SCHEMAS = {
   AllowlistEntry,
   ListAllowlistResponse,
   SessionFeedback,
+  StartInvestigationBatchResponse,
+  InvestigationBatchResponse,
 } satisfies Record<string, z.core.$ZodType>;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

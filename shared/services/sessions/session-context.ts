@@ -70,6 +70,27 @@ export function sessionUrl(cfg: Config, sessionId: string): string {
   return `${cfg.SIS_PUBLIC_URL.replace(/\/+$/, '')}/sessions/${encodeURIComponent(sessionId)}`;
 }
 
+/** Seconds a playbook is told to wait between polls (Retry-After): a rules run ends in well under it. */
+export const POLL_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The headers of a 202 that hands back work to follow (the asynchronous request-reply pattern Logic
+ * Apps' HTTP action follows): Location, the URL to poll, and Retry-After, the seconds between polls.
+ * `path` is the poll route's path under the public URL (a session's poll with `async=true`, which
+ * answers 202 until the session has ended, or a batch's status).
+ */
+export function pollHeaders(cfg: Config, path: string): { location: string; 'retry-after': string } {
+  return {
+    location: `${cfg.SIS_PUBLIC_URL.replace(/\/+$/, '')}${path}`,
+    'retry-after': String(POLL_RETRY_AFTER_SECONDS),
+  };
+}
+
+/** The poll a playbook follows for one session: 202 while it runs, 200 with its history once ended. */
+export function sessionPollPath(sessionId: string): string {
+  return `/api/v1/public/sessions/${encodeURIComponent(sessionId)}?async=true`;
+}
+
 // ---- History entries (the session's messages, events and tool calls) ----
 
 export function message(at: Date | string, role: 'user' | 'assistant', content: string): HistoryEntry {

@@ -236,6 +236,15 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-rotate-key': keyAdministration,
   'console-disable-key': keyAdministration,
   'console-list-audit': [...readTable('keys'), ...CURSOR_SECRET],
+  // Batches: one start per entity, as start-investigation; the read is the batch and its sessions.
+  'start-investigation-batch': [
+    ...writeTable('sessions', true),
+    {
+      actions: ['states:StartExecution'],
+      resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
+    },
+  ],
+  'get-investigation-batch': readTable('sessions'),
 };
 
 const STEP_FUNCTIONS = [
