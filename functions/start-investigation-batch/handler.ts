@@ -5,5 +5,9 @@ import { batchContext, startInvestigationBatch } from '../../shared/services/inv
 /** POST /api/v1/investigations/batch: one background start per distinct entity (202, Location to poll). */
 export const handler = httpHandler(routes.startInvestigationBatch, async ({ body, caller }) => {
   const outcome = await startInvestigationBatch(batchContext(), caller, body);
-  return { statusCode: 202, body: outcome.body, headers: { 'cache-control': 'no-store', ...outcome.headers } };
+  return {
+    statusCode: 202,
+    body: outcome.body,
+    headers: { 'cache-control': 'no-store', ...outcome.headers },
+  };
 });

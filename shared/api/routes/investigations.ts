@@ -46,7 +46,8 @@ export const getSessionHistory = /* @__PURE__ */ defineRoute({
   responses: {
     200: { description: 'The session and its history', schema: 'SessionHistoryResponse' },
     202: {
-      description: 'With async=true only: the session is still running; poll Location after Retry-After seconds',
+      description:
+        'With async=true only: the session is still running; poll Location after Retry-After seconds',
       schema: 'SessionHistoryResponse',
       pollHeaders: true,
     },

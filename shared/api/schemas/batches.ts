@@ -1,7 +1,7 @@
 import { ValidationError } from '../../domain/core/errors';
-import { MAX_BATCH_ENTITIES, batchEntities } from '../../domain/investigation/batch';
-import { personaNamed } from '../../domain/investigation/report/persona-names';
 import { DEFAULT_TLP } from '../../domain/core/tlp';
+import { batchEntities, MAX_BATCH_ENTITIES } from '../../domain/investigation/batch';
+import { personaNamed } from '../../domain/investigation/report/persona-names';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 import { Entity, SessionId } from './common';
@@ -14,10 +14,15 @@ const EXAMPLE_BATCH_ID = 'b_01JD6Z7QK3Q0V8Y5N2B4C6D8EF';
 
 export const BatchParams = /* @__PURE__ */ (() =>
   z.object({
-    batch_id: withMeta(z.string().check(z.regex(/^b_[A-Za-z0-9]{8,64}$/, 'must be a batch ID as returned by startInvestigationBatch')), {
-      description: 'Batch ID returned when the batch started',
-      example: EXAMPLE_BATCH_ID,
-    }),
+    batch_id: withMeta(
+      z
+        .string()
+        .check(z.regex(/^b_[A-Za-z0-9]{8,64}$/, 'must be a batch ID as returned by startInvestigationBatch')),
+      {
+        description: 'Batch ID returned when the batch started',
+        example: EXAMPLE_BATCH_ID,
+      },
+    ),
   }))();
 
 export const StartInvestigationBatchRequest = /* @__PURE__ */ (() =>
@@ -32,7 +37,8 @@ export const StartInvestigationBatchRequest = /* @__PURE__ */ (() =>
           example: 'SOC Analyst',
         }),
         tlp: withMeta(z._default(Tlp, DEFAULT_TLP), {
-          description: 'TLP 2.0 marking of every entity of the batch (default amber; as for startInvestigation)',
+          description:
+            'TLP 2.0 marking of every entity of the batch (default amber; as for startInvestigation)',
           example: 'amber',
         }),
       })
@@ -51,12 +57,18 @@ export const StartInvestigationBatchRequest = /* @__PURE__ */ (() =>
           }
         }),
       ),
-    { id: 'StartInvestigationBatchRequest', example: { entities: [{ type: 'ip', value: '203.0.113.7' }, 'paypa1-login.com'] } },
+    {
+      id: 'StartInvestigationBatchRequest',
+      example: { entities: [{ type: 'ip', value: '203.0.113.7' }, 'paypa1-login.com'] },
+    },
   ))();
 
 const EntryError = /* @__PURE__ */ (() =>
   z.object({
-    code: withMeta(z.string(), { description: 'The error code a single start would have answered', example: 'rate_limited' }),
+    code: withMeta(z.string(), {
+      description: 'The error code a single start would have answered',
+      example: 'rate_limited',
+    }),
     message: z.string(),
   }))();
 
@@ -71,7 +83,10 @@ export const StartInvestigationBatchResponse = /* @__PURE__ */ (() =>
             z.object({ entity: Entity, error: EntryError }),
           ]),
         ),
-        { description: 'One entry per distinct entity, in the order sent: its session, or why it was not started' },
+        {
+          description:
+            'One entry per distinct entity, in the order sent: its session, or why it was not started',
+        },
       ),
     }),
     {

@@ -29,9 +29,10 @@ export interface BatchRecord {
  */
 export function batchEntities(inputs: readonly EntityInput[]): Entity[] {
   if (inputs.length === 0 || inputs.length > MAX_BATCH_ENTITIES) {
-    throw new ValidationError(`A batch holds 1 to ${MAX_BATCH_ENTITIES} entities; this one has ${inputs.length}.`, [
-      { path: 'entities', message: `must hold 1 to ${MAX_BATCH_ENTITIES} entities` },
-    ]);
+    throw new ValidationError(
+      `A batch holds 1 to ${MAX_BATCH_ENTITIES} entities; this one has ${inputs.length}.`,
+      [{ path: 'entities', message: `must hold 1 to ${MAX_BATCH_ENTITIES} entities` }],
+    );
   }
   const problems: ErrorDetail[] = [];
   const distinct = new Map<string, Entity>();
@@ -49,7 +50,10 @@ export function batchEntities(inputs: readonly EntityInput[]): Entity[] {
       .slice(0, 5)
       .map((p) => `${p.path}: ${p.message}`)
       .join('; ');
-    throw new ValidationError(`Not every entity is valid; nothing was started. ${summary}`.slice(0, 1000), problems.slice(0, 100));
+    throw new ValidationError(
+      `Not every entity is valid; nothing was started. ${summary}`.slice(0, 1000),
+      problems.slice(0, 100),
+    );
   }
   return [...distinct.values()];
 }

@@ -68,14 +68,24 @@ export async function startInvestigationBatch(ctx: BatchContext, caller: Caller,
       const outcome = await startInvestigation(
         ctx,
         caller,
-        { entity, persona, tlp: input.tlp, background: true, include_tool_calls: false, include_raw_results: false },
+        {
+          entity,
+          persona,
+          tlp: input.tlp,
+          background: true,
+          include_tool_calls: false,
+          include_raw_results: false,
+        },
         { runningChecked: true },
       );
       return { entity, session_id: String(outcome.body.session_id) };
     } catch (error) {
       if (error instanceof DomainError) return { entity, error: errorOf(error) };
       logger.error('batch entity start failed', { error: error as Error });
-      return { entity, error: { code: 'internal_error', message: 'The investigation could not be started.' } };
+      return {
+        entity,
+        error: { code: 'internal_error', message: 'The investigation could not be started.' },
+      };
     }
   });
   const batch: BatchRecord = {
@@ -107,7 +117,9 @@ export async function getInvestigationBatch(
   const batch = assertOwner(await ctx.batches.get(batchId), caller, 'batch');
   const started = batch.entries.flatMap((entry) => ('session_id' in entry ? [entry] : []));
   const records = await ctx.batches.sessions(started.map((entry) => entry.session_id));
-  const sessions = started.map((entry) => sessionEntry(entry.session_id, entry.entity, records.get(entry.session_id)));
+  const sessions = started.map((entry) =>
+    sessionEntry(entry.session_id, entry.entity, records.get(entry.session_id)),
+  );
   const statuses = sessions.map((session) => session.status);
   return {
     batch_id: batch.batch_id,
@@ -153,11 +165,16 @@ function errorOf(error: DomainError): { code: string; message: string } {
 }
 
 /** Maps the items with at most `concurrency` calls under way, answers in the items' order. */
-async function inTurns<T, R>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<R>) {
+async function inTurns<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+) {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
-    for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index]!, index);
+    for (let index = next++; index < items.length; index = next++)
+      results[index] = await work(items[index]!, index);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   return results;

@@ -50,6 +50,8 @@ export interface StartOptions {
   remainingTimeMs?: number | undefined;
   /** A batch checked the running-investigations cap for all its entities at once (runningRoom). */
   runningChecked?: boolean;
+  /** The caller's own daily quota instead of SIS_DEFAULT_DAILY_INVESTIGATIONS (the system principal's). */
+  dailyQuota?: number;
 }
 
 export interface StartOutcome {
@@ -156,7 +158,7 @@ export async function startInvestigation(
     );
   }
   const now = ctx.now();
-  await enforceStartLimits(ctx, caller, idempotencyKey, now, options.runningChecked === true);
+  await enforceStartLimits(ctx, caller, idempotencyKey, now, options);
   const session: SessionRecord = {
     session_id: newId('s', now),
     run_id: newId('r', now),
@@ -254,7 +256,7 @@ async function enforceStartLimits(
   caller: Caller,
   idempotencyKey: string | undefined,
   now: Date,
-  runningChecked: boolean,
+  { runningChecked, dailyQuota }: Pick<StartOptions, 'runningChecked' | 'dailyQuota'>,
 ): Promise<void> {
   const limits = ctx.limits;
   if (!limits) return;
@@ -266,7 +268,7 @@ async function enforceStartLimits(
     const room = await runningRoom(ctx, caller, now);
     if (room.left <= 0) throw runningCapReached(ctx, room.running);
   }
-  const quota = ctx.cfg.SIS_DEFAULT_DAILY_INVESTIGATIONS;
+  const quota = dailyQuota ?? ctx.cfg.SIS_DEFAULT_DAILY_INVESTIGATIONS;
   if (quota > 0) {
     const day = now.toISOString().slice(0, 10);
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);

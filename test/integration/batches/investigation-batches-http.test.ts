@@ -17,9 +17,7 @@ beforeAll(async () => {
     env: {
       SIS_MAX_RUNNING_INVESTIGATIONS: '3',
       SIS_DEFAULT_DAILY_INVESTIGATIONS: '5',
-      SIS_FAULT_INJECTION: [0, 1, 2, 3, 4]
-        .map((i) => `step-run-tool@${SLOW(i)}=delay:2500`)
-        .join(','),
+      SIS_FAULT_INJECTION: [0, 1, 2, 3, 4].map((i) => `step-run-tool@${SLOW(i)}=delay:2500`).join(','),
     },
   });
 });
@@ -66,12 +64,24 @@ describe('starting a batch', () => {
   it('investigates a duplicate once and is followed through Location by its key only', async () => {
     const key = (await service.createKey({ name: 'soar playbook' })).apiKey;
     const answer = await postBatch(key, {
-      entities: ['203.0.113.7', { type: 'ip', value: '203.0.113.7' }, { type: 'domain', value: 'Example.COM' }],
+      entities: [
+        '203.0.113.7',
+        { type: 'ip', value: '203.0.113.7' },
+        { type: 'domain', value: 'Example.COM' },
+      ],
     });
     expect(answer.status).toBe(202);
     expect(answer.body.sessions).toEqual([
-      { entity: { type: 'ip', value: '203.0.113.7' }, session_id: expect.any(String), session_url: expect.any(String) },
-      { entity: { type: 'domain', value: 'example.com' }, session_id: expect.any(String), session_url: expect.any(String) },
+      {
+        entity: { type: 'ip', value: '203.0.113.7' },
+        session_id: expect.any(String),
+        session_url: expect.any(String),
+      },
+      {
+        entity: { type: 'domain', value: 'example.com' },
+        session_id: expect.any(String),
+        session_url: expect.any(String),
+      },
     ]);
     expect(pathOf(answer.headers.location)).toBe(`/api/v1/investigations/batch/${answer.body.batch_id}`);
     expect(answer.headers['retry-after']).toBe('5');
@@ -92,7 +102,9 @@ describe('starting a batch', () => {
     const foreign = await service.call('GET', pathOf(answer.headers.location), { key: other });
     expect(foreign.status).toBe(403);
     expect(foreign.body).toMatchObject(errorShape('forbidden'));
-    const unknown = await service.call('GET', '/api/v1/investigations/batch/b_01JD6Z7QK3Q0V8Y5N2B4C6D8EF', { key });
+    const unknown = await service.call('GET', '/api/v1/investigations/batch/b_01JD6Z7QK3Q0V8Y5N2B4C6D8EF', {
+      key,
+    });
     expect(unknown.status).toBe(404);
   });
 
@@ -103,18 +115,28 @@ describe('starting a batch', () => {
     expect(capped.body.sessions.filter((s: { session_id?: string }) => s.session_id)).toHaveLength(3);
     expect(capped.body.sessions[3]).toEqual({
       entity: { type: 'domain', value: SLOW(3) },
-      error: { code: 'rate_limited', message: expect.stringMatching(/Running-investigations cap reached: at most 3 /) },
+      error: {
+        code: 'rate_limited',
+        message: expect.stringMatching(/Running-investigations cap reached: at most 3 /),
+      },
     });
 
     const daily = (await service.createKey({ name: 'daily playbook' })).apiKey;
-    const first = await postBatch(daily, { entities: ['day-1.example.com', 'day-2.example.com', 'day-3.example.com'] });
+    const first = await postBatch(daily, {
+      entities: ['day-1.example.com', 'day-2.example.com', 'day-3.example.com'],
+    });
     await untilBatchEnds(daily, pathOf(first.headers.location));
-    const second = await postBatch(daily, { entities: ['day-4.example.com', 'day-5.example.com', 'day-6.example.com'] });
+    const second = await postBatch(daily, {
+      entities: ['day-4.example.com', 'day-5.example.com', 'day-6.example.com'],
+    });
     const refused = second.body.sessions.filter((s: { error?: unknown }) => s.error);
     expect(refused).toEqual([
       {
         entity: { type: 'domain', value: 'day-6.example.com' },
-        error: { code: 'rate_limited', message: expect.stringMatching(/Daily investigation quota used up: at most 5 /) },
+        error: {
+          code: 'rate_limited',
+          message: expect.stringMatching(/Daily investigation quota used up: at most 5 /),
+        },
       },
     ]);
     const counted = await untilBatchEnds(daily, pathOf(second.headers.location));
