@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorShape, startTestService, type TestService } from '../../support/local-service';
 
 /**
- * Issue 38, batches and background starts a playbook follows, through the whole local runtime (one
+ * Issue 38, incidents investigated as they arrive (this file's one service runs with
+ * SIS_AUTO_INVESTIGATE_SEVERITY=high), batches and background starts a playbook follows, through the whole local runtime (one
  * service for the file): a batch over 100, empty or with a bad entity is a 400 that starts nothing;
  * the same entity twice is investigated once; each entity counts against the key's running cap and
  * daily quota; only the starting key reads the batch; every 202 that hands back work carries
@@ -17,7 +18,11 @@ beforeAll(async () => {
     env: {
       SIS_MAX_RUNNING_INVESTIGATIONS: '3',
       SIS_DEFAULT_DAILY_INVESTIGATIONS: '5',
-      SIS_FAULT_INJECTION: [0, 1, 2, 3, 4].map((i) => `step-run-tool@${SLOW(i)}=delay:2500`).join(','),
+      SIS_AUTO_INVESTIGATE_SEVERITY: 'high',
+      SIS_AUTO_INVESTIGATE_RECHECK_SECONDS: '1',
+      SIS_FAULT_INJECTION: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+        .map((i) => `step-run-tool@${SLOW(i)}=delay:2500`)
+        .join(','),
     },
   });
 });
@@ -173,5 +178,112 @@ describe('background starts a playbook follows', () => {
     expect(last.status).toBe(200);
     expect(last.body.session.status).toBe('completed');
     expect(last.headers.location).toBeUndefined();
+  });
+});
+
+describe('incidents investigated as they arrive', () => {
+  let pusher: string;
+  const push = async (source_id: string, severity: string, entities: string[]) => {
+    pusher ??= (await service.createKey({ name: 'edr push', scopes: ['incidents:write', 'incidents:read'] }))
+      .apiKey;
+    const answer = await service.call('POST', '/api/v1/incidents/ingest', {
+      key: pusher,
+      body: {
+        incidents: [
+          {
+            source: 'custom',
+            source_id,
+            title: `Alert ${source_id}`,
+            severity,
+            status: 'new',
+            created_at: new Date(Date.now() - 60_000).toISOString(),
+            entities,
+          },
+        ],
+      },
+    });
+    expect(answer.status).toBe(202);
+  };
+  const entitiesOf = async (source_id: string) => {
+    const listed = await service.call('GET', '/api/v1/incidents?limit=100', { key: pusher });
+    const found = listed.body.incidents.find((i: { source_id: string }) => i.source_id === source_id);
+    return (found?.entities ?? []) as {
+      type: string;
+      value: string;
+      session_id?: string;
+      verdict?: string;
+      risk_score?: number;
+    }[];
+  };
+
+  it('investigates a high incident’s entities once, links the results, and ignores a low one', async () => {
+    await push('edr-1', 'high', ['198.51.100.23', 'evil-login.example.com']);
+    await push('edr-2', 'low', ['low-only.example.com']);
+    await service.incidentQueue.idle();
+    const first = await entitiesOf('edr-1');
+    expect(first).toEqual([
+      expect.objectContaining({
+        value: '198.51.100.23',
+        session_id: expect.any(String),
+        verdict: expect.any(String),
+      }),
+      expect.objectContaining({
+        value: 'evil-login.example.com',
+        session_id: expect.any(String),
+        risk_score: expect.any(Number),
+      }),
+    ]);
+    expect(await entitiesOf('edr-2')).toEqual([{ type: 'domain', value: 'low-only.example.com' }]);
+
+    // Admin keys read the system principal's sessions; other keys do not.
+    const admin = (
+      await service.createKey({ name: 'soc admin', role: 'admin', scopes: ['investigations:read'] })
+    ).apiKey;
+    const report = await service.call('GET', `/api/v1/sessions/${first[0]!.session_id}`, {
+      key: admin,
+    });
+    expect(report.status).toBe(200);
+    expect(report.body.session?.status ?? report.body.status).toBe('completed');
+    const client = (await service.createKey({ name: 'plain client' })).apiKey;
+    expect(
+      (await service.call('GET', `/api/v1/sessions/${first[0]!.session_id}`, { key: client })).status,
+    ).toBe(403);
+
+    // Another incident naming the same entity within 24 h links the same investigation.
+    await push('edr-3', 'critical', ['198.51.100.23']);
+    await service.incidentQueue.idle();
+    expect((await entitiesOf('edr-3'))[0]!.session_id).toBe(first[0]!.session_id);
+  });
+
+  it('queues a burst past the running cap instead of dropping it', async () => {
+    const admin = (
+      await service.createKey({ name: 'burst admin', role: 'admin', scopes: ['investigations:read'] })
+    ).apiKey;
+    await push('burst-1', 'high', [4, 5, 6].map(SLOW));
+    await push('burst-2', 'critical', [7, 8, 9].map(SLOW));
+    let most = 0;
+    let linked: string[] = [];
+    for (let i = 0; i < 200 && linked.length < 6; i++) {
+      const entities = [...(await entitiesOf('burst-1')), ...(await entitiesOf('burst-2'))];
+      linked = entities.flatMap((e) => (e.session_id ? [e.session_id] : []));
+      const statuses = await Promise.all(
+        linked.map(
+          async (id) =>
+            (await service.call('GET', `/api/v1/public/sessions/${id}`, { key: admin })).body.session.status,
+        ),
+      );
+      most = Math.max(
+        most,
+        statuses.filter((status) => status === 'initialized' || status === 'active').length,
+      );
+      await new Promise((wake) => setTimeout(wake, 200));
+    }
+    expect(linked).toHaveLength(6);
+    expect(most).toBeLessThanOrEqual(3);
+    await service.incidentQueue.idle();
+    for (const id of ['burst-1', 'burst-2']) {
+      for (const entity of await entitiesOf(id)) expect(entity.verdict).toEqual(expect.any(String));
+    }
+    expect(service.incidentQueue.dlq()).toEqual([]);
   });
 });
