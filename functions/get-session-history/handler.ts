@@ -1,9 +1,8 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import * as routes from '../../shared/api/routes/investigations';
 import { config } from '../../shared/config';
-import { isTerminal } from '../../shared/domain/core/session-status';
 import { getSessionHistory } from '../../shared/services/investigations/investigation-reads';
-import { pollContext, pollHeaders, sessionPollPath } from '../../shared/services/sessions/session-context';
+import { pollContext, pollStatus } from '../../shared/services/sessions/session-context';
 
 /**
  * GET /api/v1/public/sessions/{session_id}: the public poll. Persisted state only, one DynamoDB
@@ -13,13 +12,10 @@ import { pollContext, pollHeaders, sessionPollPath } from '../../shared/services
  */
 export const handler = httpHandler(routes.getSessionHistory, async ({ params, query, caller }) => {
   const body = await getSessionHistory(pollContext(), caller, params.session_id, query.after);
-  const running = query.async === 'true' && !isTerminal(body.session.status);
+  const answer = pollStatus(config(), params.session_id, body.session.status, query.async === 'true');
   return {
-    statusCode: running ? 202 : 200,
+    statusCode: answer.statusCode,
     body,
-    headers: {
-      'cache-control': 'no-store',
-      ...(running ? pollHeaders(config(), sessionPollPath(params.session_id)) : {}),
-    },
+    headers: { 'cache-control': 'no-store', ...answer.headers },
   };
 });

@@ -1,5 +1,4 @@
 import type * as z from '../zod';
-import { InvestigationBatchResponse, StartInvestigationBatchResponse } from './schemas/batches';
 import { ListConnectorsResponse } from './schemas/connectors';
 import {
   AuditResponse,
@@ -12,6 +11,7 @@ import {
 import { ListFeedsResponse } from './schemas/feeds';
 import { GraphResponse } from './schemas/graph';
 import { IngestIncidentsResponse, ListIncidentsResponse } from './schemas/incidents';
+import { InvestigationBatchResponse, StartInvestigationBatchResponse } from './schemas/investigation-request';
 import {
   CancelInvestigationResponse,
   InvestigationReportResponse,

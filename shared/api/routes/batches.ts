@@ -1,5 +1,5 @@
 import { defineRoute } from '../route-types';
-import { BatchParams, StartInvestigationBatchRequest } from '../schemas/batches';
+import { BatchParams, StartInvestigationBatchRequest } from '../schemas/investigation-request';
 
 /** Batches of investigations for playbooks (docs/soar.md, "Batches"). */
 

@@ -5,7 +5,7 @@ import { incidentLink } from '../../domain/incidents/incident';
 import { ownerOf } from '../../domain/keys/ownership';
 import type { Caller, ConsoleUser } from '../../domain/keys/scopes';
 import { termsForQuery } from '../../domain/search/search-terms';
-import type { AutoInvestigationRepository } from '../../store/auto-investigation-repository';
+import type { AutoInvestigationRepository } from '../../store/auto-investigation/auto-investigation-repository';
 import type { IncidentsRepository } from '../../store/incidents-repository';
 import { type KeysRepository, keysRepositoryFromConfig } from '../../store/keys-repository';
 import { isPostingSortKey } from '../../store/search-index/keys';

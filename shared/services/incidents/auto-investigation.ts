@@ -15,7 +15,7 @@ import type { Caller } from '../../domain/keys/scopes';
 import { METRIC } from '../../metric-names';
 import { countMetric, logger } from '../../observability';
 import { type IncidentFollowUps, incidentFollowUpsFromConfig } from '../../platform/incident-queue';
-import { AutoInvestigationRepository } from '../../store/auto-investigation-repository';
+import { AutoInvestigationRepository } from '../../store/auto-investigation/auto-investigation-repository';
 import { documentClientFor } from '../../store/dynamo-client';
 import { type IncidentsRepository, incidentsRepositoryFromConfig } from '../../store/incidents-repository';
 import { BatchRepository } from '../../store/sessions/batch-repository';

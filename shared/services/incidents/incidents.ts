@@ -7,7 +7,7 @@ import {
   type Severity,
   toIncidentView,
 } from '../../domain/incidents/incident';
-import { AutoInvestigationRepository } from '../../store/auto-investigation-repository';
+import { AutoInvestigationRepository } from '../../store/auto-investigation/auto-investigation-repository';
 import { documentClientFor } from '../../store/dynamo-client';
 import {
   type IncidentsRepository,

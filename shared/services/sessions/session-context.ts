@@ -1,4 +1,5 @@
 import { type Config, perConfiguration } from '../../config';
+import { isTerminal, type SessionStatus } from '../../domain/core/session-status';
 import type { ToolCall } from '../../domain/core/vocabulary';
 import type { AnalystStateRepository } from '../../store/sessions/analyst-state-repository';
 import { HistoryRepository } from '../../store/sessions/history-repository';
@@ -84,6 +85,20 @@ export function pollHeaders(cfg: Config, path: string): { location: string; 'ret
     location: `${cfg.SIS_PUBLIC_URL.replace(/\/+$/, '')}${path}`,
     'retry-after': String(POLL_RETRY_AFTER_SECONDS),
   };
+}
+
+/**
+ * The answer of a poll with `async=true`: 202 with Location and Retry-After while the session runs,
+ * 200 without them once it has ended (and always 200 without `async`).
+ */
+export function pollStatus(
+  cfg: Config,
+  sessionId: string,
+  status: SessionStatus,
+  asynchronous: boolean,
+): { statusCode: 200 | 202; headers: Record<string, string> } {
+  if (!asynchronous || isTerminal(status)) return { statusCode: 200, headers: {} };
+  return { statusCode: 202, headers: pollHeaders(cfg, sessionPollPath(sessionId)) };
 }
 
 /** The poll a playbook follows for one session: 202 while it runs, 200 with its history once ended. */
