@@ -174,8 +174,17 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   // Incident sync (infra/constructs/incident-sync.ts): the consumer upserts incidents and writes the
   // graph (BatchGetItem + conditional puts in transactions); the pull keeps its watermark in the
   // incidents table and enqueues. Reading the connectors' secrets is granted by the construct.
+  // Incidents investigated as they arrive (docs/soar.md): it starts their entities' investigations
+  // as the system principal (sessions, its running count on gsi1, the state machine) and schedules
+  // follow-ups on its own queue.
   'incident-sync-consumer': {
-    tables: { incidents: { access: 'readWrite' }, graph: { access: 'readWrite' } },
+    tables: {
+      incidents: { access: 'readWrite' },
+      graph: { access: 'readWrite' },
+      sessions: { access: 'readWrite', indexes: ['gsi1'] },
+    },
+    stateMachine: ['start'],
+    incidentQueueSend: true,
   },
   'siem-pull': { tables: { incidents: { access: 'readWrite' } }, incidentQueueSend: true },
   // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
@@ -218,6 +227,13 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['describe'],
   },
+  // Batches (docs/soar.md): one start per entity (as start-investigation) and the batch item; the
+  // read is the batch item and its sessions' META (BatchGetItem).
+  'start-investigation-batch': {
+    tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
+    stateMachine: ['start'],
+  },
+  'get-investigation-batch': { tables: { sessions: { access: 'read' } } },
 };
 
 export const NO_GRANTS: FunctionGrants = Object.freeze({});

@@ -7,7 +7,7 @@ import { localLambdaContext } from './lambda-context';
 /**
  * The local runtime's incident queue: an in-process queue with the SQS semantics the service relies
  * on, behind an HTTP endpoint on 127.0.0.1 that speaks the subset of the SQS JSON 1.0 protocol the
- * service uses (SendMessage, SendMessageBatch, GetQueueUrl). The real `@aws-sdk/client-sqs` reaches it
+ * service uses (SendMessage with DelaySeconds, SendMessageBatch, GetQueueUrl). The real `@aws-sdk/client-sqs` reaches it
  * with `endpoint: SIS_SQS_ENDPOINT`, exactly as it reaches SQS on AWS.
  *
  * Delivery follows an SQS event source mapping with ReportBatchItemFailures: batches of up to
@@ -226,7 +226,8 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
     scheduleNext();
   }
 
-  const enqueue = (body: string): Message => {
+  /** `delaySeconds`: SendMessage's DelaySeconds (0-900), the message stays invisible that long. */
+  const enqueue = (body: string, delaySeconds = 0): Message => {
     if (typeof body !== 'string' || body.length === 0) {
       throw new SqsError(
         'com.amazonaws.sqs#InvalidParameterValue',
@@ -234,6 +235,14 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
         'The message body must not be empty.',
       );
     }
+    if (!Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > 900) {
+      throw new SqsError(
+        'com.amazonaws.sqs#InvalidParameterValue',
+        'InvalidParameterValue',
+        'DelaySeconds must be an integer from 0 to 900.',
+      );
+    }
+    const delayMs = delaySeconds * 1000;
     if (Buffer.byteLength(body, 'utf8') > MAX_MESSAGE_BYTES) {
       throw new SqsError(
         'com.amazonaws.sqs#InvalidParameterValue',
@@ -247,10 +256,10 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
       md5: md5(body),
       sentAtMs: Date.now(),
       receiveCount: 0,
-      visibleAtMs: Date.now() + batchingWindowMs,
+      visibleAtMs: Date.now() + batchingWindowMs + delayMs,
     };
     messages.set(message.messageId, message);
-    if (!inFlight) schedule(batchingWindowMs);
+    if (!inFlight) schedule(batchingWindowMs + delayMs);
     return message;
   };
 
@@ -279,7 +288,7 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
     },
     SendMessage: (input) => {
       checkQueue(input);
-      const message = enqueue(input.MessageBody as string);
+      const message = enqueue(input.MessageBody as string, Number(input.DelaySeconds ?? 0));
       return { MessageId: message.messageId, MD5OfMessageBody: message.md5 };
     },
     SendMessageBatch: (input) => {

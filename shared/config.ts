@@ -14,6 +14,7 @@ import {
   withDefault,
 } from './config/declared';
 import { ANALYST_MODES } from './domain/analyst/modes';
+import { AUTO_INVESTIGATE_LEVELS } from './domain/incidents/auto-investigate-levels';
 import { CONNECTOR_NAMES, intelEnvPrefix, KEYLESS_CONNECTORS } from './domain/intel/names';
 import * as z from './zod';
 
@@ -96,6 +97,19 @@ const variables = {
     z.coerce.number().check(z.int(), z.gte(0), z.lte(10_000_000)),
   ),
   SIS_DEMO_DATA: withDefault(true, booleanFlag),
+  /**
+   * Incidents investigated as they arrive (docs/soar.md): the lowest severity that is (off: none),
+   * the system principal's daily quota of such investigations, and how long the incident queue
+   * waits before it looks again at an incident whose investigations are under way or deferred (not
+   * a deployment setting; tests shorten it).
+   */
+  SIS_AUTO_INVESTIGATE_SEVERITY: withDefault('off', () => z.enum(AUTO_INVESTIGATE_LEVELS)),
+  SIS_AUTO_INVESTIGATE_DAILY_QUOTA: withDefault(200, () =>
+    z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000)),
+  ),
+  SIS_AUTO_INVESTIGATE_RECHECK_SECONDS: withDefault(30, () =>
+    z.coerce.number().check(z.int(), z.gte(0), z.lte(900)),
+  ),
   /**
    * Directory of the offline enrichment data (IP → ASN/country, mail-provider lists) shipped with the
    * run-tool function; the stack sets it. Unset locally: built from the installed data packages into

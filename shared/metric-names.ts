@@ -24,6 +24,10 @@ export const METRIC = {
   bedrockMonthlyBudgetUsedPercent: 'BedrockMonthlyBudgetUsedPercent',
   /** From a metric filter on the API access logs (status 429), dimension `ApiId`. */
   throttledRequests: 'ThrottledRequests',
+  /** Investigations the system principal started for arriving incidents (its daily quota counts them). */
+  autoInvestigationsStarted: 'AutoInvestigationsStarted',
+  /** Entities of arriving incidents left for a later try: the running cap or the daily quota was reached. */
+  autoInvestigationsDeferred: 'AutoInvestigationsDeferred',
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

@@ -17,6 +17,6 @@ export const handler = httpHandler(routes.startInvestigation, async ({ body, cal
   return {
     statusCode: outcome.statusCode,
     body: compactInvestigationResult(outcome.body),
-    headers: { 'cache-control': 'no-store' },
+    headers: { 'cache-control': 'no-store', ...outcome.headers },
   };
 });

@@ -1,5 +1,6 @@
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { z } from 'zod';
+import { AUTO_INVESTIGATE_LEVELS } from '../../shared/domain/incidents/auto-investigate-levels';
 import { LONGEST_NAME, MAX_TENANT_LENGTH } from '../naming';
 import { TELEMETRY_DEFAULTS } from '../telemetry';
 import { callbackBaseUrl, contextBoolean, httpsUrl, RETENTION_DAYS } from './context-values';
@@ -240,5 +241,23 @@ export const SERVICE_SETTINGS = {
       default: '`2000`',
       meaning: 'Requests one source IP may send in any 5-minute window before the WAF answers 429.',
     },
+  }),
+  autoInvestigate: declare({
+    schema: z.enum(AUTO_INVESTIGATE_LEVELS).default('off'),
+    docs: {
+      default: '`off`',
+      meaning:
+        'Incidents investigated as they arrive (docs/soar.md): an incident pushed or pulled at this severity or above (`medium`, `high`, `critical`) has each of its entities (at most 20) investigated, each at most once per 24 h, by the system principal `system:auto-investigation`.',
+    },
+    variable: { name: 'SIS_AUTO_INVESTIGATE_SEVERITY', on: 'every function' },
+  }),
+  autoInvestigateDailyQuota: declare({
+    schema: z.coerce.number().int().min(0).max(100_000).default(200),
+    docs: {
+      default: '`200`',
+      meaning:
+        'Investigations the auto-investigation principal may start per UTC day (0 = none); past it, entities wait for the next day. Counted by the `AutoInvestigationsStarted` metric.',
+    },
+    variable: { name: 'SIS_AUTO_INVESTIGATE_DAILY_QUOTA', on: 'every function' },
   }),
 };

@@ -84,6 +84,18 @@ function accessNote(route: RouteDefinition): string {
   }
 }
 
+/** The headers of a 202 that hands back work to follow (ResponseDefinition.pollHeaders). */
+const POLL_HEADERS = {
+  Location: {
+    description: 'The URL to poll (GET, same API key) until the work has ended',
+    schema: { type: 'string', format: 'uri' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before the next poll',
+    schema: { type: 'integer', minimum: 1 },
+  },
+} as const;
+
 function register(
   registry: OpenAPIRegistry,
   schemas: ClassicResponseSchemas,
@@ -93,13 +105,17 @@ function register(
   alias: boolean,
   securityScheme: string,
 ) {
-  const responses: Record<string, { description: string; content?: Record<string, { schema: never }> }> = {};
+  const responses: Record<
+    string,
+    { description: string; content?: Record<string, { schema: never }>; headers?: typeof POLL_HEADERS }
+  > = {};
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
       description: response.description,
       ...(response.schema
         ? { content: { 'application/json': { schema: schemas[response.schema] as never } } }
         : {}),
+      ...(response.pollHeaders ? { headers: POLL_HEADERS } : {}),
     };
   }
   for (const status of errorStatusesFor(route)) {

@@ -11,6 +11,7 @@ import {
 import { ListFeedsResponse } from './schemas/feeds';
 import { GraphResponse } from './schemas/graph';
 import { IngestIncidentsResponse, ListIncidentsResponse } from './schemas/incidents';
+import { InvestigationBatchResponse, StartInvestigationBatchResponse } from './schemas/investigation-request';
 import {
   CancelInvestigationResponse,
   InvestigationReportResponse,
@@ -66,6 +67,8 @@ export const RESPONSE_SCHEMAS = {
   AllowlistEntry,
   ListAllowlistResponse,
   SessionFeedback,
+  StartInvestigationBatchResponse,
+  InvestigationBatchResponse,
 } satisfies Record<string, z.core.$ZodType>;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

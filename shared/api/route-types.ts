@@ -11,6 +11,8 @@ export interface ResponseDefinition {
    * the schema, so a handler importing its route row does not build response schemas at cold start.
    */
   schema?: ResponseSchemaName;
+  /** A 202 handing back work to follow: it carries Location (the poll URL) and Retry-After (seconds). */
+  pollHeaders?: boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RouteDefinition } from './route-types';
+import { batchRoutes } from './routes/batches';
 import { connectorRoutes } from './routes/connectors';
 import { consoleRoutes } from './routes/console';
 import { feedRoutes } from './routes/feeds';
@@ -31,6 +32,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...connectorRoutes,
   ...tenantKnowledgeRoutes,
   ...feedRoutes,
+  ...batchRoutes,
 ];
 
 export function routeByOperationId(operationId: string): RouteDefinition {

@@ -1,5 +1,10 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  SendMessageBatchCommand,
+  type SendMessageBatchRequestEntry,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
 import { ServiceUnavailableError } from '../domain/core/errors';
 import type { IncidentOrigin, NormalisedIncident } from '../domain/incidents/incident';
@@ -105,4 +110,41 @@ export function incidentQueueFromConfig(cfg: Config): IncidentQueue {
     throw new Error('SIS_INCIDENT_QUEUE_URL is not set: this function cannot enqueue incidents.');
   }
   return new SqsIncidentQueue(createSqsClient(cfg), cfg.SIS_INCIDENT_QUEUE_URL);
+}
+
+/**
+ * A later look at an incident whose entities are being investigated as it arrived
+ * (shared/services/incidents/auto-investigation.ts): `{"v":1,"follow_up":{"incident_id","round"}}`
+ * on the same queue, delayed (SQS DelaySeconds, at most 900 s), so a deferred entity is started and
+ * the ended sessions are noticed without anything always on.
+ */
+export interface FollowUpMessage {
+  v: typeof INCIDENT_MESSAGE_VERSION;
+  follow_up: { incident_id: string; round: number };
+}
+
+export interface IncidentFollowUps {
+  schedule(incidentId: string, round: number, delaySeconds: number): Promise<void>;
+}
+
+export function incidentFollowUpsFromConfig(cfg: Config): IncidentFollowUps {
+  const queueUrl = cfg.SIS_INCIDENT_QUEUE_URL;
+  if (!queueUrl)
+    throw new Error('SIS_INCIDENT_QUEUE_URL is not set: this function cannot schedule follow-ups.');
+  const sqs = createSqsClient(cfg);
+  return {
+    async schedule(incidentId, round, delaySeconds) {
+      const message: FollowUpMessage = {
+        v: INCIDENT_MESSAGE_VERSION,
+        follow_up: { incident_id: incidentId, round },
+      };
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: queueUrl,
+          MessageBody: JSON.stringify(message),
+          DelaySeconds: Math.max(0, Math.min(900, Math.round(delaySeconds))),
+        }),
+      );
+    },
+  };
 }

@@ -417,4 +417,20 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       role: 'admin',
     },
   },
+  {
+    method: 'POST',
+    paths: ['/api/v1/investigations/batch'],
+    access: {
+      kind: 'scope',
+      scope: 'investigations:write',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/investigations/batch/{batch_id}'],
+    access: {
+      kind: 'scope',
+      scope: 'investigations:read',
+    },
+  },
 ];

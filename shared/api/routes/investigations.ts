@@ -24,6 +24,7 @@ export const startInvestigation = /* @__PURE__ */ defineRoute({
     202: {
       description: 'Running in the background (background=true, or the synchronous wait bound passed)',
       schema: 'StartInvestigationAcceptedResponse',
+      pollHeaders: true,
     },
   },
   errorStatuses: [409],
@@ -42,7 +43,15 @@ export const getSessionHistory = /* @__PURE__ */ defineRoute({
   description: `Returns the persisted state of a session: session.status, session.started_by (the API key or person that started it, by name), messages, events and tool_calls. Keep polling every few seconds while session.status is initialized or active; stop when it is completed, failed or canceled (answered 200 even when failed). Pass next_cursor as ?after= to receive only history recorded since the previous poll. Only the API key that started the session may read it (403 otherwise). Polling never restarts an investigation.`,
   tags: ['investigations'],
   request: { params: SessionParams, query: SessionHistoryQuery },
-  responses: { 200: { description: 'The session and its history', schema: 'SessionHistoryResponse' } },
+  responses: {
+    200: { description: 'The session and its history', schema: 'SessionHistoryResponse' },
+    202: {
+      description:
+        'With async=true only: the session is still running; poll Location after Retry-After seconds',
+      schema: 'SessionHistoryResponse',
+      pollHeaders: true,
+    },
+  },
 });
 
 export const cancelInvestigation = /* @__PURE__ */ defineRoute({

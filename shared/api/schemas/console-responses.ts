@@ -1,6 +1,6 @@
 import * as z from '../../zod';
 import { Entity, NextCursor, SessionId } from './common';
-import { IncidentOriginSchema, IncidentSeverity, IncidentStatus } from './incidents';
+import { IncidentEntity, IncidentOriginSchema, IncidentSeverity, IncidentStatus } from './incidents';
 import { SessionStatus, Verdict } from './search';
 
 /**
@@ -70,7 +70,7 @@ export const ConsoleIncidentResponse = /* @__PURE__ */ (() =>
     origin: z.nullable(IncidentOriginSchema),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
-    entities: z.array(Entity),
+    entities: z.array(IncidentEntity),
   }))();
 
 export const AuditEntryView = /* @__PURE__ */ (() =>

@@ -11,7 +11,26 @@ import {
 import { SIEM_FORMATS } from '../../domain/siem/formats';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
-import { Cursor, Entity, Limit, NextCursor, Truncated } from './common';
+import { Cursor, Entity, Limit, NextCursor, SessionId, Truncated } from './common';
+import { Verdict } from './search';
+
+/** An incident's entity, with its investigation once the incident was investigated as it arrived. */
+export const IncidentEntity = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      ...Entity.shape,
+      session_id: withMeta(z.optional(SessionId), {
+        description: 'The investigation of this entity started as the incident arrived (docs/soar.md)',
+      }),
+      verdict: withMeta(z.optional(Verdict), {
+        description: 'That investigation’s verdict, once it completed',
+      }),
+      risk_score: withMeta(z.optional(z.number().check(z.gte(0), z.lte(100))), {
+        description: 'That investigation’s risk score, once it completed',
+      }),
+    }),
+    { id: 'IncidentEntity' },
+  ))();
 
 export const IncidentSeverity = /* @__PURE__ */ (() =>
   withMeta(z.enum(SEVERITIES), {
@@ -296,7 +315,7 @@ export const IncidentSummary = /* @__PURE__ */ (() =>
         description:
           'Who wrote the stored copy: push (the API key that sent it), pull (this deployment read it from the SIEM) or demo; absent on copies stored before it was recorded',
       }),
-      entities: withMeta(z.array(Entity), { description: 'Normalised entities involved' }),
+      entities: withMeta(z.array(IncidentEntity), { description: 'Normalised entities involved' }),
     }),
     { id: 'IncidentSummary', description: 'One incident in a list' },
   ))();

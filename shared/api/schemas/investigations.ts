@@ -211,6 +211,11 @@ export const SessionHistoryQuery = /* @__PURE__ */ (() =>
       after: withMeta(z.optional(Cursor), {
         description: 'next_cursor of the previous poll: return only history recorded since then',
       }),
+      async: withMeta(z.optional(z.enum(['true', 'false'])), {
+        description:
+          'true: answer 202 (with Location and Retry-After) while the session is initialized or active, and 200 once it has ended: the asynchronous request-reply pattern a Logic Apps HTTP action follows. The Location of a background start carries it.',
+        example: 'true',
+      }),
     }),
     { id: 'SessionHistoryQuery' },
   ))();

@@ -1,9 +1,11 @@
 import { perConfiguration } from '../../config';
 import { NotFoundError, UnauthorizedError } from '../../domain/core/errors';
+import { entitiesWithInvestigations } from '../../domain/incidents/auto-investigation';
 import { incidentLink } from '../../domain/incidents/incident';
 import { ownerOf } from '../../domain/keys/ownership';
 import type { Caller, ConsoleUser } from '../../domain/keys/scopes';
 import { termsForQuery } from '../../domain/search/search-terms';
+import type { AutoInvestigationRepository } from '../../store/auto-investigation/auto-investigation-repository';
 import type { IncidentsRepository } from '../../store/incidents-repository';
 import { type KeysRepository, keysRepositoryFromConfig } from '../../store/keys-repository';
 import { isPostingSortKey } from '../../store/search-index/keys';
@@ -92,9 +94,15 @@ export async function listTenantSessions(
   };
 }
 
-export async function getIncident(incidents: IncidentsRepository, publicUrl: string, incidentId: string) {
+export async function getIncident(
+  incidents: IncidentsRepository,
+  publicUrl: string,
+  incidentId: string,
+  investigations?: Pick<AutoInvestigationRepository, 'investigationsOf'>,
+) {
   const incident = await incidents.get(incidentId);
   if (!incident) throw new NotFoundError('No incident with this ID.');
+  const known = (await investigations?.investigationsOf([incidentId]))?.get(incidentId);
   return {
     incident_id: incident.incident_id,
     title: incident.title,
@@ -108,7 +116,7 @@ export async function getIncident(incidents: IncidentsRepository, publicUrl: str
     origin: incident.origin ?? null,
     created_at: incident.created_at,
     updated_at: incident.updated_at,
-    entities: incident.entities,
+    entities: entitiesWithInvestigations(incident.entities, known?.investigations),
   };
 }
 

@@ -13,6 +13,11 @@ import {
   type UpsertOutcome,
 } from '../../store/incidents-repository';
 import * as z from '../../zod';
+import {
+  type AutoInvestigationContext,
+  followUpAutoInvestigation,
+  investigateArrivedIncident,
+} from './auto-investigation';
 
 /**
  * SIEM incident sync, the consumer's side: every source (the push endpoint, incident-ingest.ts; the
@@ -90,9 +95,46 @@ export async function storeIncident(
   return outcome;
 }
 
-/** The consumer's per-record step. */
-export async function processIncidentMessage(stores: SyncStores, body: string): Promise<UpsertOutcome> {
-  return storeIncident(stores, decodeIncidentMessage(body));
+const followUpMessage = /* @__PURE__ */ (() =>
+  z.object({
+    v: z.literal(INCIDENT_MESSAGE_VERSION),
+    follow_up: z.object({
+      incident_id: z.string().check(z.minLength(1), z.maxLength(128)),
+      round: z.number().check(z.int(), z.gte(0)),
+    }),
+  }))();
+
+/** A follow-up of an incident's auto-investigation (platform/incident-queue.ts), else undefined. */
+function followUpOf(body: string): { incident_id: string; round: number } | undefined {
+  try {
+    const parsed = followUpMessage.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data.follow_up : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The consumer's per-record step: an incident is stored, then investigated when it qualifies
+ * (auto-investigation.ts, built only when the deployment turned it on); a follow-up message advances
+ * an incident's auto-investigation.
+ */
+export async function processIncidentMessage(
+  stores: SyncStores,
+  body: string,
+  autoInvestigation?: () => AutoInvestigationContext,
+): Promise<UpsertOutcome | 'followed_up'> {
+  const followUp = followUpOf(body);
+  if (followUp) {
+    if (autoInvestigation)
+      await followUpAutoInvestigation(autoInvestigation(), followUp.incident_id, followUp.round);
+    return 'followed_up';
+  }
+  const incident = decodeIncidentMessage(body);
+  const outcome = await storeIncident(stores, incident);
+  if (outcome !== 'stale' && autoInvestigation)
+    await investigateArrivedIncident(autoInvestigation(), incident);
+  return outcome;
 }
 
 /** The consumer's stores of this process (one document client per cold start; rebuilt when tests reset the config). */

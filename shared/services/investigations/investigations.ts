@@ -23,7 +23,7 @@ import type { SessionRecord } from '../../store/sessions/records';
 import { connectorEntityTypes } from '../intel/configured-connectors';
 import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { indexForSearchQuietly, indexStartedForSearchQuietly } from '../sessions/search-indexing';
-import { event, message, sessionUrl } from '../sessions/session-context';
+import { event, message, pollHeaders, sessionPollPath, sessionUrl } from '../sessions/session-context';
 
 /**
  * The investigation application service behind the start and cancel routes (public and console):
@@ -48,11 +48,17 @@ export interface StartOptions {
   idempotencyKey?: string | undefined;
   /** The Lambda's remaining time; bounds a synchronous wait. */
   remainingTimeMs?: number | undefined;
+  /** A batch checked the running-investigations cap for all its entities at once (runningRoom). */
+  runningChecked?: boolean;
+  /** The caller's own daily quota instead of SIS_DEFAULT_DAILY_INVESTIGATIONS (the system principal's). */
+  dailyQuota?: number;
 }
 
 export interface StartOutcome {
   statusCode: 200 | 202;
   body: Record<string, unknown>;
+  /** On a 202: Location (the session's poll) and Retry-After, for playbooks that follow them. */
+  headers?: Record<string, string>;
 }
 
 /** Idempotency keys are kept this long, like the retry window of common HTTP clients' queues. */
@@ -76,7 +82,7 @@ export function syncPollDelayMs(attempt: number): number {
 export const SYNC_SAFETY_MARGIN_MS = 3_000;
 
 /** ULID-style ID: 48-bit millisecond time + 80 random bits in Crockford base32, time-ordered. */
-export function newId(prefix: 's' | 'r', now: Date = new Date()): string {
+export function newId(prefix: 's' | 'r' | 'b', now: Date = new Date()): string {
   const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
   let time = now.getTime();
   let timePart = '';
@@ -152,7 +158,7 @@ export async function startInvestigation(
     );
   }
   const now = ctx.now();
-  await enforceStartLimits(ctx, caller, idempotencyKey, now);
+  await enforceStartLimits(ctx, caller, idempotencyKey, now, options);
   const session: SessionRecord = {
     session_id: newId('s', now),
     run_id: newId('r', now),
@@ -211,7 +217,8 @@ export async function startInvestigation(
     current = existing;
   }
 
-  if (input.background) return { statusCode: 202, body: acceptedBody(ctx, current) };
+  const followHeaders = pollHeaders(ctx.cfg, sessionPollPath(current.session_id));
+  if (input.background) return { statusCode: 202, body: acceptedBody(ctx, current), headers: followHeaders };
   const waitMs = Math.min(
     ctx.cfg.SIS_SYNC_WAIT_SECONDS * 1000,
     (options.remainingTimeMs ?? Number.POSITIVE_INFINITY) - SYNC_SAFETY_MARGIN_MS,
@@ -226,6 +233,7 @@ export async function startInvestigation(
         message:
           'The investigation is still running. Poll getSessionHistory with session_id until session.status is completed, failed or canceled.',
       },
+      headers: followHeaders,
     };
   }
   return { statusCode: 200, body: await resultBody(ctx, ended, input) };
@@ -248,6 +256,7 @@ async function enforceStartLimits(
   caller: Caller,
   idempotencyKey: string | undefined,
   now: Date,
+  { runningChecked, dailyQuota }: Pick<StartOptions, 'runningChecked' | 'dailyQuota'>,
 ): Promise<void> {
   const limits = ctx.limits;
   if (!limits) return;
@@ -255,19 +264,11 @@ async function enforceStartLimits(
     // An unexpired record (the repository leaves expired ones out): the start returns its session.
     if (await ctx.idempotency.get(caller.keyId, idempotencyKey)) return;
   }
-  const cap = ctx.cfg.SIS_MAX_RUNNING_INVESTIGATIONS;
-  if (cap > 0) {
-    const window = (ctx.cfg.SIS_WORKFLOW_TIMEOUT_SECONDS ?? 3600) + RUNNING_MARGIN_SECONDS;
-    const since = new Date(now.getTime() - window * 1000).toISOString();
-    const running = await limits.runningCount(caller.keyId, since, cap);
-    if (running >= cap) {
-      throw new RateLimitedError(
-        `Running-investigations cap reached: at most ${cap} investigations may run at once for one API key or console user (SIS_MAX_RUNNING_INVESTIGATIONS), and ${running} are running. Retry when one has ended.`,
-        30,
-      );
-    }
+  if (!runningChecked) {
+    const room = await runningRoom(ctx, caller, now);
+    if (room.left <= 0) throw runningCapReached(ctx, room.running);
   }
-  const quota = ctx.cfg.SIS_DEFAULT_DAILY_INVESTIGATIONS;
+  const quota = dailyQuota ?? ctx.cfg.SIS_DEFAULT_DAILY_INVESTIGATIONS;
   if (quota > 0) {
     const day = now.toISOString().slice(0, 10);
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
@@ -279,6 +280,32 @@ async function enforceStartLimits(
       );
     }
   }
+}
+
+/**
+ * How many more investigations the caller may start now under the running-investigations cap
+ * (SIS_MAX_RUNNING_INVESTIGATIONS; `left` is infinite without a cap), and how many are running.
+ */
+export async function runningRoom(
+  ctx: LifecycleContext,
+  caller: Pick<Caller, 'keyId'>,
+  now: Date,
+): Promise<{ left: number; running: number }> {
+  const cap = ctx.cfg.SIS_MAX_RUNNING_INVESTIGATIONS;
+  if (!ctx.limits || cap <= 0) return { left: Number.POSITIVE_INFINITY, running: 0 };
+  const window = (ctx.cfg.SIS_WORKFLOW_TIMEOUT_SECONDS ?? 3600) + RUNNING_MARGIN_SECONDS;
+  const since = new Date(now.getTime() - window * 1000).toISOString();
+  const running = await ctx.limits.runningCount(caller.keyId, since, cap);
+  return { left: cap - running, running };
+}
+
+/** The 429 of a start over the running-investigations cap. */
+export function runningCapReached(ctx: LifecycleContext, running: number): RateLimitedError {
+  const cap = ctx.cfg.SIS_MAX_RUNNING_INVESTIGATIONS;
+  return new RateLimitedError(
+    `Running-investigations cap reached: at most ${cap} investigations may run at once for one API key or console user (SIS_MAX_RUNNING_INVESTIGATIONS), and ${running} are running. Retry when one has ended.`,
+    30,
+  );
 }
 
 /** Starts the run; if that fails the session is marked failed at once, so it never stays initialized. */

@@ -1,4 +1,5 @@
 import { type Config, perConfiguration } from '../../config';
+import { isTerminal, type SessionStatus } from '../../domain/core/session-status';
 import type { ToolCall } from '../../domain/core/vocabulary';
 import type { AnalystStateRepository } from '../../store/sessions/analyst-state-repository';
 import { HistoryRepository } from '../../store/sessions/history-repository';
@@ -68,6 +69,41 @@ export const pollContext = /* @__PURE__ */ perConfiguration(
 
 export function sessionUrl(cfg: Config, sessionId: string): string {
   return `${cfg.SIS_PUBLIC_URL.replace(/\/+$/, '')}/sessions/${encodeURIComponent(sessionId)}`;
+}
+
+/** Seconds a playbook is told to wait between polls (Retry-After): a rules run ends in well under it. */
+export const POLL_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The headers of a 202 that hands back work to follow (the asynchronous request-reply pattern Logic
+ * Apps' HTTP action follows): Location, the URL to poll, and Retry-After, the seconds between polls.
+ * `path` is the poll route's path under the public URL (a session's poll with `async=true`, which
+ * answers 202 until the session has ended, or a batch's status).
+ */
+export function pollHeaders(cfg: Config, path: string): { location: string; 'retry-after': string } {
+  return {
+    location: `${cfg.SIS_PUBLIC_URL.replace(/\/+$/, '')}${path}`,
+    'retry-after': String(POLL_RETRY_AFTER_SECONDS),
+  };
+}
+
+/**
+ * The answer of a poll with `async=true`: 202 with Location and Retry-After while the session runs,
+ * 200 without them once it has ended (and always 200 without `async`).
+ */
+export function pollStatus(
+  cfg: Config,
+  sessionId: string,
+  status: SessionStatus,
+  asynchronous: boolean,
+): { statusCode: 200 | 202; headers: Record<string, string> } {
+  if (!asynchronous || isTerminal(status)) return { statusCode: 200, headers: {} };
+  return { statusCode: 202, headers: pollHeaders(cfg, sessionPollPath(sessionId)) };
+}
+
+/** The poll a playbook follows for one session: 202 while it runs, 200 with its history once ended. */
+export function sessionPollPath(sessionId: string): string {
+  return `/api/v1/public/sessions/${encodeURIComponent(sessionId)}?async=true`;
 }
 
 // ---- History entries (the session's messages, events and tool calls) ----

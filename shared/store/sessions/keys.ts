@@ -26,6 +26,8 @@ import type { SessionRecord } from './records';
  *   pk SUBJECT#<type>#<value>  sk <completed_at>#<session_id>   verdict of a completed session on
  *                     that entity (any owner: prior verdicts are tenant knowledge for the tools;
  *                     verdicts-repository.ts)
+ *   pk BATCH#<id>     sk META            a batch of investigations: its owner and, per entity, its
+ *                                         session or why it was not started (batch-repository.ts)
  *
  * The search index (../search-index/) keeps its postings in the same table under other partitions.
  */
@@ -55,6 +57,7 @@ export const toolResultSk = (tool: string, requestedId?: string) =>
   requestedId === undefined ? `${TOOL_RESULT}${tool}` : `${REQUESTED_TOOL_RESULT}${requestedId}`;
 export const subjectPk = (subject: { type: string; value: string }) =>
   `SUBJECT#${subject.type}#${subject.value}`;
+export const batchKey = (batchId: string) => ({ pk: `BATCH#${batchId}`, sk: META });
 export const idempotencyKey = (keyId: string, key: string) => ({ pk: `IDEMP#${keyId}#${key}`, sk: 'IDEMP' });
 
 const STORE_ONLY = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'expires_at_epoch', HISTORY_SEQ]);

@@ -199,10 +199,17 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
     ...writeTable('sessions', true),
     { actions: ['states:DescribeExecution'], resources: [EXECUTIONS] },
   ],
+  // Also starts the auto-investigations of arriving incidents and schedules their follow-ups.
   'incident-sync-consumer': [
     ...writeTable('incidents'),
     ...writeTable('graph'),
+    ...writeTable('sessions', true),
+    {
+      actions: ['states:StartExecution'],
+      resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
+    },
     { actions: QUEUE_CONSUME, resources: ['{queue/incidents}'] },
+    { actions: QUEUE_SEND, resources: ['{queue/incidents}'] },
   ],
   'siem-pull': [...writeTable('incidents'), { actions: QUEUE_SEND, resources: ['{queue/incidents}'] }],
   // The web console: pages and the token check read no data; data routes as their plugin twins.
@@ -236,6 +243,15 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-rotate-key': keyAdministration,
   'console-disable-key': keyAdministration,
   'console-list-audit': [...readTable('keys'), ...CURSOR_SECRET],
+  // Batches: one start per entity, as start-investigation; the read is the batch and its sessions.
+  'start-investigation-batch': [
+    ...writeTable('sessions', true),
+    {
+      actions: ['states:StartExecution'],
+      resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
+    },
+  ],
+  'get-investigation-batch': readTable('sessions'),
 };
 
 const STEP_FUNCTIONS = [

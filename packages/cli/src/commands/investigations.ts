@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { type ApiClient, ApiError, type SuccessBody } from '../api';
 import { type CommandContext, commandContext, withExamples } from '../context';
 import { parsePositiveInt } from '../durations';
-import { CliError, EXIT } from '../errors';
+import { CliError, EXIT, UsageError } from '../errors';
 import type { components } from '../generated/api';
 import {
   describeEvent,
@@ -16,6 +16,7 @@ import {
   shortTime,
   table,
 } from '../output';
+import { investigateBatch } from './investigate-batch';
 import { addSessionsListCommand } from './sessions-list';
 
 type Schemas = components['schemas'];
@@ -295,9 +296,10 @@ export function addInvestigationCommands(program: Command): void {
         'Investigate an IP address, user, host or domain and print the report (summary, verdict, risk, findings, session URL). Waits like a synchronous client (up to 1860 s): when the service hands back 202 it polls the session, showing tool progress on a terminal.',
       )
       .argument(
-        '<entity>',
+        '[entity]',
         'the value to investigate, e.g. 203.0.113.7, alice@corp.example, paypa1-login.com',
       )
+      .option('--batch <file>', 'start a batch: one entity a line (value or type:value), up to 100')
       .addOption(
         new Option('--type <type>', 'entity type (inferred from the value when omitted)').choices(
           ENTITY_TYPES,
@@ -314,9 +316,17 @@ export function addInvestigationCommands(program: Command): void {
       'sis investigate 203.0.113.7',
       'sis investigate alice --type user --persona ciso',
       'sis investigate paypa1-login.com --no-wait --json',
+      'sis investigate --batch entities.txt --json',
     ],
-  ).action((entity: string, flags: InvestigateFlags, command: Command) =>
-    runWithContext(command, (ctx) => investigate(entity, flags, ctx)),
+  ).action((entity: string | undefined, flags: InvestigateFlags & { batch?: string }, command: Command) =>
+    runWithContext(command, (ctx) => {
+      if (flags.batch !== undefined) {
+        if (entity !== undefined) throw new UsageError('Give an entity or --batch FILE, not both.');
+        return investigateBatch(flags.batch, flags, ctx);
+      }
+      if (entity === undefined) throw new UsageError('Give the entity to investigate, or --batch FILE.');
+      return investigate(entity, flags, ctx);
+    }),
   );
 
   const sessions = withExamples(

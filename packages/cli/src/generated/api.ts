@@ -611,6 +611,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/investigations/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Investigate up to 100 entities at once
+         * @description Starts a background investigation of each of 1 to 100 entities (the same entity twice is investigated once) with one persona and TLP, and answers 202 at once with batch_id and, per distinct entity, its session_id and session_url, or the error that kept it from starting (rate_limited when the key's daily quota or running-investigations cap is reached: each entity counts against them as a single start would). A batch with any invalid entity is refused whole (400, each bad entity named) and starts nothing. Follow the batch with getInvestigationBatch: the answer's Location header is its URL and Retry-After the seconds between polls.
+         *
+         *     Requires an API key with scope `investigations:write`.
+         */
+        post: operations["startInvestigationBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/investigations/batch/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a batch of investigations
+         * @description Returns the batch's status (active until every session of the batch has ended, then completed), counts of its sessions by status (entities that were not started are not counted) and each session's status, with its verdict and risk_score once completed. Read each report with getInvestigationReport. Only the API key that started the batch may read it (403 otherwise, 404 for an unknown batch).
+         *
+         *     Requires an API key with scope `investigations:read`.
+         */
+        get: operations["getInvestigationBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2527,6 +2571,27 @@ export interface components {
          * @enum {string}
          */
         IncidentStatus: "new" | "active" | "resolved" | "closed";
+        IncidentEntity: {
+            type: components["schemas"]["EntityType"];
+            /**
+             * @description Normalised entity value
+             * @example 203.0.113.7
+             */
+            value: string;
+            /**
+             * @description The investigation of this entity started as the incident arrived (docs/soar.md)
+             * @example s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF
+             */
+            session_id?: string;
+            /**
+             * @description That investigation’s verdict, once it completed
+             * @example malicious
+             * @enum {string}
+             */
+            verdict?: "benign" | "suspicious" | "malicious" | "unknown";
+            /** @description That investigation’s risk score, once it completed */
+            risk_score?: number;
+        };
         /** @description One incident in a list */
         IncidentSummary: {
             /**
@@ -2578,7 +2643,7 @@ export interface components {
                 connector?: string;
             };
             /** @description Normalised entities involved */
-            entities: components["schemas"]["Entity"][];
+            entities: components["schemas"]["IncidentEntity"][];
         };
         /**
          * @example {
@@ -3055,6 +3120,95 @@ export interface components {
              *     ]
              */
             names?: ("SPAMHAUS_DROP" | "FEODO" | "URLHAUS" | "THREATFOX" | "OPENPHISH" | "TOR_EXITS" | "CINS" | "ET_COMPROMISED" | "TRANCO")[];
+        };
+        /**
+         * @example {
+         *       "entities": [
+         *         {
+         *           "type": "ip",
+         *           "value": "203.0.113.7"
+         *         },
+         *         "paypa1-login.com"
+         *       ]
+         *     }
+         */
+        StartInvestigationBatchRequest: {
+            /** @description 1 to 100 entities; the same entity twice (after normalisation) is investigated once */
+            entities: components["schemas"]["EntityInput"][];
+            /**
+             * @description The persona of every report of the batch (as for startInvestigation)
+             * @example SOC Analyst
+             */
+            persona?: string;
+            /**
+             * @description TLP 2.0 marking of every entity of the batch (default amber; as for startInvestigation)
+             * @default amber
+             * @example amber
+             * @enum {string}
+             */
+            tlp?: "clear" | "green" | "amber" | "amber+strict" | "red";
+        };
+        /** @description The batch runs in the background: poll getInvestigationBatch (the Location header) every Retry-After seconds until status is completed. */
+        StartInvestigationBatchResponse: {
+            /** @example b_01JD6Z7QK3Q0V8Y5N2B4C6D8EF */
+            batch_id: string;
+            /** @description One entry per distinct entity, in the order sent: its session, or why it was not started */
+            sessions: ({
+                entity: components["schemas"]["Entity"];
+                /**
+                 * @description Session ID returned when the investigation started
+                 * @example s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF
+                 */
+                session_id: string;
+                session_url: string;
+            } | {
+                entity: components["schemas"]["Entity"];
+                error: {
+                    /**
+                     * @description The error code a single start would have answered
+                     * @example rate_limited
+                     */
+                    code: string;
+                    message: string;
+                };
+            })[];
+        };
+        /** @description A batch and the status of each of its sessions */
+        InvestigationBatchResponse: {
+            batch_id: string;
+            /**
+             * @description completed once every session of the batch has ended
+             * @enum {string}
+             */
+            status: "active" | "completed";
+            /**
+             * @description The batch's sessions by status (entities that were not started are not counted)
+             * @example {
+             *       "initialized": 0,
+             *       "active": 1,
+             *       "completed": 2,
+             *       "failed": 0,
+             *       "canceled": 0
+             *     }
+             */
+            counts: {
+                initialized?: number;
+                active?: number;
+                completed?: number;
+                failed?: number;
+                canceled?: number;
+            };
+            sessions: {
+                /**
+                 * @description Session ID returned when the investigation started
+                 * @example s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF
+                 */
+                session_id: string;
+                entity: components["schemas"]["Entity"];
+                status: components["schemas"]["SessionStatus"];
+                verdict?: components["schemas"]["Verdict"];
+                risk_score?: number;
+            }[];
         };
         /** @description The one error shape of every failed call */
         ErrorResponse: {
@@ -3751,6 +3905,10 @@ export interface operations {
             /** @description Running in the background (background=true, or the synchronous wait bound passed) */
             202: {
                 headers: {
+                    /** @description The URL to poll (GET, same API key) until the work has ended */
+                    Location?: string;
+                    /** @description Seconds to wait before the next poll */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,6 +4023,10 @@ export interface operations {
             /** @description Running in the background (background=true, or the synchronous wait bound passed) */
             202: {
                 headers: {
+                    /** @description The URL to poll (GET, same API key) until the work has ended */
+                    Location?: string;
+                    /** @description Seconds to wait before the next poll */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3959,6 +4121,8 @@ export interface operations {
             query?: {
                 /** @description next_cursor of the previous poll: return only history recorded since then */
                 after?: string;
+                /** @description true: answer 202 (with Location and Retry-After) while the session is initialized or active, and 200 once it has ended: the asynchronous request-reply pattern a Logic Apps HTTP action follows. The Location of a background start carries it. */
+                async?: "true" | "false";
             };
             header?: never;
             path: {
@@ -3972,6 +4136,19 @@ export interface operations {
             /** @description The session and its history */
             200: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionHistoryResponse"];
+                };
+            };
+            /** @description With async=true only: the session is still running; poll Location after Retry-After seconds */
+            202: {
+                headers: {
+                    /** @description The URL to poll (GET, same API key) until the work has ended */
+                    Location?: string;
+                    /** @description Seconds to wait before the next poll */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5366,6 +5543,192 @@ export interface operations {
             };
         };
     };
+    startInvestigationBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartInvestigationBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The batch runs in the background; poll Location */
+            202: {
+                headers: {
+                    /** @description The URL to poll (GET, same API key) until the work has ended */
+                    Location?: string;
+                    /** @description Seconds to wait before the next poll */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartInvestigationBatchResponse"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body must be JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getInvestigationBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Batch ID returned when the batch started */
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch and its sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvestigationBatchResponse"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
 }
 
 /** Every operation of the document: method, path template and the access it requires. */
@@ -5582,6 +5945,22 @@ export const OPERATIONS = {
     "path": "/api/v1/admin/feeds/refresh",
     "access": {
       "kind": "admin"
+    }
+  },
+  "startInvestigationBatch": {
+    "method": "POST",
+    "path": "/api/v1/investigations/batch",
+    "access": {
+      "kind": "scope",
+      "scope": "investigations:write"
+    }
+  },
+  "getInvestigationBatch": {
+    "method": "GET",
+    "path": "/api/v1/investigations/batch/{batch_id}",
+    "access": {
+      "kind": "scope",
+      "scope": "investigations:read"
     }
   }
 } as const;
