@@ -75,6 +75,8 @@ function accessNote(route: RouteDefinition): string {
   switch (route.access.kind) {
     case 'public':
       return 'No API key needed.';
+    case 'key':
+      return 'Requires an API key; each tool checks its own scope.';
     case 'admin':
       return 'Requires an admin API key.';
     case 'scope':

@@ -59,6 +59,8 @@ export interface Caller {
 export type Access =
   | { kind: 'public' }
   | { kind: 'scope'; scope: Scope }
+  /** Any API key (not a console sign-in): the route checks finer scopes itself (the MCP endpoint's tools). */
+  | { kind: 'key' }
   | { kind: 'admin' }
   | { kind: 'console'; role: ConsoleRole };
 
@@ -70,6 +72,8 @@ export function callerMayAccess(caller: Caller, access: Access): boolean {
   switch (access.kind) {
     case 'public':
       return true;
+    case 'key':
+      return !caller.user;
     case 'admin':
       return caller.role === 'admin' && !caller.user;
     case 'scope':
