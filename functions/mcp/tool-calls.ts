@@ -8,7 +8,6 @@ import {
 } from '../../shared/api/plugin-responses';
 import { GraphQuery } from '../../shared/api/schemas/graph';
 import { config } from '../../shared/config';
-import type { Severity } from '../../shared/domain/incidents/incident';
 import { graphStore, queryKnowledgeGraph } from '../../shared/services/graph/knowledge-graph';
 import { incidentStore, listIncidents } from '../../shared/services/incidents/incidents';
 import { getInvestigationReport } from '../../shared/services/investigations/investigation-reads';
@@ -60,7 +59,7 @@ export const mcpToolCalls: McpToolCalls = {
   list_recent_incidents: async (args: Args) =>
     compactIncidentList(
       await listIncidents(incidentStore(), config().SIS_PUBLIC_URL, {
-        severity: args.severity as Severity[] | undefined,
+        severity: args.severity as Parameters<typeof listIncidents>[2]['severity'],
         status: undefined,
         since: args.since,
         until: args.until,
