@@ -17,6 +17,7 @@ import { lifecycleContext } from '../../shared/services/sessions/lifecycle-conte
 import { sessionContext } from '../../shared/services/sessions/session-context';
 import * as z from '../../shared/zod';
 
+// biome-ignore lint/suspicious/noExplicitAny: the SDK has validated the arguments against the tool's zod schema
 type Args = Record<string, any>;
 
 /**

@@ -89,7 +89,7 @@ export const MCP_TOOLS: readonly McpToolDeclaration[] = /* @__PURE__ */ (() => [
 ])();
 
 export function toolDescription(tool: McpToolDeclaration): string {
-  return [tool.route.summary + '.', tool.route.description, tool.note, DATA_NOT_INSTRUCTIONS]
+  return [`${tool.route.summary}.`, tool.route.description, tool.note, DATA_NOT_INSTRUCTIONS]
     .filter(Boolean)
     .join(' ');
 }
