@@ -417,4 +417,25 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       role: 'admin',
     },
   },
+  {
+    method: 'POST',
+    paths: ['/api/v1/mcp'],
+    access: {
+      kind: 'key',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/mcp'],
+    access: {
+      kind: 'key',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/mcp'],
+    access: {
+      kind: 'key',
+    },
+  },
 ];
