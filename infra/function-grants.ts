@@ -200,6 +200,17 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['describe'],
   },
+  // The MCP endpoint (docs/mcp.md) runs the five tools' REST twins: start-investigation's grants,
+  // get-investigation-report's, query-knowledge-graph's, list-incidents' and search-investigations'.
+  mcp: {
+    tables: {
+      sessions: { access: 'readWrite', indexes: ['gsi1'] },
+      graph: { access: 'read', indexes: ['gsi1'] },
+      incidents: { access: 'read', indexes: ['gsi1'] },
+    },
+    stateMachine: ['start'],
+    cursorSecret: true,
+  },
 };
 
 export const NO_GRANTS: FunctionGrants = Object.freeze({});

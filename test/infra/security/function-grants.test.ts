@@ -187,6 +187,7 @@ describe('grants in the synthesised stack', () => {
       'get-session-history',
       'list-incidents',
       'list-sessions',
+      'mcp',
       'query-knowledge-graph',
       'search-investigations',
     ];

@@ -236,6 +236,17 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-rotate-key': keyAdministration,
   'console-disable-key': keyAdministration,
   'console-list-audit': [...readTable('keys'), ...CURSOR_SECRET],
+  // The MCP endpoint: the five tools' REST twins together (start, report, graph, incidents, search).
+  mcp: [
+    ...writeTable('sessions', true),
+    ...readTable('graph', true),
+    ...readTable('incidents', true),
+    ...CURSOR_SECRET,
+    {
+      actions: ['states:StartExecution'],
+      resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
+    },
+  ],
 };
 
 const STEP_FUNCTIONS = [
