@@ -2,9 +2,10 @@ import { httpHandler } from '../../shared/api/http-handler';
 import { requestFromEvent, resultFromResponse } from '../../shared/api/mcp/proxy-event';
 import { mcpEndpoint } from '../../shared/api/mcp/server';
 import * as routes from '../../shared/api/routes/mcp';
+import { config } from '../../shared/config';
 import { mcpToolCalls } from './tool-calls';
 
-const endpoint = mcpEndpoint(mcpToolCalls);
+const endpoint = mcpEndpoint(mcpToolCalls, { allowedOrigins: [new URL(config().SIS_PUBLIC_URL).origin] });
 
 /**
  * POST /api/v1/mcp: the MCP SDK reads the JSON-RPC body (the route declares no body schema, so the

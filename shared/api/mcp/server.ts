@@ -99,16 +99,28 @@ function modernHandler(calls: McpToolCalls) {
   });
 }
 
+export interface McpEndpointOptions {
+  /**
+   * The origins a browser may call from (the service's own). Streamable HTTP servers must validate
+   * `Origin` when present (DNS rebinding): any other is 403. Assistants calling from a server send none.
+   */
+  allowedOrigins: readonly string[];
+}
+
 /**
  * The whole endpoint as a fetch handler over the SDK. What the SDK does not do the way the contract
- * needs, this front piece does: 405 for anything but POST; the 2025 era through a stateless
+ * needs, this front piece does: 403 for a browser `Origin` other than the service's; 405 for anything
+ * but POST; the 2025 era through a stateless
  * JSON-response transport (the SDK's own legacy fallback answers text/event-stream);
  * `subscriptions/listen` (a stream a JSON-only Lambda cannot hold) → -32601; a tool outside the key's
  * scopes → a JSON-RPC error naming the scope, before anything runs.
  */
-export function mcpEndpoint(calls: McpToolCalls) {
+export function mcpEndpoint(calls: McpToolCalls, options: McpEndpointOptions) {
   const modern = modernHandler(calls);
+  const allowedOrigins = new Set(options.allowedOrigins);
   return async (request: Request, context: McpCallContext): Promise<Response> => {
+    const origin = request.headers.get('origin');
+    if (origin !== null && !allowedOrigins.has(origin)) return originRefused();
     if (request.method !== 'POST') return methodNotAllowed();
     const message = await peekMessage(request);
     if (message?.method === 'subscriptions/listen') {
@@ -169,20 +181,21 @@ function scopeRefusal(message: PeekedMessage, caller: Caller): Response | undefi
   );
 }
 
-function jsonRpcError(id: string | number | null, code: number, message: string): Response {
+function jsonRpcError(
+  id: string | number | null,
+  code: number,
+  message: string,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }), {
-    status: 200,
-    headers: { 'content-type': 'application/json' },
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
   });
 }
 
-function methodNotAllowed(): Response {
-  return new Response(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      error: { code: -32000, message: 'Method not allowed: use POST.' },
-      id: null,
-    }),
-    { status: 405, headers: { 'content-type': 'application/json', allow: 'POST' } },
-  );
-}
+const originRefused = () =>
+  jsonRpcError(null, -32000, 'Forbidden: this Origin may not call the MCP endpoint.', 403);
+
+const methodNotAllowed = () =>
+  jsonRpcError(null, -32000, 'Method not allowed: use POST.', 405, { allow: 'POST' });
