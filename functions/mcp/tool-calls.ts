@@ -29,7 +29,7 @@ export const mcpToolCalls: McpToolCalls = {
   investigate_entity: async (args: Args, { caller, remainingTimeMs }) => {
     const outcome = await startInvestigation(
       lifecycleContext(),
-      caller,
+      { ...caller, via: 'mcp' },
       {
         entity: { type: args.type, value: args.value },
         persona: args.persona,

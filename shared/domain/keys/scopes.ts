@@ -53,7 +53,12 @@ export interface Caller {
   scopes: Scope[];
   user?: ConsoleUser | undefined;
   tenantWide?: boolean | undefined;
+  /** The endpoint the request came through when it is not the REST API; sessions it starts record it. */
+  via?: StartChannel | undefined;
 }
+
+/** Where a key's request can come from besides the REST API: the MCP endpoint (docs/mcp.md). */
+export type StartChannel = 'mcp';
 
 /** What a route demands of its caller. */
 export type Access =
