@@ -22,13 +22,14 @@ async function connect(key: string, era: keyof typeof ERAS) {
   return { client, transport };
 }
 
-async function postRpc(body: unknown, key?: string, method = 'POST') {
+async function postRpc(body: unknown, key?: string, method = 'POST', headers: Record<string, string> = {}) {
   const response = await fetch(`${service.baseUrl}/api/v1/mcp`, {
     method,
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       ...(key ? { 'x-api-key': key } : {}),
+      ...headers,
     },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
@@ -99,6 +100,19 @@ describe.each(['legacy', 'modern'] as const)('the %s era', (era) => {
     await client.close();
   }, 60_000);
 
+  it('investigate_entity starts a session the REST poll shows as started over MCP', async () => {
+    const { client } = await connect(fullKey, era);
+    const value = era === 'legacy' ? '198.51.100.7' : '198.51.100.8';
+    const result = await client.callTool({ name: 'investigate_entity', arguments: { type: 'ip', value } });
+    expect(result.isError).toBeFalsy();
+    const started = result.structuredContent as { session_id: string };
+    const rest = await service.call('GET', `/api/v1/public/sessions/${started.session_id}`, { key: fullKey });
+    expect(rest.body).toMatchObject({
+      session: { entity: { value }, started_by: { kind: 'api_key', name: 'assistant', via: 'mcp' } },
+    });
+    await client.close();
+  }, 60_000);
+
   it("another key's session is a tool error with the contract's code, not the session", async () => {
     const { client } = await connect(otherKey, era);
     const result = await client.callTool({ name: 'get_investigation', arguments: { session_id: sessionId } });
@@ -128,9 +142,56 @@ describe('HTTP and JSON-RPC failures', () => {
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
   };
 
-  it('no key and a wrong key are 401 before any JSON-RPC', async () => {
+  it('no key, a wrong key and a disabled key are 401 before any JSON-RPC', async () => {
     expect((await postRpc(initialize)).status).toBe(401);
     expect((await postRpc(initialize, 'sis_wrong_key_000000000000000000')).status).toBe(401);
+    const disabled = await service.createKey({ name: 'disabled assistant' });
+    expect((await postRpc(initialize, disabled.apiKey)).status).toBe(200);
+    const disabling = await service.call('POST', `/api/v1/admin/keys/${disabled.keyId}/disable`, {
+      key: service.adminKey,
+    });
+    expect(disabling.status).toBe(200);
+    const refused = await postRpc(initialize, disabled.apiKey);
+    expect(refused.status).toBe(401);
+    expect(refused.text).not.toContain('jsonrpc');
+  });
+
+  it('takes the key as Authorization: Bearer too', async () => {
+    const answer = await postRpc(
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+      undefined,
+      'POST',
+      { authorization: `Bearer ${graphOnlyKey}`, 'mcp-protocol-version': '2025-11-25' },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.json().result.tools.map((t: { name: string }) => t.name)).toEqual([
+      'query_knowledge_graph',
+    ]);
+  });
+
+  it("refuses a browser Origin other than the service's own (403), serves its own", async () => {
+    const foreign = await postRpc(initialize, fullKey, 'POST', { origin: 'https://attacker.example' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.json()).toMatchObject({ error: { code: -32000 }, id: null });
+    const own = await postRpc(initialize, fullKey, 'POST', { origin: new URL(service.baseUrl).origin });
+    expect(own.status).toBe(200);
+  });
+
+  it("a burst over the key's rate limit is 429 with the contract's error, and runs nothing", async () => {
+    const slow = await service.createKey({
+      name: 'slow assistant',
+      rate_limit: { rate_per_second: 1, burst: 2 },
+    });
+    const list = { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        postRpc(list, slow.apiKey, 'POST', { 'mcp-protocol-version': '2025-11-25' }),
+      ),
+    );
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(limited[0]?.json()).toMatchObject({ error: { code: 'rate_limited' } });
+    expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(2);
   });
 
   it('initialize echoes a supported version, never issues a session id, answers JSON', async () => {
