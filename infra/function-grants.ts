@@ -211,6 +211,8 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     stateMachine: ['start'],
     cursorSecret: true,
   },
+  // Its Security Copilot manifest is built from code at cold start and reads no data.
+  'get-mcp-manifest': {},
 };
 
 export const NO_GRANTS: FunctionGrants = Object.freeze({});

@@ -42,4 +42,18 @@ const methodNotAllowed = (method: 'GET' | 'DELETE') =>
 export const mcpGet = /* @__PURE__ */ methodNotAllowed('GET');
 export const mcpDelete = /* @__PURE__ */ methodNotAllowed('DELETE');
 
-export const mcpRoutes = [mcp, mcpGet, mcpDelete] as const;
+export const securityCopilotMcpManifest = /* @__PURE__ */ defineRoute({
+  operationId: 'getSecurityCopilotMcpManifest',
+  method: 'GET',
+  path: '/plugin/security-copilot-mcp.yaml',
+  access: { kind: 'public' },
+  functionName: 'get-mcp-manifest',
+  summary: 'Microsoft Security Copilot MCP plugin manifest (YAML)',
+  description:
+    'The Security Copilot manifest of the MCP endpoint: a Format: MCP skill group (Endpoint, UseStreamableHttp, UsePluginAuth) with the API key in the X-API-Key header.',
+  tags: ['meta'],
+  request: {},
+  responses: { 200: { description: 'The manifest as YAML' } },
+});
+
+export const mcpRoutes = [mcp, mcpGet, mcpDelete, securityCopilotMcpManifest] as const;

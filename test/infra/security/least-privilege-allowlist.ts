@@ -247,6 +247,7 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
       resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
     },
   ],
+  'get-mcp-manifest': [],
 };
 
 const STEP_FUNCTIONS = [
