@@ -895,6 +895,12 @@ export interface components {
                      * @example Security Copilot plugin
                      */
                     name: string | null;
+                    /**
+                     * @description mcp: the key started it through the MCP endpoint (POST /api/v1/mcp); absent: through the REST API or the console
+                     * @example mcp
+                     * @enum {string}
+                     */
+                    via?: "mcp";
                 };
             };
             /** @description Messages, oldest first */

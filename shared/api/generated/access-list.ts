@@ -438,4 +438,11 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       kind: 'key',
     },
   },
+  {
+    method: 'GET',
+    paths: ['/plugin/security-copilot-mcp.yaml'],
+    access: {
+      kind: 'public',
+    },
+  },
 ];

@@ -645,6 +645,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plugin/security-copilot-mcp.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Microsoft Security Copilot MCP plugin manifest (YAML)
+         * @description The Security Copilot manifest of the MCP endpoint: a Format: MCP skill group (Endpoint, UseStreamableHttp, UsePluginAuth) with the API key in the X-API-Key header.
+         *
+         *     No API key needed.
+         */
+        get: operations["getSecurityCopilotMcpManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2014,6 +2036,12 @@ export interface components {
                      * @example Security Copilot plugin
                      */
                     name: string | null;
+                    /**
+                     * @description mcp: the key started it through the MCP endpoint (POST /api/v1/mcp); absent: through the REST API or the console
+                     * @example mcp
+                     * @enum {string}
+                     */
+                    via?: "mcp";
                 };
             };
             /** @description Messages, oldest first */
@@ -5562,6 +5590,42 @@ export interface operations {
             };
         };
     };
+    getSecurityCopilotMcpManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest as YAML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
 }
 
 /** Every operation of the document: method, path template and the access it requires. */
@@ -5799,6 +5863,13 @@ export const OPERATIONS = {
     "path": "/api/v1/mcp",
     "access": {
       "kind": "key"
+    }
+  },
+  "getSecurityCopilotMcpManifest": {
+    "method": "GET",
+    "path": "/plugin/security-copilot-mcp.yaml",
+    "access": {
+      "kind": "public"
     }
   }
 } as const;
