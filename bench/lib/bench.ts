@@ -32,7 +32,7 @@ import {
   runIntelInvestigations,
   runInvestigations,
 } from '../scenarios/investigations';
-import { type McpLatencyResult, mcpLatencyTarget, runMcpLatency } from '../scenarios/mcp';
+import { type McpLatencyResult, mcpCostTarget, mcpLatencyTarget, runMcpLatency } from '../scenarios/mcp';
 import { POLL_HISTORY_ITEMS, type PollingResult, runPolling, seedPolledSession } from '../scenarios/polling';
 import { runScale, type ScaleResult } from '../scenarios/scale';
 import { withoutOfflineReader } from '../scenarios/what-if';
@@ -412,6 +412,7 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
           : {}),
       });
     }
+    targets.push(mcpCostTarget(lines));
     const idle = results.cost?.idle;
     if (idle) {
       targets.push({

@@ -1,3 +1,4 @@
+import type { CostLine } from '../lib/cost-model';
 import type { BenchService } from '../lib/harness';
 import { closedLoop } from '../lib/http';
 import { distribution, type Figure, figure } from '../lib/stats';
@@ -22,7 +23,10 @@ export interface McpLatencyResult {
   getInvestigationRatio: Figure;
 }
 
-const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+export const MCP_HEADERS = {
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};
 
 export async function runMcpLatency(
   ctx: ScenarioContext,
@@ -90,5 +94,32 @@ export function mcpLatencyTarget(result: McpLatencyResult) {
     target: `≤ ${MCP_LATENCY_RATIO_TARGET}×`,
     measured: `tools/list ${result.toolsListRatio.median.toFixed(2)}× (${ms(result.toolsListP50)} ms), get_investigation ${result.getInvestigationRatio.median.toFixed(2)}× (${ms(result.getInvestigationP50)} ms) vs poll ${ms(result.restPollP50)} ms`,
     met: worst <= MCP_LATENCY_RATIO_TARGET,
+  };
+}
+
+/** Issue #37: an MCP call costs within this much per million calls of its REST twin. */
+export const MCP_COST_DELTA_USD = 1;
+
+/** Each MCP call metered by the cost scenario, and the REST operation it stands in for. */
+const MCP_COST_TWINS = { 'mcp-tools-list': 'plugin-document', 'mcp-get-investigation': 'report' } as const;
+
+export function mcpCostTarget(lines: readonly CostLine[]) {
+  const pairs = Object.entries(MCP_COST_TWINS).map(([mcpId, restId]) => {
+    const mcp = lines.find((l) => l.id === mcpId);
+    const rest = lines.find((l) => l.id === restId);
+    return {
+      mcpId,
+      restId,
+      delta: (mcp?.perMillion.total ?? Number.NaN) - (rest?.perMillion.total ?? Number.NaN),
+    };
+  });
+  return {
+    id: 'mcp-cost',
+    description: `Per 1M calls, MCP tools/list and get_investigation within $${MCP_COST_DELTA_USD} of their REST twins (the plugin document, the report)`,
+    target: `≤ +$${MCP_COST_DELTA_USD}`,
+    measured: pairs
+      .map((p) => `${p.mcpId} ${p.delta >= 0 ? '+' : ''}$${p.delta.toFixed(2)} vs ${p.restId}`)
+      .join(', '),
+    met: pairs.every((p) => p.delta <= MCP_COST_DELTA_USD),
   };
 }
