@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { startTestService, type TestService } from '../../support/local-service';
 
 /** The SDK's own Client over Streamable HTTP against the local gateway's POST /api/v1/mcp, both eras. */
@@ -47,6 +48,8 @@ beforeAll(async () => {
     body: { entity: { type: 'ip', value: '203.0.113.66' }, background: true },
   });
   sessionId = started.body.session_id;
+  // Ended before the tools read it, so each tool and its REST twin see the same persisted state.
+  await service.stepFunctions.idle();
 }, 120_000);
 
 afterAll(async () => {
@@ -99,6 +102,32 @@ describe.each(['legacy', 'modern'] as const)('the %s era', (era) => {
     expect(text).toContain(JSON.stringify('203.0.113.66'));
     await client.close();
   }, 60_000);
+
+  it('the graph, incidents and search tools answer what their REST routes answer', async () => {
+    const { client } = await connect(fullKey, era);
+    const twins = [
+      ['query_knowledge_graph', { value: '203.0.113.66' }, '/api/v1/graph/entity/203.0.113.66'],
+      [
+        'list_recent_incidents',
+        { severity: ['high', 'critical'] },
+        '/api/v1/incidents?severity=high,critical',
+      ],
+      ['search_investigations', { q: '203.0.113.66' }, '/api/v1/search?q=203.0.113.66'],
+    ] as const;
+    for (const [name, args, path] of twins) {
+      const result = await client.callTool({ name, arguments: args });
+      const rest = await service.call('GET', path, { key: fullKey });
+      if (rest.status === 200) {
+        expect(result.structuredContent, `${name}: ${JSON.stringify(result.content)}`).toEqual(rest.body);
+        continue;
+      }
+      // A refusal (an entity not in the graph yet: 404) is the same error, as a tool error.
+      expect(result.isError, name).toBe(true);
+      const text = (result.content as Array<{ text: string }>)[0]?.text ?? '{}';
+      expect(JSON.parse(text).error.code, name).toBe((rest.body as { error: { code: string } }).error.code);
+    }
+    await client.close();
+  });
 
   it('investigate_entity starts a session the REST poll shows as started over MCP', async () => {
     const { client } = await connect(fullKey, era);
@@ -219,6 +248,19 @@ describe('HTTP and JSON-RPC failures', () => {
       fullKey,
     );
     expect(answer.json()).toMatchObject({ id: 7, error: { code: -32601 } });
+  });
+
+  it('serves the Security Copilot MCP manifest without a key, pointing at this endpoint', async () => {
+    const manifest = await service.call('GET', '/plugin/security-copilot-mcp.yaml');
+    expect(manifest.status).toBe(200);
+    expect(String(manifest.headers['content-type'])).toMatch(/yaml/);
+    const settings = (
+      parse(manifest.text) as { SkillGroups: Array<{ Format: string; Settings: { Endpoint: string } }> }
+    ).SkillGroups[0];
+    expect(settings).toMatchObject({
+      Format: 'MCP',
+      Settings: { Endpoint: `${service.baseUrl}/api/v1/mcp` },
+    });
   });
 
   it('GET and DELETE are 405', async () => {
