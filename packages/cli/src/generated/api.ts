@@ -618,13 +618,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * GET on the MCP endpoint: 405
-         * @description This MCP server holds no stream and no session: always 405 with Allow: POST.
-         *
-         *     Requires an API key; each tool checks its own scope.
-         */
-        get: operations["mcpGet"];
+        get?: never;
         put?: never;
         /**
          * Model Context Protocol endpoint
@@ -633,13 +627,7 @@ export interface paths {
          *     Requires an API key; each tool checks its own scope.
          */
         post: operations["mcp"];
-        /**
-         * DELETE on the MCP endpoint: 405
-         * @description This MCP server holds no stream and no session: always 405 with Allow: POST.
-         *
-         *     Requires an API key; each tool checks its own scope.
-         */
-        delete: operations["mcpDelete"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5394,69 +5382,6 @@ export interface operations {
             };
         };
     };
-    mcpGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The API key is missing, malformed, unknown, expired or disabled. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The API key lacks the required scope, or does not own the session. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Internal error; the body carries a request_id to quote to the operator. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A dependency is temporarily unavailable; retry shortly. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     mcp: {
         parameters: {
             query?: never;
@@ -5497,69 +5422,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
-            };
-            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Internal error; the body carries a request_id to quote to the operator. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A dependency is temporarily unavailable; retry shortly. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    mcpDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The API key is missing, malformed, unknown, expired or disabled. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The API key lacks the required scope, or does not own the session. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Method not allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
             429: {
@@ -5846,20 +5708,6 @@ export const OPERATIONS = {
   },
   "mcp": {
     "method": "POST",
-    "path": "/api/v1/mcp",
-    "access": {
-      "kind": "key"
-    }
-  },
-  "mcpGet": {
-    "method": "GET",
-    "path": "/api/v1/mcp",
-    "access": {
-      "kind": "key"
-    }
-  },
-  "mcpDelete": {
-    "method": "DELETE",
     "path": "/api/v1/mcp",
     "access": {
       "kind": "key"
