@@ -4,6 +4,7 @@ import {
   createMcpHandler,
   isLegacyRequest,
   McpServer,
+  type StandardSchemaWithJSON,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Caller } from '../../domain/keys/scopes';
@@ -28,6 +29,17 @@ export type McpToolCalls = Readonly<Record<string, McpToolCall>>;
 /** A JSON-RPC error for a tool outside the key's scopes (DESIGN.md: HTTP 200, the message names the scope). */
 export const MISSING_SCOPE_ERROR_CODE = -32003;
 
+/** Each tool's schemas with their JSON Schema, converted once per cold start (serverFor runs per request). */
+type ToolSchemas = { inputSchema: StandardSchemaWithJSON; outputSchema?: StandardSchemaWithJSON };
+function schemasOf(tool: McpToolDeclaration): ToolSchemas {
+  const inputSchema = withJsonSchema(tool.inputSchema);
+  return tool.outputSchema
+    ? { inputSchema, outputSchema: withJsonSchema(tool.outputSchema) }
+    : { inputSchema };
+}
+const TOOL_SCHEMAS: ReadonlyMap<string, ToolSchemas> = /* @__PURE__ */ (() =>
+  new Map(MCP_TOOLS.map((tool) => [tool.name, schemasOf(tool)] as const)))();
+
 /**
  * One McpServer per request (stateless): only the tools the caller's scopes allow are registered, so
  * tools/list shows only those; calling another one is answered by `scopeRefusal` before the SDK.
@@ -43,8 +55,7 @@ function serverFor(calls: McpToolCalls, context: McpCallContext): McpServer {
       {
         title: tool.route.summary,
         description: toolDescription(tool),
-        inputSchema: withJsonSchema(tool.inputSchema),
-        ...(tool.outputSchema ? { outputSchema: withJsonSchema(tool.outputSchema) } : {}),
+        ...TOOL_SCHEMAS.get(tool.name),
       },
       async (args: unknown) => runTool(tool, call, args as Record<string, unknown>, context),
     );

@@ -8,12 +8,19 @@ import * as z from '../../zod';
  * Arguments are described as the client sends them (`io: 'input'`: defaults optional, coercions plain).
  */
 export function withJsonSchema(schema: z.core.$ZodType): StandardSchemaWithJSON {
-  const convert = (io: 'input' | 'output') => (options: { target: string }) =>
-    z.toJSONSchema(schema, {
-      io,
-      target: options.target === 'draft-07' ? 'draft-7' : 'draft-2020-12',
-      unrepresentable: 'any',
-    }) as Record<string, unknown>;
+  // Each request builds its server afresh (stateless), so the conversion is kept per schema, io and
+  // target: the report schema's alone took tens of milliseconds on every tools/list.
+  const converted = new Map<string, Record<string, unknown>>();
+  const convert = (io: 'input' | 'output') => (options: { target: string }) => {
+    const target = options.target === 'draft-07' ? 'draft-7' : 'draft-2020-12';
+    const key = `${io} ${target}`;
+    let json = converted.get(key);
+    if (!json) {
+      json = z.toJSONSchema(schema, { io, target, unrepresentable: 'any' }) as Record<string, unknown>;
+      converted.set(key, json);
+    }
+    return json;
+  };
   return {
     '~standard': {
       ...(schema['~standard'] as StandardSchemaWithJSON['~standard']),
