@@ -19,7 +19,16 @@ import { captureServiceOutput, say } from './lib/output';
  * Loopback only: DynamoDB Local (in memory), the local runtime and the cold-start processes all run
  * on 127.0.0.1, with bounded counts, and stop at the end.
  */
-const SCENARIOS = ['bundles', 'cold-start', 'polling', 'investigations', 'cost', 'scale', 'console'] as const;
+const SCENARIOS = [
+  'bundles',
+  'cold-start',
+  'polling',
+  'mcp',
+  'investigations',
+  'cost',
+  'scale',
+  'console',
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 function parseArgs(argv: string[]) {

@@ -234,6 +234,19 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     stateMachine: ['start'],
   },
   'get-investigation-batch': { tables: { sessions: { access: 'read' } } },
+  // The MCP endpoint (docs/mcp.md) runs the five tools' REST twins: start-investigation's grants,
+  // get-investigation-report's, query-knowledge-graph's, list-incidents' and search-investigations'.
+  mcp: {
+    tables: {
+      sessions: { access: 'readWrite', indexes: ['gsi1'] },
+      graph: { access: 'read', indexes: ['gsi1'] },
+      incidents: { access: 'read', indexes: ['gsi1'] },
+    },
+    stateMachine: ['start'],
+    cursorSecret: true,
+  },
+  // Its Security Copilot manifest is built from code at cold start and reads no data.
+  'get-mcp-manifest': {},
 };
 
 export const NO_GRANTS: FunctionGrants = Object.freeze({});

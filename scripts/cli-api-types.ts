@@ -17,6 +17,7 @@ type Json = Record<string, unknown>;
 export type OperationAccess =
   | { kind: 'public' }
   | { kind: 'admin' }
+  | { kind: 'key' }
   | { kind: 'scope'; scope: string }
   | { kind: 'console'; role: string };
 
@@ -24,6 +25,7 @@ export type OperationAccess =
 export function accessFromDescription(operationId: string, description: string): OperationAccess {
   if (description.includes('No API key needed.')) return { kind: 'public' };
   if (description.includes('Requires an admin API key.')) return { kind: 'admin' };
+  if (description.includes('Requires an API key; each tool checks its own scope.')) return { kind: 'key' };
   const scope = /Requires an API key with scope `([^`]+)`/.exec(description)?.[1];
   if (scope) return { kind: 'scope', scope };
   const role = /Requires a console sign-in \(([^)]+)\)/.exec(description)?.[1];

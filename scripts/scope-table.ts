@@ -13,6 +13,8 @@ export function scopeTableMarkdown(routes: readonly RouteDefinition[]): string {
     switch (route.access.kind) {
       case 'public':
         return 'none (public)';
+      case 'key':
+        return 'any API key (each MCP tool checks its scope: docs/mcp.md)';
       case 'admin':
         return 'admin role';
       case 'scope':

@@ -32,6 +32,7 @@ import {
   runIntelInvestigations,
   runInvestigations,
 } from '../scenarios/investigations';
+import { type McpLatencyResult, mcpCostTarget, mcpLatencyTarget, runMcpLatency } from '../scenarios/mcp';
 import { POLL_HISTORY_ITEMS, type PollingResult, runPolling, seedPolledSession } from '../scenarios/polling';
 import { runScale, type ScaleResult } from '../scenarios/scale';
 import { withoutOfflineReader } from '../scenarios/what-if';
@@ -58,6 +59,8 @@ const QUICK_FUNCTIONS = [
   'query-knowledge-graph',
   'list-incidents',
   'search-investigations',
+  // The MCP endpoint (issue #37): the five skills over one function.
+  'mcp',
 ];
 /** The hot path measured again as debugLogging deploys it (linked source map + --enable-source-maps). */
 const SOURCE_MAP_FUNCTIONS = ['authorizer', 'get-session-history'];
@@ -86,6 +89,7 @@ export interface BenchResults {
   >;
   coldStart?: ColdStartResult;
   polling?: PollingResult;
+  mcp?: McpLatencyResult;
   investigations?: InvestigationsResult;
   cost?: {
     pricesAsOf: string;
@@ -158,7 +162,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     }));
   }
 
-  if (wants('cold-start') || wants('polling') || wants('investigations')) {
+  if (wants('cold-start') || wants('polling') || wants('mcp') || wants('investigations')) {
     const bench = await startBenchService({ dynamodbEndpoint: options.dynamodbEndpoint, name: 'main' });
     try {
       ctx.say(`seeding a completed session with ${POLL_HISTORY_ITEMS} history items`);
@@ -207,6 +211,10 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       if (wants('polling')) {
         ctx.say('polling through the gateway vs the same DynamoDB requests');
         results.polling = await runPolling(ctx, bench, target);
+      }
+      if (wants('mcp')) {
+        ctx.say('MCP tools/list and get_investigation vs the REST poll');
+        results.mcp = await runMcpLatency(ctx, bench, target);
       }
       if (wants('investigations')) {
         ctx.say('investigations');
@@ -329,6 +337,7 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       met: others.length === 0 && runTool.readerIn.includes(runTool.function),
     });
   }
+  if (results.mcp) targets.push(mcpLatencyTarget(results.mcp));
   const poll = results.polling;
   if (poll) {
     const ratio = poll.full.ratioP50.median;
@@ -403,6 +412,7 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
           : {}),
       });
     }
+    targets.push(mcpCostTarget(lines));
     const idle = results.cost?.idle;
     if (idle) {
       targets.push({

@@ -27,6 +27,7 @@ interface SampleRequest {
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 const ARN_BASE: ApiArnBase = {
@@ -86,6 +87,17 @@ function sampleRequest(operationId: string, data: SampleData): SampleRequest {
       return { params: { key_id: data.rotateKeyId }, body: { grace_period_seconds: 0 } };
     case 'disableApiKey':
       return { params: { key_id: data.disableKeyId } };
+    // The MCP endpoint's poll twin: get_investigation as a 2025-era client sends it (no initialize: stateless).
+    case 'mcp':
+      return {
+        headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'get_investigation', arguments: session },
+        },
+      };
     default:
       return {};
   }
@@ -110,7 +122,7 @@ export function httpEvent(functionName: string, data: SampleData): APIGatewayPro
     encodeURIComponent(request.params?.[name] ?? ''),
   );
   const body = request.body === undefined ? null : JSON.stringify(request.body);
-  const headers: Record<string, string> = { host: 'bench.local', 'user-agent': 'bench' };
+  const headers: Record<string, string> = { host: 'bench.local', 'user-agent': 'bench', ...request.headers };
   if (body) headers['content-type'] = 'application/json';
   const admin = route.access.kind === 'admin';
   const authorizer =

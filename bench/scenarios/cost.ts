@@ -15,6 +15,7 @@ import { logBytesByLabel } from '../lib/output';
 import { ASSUMPTIONS } from '../pricing';
 import type { ScenarioContext } from './context';
 import { ENTITIES, withoutExpress } from './investigations';
+import { MCP_HEADERS } from './mcp';
 import { POLL_HISTORY_ITEMS, seedPolledSession } from './polling';
 
 /**
@@ -310,6 +311,25 @@ export async function runCostMeasurements(ctx: ScenarioContext): Promise<CostMea
     );
     await add('search', 'Search investigations ("type:ip", limit 20)', skill('searchInvestigations'), () =>
       get('/api/v1/search?q=type%3Aip&limit=20'),
+    );
+    // The MCP endpoint's calls beside their REST twins (issue #37: within $1 per million of them).
+    const mcp = (method: string, params: unknown) => async () =>
+      answered(
+        await bench.http.expect(200, 'POST', '/api/v1/mcp', {
+          key,
+          headers: MCP_HEADERS,
+          body: { jsonrpc: '2.0', id: 1, method, params },
+        }),
+      );
+    await add('plugin-document', 'Fetch the plugin OpenAPI document (the skills, public)', undefined, () =>
+      get('/plugin/openapi.json'),
+    );
+    await add('mcp-tools-list', 'MCP tools/list (the five tools)', undefined, mcp('tools/list', {}));
+    await add(
+      'mcp-get-investigation',
+      'MCP get_investigation (tools/call)',
+      undefined,
+      mcp('tools/call', { name: 'get_investigation', arguments: { session_id: target.sessionId } }),
     );
     const background = operations.find((o) => o.id === 'investigate-background')!;
     const tools = background.lambdas

@@ -63,6 +63,8 @@ export const ESM_REQUIRE_BANNER =
 export const LAMBDA_BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': './shared/platform/lambda-credential-provider.ts',
   '@aws-sdk/token-providers': './shared/platform/lambda-token-provider.ts',
+  // The MCP SDK's JSON Schema validator: Cloudflare's small one instead of Ajv (shared/api/mcp says why).
+  '@modelcontextprotocol/server/_shims': './shared/api/mcp/lambda-validator-shims.ts',
 };
 
 /** The aliases as NodejsFunction's esbuildArgs, which it renders as `--alias:<package>=<path>`. */

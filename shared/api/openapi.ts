@@ -52,6 +52,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   incidents: 'Incidents synced from SIEMs (Microsoft Sentinel, Splunk ES, Elastic Security).',
   admin: 'API key management; needs an admin key.',
   meta: 'Health and the public documents: OpenAPI, plugin manifests, logo.',
+  mcp: 'The Model Context Protocol endpoint: the five skills as MCP tools for assistant platforms (docs/mcp.md).',
 };
 
 export function errorStatusesFor(route: RouteDefinition): number[] {
@@ -75,6 +76,8 @@ function accessNote(route: RouteDefinition): string {
   switch (route.access.kind) {
     case 'public':
       return 'No API key needed.';
+    case 'key':
+      return 'Requires an API key; each tool checks its own scope.';
     case 'admin':
       return 'Requires an admin API key.';
     case 'scope':
@@ -144,9 +147,17 @@ function register(
   });
 }
 
+/**
+ * The routes an OpenAPI document describes. Console routes belong to the browser app
+ * (docs/console.md), never to an assistant platform; a method that only ever refuses (the MCP
+ * endpoint's GET and DELETE, 405) is no operation a client can call: its sibling's description says so.
+ */
+export function isDocumentedRoute(route: RouteDefinition): boolean {
+  return !isConsoleRoute(route) && Object.keys(route.responses).some((status) => status.startsWith('2'));
+}
+
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], options: OpenApiOptions) {
-  // Console routes belong to the browser app (docs/console.md), never to an assistant platform.
-  const apiRoutes = routes.filter((r) => !isConsoleRoute(r));
+  const apiRoutes = routes.filter(isDocumentedRoute);
   const selected = options.view === 'plugin' ? apiRoutes.filter((r) => r.pluginSkill) : apiRoutes;
   return generateDocument(selected, {
     responseSchemas: options.responseSchemas,

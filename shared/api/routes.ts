@@ -7,6 +7,7 @@ import { graphConsoleRoutes, graphRoutes } from './routes/graph';
 import { incidentConsoleRoutes, incidentRoutes } from './routes/incidents';
 import { investigationConsoleRoutes, investigationRoutes } from './routes/investigations';
 import { keyConsoleRoutes, keyRoutes } from './routes/keys';
+import { mcpRoutes } from './routes/mcp';
 import { metaRoutes } from './routes/meta';
 import { searchRoutes } from './routes/search';
 import { tenantKnowledgeRoutes } from './routes/tenant-knowledge';
@@ -33,6 +34,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...tenantKnowledgeRoutes,
   ...feedRoutes,
   ...batchRoutes,
+  ...mcpRoutes,
 ];
 
 export function routeByOperationId(operationId: string): RouteDefinition {

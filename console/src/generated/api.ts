@@ -895,6 +895,12 @@ export interface components {
                      * @example Security Copilot plugin
                      */
                     name: string | null;
+                    /**
+                     * @description mcp: the key started it through the MCP endpoint (POST /api/v1/mcp); absent: through the REST API or the console
+                     * @example mcp
+                     * @enum {string}
+                     */
+                    via?: "mcp";
                 };
             };
             /** @description Messages, oldest first */
@@ -1548,6 +1554,27 @@ export interface components {
          * @enum {string}
          */
         IncidentStatus: "new" | "active" | "resolved" | "closed";
+        IncidentEntity: {
+            type: components["schemas"]["EntityType"];
+            /**
+             * @description Normalised entity value
+             * @example 203.0.113.7
+             */
+            value: string;
+            /**
+             * @description The investigation of this entity started as the incident arrived (docs/soar.md)
+             * @example s_01JD6Z7QK3Q0V8Y5N2B4C6D8EF
+             */
+            session_id?: string;
+            /**
+             * @description That investigation’s verdict, once it completed
+             * @example malicious
+             * @enum {string}
+             */
+            verdict?: "benign" | "suspicious" | "malicious" | "unknown";
+            /** @description That investigation’s risk score, once it completed */
+            risk_score?: number;
+        };
         /** @description One incident in a list */
         IncidentSummary: {
             /**
@@ -1599,7 +1626,7 @@ export interface components {
                 connector?: string;
             };
             /** @description Normalised entities involved */
-            entities: components["schemas"]["Entity"][];
+            entities: components["schemas"]["IncidentEntity"][];
         };
         /**
          * @example {
@@ -2659,6 +2686,8 @@ export interface operations {
             query?: {
                 /** @description next_cursor of the previous poll: return only history recorded since then */
                 after?: string;
+                /** @description true: answer 202 (with Location and Retry-After) while the session is initialized or active, and 200 once it has ended: the asynchronous request-reply pattern a Logic Apps HTTP action follows. The Location of a background start carries it. */
+                async?: "true" | "false";
             };
             header?: never;
             path: {
@@ -3149,7 +3178,7 @@ export interface operations {
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
-                        entities: components["schemas"]["Entity"][];
+                        entities: components["schemas"]["IncidentEntity"][];
                     };
                 };
             };

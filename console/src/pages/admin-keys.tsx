@@ -3,6 +3,7 @@ import { SCOPES } from '../../../shared/domain/keys/scopes';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { ConnectAssistantPanel } from '../components/connect-assistant';
 import { CheckboxGroup } from '../components/form/checkbox-group';
 import { SearchForm } from '../components/form/search-form';
 import { SelectField } from '../components/form/select-field';
@@ -94,6 +95,7 @@ function Keys() {
           </RecordTable>
         )}
       </section>
+      <ConnectAssistantPanel />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { addGraphCommand } from './commands/graph';
 import { addIncidentsCommands } from './commands/incidents';
 import { addInvestigationCommands } from './commands/investigations';
 import { addKeyCommands } from './commands/keys';
+import { addMcpCommands } from './commands/mcp';
 import { addSearchCommand } from './commands/search';
 import { addSmokeCommand } from './commands/smoke';
 import { addTenantKnowledgeCommands } from './commands/tenant-knowledge';
@@ -50,6 +51,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addFeedCommands(program);
   addConfigureCommand(program);
   addSmokeCommand(program);
+  addMcpCommands(program);
   withExamples(
     program
       .command('completion')

@@ -433,4 +433,32 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       scope: 'investigations:read',
     },
   },
+  {
+    method: 'POST',
+    paths: ['/api/v1/mcp'],
+    access: {
+      kind: 'key',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/mcp'],
+    access: {
+      kind: 'key',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/mcp'],
+    access: {
+      kind: 'key',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/plugin/security-copilot-mcp.yaml'],
+    access: {
+      kind: 'public',
+    },
+  },
 ];

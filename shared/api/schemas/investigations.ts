@@ -276,6 +276,11 @@ export const StartedBy = /* @__PURE__ */ (() =>
           "The key's name or the person's console username; null for a session started before names were recorded when the service cannot tell",
         example: 'Security Copilot plugin',
       }),
+      via: withMeta(z.optional(z.enum(['mcp'])), {
+        description:
+          'mcp: the key started it through the MCP endpoint (POST /api/v1/mcp); absent: through the REST API or the console',
+        example: 'mcp',
+      }),
     }),
     {
       id: 'StartedBy',

@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError } from '../core/errors';
-import type { Caller } from './scopes';
+import type { Caller, StartChannel } from './scopes';
 
 /**
  * Sessions belong to the key ID that started them. Rotation keeps the key ID, so it keeps ownership;
@@ -38,10 +38,16 @@ export function ownerOf(ownerId: string): { kind: 'key' | 'user'; id: string } {
   return ownerId.startsWith('user:') ? { kind: 'user', id: ownerId.slice(5) } : { kind: 'key', id: ownerId };
 }
 
-/** The name a session records for whoever starts it: the person's username, else the key's name. */
-export function starterName(caller: Pick<Caller, 'keyName' | 'user'>): { owner_name?: string } {
+/**
+ * What a session records of whoever starts it: the person's username, else the key's name, and the
+ * endpoint a key came through when not the REST API (the console shows "(MCP)").
+ */
+export function starterName(caller: Pick<Caller, 'keyName' | 'user' | 'via'>): {
+  owner_name?: string;
+  started_via?: StartChannel;
+} {
   const name = caller.user ? caller.user.username : caller.keyName;
-  return name ? { owner_name: name } : {};
+  return { ...(name ? { owner_name: name } : {}), ...(caller.via ? { started_via: caller.via } : {}) };
 }
 
 /**
@@ -51,11 +57,11 @@ export function starterName(caller: Pick<Caller, 'keyName' | 'user'>): { owner_n
  * own username), else null (the console then looks a key's name up in the keys table).
  */
 export type StartedBy =
-  | { kind: 'api_key'; key_id: string; name: string | null }
+  | { kind: 'api_key'; key_id: string; name: string | null; via?: StartChannel }
   | { kind: 'user'; name: string | null };
 
 export function startedBy(
-  session: Owned & { owner_name?: string | undefined },
+  session: Owned & { owner_name?: string | undefined; started_via?: StartChannel | undefined },
   caller: Pick<Caller, 'keyId' | 'keyName' | 'user'>,
 ): StartedBy {
   const owner = ownerOf(session.owner_key_id);
@@ -65,7 +71,12 @@ export function startedBy(
     return { kind: 'user', name: recorded ?? (self ? caller.user?.username || null : null) };
   }
   const own = owner.id === caller.keyId ? caller.keyName : undefined;
-  return { kind: 'api_key', key_id: owner.id, name: recorded ?? (own || null) };
+  return {
+    kind: 'api_key',
+    key_id: owner.id,
+    name: recorded ?? (own || null),
+    ...(session.started_via ? { via: session.started_via } : {}),
+  };
 }
 
 export function assertOwner<T extends Owned>(

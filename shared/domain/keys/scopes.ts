@@ -53,12 +53,19 @@ export interface Caller {
   scopes: Scope[];
   user?: ConsoleUser | undefined;
   tenantWide?: boolean | undefined;
+  /** The endpoint the request came through when it is not the REST API; sessions it starts record it. */
+  via?: StartChannel | undefined;
 }
+
+/** Where a key's request can come from besides the REST API: the MCP endpoint (docs/mcp.md). */
+export type StartChannel = 'mcp';
 
 /** What a route demands of its caller. */
 export type Access =
   | { kind: 'public' }
   | { kind: 'scope'; scope: Scope }
+  /** Any API key (not a console sign-in): the route checks finer scopes itself (the MCP endpoint's tools). */
+  | { kind: 'key' }
   | { kind: 'admin' }
   | { kind: 'console'; role: ConsoleRole };
 
@@ -70,6 +77,8 @@ export function callerMayAccess(caller: Caller, access: Access): boolean {
   switch (access.kind) {
     case 'public':
       return true;
+    case 'key':
+      return !caller.user;
     case 'admin':
       return caller.role === 'admin' && !caller.user;
     case 'scope':

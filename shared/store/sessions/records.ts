@@ -3,6 +3,7 @@ import type { Entity } from '../../domain/core/entity';
 import type { SessionStatus } from '../../domain/core/session-status';
 import type { Report, ToolCall } from '../../domain/core/vocabulary';
 import type { WorkflowType } from '../../domain/investigation/workflow-type';
+import type { StartChannel } from '../../domain/keys/scopes';
 
 /**
  * What the sessions table holds, as the services work with it (the items' layout is keys.ts): the
@@ -26,6 +27,8 @@ export interface SessionRecord {
    * before usernames were.
    */
   owner_name?: string;
+  /** The endpoint a key started it through when not the REST API (absent: the REST API or the console). */
+  started_via?: StartChannel;
   /** The investigated entity, normalised before it was stored. */
   entity: Entity;
   persona: string;

@@ -251,7 +251,19 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
       resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
     },
   ],
+  // The MCP endpoint: the five tools' REST twins together (start, report, graph, incidents, search).
+  mcp: [
+    ...writeTable('sessions', true),
+    ...readTable('graph', true),
+    ...readTable('incidents', true),
+    ...CURSOR_SECRET,
+    {
+      actions: ['states:StartExecution'],
+      resources: ['{state-machine/investigation}', '{state-machine/investigation-express}'],
+    },
+  ],
   'get-investigation-batch': readTable('sessions'),
+  'get-mcp-manifest': [],
 };
 
 const STEP_FUNCTIONS = [

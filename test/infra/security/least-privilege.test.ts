@@ -256,13 +256,18 @@ describe('least privilege of every IAM principal in the template', () => {
   it('only start, cancel and the sweeper touch executions, only key administration touches API Gateway', () => {
     const holders = (prefix: string) =>
       [...new Set(grants.filter((g) => g.action.startsWith(prefix)).map((g) => g.principal))].sort();
-    expect(holders('states:StartExecution')).toEqual(['console-start-investigation', 'start-investigation']);
+    expect(holders('states:StartExecution')).toEqual([
+      'console-start-investigation',
+      'mcp',
+      'start-investigation',
+    ]);
     expect(holders('states:StopExecution')).toEqual(['cancel-investigation', 'console-cancel-investigation']);
     expect(holders('states:DescribeExecution')).toEqual(['sweep-stale-sessions']);
     expect(holders('states:')).toEqual([
       'cancel-investigation',
       'console-cancel-investigation',
       'console-start-investigation',
+      'mcp',
       'start-investigation',
       'sweep-stale-sessions',
     ]);

@@ -191,6 +191,8 @@ describe('tenant stack shape', () => {
       expect(fn.bundling.esbuildArgs, fn.functionName).toEqual({
         '--alias:@aws-sdk/credential-provider-node': provider,
         '--alias:@aws-sdk/token-providers': tokenProvider,
+        // The MCP SDK's validator shim (only the mcp function imports the SDK; an alias elsewhere is inert).
+        '--alias:@modelcontextprotocol/server/_shims': './shared/api/mcp/lambda-validator-shims.ts',
       });
       expect(fn.bundling.externalModules, fn.functionName).toEqual([]);
     }

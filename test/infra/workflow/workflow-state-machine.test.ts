@@ -194,6 +194,8 @@ describe('investigation state machines', () => {
       [physicalFunctionName('test', 'console-start-investigation')]: ['states:StartExecution'],
       [physicalFunctionName('test', 'console-cancel-investigation')]: ['states:StopExecution'],
       [physicalFunctionName('test', STALE_SESSION_SWEEP_FUNCTION)]: ['states:DescribeExecution'],
+      // The MCP endpoint's investigate_entity (docs/mcp.md).
+      [physicalFunctionName('test', 'mcp')]: ['states:StartExecution'],
     });
   });
 

@@ -71,6 +71,7 @@ export function SessionHeader({
                 kind={session.started_by.kind === 'api_key' ? 'key' : 'user'}
                 id={session.started_by.key_id}
                 name={session.started_by.name}
+                via={session.started_by.via}
               />
             </dd>
           </div>

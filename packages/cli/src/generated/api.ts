@@ -655,6 +655,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol endpoint
+         * @description Streamable HTTP MCP server (JSON responses, no sessions) for assistant platforms: the tools investigate_entity, get_investigation, query_knowledge_graph, list_recent_incidents and search_investigations, each needing the scope of its REST twin. Protocol revisions 2025-06-18, 2025-11-25 (initialize) and 2026-07-28 (server/discover). GET and DELETE answer 405.
+         *
+         *     Requires an API key; each tool checks its own scope.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugin/security-copilot-mcp.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Microsoft Security Copilot MCP plugin manifest (YAML)
+         * @description The Security Copilot manifest of the MCP endpoint: a Format: MCP skill group (Endpoint, UseStreamableHttp, UsePluginAuth) with the API key in the X-API-Key header.
+         *
+         *     No API key needed.
+         */
+        get: operations["getSecurityCopilotMcpManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2024,6 +2068,12 @@ export interface components {
                      * @example Security Copilot plugin
                      */
                     name: string | null;
+                    /**
+                     * @description mcp: the key started it through the MCP endpoint (POST /api/v1/mcp); absent: through the REST API or the console
+                     * @example mcp
+                     * @enum {string}
+                     */
+                    via?: "mcp";
                 };
             };
             /** @description Messages, oldest first */
@@ -5729,6 +5779,112 @@ export interface operations {
             };
         };
     };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON-RPC response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A notification, accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSecurityCopilotMcpManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest as YAML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
 }
 
 /** Every operation of the document: method, path template and the access it requires. */
@@ -5961,6 +6117,20 @@ export const OPERATIONS = {
     "access": {
       "kind": "scope",
       "scope": "investigations:read"
+    }
+  },
+  "mcp": {
+    "method": "POST",
+    "path": "/api/v1/mcp",
+    "access": {
+      "kind": "key"
+    }
+  },
+  "getSecurityCopilotMcpManifest": {
+    "method": "GET",
+    "path": "/plugin/security-copilot-mcp.yaml",
+    "access": {
+      "kind": "public"
     }
   }
 } as const;
