@@ -11,6 +11,7 @@ import type {
   Verdict,
 } from '../../core/vocabulary';
 import { riskLevel } from '../scoring';
+import { noOutsideSource } from './coverage-sources';
 import { plainSubject } from './persona-endings';
 import { personaNamed } from './persona-names';
 
@@ -54,6 +55,12 @@ const benignEvidence = (view: ReportView) => view.findings.filter((f) => f.benig
 function headline(view: ReportView): string {
   const sources = view.coverage.tools_succeeded;
   if (view.verdict === 'unknown' && view.riskScore === 0) {
+    // With the coverage list, tools that read the tenant's own data alone are named for what they are.
+    if (view.coverage.sources && noOutsideSource(view.coverage.sources)) {
+      return sources === 1
+        ? `UNKNOWN · no evidence in 1 tenant-internal tool · ${entityLabel(view.entity)}`
+        : `UNKNOWN · no evidence in ${sources} tenant-internal tools · ${entityLabel(view.entity)}`;
+    }
     return sources === 1
       ? `UNKNOWN · no evidence in 1 source · ${entityLabel(view.entity)}`
       : `UNKNOWN · no evidence in ${sources} sources · ${entityLabel(view.entity)}`;

@@ -15,6 +15,7 @@ import type {
 } from '../../core/vocabulary';
 import { coverageOf, sortFindings } from '../scoring';
 import { assess, explainScore } from '../verdict';
+import { coverageSources, outsideSourcesLine, type SourceSetup } from './coverage-sources';
 import { type Persona, resolvePersona } from './personas';
 
 /**
@@ -32,6 +33,8 @@ export interface BuildReportInput {
   toolCalls: readonly ToolCall[];
   /** Defaults to the findings of the succeeded tool calls. */
   findings?: readonly Finding[];
+  /** What the deployment turned on: with it, the coverage lists every source (coverage-sources.ts). */
+  sources?: SourceSetup;
 }
 
 function personaOf(persona: BuildReportInput['persona']): Persona {
@@ -106,18 +109,23 @@ export function buildReport(input: BuildReportInput): Report {
   const persona = personaOf(input.persona);
   const {
     findings,
-    coverage,
+    coverage: toolCoverage,
     riskScore: risk,
     verdict,
     confidence,
   } = assessmentOf(input.toolCalls, input.findings);
+  const coverage: Coverage = input.sources
+    ? { ...toolCoverage, sources: coverageSources(entity.type, input.toolCalls, input.sources) }
+    : toolCoverage;
   const entities: ReportEntity[] = [
     { type: entity.type, value: entity.value, role: 'investigated', ...withAttributes(input.toolCalls) },
     ...relatedEntitiesFrom(entity, input.toolCalls),
   ];
   const view = { entity, riskScore: risk, verdict, confidence, findings, related: entities, coverage };
+  const outside = outsideSourcesLine(coverage.sources);
+  const summary = persona.summary(view);
   return {
-    summary: persona.summary(view),
+    summary: outside ? `${summary}\n${outside}` : summary,
     risk_score: risk,
     verdict,
     confidence,
