@@ -210,7 +210,8 @@ export const CoverageSource = /* @__PURE__ */ (() =>
         example: 'consulted',
       }),
       reason: withMeta(z.optional(z.string()), {
-        description: 'Why it was skipped, disabled or failed; for a consulted source, a caveat (stale, cached)',
+        description:
+          'Why it was skipped, disabled or failed; for a consulted source, a caveat (stale, cached)',
         example: 'Not enabled (SIS_FEED_FEODO_ENABLED).',
       }),
       reading: withMeta(z.optional(z.enum(SOURCE_READINGS)), {

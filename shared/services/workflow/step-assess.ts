@@ -1,3 +1,4 @@
+import type { Config } from '../../config';
 import type { Entity } from '../../domain/core/entity';
 import {
   isToolName,
@@ -7,9 +8,8 @@ import {
   type ToolName,
   toolOrder,
 } from '../../domain/core/vocabulary';
-import { newToolCallId } from '../../domain/investigation/call-ids';
-import type { Config } from '../../config';
 import { CONNECTOR_NAMES } from '../../domain/intel/names';
+import { newToolCallId } from '../../domain/investigation/call-ids';
 import { type SourceSetup, withAnalystCoverage } from '../../domain/investigation/report/coverage-sources';
 import { buildReport } from '../../domain/investigation/report/report';
 import * as z from '../../zod';
