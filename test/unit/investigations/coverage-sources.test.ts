@@ -63,12 +63,12 @@ describe('coverage.sources', () => {
     expect(byName(sources, 'FEODO')).toMatchObject({
       kind: 'feed',
       status: 'disabled',
-      reason: 'Not enabled (SIS_FEED_FEODO_ENABLED).',
+      reason: expect.stringContaining('Not enabled. Set SIS_FEED_FEODO_ENABLED=true'),
     });
     expect(byName(sources, 'internetdb')).toMatchObject({
       kind: 'connector',
       status: 'disabled',
-      reason: 'Not configured: needs SIS_INTEL_INTERNETDB_ENABLED=true.',
+      reason: expect.stringContaining('No key needed: set SIS_INTEL_INTERNETDB_ENABLED=true'),
     });
     expect(byName(sources, 'abuseipdb')?.reason).toContain('SIS_INTEL_ABUSEIPDB_API_KEY');
     expect(byName(sources, 'analyst')).toMatchObject({ kind: 'analyst', status: 'disabled' });

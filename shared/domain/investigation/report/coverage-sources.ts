@@ -8,13 +8,13 @@ import type {
   ToolCall,
   ToolName,
 } from '../../core/vocabulary';
-import { FEED_NAMES, FEEDS, type FeedName, feedEnvPrefix } from '../../feeds/declarations';
+import { FEEDS } from '../../feeds/declarations';
+import { FEED_NAMES, type FeedName, howToEnableFeed } from '../../feeds/names';
 import {
   CONNECTOR_ENTITY_TYPES,
   CONNECTOR_NAMES,
   type ConnectorName,
-  intelEnvPrefix,
-  KEYLESS_CONNECTORS,
+  howToEnableConnector,
 } from '../../intel/names';
 import { VERDICT_THRESHOLDS } from '../thresholds';
 import { type BuiltInToolName, builtInTool } from '../tools/built-in-tool-declarations';
@@ -103,7 +103,7 @@ function feedSources(type: EntityType, setup: SourceSetup, call: ToolCall | unde
   return FEED_NAMES.map((name): CoverageSource => {
     const base = { name, kind: 'feed' as const };
     if (!setup.feeds.includes(name)) {
-      return { ...base, status: 'disabled', reason: `Not enabled (${feedEnvPrefix(name)}_ENABLED).` };
+      return { ...base, status: 'disabled', reason: `Not enabled. ${howToEnableFeed(name)}` };
     }
     if (!(FEEDS[name].entityTypes as readonly string[]).includes(type)) {
       return { ...base, status: 'skipped', reason: `Lists no ${type === 'ip' ? 'IP' : type}s.` };
@@ -140,10 +140,7 @@ function connectorSources(
     if (call) return fromCall(name, 'connector', call);
     const base = { name, kind: 'connector' as const };
     if (!setup.connectors.includes(name)) {
-      const how = KEYLESS_CONNECTORS.includes(name)
-        ? `${intelEnvPrefix(name)}_ENABLED=true`
-        : `a key (${intelEnvPrefix(name)}_API_KEY)`;
-      return { ...base, status: 'disabled', reason: `Not configured: needs ${how}.` };
+      return { ...base, status: 'disabled', reason: `Not configured. ${howToEnableConnector(name)}` };
     }
     if (!CONNECTOR_ENTITY_TYPES[name].includes(type)) {
       return { ...base, status: 'skipped', reason: `Does not look up ${typeWord(type)}.` };
