@@ -2258,6 +2258,11 @@ export interface components {
              * @example https://feodotracker.abuse.ch/downloads/ipblocklist.json answered HTTP 404
              */
             error?: string;
+            /**
+             * @description A disabled feed only: how an operator turns it on (its setting locally and on AWS)
+             * @example Set SIS_FEED_FEODO_ENABLED=true locally (SIS_PUBLIC_SOURCES=on turns on every keyless feed the stack enables by default), or name FEODO in -c feeds on AWS.
+             */
+            how_to_enable?: string;
         };
         ListFeedsResponse: {
             /** @description Every feed the service knows */

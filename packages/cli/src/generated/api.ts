@@ -2891,6 +2891,11 @@ export interface components {
              * @example AbuseIPDB answered HTTP 503.
              */
             last_error: string | null;
+            /**
+             * @description How an operator turns this connector on (its setting locally and on AWS); null once it is on
+             * @example Needs a key: set SIS_INTEL_ABUSEIPDB_API_KEY locally; on AWS put it as "ABUSEIPDB" in the intelSecretArn secret and add abuseipdb to -c intelConnectors.
+             */
+            how_to_enable: string | null;
         };
         ListConnectorsResponse: {
             /** @description Every connector the service knows */
@@ -3036,6 +3041,11 @@ export interface components {
              * @example https://feodotracker.abuse.ch/downloads/ipblocklist.json answered HTTP 404
              */
             error?: string;
+            /**
+             * @description A disabled feed only: how an operator turns it on (its setting locally and on AWS)
+             * @example Set SIS_FEED_FEODO_ENABLED=true locally (SIS_PUBLIC_SOURCES=on turns on every keyless feed the stack enables by default), or name FEODO in -c feeds on AWS.
+             */
+            how_to_enable?: string;
         };
         ListFeedsResponse: {
             /** @description Every feed the service knows */
