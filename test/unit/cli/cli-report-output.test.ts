@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { components } from '../../../packages/cli/src/generated/api';
 import { renderReport } from '../../../packages/cli/src/output';
 import { buildReport } from '../../../shared/domain/investigation';
 import { REPO } from '../../support/sis-cli';
 
-type Report = components['schemas']['Report'];
+type Report = NonNullable<Parameters<typeof renderReport>[1]>;
 
 const ids = Array.from({ length: 10 }, (_, i) => `inc_${'a'.repeat(25)}${'bcdefghijk'[i]}`);
 const head = { session_id: 's_01JD6Z7QK3Q0V8Y5N2B4C6D8EF', status: 'completed' };
