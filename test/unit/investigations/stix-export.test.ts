@@ -216,7 +216,9 @@ describe('STIX 2.1 export', () => {
     const [note] = ofType(bundle, 'note');
     expect(note?.object_refs).toEqual([ofType(bundle, 'report')[0]?.id]);
     expect(String(note?.content)).toMatch(/^No outside source was consulted/);
-    expect(String(note?.content)).toContain('FEODO (feed): disabled (Not enabled. Set SIS_FEED_FEODO_ENABLED=true');
+    expect(String(note?.content)).toContain(
+      'FEODO (feed): disabled (Not enabled. Set SIS_FEED_FEODO_ENABLED=true',
+    );
     expect(ofType((await bundleFor({ type: 'ip', value: '198.51.100.23' })).bundle, 'note')).toEqual([]);
   });
 
