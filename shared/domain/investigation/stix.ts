@@ -3,7 +3,7 @@ import { attackTechniqueUrl } from '../core/attack';
 import type { Entity } from '../core/entity';
 import type { Tlp } from '../core/tlp';
 import type { Report } from '../core/vocabulary';
-import { outsideSourcesLine } from './report/coverage-sources';
+import { outsideSourcesLine } from './coverage-sources';
 
 /**
  * An investigation report as a STIX 2.1 bundle (OASIS STIX Version 2.1, 2021): a `report` (the

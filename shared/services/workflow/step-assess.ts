@@ -10,7 +10,7 @@ import {
 } from '../../domain/core/vocabulary';
 import { CONNECTOR_NAMES } from '../../domain/intel/names';
 import { newToolCallId } from '../../domain/investigation/call-ids';
-import { type SourceSetup, withAnalystCoverage } from '../../domain/investigation/report/coverage-sources';
+import { type SourceSetup, withAnalystCoverage } from '../../domain/investigation/coverage-sources';
 import { buildReport } from '../../domain/investigation/report/report';
 import * as z from '../../zod';
 import type { AssessContext } from '../analyst/analysis-context';

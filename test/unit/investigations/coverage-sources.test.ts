@@ -13,8 +13,12 @@ import {
   noOutsideSource,
   type SourceSetup,
   withAnalystCoverage,
-} from '../../../shared/domain/investigation/report/coverage-sources';
+} from '../../../shared/domain/investigation/coverage-sources';
 import { makeFinding } from '../../../shared/domain/investigation/scoring';
+import {
+  type BuiltInToolName,
+  builtInTool,
+} from '../../../shared/domain/investigation/tools/built-in-tool-declarations';
 
 const ip: Entity = { type: 'ip', value: '198.51.100.23' };
 const nothingOn: SourceSetup = { feeds: [], connectors: [], analyst: 'rules' };
@@ -160,6 +164,19 @@ describe('coverage.sources', () => {
   });
 });
 
+describe('the built-in tools of the list', () => {
+  it('apply to the entity types their declarations say', () => {
+    for (const type of ['ip', 'domain', 'user', 'host'] as const) {
+      for (const source of coverageSources(type, [], nothingOn).filter((s) => s.kind === 'built_in')) {
+        const applies = builtInTool(source.name as BuiltInToolName).appliesTo({ type, value: 'x' });
+        expect(source.reason, `${source.name} for ${type}`).toMatch(
+          applies ? /^Not run\.$/ : /^Does not apply/,
+        );
+      }
+    }
+  });
+});
+
 describe('the "no outside source" line', () => {
   it('is in the summary of every persona exactly when no feed or connector was consulted', () => {
     for (const persona of ['SOC Analyst', 'CISO', 'Threat Hunter']) {
@@ -200,5 +217,64 @@ describe('the "no outside source" line', () => {
     });
     const written = withAnalystCoverage({ ...report, analyst: { ...analyst, mode: 'bedrock' } });
     expect(byName(written.coverage.sources ?? [], 'analyst')).toMatchObject({ status: 'consulted' });
+  });
+});
+
+describe('a verdict that overrides evidence (allowlist or review over risk ≥ 70)', () => {
+  const allowlisted = makeFinding({
+    tool: 'prior_investigations',
+    code: 'allowlisted',
+    title: 'Allowlisted by the tenant: vendor CDN',
+    description: '',
+    impact: '',
+    score: 0,
+    category: 'tenant_knowledge',
+    benign: true,
+    evidence_source: 'tenant:allowlist',
+  });
+  const critical = makeFinding({
+    tool: 'incident_history',
+    code: 'incidents',
+    title: 'Mentioned in 1 critical incident (Cobalt Strike)',
+    description: '',
+    impact: '',
+    score: 95,
+    category: 'incident_history',
+    evidence: ['inc_aaaaaaaaaaaaaaaaaaaaaaaaaa'],
+  });
+
+  it('names the conflict in a finding and the summary, keeps the evidence, and never says both review and close', () => {
+    for (const persona of ['SOC Analyst', 'CISO', 'Threat Hunter']) {
+      const report = buildReport({
+        entity: ip,
+        persona,
+        toolCalls: internalTools,
+        findings: [allowlisted, critical],
+      });
+      expect(report.verdict).toBe('benign');
+      expect(report.risk_score).toBe(95);
+      expect(report.summary).toContain(
+        'Conflict: Allowlisted by the tenant: vendor CDN overrides evidence of risk 95/100',
+      );
+      expect(report.findings.map((f) => f.finding_id)).toEqual(
+        expect.arrayContaining(['incident_history:incidents', 'prior_investigations:conflict']),
+      );
+      expect(report.recommendations.join(' ')).not.toMatch(
+        /close as benign and keep|No decision needed|Baseline only/,
+      );
+      expect(report.recommendations[0]).toMatch(/^(Confirm|Decide)/);
+    }
+  });
+
+  it('says nothing of a conflict when the overridden risk is below 70', () => {
+    const report = buildReport({
+      entity: ip,
+      toolCalls: internalTools,
+      findings: [allowlisted, { ...critical, score: 40, severity: 'medium' }],
+    });
+    expect(report.summary).not.toContain('Conflict');
+    expect(report.recommendations).toContain(
+      'No action needed: close as benign and keep this report as evidence.',
+    );
   });
 });

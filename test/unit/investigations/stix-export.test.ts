@@ -3,7 +3,7 @@ import type { Entity } from '../../../shared/domain/core/entity';
 import { normaliseEntity } from '../../../shared/domain/core/entity-normalisation';
 import type { Tlp } from '../../../shared/domain/core/tlp';
 import { buildReport, runTools } from '../../../shared/domain/investigation';
-import type { SourceSetup } from '../../../shared/domain/investigation/report/coverage-sources';
+import type { SourceSetup } from '../../../shared/domain/investigation/coverage-sources';
 import {
   reportToStix,
   type StixBundle,

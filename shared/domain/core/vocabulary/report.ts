@@ -21,7 +21,7 @@ export interface Coverage {
   intel_sources?: IntelCoverage;
   /**
    * Every source the tenant has (built-in tools, each feed, each connector, the analyst) and what
-   * became of it in this run (investigation/report/coverage-sources.ts). Reports stored before it
+   * became of it in this run (investigation/coverage-sources.ts). Reports stored before it
    * existed lack it.
    */
   sources?: CoverageSource[];

@@ -13,9 +13,10 @@ import type {
   ToolName,
   Verdict,
 } from '../../core/vocabulary';
+import { coverageSources, outsideSourcesLine, type SourceSetup } from '../coverage-sources';
 import { coverageOf, sortFindings } from '../scoring';
 import { assess, explainScore } from '../verdict';
-import { coverageSources, outsideSourcesLine, type SourceSetup } from './coverage-sources';
+import { conflictFinding, conflictLine, conflictOf, conflictRecommendations } from './conflicts';
 import { type Persona, resolvePersona } from './personas';
 
 /**
@@ -122,17 +123,24 @@ export function buildReport(input: BuildReportInput): Report {
     ...relatedEntitiesFrom(entity, input.toolCalls),
   ];
   const view = { entity, riskScore: risk, verdict, confidence, findings, related: entities, coverage };
-  const outside = outsideSourcesLine(coverage.sources);
-  const summary = persona.summary(view);
+  const conflict = conflictOf(findings, verdict, risk);
+  const lines = [
+    persona.summary(view),
+    conflict ? conflictLine(conflict) : undefined,
+    outsideSourcesLine(coverage.sources),
+  ];
+  const recommendations = persona.recommendations(view);
   return {
-    summary: outside ? `${summary}\n${outside}` : summary,
+    summary: lines.filter(Boolean).join('\n'),
     risk_score: risk,
     verdict,
     confidence,
     persona: persona.name,
     entities,
-    findings,
-    recommendations: persona.recommendations(view),
+    findings: conflict ? [...findings, conflictFinding(conflict)] : findings,
+    recommendations: conflict
+      ? conflictRecommendations(conflict, persona.name, recommendations)
+      : recommendations,
     coverage,
     score_explanation: explainScore(findings, coverage),
   };

@@ -1,4 +1,4 @@
-import type { EntityType } from '../../core/entity';
+import type { EntityType } from '../core/entity';
 import type {
   AnalystSection,
   CoverageSource,
@@ -7,17 +7,16 @@ import type {
   SourceReading,
   ToolCall,
   ToolName,
-} from '../../core/vocabulary';
-import { FEEDS } from '../../feeds/declarations';
-import { FEED_NAMES, type FeedName, howToEnableFeed } from '../../feeds/names';
+} from '../core/vocabulary';
+import { FEEDS } from '../feeds/declarations';
+import { FEED_NAMES, type FeedName, howToEnableFeed } from '../feeds/names';
 import {
   CONNECTOR_ENTITY_TYPES,
   CONNECTOR_NAMES,
   type ConnectorName,
   howToEnableConnector,
-} from '../../intel/names';
-import { VERDICT_THRESHOLDS } from '../thresholds';
-import { type BuiltInToolName, builtInTool } from '../tools/built-in-tool-declarations';
+} from '../intel/names';
+import { VERDICT_THRESHOLDS } from './thresholds';
 
 /**
  * `report.coverage.sources`: every source the tenant has and what became of it in this run, so a
@@ -35,15 +34,20 @@ export interface SourceSetup {
   analyst: 'rules' | 'bedrock';
 }
 
-const BUILT_IN_NAMES = [
-  'ip_classification',
-  'domain_analysis',
-  'account_analysis',
-  'host_analysis',
-  'incident_history',
-  'prior_investigations',
-  'graph_neighbourhood',
-] as const satisfies readonly BuiltInToolName[];
+/**
+ * The built-in tools (every tool but `feeds` and the connectors) and the entity type each is for
+ * (all types when absent), as tools/built-in-tool-declarations.ts declares them: repeated here, as
+ * names only, because the report's room may not import the tools' (they import it).
+ */
+const BUILT_IN_FOR: Readonly<Record<string, EntityType | undefined>> = {
+  ip_classification: 'ip',
+  domain_analysis: 'domain',
+  account_analysis: 'user',
+  host_analysis: 'host',
+  incident_history: undefined,
+  prior_investigations: undefined,
+  graph_neighbourhood: undefined,
+} satisfies Partial<Record<ToolName, EntityType | undefined>>;
 
 /** The most severe reading among findings: a score band, or benign evidence, else no opinion. */
 function readingOf(findings: readonly Finding[]): SourceReading {
@@ -78,10 +82,10 @@ function fromCall(name: string, kind: CoverageSource['kind'], call: ToolCall): C
 const typeWord = (type: EntityType) => (type === 'ip' ? 'an IP' : `a ${type}`);
 
 function builtInSources(type: EntityType, calls: ReadonlyMap<string, ToolCall>): CoverageSource[] {
-  return BUILT_IN_NAMES.map((name) => {
+  return Object.entries(BUILT_IN_FOR).map(([name, only]) => {
     const call = calls.get(name);
     if (call) return fromCall(name, 'built_in', call);
-    const applies = builtInTool(name).appliesTo({ type, value: '' });
+    const applies = only === undefined || only === type;
     return {
       name,
       kind: 'built_in',
