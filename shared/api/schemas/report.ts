@@ -203,7 +203,11 @@ export const CoverageSource = /* @__PURE__ */ (() =>
         description: "A built-in tool's name, a feed's (`FEODO`), a connector's (`abuseipdb`) or `analyst`",
         example: 'FEODO',
       }),
-      kind: z.enum(COVERAGE_SOURCE_KINDS),
+      kind: withMeta(z.enum(COVERAGE_SOURCE_KINDS), {
+        description:
+          "built_in (reads the tenant's own data), feed or connector (outside knowledge), analyst (the Bedrock model)",
+        example: 'feed',
+      }),
       status: withMeta(z.enum(COVERAGE_SOURCE_STATUSES), {
         description:
           'consulted; skipped (not applicable, TLP, quota, open circuit); disabled (not turned on); failed (its reason says why; the investigation goes on)',
