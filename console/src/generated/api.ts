@@ -1001,7 +1001,11 @@ export interface components {
              * @example FEODO
              */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description built_in (reads the tenant's own data), feed or connector (outside knowledge), analyst (the Bedrock model)
+             * @example feed
+             * @enum {string}
+             */
             kind: "built_in" | "feed" | "connector" | "analyst";
             /**
              * @description consulted; skipped (not applicable, TLP, quota, open circuit); disabled (not turned on); failed (its reason says why; the investigation goes on)
