@@ -8,6 +8,8 @@ const localEnv = z.object({
   SIS_DATA_DIR: z.string().min(1).default('.data'),
   SIS_DYNAMODB_PORT: z.coerce.number().int().min(1).max(65535).default(8000),
   SIS_PUBLIC_URL: z.url().optional(),
+  /** `on`: the keyless public feeds the stack enables by default on AWS are enabled here too (service.ts). */
+  SIS_PUBLIC_SOURCES: z.enum(['on', 'off']).optional(),
 });
 
 /**
@@ -24,6 +26,15 @@ function bootstrapCommand(env: z.infer<typeof localEnv>, dataDir: string): strin
 
 const shellWord = (value: string) =>
   /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+
+/** The banner's line on outside knowledge: which feeds and connectors are on, or how to turn them on. */
+export function outsideSourcesLine(sources: { feeds: string[]; connectors: string[] }): string {
+  if (sources.feeds.length === 0 && sources.connectors.length === 0) {
+    return 'none: reports use tenant-internal tools only. SIS_PUBLIC_SOURCES=on enables the keyless public feeds (docs/feeds.md).';
+  }
+  const list = (items: string[]) => (items.length ? items.join(', ') : 'none');
+  return `feeds ${list(sources.feeds)}; connectors ${list(sources.connectors)}`;
+}
 
 async function main(): Promise<void> {
   const parsed = localEnv.safeParse(process.env);
@@ -72,6 +83,7 @@ async function main(): Promise<void> {
     const password = user.generated ? `password ${user.password}` : 'password from the environment';
     console.log(`    sign in as ${user.username.padEnd(8)} ${password}`);
   }
+  console.log(`  Outside sources:   ${outsideSourcesLine(service.outsideSources)}`);
   console.log(`  Ready in ${Date.now() - started} ms. Press Ctrl-C to stop.`);
 }
 

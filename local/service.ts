@@ -6,10 +6,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { workflowTimeoutSeconds } from '../infra/workflow/definition';
 import { ROUTES } from '../shared/api/routes';
 import { config, resetConfigForTests } from '../shared/config';
+import { FEED_NAMES, feedEnvPrefix } from '../shared/domain/feeds/names';
+import { FEED_SOURCES } from '../shared/domain/feeds/sources';
+import { CONNECTOR_NAMES, type ConnectorName, intelEnvPrefix } from '../shared/domain/intel/names';
 import { RateLimiter, rateLimitFromContext } from '../shared/domain/keys/rate-limit';
 import { logger } from '../shared/observability';
 import { incidentQueueFromConfig } from '../shared/platform/incident-queue';
 import { localDataDir } from '../shared/platform/offline-intel-build';
+import { enabledFeeds } from '../shared/services/feeds/enabled-feeds';
+import { keyOf } from '../shared/services/intel/configured-connectors';
 import { lifecycleContext } from '../shared/services/sessions/lifecycle-context';
 import { failInterruptedSessions } from '../shared/services/workflow/ended-runs';
 import type { SweepResult } from '../shared/services/workflow/stale-session-sweeper';
@@ -35,6 +40,29 @@ import {
 } from './step-functions';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Connectors SIS_PUBLIC_SOURCES=on turns on: keyless ones whose terms allow a business's internal
+ * use. None today: Shodan InternetDB, the one keyless connector, is free for non-commercial use
+ * only (docs/intel.md), so it stays an explicit SIS_INTEL_INTERNETDB_ENABLED=true.
+ */
+const PUBLIC_CONNECTORS: readonly ConnectorName[] = [];
+
+/**
+ * SIS_PUBLIC_SOURCES=on: the outside sources the stack enables by default on AWS (the keyless feeds
+ * whose terms allow internal business use, FEED_SOURCES' enabledByDefault), turned on here too. A
+ * variable the operator set, either way, wins.
+ */
+export function publicSourcesEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  if (env.SIS_PUBLIC_SOURCES?.trim().toLowerCase() !== 'on') return {};
+  const names = [
+    ...FEED_NAMES.filter((name) => FEED_SOURCES[name].enabledByDefault).map((name) => feedEnvPrefix(name)),
+    ...PUBLIC_CONNECTORS.map((name) => intelEnvPrefix(name)),
+  ].map((prefix) => `${prefix}_ENABLED`);
+  return Object.fromEntries(names.filter((name) => env[name] === undefined).map((name) => [name, 'true']));
+}
 
 export interface LocalServiceOptions {
   /** 0 picks a free port. */
@@ -81,6 +109,8 @@ export interface LocalService {
   sweepStaleSessions(): Promise<SweepResult>;
   /** The start-up refresh of the enabled feeds (resolved at once when none is enabled). */
   feedsStartup: Promise<unknown>;
+  /** The outside sources this runtime turned on (the start-up banner names them). */
+  outsideSources: { feeds: string[]; connectors: string[] };
   stop(): Promise<void>;
 }
 
@@ -159,6 +189,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           ? resolve(options.dynamodb.dataDir, '..', 'feeds')
           : resolve(tmpdir(), `sis-feeds-${options.tablePrefix ?? 'sis-local'}`)),
       ...tableEnvironment(tableNames),
+      ...publicSourcesEnvironment({ ...process.env, ...options.env }),
       ...options.env,
     };
     Object.assign(process.env, env);
@@ -292,6 +323,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       stepFunctions,
       sweepStaleSessions: () => sweep.runNow(),
       feedsStartup: feeds.startup,
+      outsideSources: {
+        feeds: enabledFeeds(cfg),
+        connectors: CONNECTOR_NAMES.filter((name) => keyOf(cfg, name).configured),
+      },
       stop: stopAll,
     };
   } catch (error) {

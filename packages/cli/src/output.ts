@@ -29,6 +29,22 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${text}\n`);
 }
 
+let pipeWatched = false;
+
+/**
+ * A reader that stops early (`sis sessions | head -3`) closes the pipe: the rest of the output has
+ * nowhere to go, which is no error of the command's. Exit quietly then, as `ls | head` does, rather
+ * than let Node print the EPIPE stack trace.
+ */
+export function quietOnClosedPipe(stream: NodeJS.WriteStream = process.stdout): void {
+  if (pipeWatched && stream === process.stdout) return;
+  if (stream === process.stdout) pipeWatched = true;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    throw error;
+  });
+}
+
 export function printText(text: string): void {
   const safe = terminalSafe(text);
   process.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
@@ -120,18 +136,19 @@ function recommendationLines(text: string, titles: IncidentTitles | undefined): 
   const ids = text.match(INCIDENT_ID) ?? [];
   const known = ids.filter((id) => titles?.has(id));
   if (known.length === 0) return [`  - ${text}`];
-  const head = text
-    .replace(INCIDENT_ID, '')
-    .replace(/[\s,]+\.?$/, '')
-    .replace(/:\s*$/, ':');
+  // The words before the first ID ("Review the linked incidents:"), then one incident a line; the
+  // persona's own "and N more" (IDs it left out of the text) stays a line of its own.
+  const head = text.slice(0, text.indexOf(ids[0]!)).trimEnd().replace(/:?$/, ':');
   const rest = ids.filter((id) => !titles?.has(id));
+  const more = /\band (\d+) more\b/.exec(text.slice(text.lastIndexOf(ids.at(-1)!)))?.[1];
   return [
-    `  - ${head.endsWith(':') ? head : `${head}:`}`,
+    `  - ${head}`,
     ...known.map((id) => {
       const incident = titles?.get(id);
       return `      ${incident?.title} (${incident?.severity})`;
     }),
-    ...(rest.length ? [`      and ${rest.length} more: ${rest.join(', ')}`] : []),
+    ...(rest.length ? [`      ${rest.join(', ')}`] : []),
+    ...(more ? [`      and ${more} more`] : []),
   ];
 }
 
@@ -166,6 +183,7 @@ export function renderReport(
         `  ${finding.severity.toUpperCase().padEnd(8)} ${String(finding.score).padStart(3)}  ${finding.title}${attack}${added}`,
       );
     }
+    lines.push(...coverageLines(report));
     if (report.recommendations.length > 0) {
       lines.push('', 'Recommendations:');
       for (const recommendation of report.recommendations)
@@ -176,6 +194,47 @@ export function renderReport(
   }
   if (head.session_url) lines.push('', `Session: ${head.session_url}`);
   return lines.join('\n');
+}
+
+type CoverageSource = NonNullable<Report['coverage']['sources']>[number];
+
+const READING_WORDS: Record<NonNullable<CoverageSource['reading']>, string> = {
+  malicious: 'malicious',
+  suspicious: 'suspicious',
+  benign: 'benign',
+  no_opinion: 'no opinion',
+};
+
+/**
+ * What the run consulted (each source with its reading) and what it did not: skipped and failed
+ * sources with their reason, disabled ones counted with the command that says how to enable them.
+ */
+function coverageLines(report: Report): string[] {
+  const sources = report.coverage.sources;
+  if (!sources) return [];
+  const of = (status: CoverageSource['status']) => sources.filter((s) => s.status === status);
+  const lines = ['', `Sources (${of('consulted').length} of ${sources.length} consulted):`];
+  for (const s of of('consulted')) {
+    const caveat = s.reason ? ` (${s.reason})` : '';
+    lines.push(`  consulted  ${s.name}: ${READING_WORDS[s.reading ?? 'no_opinion']}${caveat}`);
+  }
+  for (const s of [...of('failed'), ...of('skipped').filter((s) => s.kind !== 'built_in')]) {
+    lines.push(`  ${s.status.padEnd(9)}  ${s.name}: ${s.reason ?? ''}`.trimEnd());
+  }
+  const disabled = of('disabled');
+  const count = (kind: CoverageSource['kind'], word: string) => {
+    const n = disabled.filter((s) => s.kind === kind).length;
+    return n ? [`${n} ${word}${n === 1 ? '' : 's'}`] : [];
+  };
+  const parts = [
+    ...count('feed', 'feed'),
+    ...count('connector', 'connector'),
+    ...count('analyst', 'analyst'),
+  ];
+  if (parts.length > 0) {
+    lines.push(`  disabled   ${parts.join(', ')} (sis feeds list, sis connectors list: how to enable them)`);
+  }
+  return lines;
 }
 
 /** The incident IDs a report's recommendations name. */

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ApiError, describeFailure, NetworkError } from './api';
 import { addConfigureCommand } from './commands/configure';
+import { addConnectorCommands } from './commands/connectors';
 import { addFeedCommands } from './commands/feeds';
 import { addGraphCommand } from './commands/graph';
 import { addIncidentsCommands } from './commands/incidents';
@@ -13,7 +14,7 @@ import { addTenantKnowledgeCommands } from './commands/tenant-knowledge';
 import { completionScript } from './completion';
 import { withExamples } from './context';
 import { CliError, EXIT } from './errors';
-import { printText, terminalSafe } from './output';
+import { printText, quietOnClosedPipe, terminalSafe } from './output';
 import { CLI_VERSION } from './version';
 
 export type { Command } from 'commander';
@@ -49,6 +50,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addSearchCommand(program);
   addTenantKnowledgeCommands(program);
   addFeedCommands(program);
+  addConnectorCommands(program);
   addConfigureCommand(program);
   addSmokeCommand(program);
   addMcpCommands(program);
@@ -68,6 +70,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
 /** Runs the CLI; returns the exit code. Every failure becomes one line on stderr, never a stack trace. */
 export async function run(argv: string[], options: ProgramOptions = {}): Promise<number> {
   process.exitCode = undefined;
+  quietOnClosedPipe();
   try {
     await buildProgram(options).parseAsync(argv);
     return Number(process.exitCode ?? EXIT.ok);

@@ -66,6 +66,12 @@ export const ConnectorStatus = /* @__PURE__ */ (() =>
         description: 'What the last failure was (a status or "timed out"; never a key or provider text)',
         example: 'AbuseIPDB answered HTTP 503.',
       }),
+      how_to_enable: withMeta(z.nullable(z.string()), {
+        description:
+          'How an operator turns this connector on (its setting locally and on AWS); null once it is on',
+        example:
+          'Needs a key: set SIS_INTEL_ABUSEIPDB_API_KEY locally; on AWS put it as "ABUSEIPDB" in the intelSecretArn secret and add abuseipdb to -c intelConnectors.',
+      }),
     }),
     { id: 'ConnectorStatus' },
   ))();

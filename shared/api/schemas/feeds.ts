@@ -33,6 +33,11 @@ export const FeedSummary = /* @__PURE__ */ (() =>
         description: 'Why the feed is in error or stale',
         example: 'https://feodotracker.abuse.ch/downloads/ipblocklist.json answered HTTP 404',
       }),
+      how_to_enable: withMeta(z.optional(z.string()), {
+        description: 'A disabled feed only: how an operator turns it on (its setting locally and on AWS)',
+        example:
+          'Set SIS_FEED_FEODO_ENABLED=true locally (SIS_PUBLIC_SOURCES=on turns on every keyless feed the stack enables by default), or name FEODO in -c feeds on AWS.',
+      }),
     }),
     { id: 'FeedSummary' },
   ))();

@@ -1,4 +1,11 @@
-import { FINDING_CATEGORIES, FINDING_SEVERITIES, TOOL_NAMES } from '../../domain/core/vocabulary';
+import {
+  COVERAGE_SOURCE_KINDS,
+  COVERAGE_SOURCE_STATUSES,
+  FINDING_CATEGORIES,
+  FINDING_SEVERITIES,
+  SOURCE_READINGS,
+  TOOL_NAMES,
+} from '../../domain/core/vocabulary';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
 import { Entity } from './common';
@@ -189,6 +196,36 @@ export const ReportEntity = /* @__PURE__ */ (() =>
     { id: 'ReportEntity', description: 'The investigated entity or one discovered to be related to it' },
   ))();
 
+export const CoverageSource = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      name: withMeta(z.string(), {
+        description: "A built-in tool's name, a feed's (`FEODO`), a connector's (`abuseipdb`) or `analyst`",
+        example: 'FEODO',
+      }),
+      kind: withMeta(z.enum(COVERAGE_SOURCE_KINDS), {
+        description:
+          "built_in (reads the tenant's own data), feed or connector (outside knowledge), analyst (the Bedrock model)",
+        example: 'feed',
+      }),
+      status: withMeta(z.enum(COVERAGE_SOURCE_STATUSES), {
+        description:
+          'consulted; skipped (not applicable, TLP, quota, open circuit); disabled (not turned on); failed (its reason says why; the investigation goes on)',
+        example: 'consulted',
+      }),
+      reason: withMeta(z.optional(z.string()), {
+        description:
+          'Why it was skipped, disabled or failed; for a consulted source, a caveat (stale, cached)',
+        example: 'Not enabled (SIS_FEED_FEODO_ENABLED).',
+      }),
+      reading: withMeta(z.optional(z.enum(SOURCE_READINGS)), {
+        description: "A consulted source's own reading of the entity",
+        example: 'no_opinion',
+      }),
+    }),
+    { id: 'CoverageSource', description: 'One source the tenant has and what became of it in this run' },
+  ))();
+
 export const Coverage = /* @__PURE__ */ (() =>
   withMeta(
     z.object({
@@ -230,6 +267,10 @@ export const Coverage = /* @__PURE__ */ (() =>
         ),
         { description: 'Present when threat-intelligence connectors are configured' },
       ),
+      sources: withMeta(z.optional(z.array(CoverageSource)), {
+        description:
+          'Every source the tenant has (built-in tools, each feed, each connector, the analyst) and what became of it; absent from reports stored before it existed',
+      }),
     }),
     {
       id: 'Coverage',

@@ -23,3 +23,8 @@ export function isFeedName(value: string): value is FeedName {
 export function feedEnvPrefix(name: FeedName): `SIS_FEED_${FeedName}` {
   return `SIS_FEED_${name}`;
 }
+
+/** How an operator turns a feed on (docs/feeds.md): shown by Admin > Feeds, the CLI and a report's coverage. */
+export function howToEnableFeed(name: FeedName): string {
+  return `Set ${feedEnvPrefix(name)}_ENABLED=true locally (SIS_PUBLIC_SOURCES=on turns on every keyless feed the stack enables by default), or name ${name} in -c feeds on AWS.`;
+}

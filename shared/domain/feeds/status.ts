@@ -1,4 +1,5 @@
 import { FEEDS, type FeedName } from './declarations';
+import { howToEnableFeed } from './names';
 
 /**
  * A feed's state as the refresh leaves it (stored by shared/store/feeds) and as operators see it
@@ -40,6 +41,8 @@ export interface FeedListing {
   indicator_count: number;
   status: FeedStatus;
   error?: string;
+  /** A disabled feed only: how an operator turns it on. */
+  how_to_enable?: string;
 }
 
 export function staleAfterMs(name: FeedName): number {
@@ -96,5 +99,6 @@ export function feedListing(
     indicator_count: state.indicator_count ?? 0,
     status,
     ...(error ? { error } : {}),
+    ...(options.enabled ? {} : { how_to_enable: howToEnableFeed(state.name) }),
   };
 }

@@ -36,3 +36,16 @@ export const CONNECTOR_ENTITY_TYPES: Readonly<Record<ConnectorName, readonly Ent
   virustotal: ['ip', 'domain'],
   misp: ['ip', 'domain', 'host', 'user'],
 };
+
+/**
+ * How an operator turns a connector on, locally and on AWS (docs/intel.md#configuration): shown by
+ * Admin > Connectors, `sis connectors list` and a report's coverage.
+ */
+export function howToEnableConnector(name: ConnectorName): string {
+  const prefix = intelEnvPrefix(name);
+  if (KEYLESS_CONNECTORS.includes(name)) {
+    return `No key needed: set ${prefix}_ENABLED=true locally, or -c intelConnectors=${name} on AWS; check the source's terms first.`;
+  }
+  const url = name === 'misp' ? ` and SIS_INTEL_MISP_URL (-c intelMispUrl=)` : '';
+  return `Needs a key: set ${prefix}_API_KEY${url} locally; on AWS put it as "${name.toUpperCase()}" in the intelSecretArn secret and add ${name} to -c intelConnectors.`;
+}

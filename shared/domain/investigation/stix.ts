@@ -3,6 +3,7 @@ import { attackTechniqueUrl } from '../core/attack';
 import type { Entity } from '../core/entity';
 import type { Tlp } from '../core/tlp';
 import type { Report } from '../core/vocabulary';
+import { outsideSourcesLine } from './coverage-sources';
 
 /**
  * An investigation report as a STIX 2.1 bundle (OASIS STIX Version 2.1, 2021): a `report` (the
@@ -276,9 +277,10 @@ export function reportToStix(input: StixExportInput): StixBundle {
       },
     ],
   });
+  const note = coverageNote(report, reportObject.id, sdo);
   // Deduplicated by ID: a related entity may be the same observable as another (never the subject).
   const seen = new Set<string>();
-  const objects = [marking, identity, reportObject, ...content].filter(
+  const objects = [marking, identity, reportObject, ...(note ? [note] : []), ...content].filter(
     (o) => !seen.has(o.id) && seen.add(o.id),
   );
   return {
@@ -286,4 +288,27 @@ export function reportToStix(input: StixExportInput): StixBundle {
     id: `bundle--${uuidV5(SIS_STIX_NAMESPACE, `${input.session_id}:bundle:${completed}`)}`,
     objects,
   };
+}
+
+/**
+ * A STIX `note` on the report listing what the run consulted and what it did not (report.coverage.sources),
+ * so a consumer of the bundle alone sees the blind spots; absent for reports stored before the list.
+ */
+function coverageNote(
+  report: Report,
+  reportId: string,
+  sdo: (type: string, key: string, body: Record<string, unknown>) => StixObject,
+): StixObject | undefined {
+  const sources = report.coverage.sources;
+  if (!sources) return undefined;
+  const lines = sources.map(
+    (s) =>
+      `${s.name} (${s.kind}): ${s.status}${s.reading ? `, reading ${s.reading}` : ''}${s.reason ? ` (${s.reason})` : ''}`,
+  );
+  const outside = outsideSourcesLine(sources);
+  return sdo('note', 'coverage', {
+    abstract: 'Coverage: the sources this investigation consulted and those it did not',
+    content: [...(outside ? [outside] : []), ...lines].join('\n'),
+    object_refs: [reportId],
+  });
 }

@@ -12,7 +12,7 @@ import {
   type ConnectorName,
   isConnectorName,
 } from '../../domain/intel/connectors';
-import { intelEnvPrefix } from '../../domain/intel/names';
+import { howToEnableConnector, intelEnvPrefix } from '../../domain/intel/names';
 import { logger } from '../../observability';
 import { callProvider } from '../../platform/intel-http';
 import { readIntelSecret } from '../../platform/intel-secret';
@@ -231,6 +231,8 @@ export interface ConnectorView {
   circuit: { state: CircuitStatus; consecutive_failures: number; open_until: string | null };
   last_error_at: string | null;
   last_error: string | null;
+  /** How an operator turns it on (null once it is on). */
+  how_to_enable: string | null;
 }
 
 /** Every connector with its settings and today's state; read-only, never a key. */
@@ -268,6 +270,7 @@ export async function listConnectors(
         },
         last_error_at: circuit?.last_error_at ?? null,
         last_error: circuit?.last_error ?? null,
+        how_to_enable: enabled ? null : howToEnableConnector(name),
       };
     }),
   );

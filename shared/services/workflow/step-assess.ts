@@ -1,3 +1,4 @@
+import type { Config } from '../../config';
 import type { Entity } from '../../domain/core/entity';
 import {
   isToolName,
@@ -7,11 +8,15 @@ import {
   type ToolName,
   toolOrder,
 } from '../../domain/core/vocabulary';
+import { CONNECTOR_NAMES } from '../../domain/intel/names';
 import { newToolCallId } from '../../domain/investigation/call-ids';
+import { type SourceSetup, withAnalystCoverage } from '../../domain/investigation/coverage-sources';
 import { buildReport } from '../../domain/investigation/report/report';
 import * as z from '../../zod';
 import type { AssessContext } from '../analyst/analysis-context';
 import { withAnalyst } from '../analyst/analyst-report';
+import { enabledFeeds } from '../feeds/enabled-feeds';
+import { keyOf } from '../intel/configured-connectors';
 import { event, toolCallEntry } from '../sessions/session-context';
 import { injectFault } from './workflow-faults';
 import { loadSession, recordedToolCalls, SessionInput } from './workflow-step';
@@ -56,6 +61,15 @@ function unrecordedFailure(tool: ToolName, entity: Entity, at: Date): ToolCall {
   };
 }
 
+/** The sources this deployment turned on, which the report's coverage lists beside those it ran. */
+function sourceSetup(cfg: Config): SourceSetup {
+  return {
+    feeds: enabledFeeds(cfg),
+    connectors: CONNECTOR_NAMES.filter((name) => keyOf(cfg, name).configured),
+    analyst: cfg.SIS_ANALYST,
+  };
+}
+
 function inToolOrder(calls: ToolCall[]): ToolCall[] {
   return [...calls].sort((a, b) => toolOrder(a.name) - toolOrder(b.name));
 }
@@ -93,7 +107,12 @@ export async function assess(ctx: AssessContext, rawInput: unknown): Promise<{ r
     else recorded.push(call);
   }
   const calls = raced ? await recordedToolCalls(ctx, input.session_id) : recorded;
-  const report = buildReport({ entity, persona: session.persona, toolCalls: inToolOrder(calls) });
-  if (input.analyst) return { report: await withAnalyst(ctx, input.session_id, report) };
+  const report = buildReport({
+    entity,
+    persona: session.persona,
+    toolCalls: inToolOrder(calls),
+    sources: sourceSetup(ctx.cfg),
+  });
+  if (input.analyst) return { report: withAnalystCoverage(await withAnalyst(ctx, input.session_id, report)) };
   return { report };
 }

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,19 +43,31 @@ beforeAll(async () => {
     SIS_FEED_TIMEOUT_SECONDS: '2',
     SIS_FEED_MAX_BYTES: String(1024 * 1024),
     SIS_FEED_OPENPHISH_URL: pathToFileURL(join(FIXTURE_DIR, 'openphish-feed.txt')).href,
-    SIS_FEED_OPENPHISH_ENABLED: 'true',
     SIS_FEED_CINS_ENABLED: 'false',
     SIS_CONSOLE_ADMIN_PASSWORD: CONSOLE_PASSWORDS.admin,
     SIS_CONSOLE_ANALYST_PASSWORD: CONSOLE_PASSWORDS.analyst,
   };
+  // SIS_PUBLIC_SOURCES=on enables the feeds the stack enables by default (these six, not CINS); the
+  // one keyless connector, explicitly enabled, points at a closed port: it fails, the run does not.
+  env.SIS_PUBLIC_SOURCES = 'on';
+  env.SIS_INTEL_INTERNETDB_ENABLED = 'true';
+  env.SIS_INTEL_INTERNETDB_URL = `http://127.0.0.1:${await closedPort()}`;
   for (const [name, paths] of Object.entries(PATHS)) {
     env[`SIS_FEED_${name}_URL`] = paths.map((p) => feeds.url(p)).join(' ');
-    if (name !== 'CINS') env[`SIS_FEED_${name}_ENABLED`] = 'true';
   }
   service = await startTestService({ env });
   await service.feedsStartup;
   ({ apiKey: key } = await service.createKey({ scopes: ['investigations:read', 'investigations:write'] }));
 });
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
+}
 
 afterAll(async () => {
   await service?.stop();
@@ -116,6 +130,27 @@ describe('public feeds', () => {
       (f: { finding_id: string }) => f.finding_id === 'feeds:listed_feodo',
     );
     expect(feodo.evidence_source).toBe('feed:FEODO');
+    // The coverage list: each feed read on its own, the closed port a failed connector with its reason.
+    const sources = byName(body.report.coverage.sources);
+    expect(sources.FEODO).toMatchObject({ kind: 'feed', status: 'consulted', reading: 'malicious' });
+    expect(sources.TOR_EXITS).toMatchObject({ kind: 'feed', status: 'consulted' });
+    expect(sources.CINS).toMatchObject({ kind: 'feed', status: 'disabled' });
+    expect(sources.TRANCO).toMatchObject({ status: 'skipped' });
+    expect(sources.internetdb).toMatchObject({
+      kind: 'connector',
+      status: 'skipped',
+      reason: expect.stringContaining('never sent to a third-party source'),
+    });
+    expect(sources.abuseipdb).toMatchObject({
+      status: 'disabled',
+      reason: expect.stringContaining('API_KEY'),
+    });
+    expect(body.report.summary).not.toContain('No outside source was consulted');
+    // A public address goes to the connector, whose closed port fails it with its reason; the run completes.
+    const publicIp = byName((await investigate('9.9.9.9')).report.coverage.sources);
+    expect(publicIp.internetdb).toMatchObject({ kind: 'connector', status: 'failed' });
+    expect(publicIp.internetdb.reason).toMatch(/\S/);
+    expect(publicIp.FEODO).toMatchObject({ status: 'consulted', reading: 'no_opinion' });
     expect(feodo.description).toContain('first seen 2024-11-20');
     expect(body.report.verdict).toBe('malicious');
     const popular = await investigate('google.com', 'domain');

@@ -3,6 +3,7 @@ import type { Entity } from '../../../shared/domain/core/entity';
 import { normaliseEntity } from '../../../shared/domain/core/entity-normalisation';
 import type { Tlp } from '../../../shared/domain/core/tlp';
 import { buildReport, runTools } from '../../../shared/domain/investigation';
+import type { SourceSetup } from '../../../shared/domain/investigation/coverage-sources';
 import {
   reportToStix,
   type StixBundle,
@@ -20,10 +21,11 @@ import { context, domainContext, incident } from './investigation-test-data';
  */
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-const SDO_TYPES = new Set(['report', 'identity', 'indicator', 'attack-pattern', 'infrastructure']);
+const SDO_TYPES = new Set(['report', 'identity', 'indicator', 'attack-pattern', 'infrastructure', 'note']);
 const SCO_TYPES = new Set(['ipv4-addr', 'ipv6-addr', 'domain-name', 'user-account']);
 const REQUIRED: Record<string, string[]> = {
   report: ['name', 'published', 'object_refs'],
+  note: ['content', 'object_refs'],
   identity: ['name'],
   indicator: ['pattern', 'pattern_type', 'valid_from'],
   'attack-pattern': ['name'],
@@ -120,14 +122,14 @@ function stixProblems(bundle: StixBundle): string[] {
   return problems;
 }
 
-async function bundleFor(entity: Entity, tlp: Tlp = 'amber', incidents = 0) {
+async function bundleFor(entity: Entity, tlp: Tlp = 'amber', incidents = 0, sources?: SourceSetup) {
   const subject = normaliseEntity(entity);
   const history = Array.from({ length: incidents }, (_, i) => incident(`inc-${i}`, 'critical', 1, [subject]));
   const toolCalls = await runTools(
     subject,
     subject.type === 'domain' ? domainContext({ incidents: history }) : context({ incidents: history }),
   );
-  const report = buildReport({ entity: subject, toolCalls });
+  const report = buildReport({ entity: subject, toolCalls, ...(sources ? { sources } : {}) });
   return {
     report,
     bundle: reportToStix({
@@ -205,6 +207,19 @@ describe('STIX 2.1 export', () => {
     }
     const { bundle } = await bundleFor({ type: 'user', value: 'corp\\administrator' });
     expect(ofType(bundle, 'user-account')[0]).toMatchObject({ user_id: 'corp\\administrator' });
+  });
+
+  it('carries the coverage list as a note on the report, with the "no outside source" line', async () => {
+    const setup: SourceSetup = { feeds: [], connectors: [], analyst: 'rules' };
+    const { bundle } = await bundleFor({ type: 'ip', value: '198.51.100.23' }, 'amber', 0, setup);
+    expect(stixProblems(bundle)).toEqual([]);
+    const [note] = ofType(bundle, 'note');
+    expect(note?.object_refs).toEqual([ofType(bundle, 'report')[0]?.id]);
+    expect(String(note?.content)).toMatch(/^No outside source was consulted/);
+    expect(String(note?.content)).toContain(
+      'FEODO (feed): disabled (Not enabled. Set SIS_FEED_FEODO_ENABLED=true',
+    );
+    expect(ofType((await bundleFor({ type: 'ip', value: '198.51.100.23' })).bundle, 'note')).toEqual([]);
   });
 
   it('is deterministic: the same session gives the same bundle', async () => {

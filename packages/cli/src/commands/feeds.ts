@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { type CommandContext, withExamples } from '../context';
 import { EXIT } from '../errors';
 import type { components } from '../generated/api';
-import { printJson, printText, shortTime, table } from '../output';
+import { note, printJson, printText, shortTime, table } from '../output';
 import { runWithContext } from './investigations';
 
 type Schemas = components['schemas'];
@@ -26,7 +26,17 @@ function printFeeds(answer: Schemas['ListFeedsResponse'], ctx: CommandContext): 
       ]),
     ),
   );
+  const disabled = answer.feeds.filter((f) => !f.enabled);
+  if (disabled.length > 0 && disabled[0]?.how_to_enable) {
+    printText(
+      `\n${disabled.length} feed(s) disabled. ${disabled[0].how_to_enable.replace(disabled[0].name, '<NAME>')}`,
+    );
+  }
 }
+
+/** What a refresh with no feed enabled says (on stderr: the table stays the output). */
+export const NOTHING_TO_REFRESH =
+  'No feed is enabled, so nothing was refreshed. Enable one with SIS_FEED_<NAME>_ENABLED=true (locally SIS_PUBLIC_SOURCES=on enables every keyless feed), or -c feeds=<NAMES> on AWS.';
 
 async function listFeeds(ctx: CommandContext): Promise<number> {
   printFeeds((await ctx.api.call('listFeeds', {})).body, ctx);
@@ -37,6 +47,7 @@ async function refreshFeeds(names: string[], ctx: CommandContext): Promise<numbe
   const body = names.length ? { names: names.map((n) => n.toUpperCase() as FeedName) } : {};
   const answer = (await ctx.api.call('refreshFeeds', { body })).body;
   printFeeds(answer, ctx);
+  if (!body.names && !answer.feeds.some((f) => f.enabled)) note(NOTHING_TO_REFRESH);
   // A refresh that left a requested (or any enabled) feed in error exits non-zero, for scripts.
   const wanted = new Set(body.names ?? answer.feeds.filter((f) => f.enabled).map((f) => f.name));
   return answer.feeds.some((f) => wanted.has(f.name) && f.status === 'error') ? EXIT.error : EXIT.ok;

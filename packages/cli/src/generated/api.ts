@@ -1303,6 +1303,37 @@ export interface components {
                 reason: string;
             };
         };
+        /** @description One source the tenant has and what became of it in this run */
+        CoverageSource: {
+            /**
+             * @description A built-in tool's name, a feed's (`FEODO`), a connector's (`abuseipdb`) or `analyst`
+             * @example FEODO
+             */
+            name: string;
+            /**
+             * @description built_in (reads the tenant's own data), feed or connector (outside knowledge), analyst (the Bedrock model)
+             * @example feed
+             * @enum {string}
+             */
+            kind: "built_in" | "feed" | "connector" | "analyst";
+            /**
+             * @description consulted; skipped (not applicable, TLP, quota, open circuit); disabled (not turned on); failed (its reason says why; the investigation goes on)
+             * @example consulted
+             * @enum {string}
+             */
+            status: "consulted" | "skipped" | "disabled" | "failed";
+            /**
+             * @description Why it was skipped, disabled or failed; for a consulted source, a caveat (stale, cached)
+             * @example Not enabled (SIS_FEED_FEODO_ENABLED).
+             */
+            reason?: string;
+            /**
+             * @description A consulted source's own reading of the entity
+             * @example no_opinion
+             * @enum {string}
+             */
+            reading?: "malicious" | "suspicious" | "benign" | "no_opinion";
+        };
         /** @description Which enrichment tools completed; a verdict of unknown means too few did */
         Coverage: {
             /**
@@ -1353,6 +1384,8 @@ export interface components {
                  */
                 failed: string[];
             };
+            /** @description Every source the tenant has (built-in tools, each feed, each connector, the analyst) and what became of it; absent from reports stored before it existed */
+            sources?: components["schemas"]["CoverageSource"][];
         };
         /** @description Which findings and sources made the risk score and how much: risk = round(100 × (1 − Π(1 − score/100))) over the counted findings (each evidence source once); taken strongest first, each finding adds its score times the share not yet explained, so the points add up to risk_score. Verdict: benign when the tenant vouches for the entity (allowlist, false-positive feedback); else malicious at risk ≥ 70, suspicious at ≥ 30; else benign with positive evidence of benignness and at least 2 tools (and half) succeeded; else unknown. */
         ScoreExplanation: {
@@ -2977,6 +3010,11 @@ export interface components {
              * @example AbuseIPDB answered HTTP 503.
              */
             last_error: string | null;
+            /**
+             * @description How an operator turns this connector on (its setting locally and on AWS); null once it is on
+             * @example Needs a key: set SIS_INTEL_ABUSEIPDB_API_KEY locally; on AWS put it as "ABUSEIPDB" in the intelSecretArn secret and add abuseipdb to -c intelConnectors.
+             */
+            how_to_enable: string | null;
         };
         ListConnectorsResponse: {
             /** @description Every connector the service knows */
@@ -3156,6 +3194,11 @@ export interface components {
              * @example https://feodotracker.abuse.ch/downloads/ipblocklist.json answered HTTP 404
              */
             error?: string;
+            /**
+             * @description A disabled feed only: how an operator turns it on (its setting locally and on AWS)
+             * @example Set SIS_FEED_FEODO_ENABLED=true locally (SIS_PUBLIC_SOURCES=on turns on every keyless feed the stack enables by default), or name FEODO in -c feeds on AWS.
+             */
+            how_to_enable?: string;
         };
         ListFeedsResponse: {
             /** @description Every feed the service knows */

@@ -19,6 +19,31 @@ export interface Coverage {
   tools_timed_out: ToolName[];
   /** Present when intelligence connectors were planned: which sources answered and which did not. */
   intel_sources?: IntelCoverage;
+  /**
+   * Every source the tenant has (built-in tools, each feed, each connector, the analyst) and what
+   * became of it in this run (investigation/coverage-sources.ts). Reports stored before it
+   * existed lack it.
+   */
+  sources?: CoverageSource[];
+}
+
+export const COVERAGE_SOURCE_KINDS = ['built_in', 'feed', 'connector', 'analyst'] as const;
+export type CoverageSourceKind = (typeof COVERAGE_SOURCE_KINDS)[number];
+export const COVERAGE_SOURCE_STATUSES = ['consulted', 'skipped', 'disabled', 'failed'] as const;
+export type CoverageSourceStatus = (typeof COVERAGE_SOURCE_STATUSES)[number];
+/** A consulted source's own reading of the entity, as Cortex's per-analyzer levels. */
+export const SOURCE_READINGS = ['malicious', 'suspicious', 'benign', 'no_opinion'] as const;
+export type SourceReading = (typeof SOURCE_READINGS)[number];
+
+export interface CoverageSource {
+  /** A built-in tool's name, a feed's (`FEODO`), a connector's (`abuseipdb`) or `analyst`. */
+  name: string;
+  kind: CoverageSourceKind;
+  status: CoverageSourceStatus;
+  /** Why it was skipped, disabled or failed (and, for a consulted one, a caveat: stale, cached). */
+  reason?: string;
+  /** Consulted sources only. */
+  reading?: SourceReading;
 }
 
 export interface IntelCoverage {

@@ -10,6 +10,7 @@ import type {
   ToolName,
   Verdict,
 } from '../../core/vocabulary';
+import { noOutsideSource } from '../coverage-sources';
 import { riskLevel } from '../scoring';
 import { plainSubject } from './persona-endings';
 import { personaNamed } from './persona-names';
@@ -41,6 +42,13 @@ export interface Persona {
   recommendations(view: ReportView): string[];
 }
 
+/** Each persona's "nothing to do" for a benign verdict: dropped when the verdict overrides evidence (conflicts.ts). */
+export const CLOSE_AS_BENIGN = {
+  soc: 'No action needed: close as benign and keep this report as evidence.',
+  ciso: 'No decision needed.',
+  hunter: 'Baseline only: record the entity as known-good context for future hunts.',
+} as const;
+
 // ---- Shared reading of the evidence ----
 
 const indicators = (view: ReportView) => view.findings.filter((f) => f.score > 0);
@@ -54,6 +62,12 @@ const benignEvidence = (view: ReportView) => view.findings.filter((f) => f.benig
 function headline(view: ReportView): string {
   const sources = view.coverage.tools_succeeded;
   if (view.verdict === 'unknown' && view.riskScore === 0) {
+    // With the coverage list, tools that read the tenant's own data alone are named for what they are.
+    if (view.coverage.sources && noOutsideSource(view.coverage.sources)) {
+      return sources === 1
+        ? `UNKNOWN · no evidence in 1 tenant-internal tool · ${entityLabel(view.entity)}`
+        : `UNKNOWN · no evidence in ${sources} tenant-internal tools · ${entityLabel(view.entity)}`;
+    }
     return sources === 1
       ? `UNKNOWN · no evidence in 1 source · ${entityLabel(view.entity)}`
       : `UNKNOWN · no evidence in ${sources} sources · ${entityLabel(view.entity)}`;
@@ -203,8 +217,7 @@ const socAnalyst: Persona = {
     if (failed.length > 0) {
       out.push(`Re-run the investigation: ${failed.join(', ')} did not complete, so the verdict may change.`);
     }
-    if (view.verdict === 'benign')
-      out.push('No action needed: close as benign and keep this report as evidence.');
+    if (view.verdict === 'benign') out.push(CLOSE_AS_BENIGN.soc);
     if (view.verdict === 'unknown') {
       out.push(
         failed.length > 0
@@ -258,7 +271,7 @@ const ciso: Persona = {
         'No emergency action yet: the security team should complete its review within one business day.',
       );
     } else if (view.verdict === 'benign') {
-      out.push('No decision needed.');
+      out.push(CLOSE_AS_BENIGN.ciso);
     } else if (incomplete(view.coverage).length > 0) {
       out.push('Ask for the assessment to be repeated once the missing information is available.');
     } else {
@@ -384,7 +397,7 @@ const threatHunter: Persona = {
   recommendations(view) {
     const out = hunts(view);
     if (out.length === 0 || (view.verdict === 'benign' && indicators(view).length === 0)) {
-      out.push('Baseline only: record the entity as known-good context for future hunts.');
+      out.push(CLOSE_AS_BENIGN.hunter);
     }
     return out;
   },

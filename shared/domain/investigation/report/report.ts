@@ -13,8 +13,10 @@ import type {
   ToolName,
   Verdict,
 } from '../../core/vocabulary';
+import { coverageSources, outsideSourcesLine, type SourceSetup } from '../coverage-sources';
 import { coverageOf, sortFindings } from '../scoring';
 import { assess, explainScore } from '../verdict';
+import { conflictFinding, conflictLine, conflictOf, conflictRecommendations } from './conflicts';
 import { type Persona, resolvePersona } from './personas';
 
 /**
@@ -32,6 +34,8 @@ export interface BuildReportInput {
   toolCalls: readonly ToolCall[];
   /** Defaults to the findings of the succeeded tool calls. */
   findings?: readonly Finding[];
+  /** What the deployment turned on: with it, the coverage lists every source (coverage-sources.ts). */
+  sources?: SourceSetup;
 }
 
 function personaOf(persona: BuildReportInput['persona']): Persona {
@@ -106,25 +110,37 @@ export function buildReport(input: BuildReportInput): Report {
   const persona = personaOf(input.persona);
   const {
     findings,
-    coverage,
+    coverage: toolCoverage,
     riskScore: risk,
     verdict,
     confidence,
   } = assessmentOf(input.toolCalls, input.findings);
+  const coverage: Coverage = input.sources
+    ? { ...toolCoverage, sources: coverageSources(entity.type, input.toolCalls, input.sources) }
+    : toolCoverage;
   const entities: ReportEntity[] = [
     { type: entity.type, value: entity.value, role: 'investigated', ...withAttributes(input.toolCalls) },
     ...relatedEntitiesFrom(entity, input.toolCalls),
   ];
   const view = { entity, riskScore: risk, verdict, confidence, findings, related: entities, coverage };
+  const conflict = conflictOf(findings, verdict, risk);
+  const lines = [
+    persona.summary(view),
+    conflict ? conflictLine(conflict) : undefined,
+    outsideSourcesLine(coverage.sources),
+  ];
+  const recommendations = persona.recommendations(view);
   return {
-    summary: persona.summary(view),
+    summary: lines.filter(Boolean).join('\n'),
     risk_score: risk,
     verdict,
     confidence,
     persona: persona.name,
     entities,
-    findings,
-    recommendations: persona.recommendations(view),
+    findings: conflict ? [...findings, conflictFinding(conflict)] : findings,
+    recommendations: conflict
+      ? conflictRecommendations(conflict, persona.name, recommendations)
+      : recommendations,
     coverage,
     score_explanation: explainScore(findings, coverage),
   };
