@@ -7,6 +7,11 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Vitest's default in run mode is one worker fewer than the cores: ONE on the 2-core CI machine,
+    // where most of a file's time is spent waiting (DynamoDB Local, child processes, the local
+    // runtime's timers), not computing. Three workers keep both cores busy. Timed assertions live in
+    // `npm run bench`, so a busier machine cannot fail one.
+    maxWorkers: 3,
     // Handlers log every rejected request at INFO; tests that inspect logs raise the level themselves.
     env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
     projects: [
@@ -16,6 +21,10 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // Unit files are pure or build their own objects: a worker imports the shared modules once
+          // rather than once per file (import was half of the unit run's time). The integration and
+          // e2e files keep isolation: they configure module-level state through the environment.
+          isolate: false,
           globalSetup: ['test/support/offline-data-global-setup.ts'],
         },
       },

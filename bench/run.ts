@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { installHandlerTiming } from './lib/handler-timing';
 import { captureServiceOutput, say } from './lib/output';
+import { BENCH_SCENARIOS as SCENARIOS, type BenchScenario as Scenario } from './lib/scenario-names';
 
 /**
  * `npm run bench` — what users pay for, measured on this machine: bundle sizes and cold starts,
@@ -19,17 +20,6 @@ import { captureServiceOutput, say } from './lib/output';
  * Loopback only: DynamoDB Local (in memory), the local runtime and the cold-start processes all run
  * on 127.0.0.1, with bounded counts, and stop at the end.
  */
-const SCENARIOS = [
-  'bundles',
-  'cold-start',
-  'polling',
-  'mcp',
-  'investigations',
-  'cost',
-  'scale',
-  'console',
-] as const;
-type Scenario = (typeof SCENARIOS)[number];
 
 function parseArgs(argv: string[]) {
   const quick = argv.includes('--quick');

@@ -25,6 +25,7 @@ import {
   type ConsoleSizeResult,
   runConsoleSize,
 } from '../scenarios/console';
+import { CLI_START_TARGET_MS, type CliStartResult, runCliStart } from '../scenarios/cli';
 import type { ScenarioContext } from '../scenarios/context';
 import { type CostMeasurements, runCostMeasurements } from '../scenarios/cost';
 import {
@@ -41,6 +42,7 @@ import type { handlerProbe } from './handler-timing';
 import { type BenchService, startBenchService } from './harness';
 import { describeMachine, type MachineDescription } from './machine';
 import { say } from './output';
+import { BENCH_SCENARIOS } from './scenario-names';
 import { BUNDLE_SIZE_EXCEPTIONS, SKILL_COST_EXCEPTIONS, TARGETS } from './targets';
 
 /**
@@ -105,6 +107,7 @@ export interface BenchResults {
   };
   scale?: ScaleResult;
   console?: ConsoleSizeResult;
+  cli?: CliStartResult;
   targets: TargetResult[];
 }
 
@@ -256,6 +259,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   if (wants('console')) {
     ctx.say('web console download size');
     results.console = await runConsoleSize();
+  }
+
+  if (wants('cli')) {
+    ctx.say('sis CLI start-up');
+    results.cli = runCliStart(options.quick);
   }
 
   results.meta.durationSeconds = options.elapsedSeconds();
@@ -465,8 +473,18 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       met: web.firstLoadGzipBytes <= CONSOLE_FIRST_LOAD_TARGET_BYTES,
     });
   }
+  const cli = results.cli;
+  if (cli) {
+    targets.push({
+      id: 'cli-start',
+      description: `\`sis --version\` (the compiled CLI) answers within ${CLI_START_TARGET_MS} ms (median of ${cli.rounds})`,
+      target: `≤ ${CLI_START_TARGET_MS} ms`,
+      measured: `${fixed(cli.sisMs.median, 0)} ms (best ${fixed(cli.sisMs.min, 0)} ms); ${fixed(cli.ratio)}× a bare node start in the same rounds (${fixed(cli.floorMs.median, 0)} ms)`,
+      met: cli.sisMs.median <= CLI_START_TARGET_MS,
+    });
+  }
   const limit = results.meta.mode === 'quick' ? TARGETS.quickSeconds : TARGETS.fullSeconds;
-  if (results.meta.scenarios.length === 7) {
+  if (results.meta.scenarios.length === BENCH_SCENARIOS.length) {
     targets.push({
       id: 'runtime',
       description: `${results.meta.mode === 'quick' ? 'npm run bench -- --quick' : 'npm run bench'} finishes within ${limit / 60} min`,

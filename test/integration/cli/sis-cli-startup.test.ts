@@ -7,7 +7,8 @@ import { REPO } from '../../support/sis-cli';
 
 /**
  * The project's `sis` runs compiled JavaScript (bin/dist, built by `npm run build:sis` on npm install):
- * `sis --version` within 0.5 s, no TypeScript compiled on the way. An edited source makes the compiled
+ * no TypeScript compiled on the way (how fast it answers is measured in `npm run bench`, scenario
+ * `cli`, not here: a busy machine would make a timed assertion flaky). An edited source makes the compiled
  * copy stale, and bin/sis.mjs then runs the sources through tsx rather than stale code.
  */
 
@@ -16,8 +17,7 @@ const REPORT_TS = `data:text/javascript,${encodeURIComponent(
   "import { registerHooks } from 'node:module'; registerHooks({ resolve(s, c, next) { const r = next(s, c); if (r.url.endsWith('.ts')) process.stderr.write('loaded-ts ' + r.url + '\\n'); return r; } });",
 )}`;
 
-function sisVersion(): { ms: number; stdout: string; stderr: string; status: number | null } {
-  const started = performance.now();
+function sisVersion(): { stdout: string; stderr: string; status: number | null } {
   const run = spawnSync(
     process.execPath,
     ['--import', REPORT_TS, join(REPO, 'bin', 'sis.mjs'), '--version'],
@@ -27,7 +27,7 @@ function sisVersion(): { ms: number; stdout: string; stderr: string; status: num
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
     },
   );
-  return { ms: performance.now() - started, stdout: run.stdout, stderr: run.stderr, status: run.status };
+  return { stdout: run.stdout, stderr: run.stderr, status: run.status };
 }
 
 beforeAll(() => {
@@ -39,14 +39,13 @@ beforeAll(() => {
 });
 
 describe('sis --version', () => {
-  it('runs the compiled CLI within 0.5 s (best of 5) and compiles no TypeScript', () => {
-    const runs = Array.from({ length: 5 }, sisVersion);
+  it('runs the compiled CLI and compiles no TypeScript', () => {
+    const runs = Array.from({ length: 2 }, sisVersion);
     for (const run of runs) {
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout.trim()).toBe(SERVICE_VERSION);
       expect(run.stderr).not.toContain('loaded-ts');
     }
-    expect(Math.min(...runs.map((r) => r.ms))).toBeLessThanOrEqual(500);
   });
 
   it('falls back to the sources when one of them changed after the build', () => {
