@@ -14,6 +14,7 @@ import {
   functionNames,
   OFFLINE_DATA_FUNCTION,
 } from '../scenarios/bundles';
+import { CLI_START_TARGET_MS, type CliStartResult, runCliStart } from '../scenarios/cli';
 import {
   type ColdStartEntry,
   type ColdStartResult,
@@ -25,7 +26,6 @@ import {
   type ConsoleSizeResult,
   runConsoleSize,
 } from '../scenarios/console';
-import { CLI_START_TARGET_MS, type CliStartResult, runCliStart } from '../scenarios/cli';
 import type { ScenarioContext } from '../scenarios/context';
 import { type CostMeasurements, runCostMeasurements } from '../scenarios/cost';
 import {

@@ -29,11 +29,12 @@ function wallMs(args: string[]): number {
   return performance.now() - started;
 }
 
-const median = (values: number[]) => {
+function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
+  const at = (index: number) => sorted[index] ?? Number.NaN;
+  return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
+}
 
 export function runCliStart(quick: boolean): CliStartResult {
   const rounds = quick ? 5 : 11;

@@ -64,7 +64,10 @@ describe('DynamoDB Local installation', () => {
     // Installed: no download is attempted (a source that cannot be packed would fail if it were).
     await expect(ensureDynamoDbLocal(target)).resolves.toEqual({ dir: target });
     await expect(
-      installDynamoDbLocal(target, { packageSpec: 'sis-no-such-package@0.0.0', integrity: DYNAMODB_LOCAL_INTEGRITY }),
+      installDynamoDbLocal(target, {
+        packageSpec: 'sis-no-such-package@0.0.0',
+        integrity: DYNAMODB_LOCAL_INTEGRITY,
+      }),
     ).resolves.toEqual({ dir: target });
   });
 
