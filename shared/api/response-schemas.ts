@@ -28,6 +28,12 @@ import {
 import { AiPluginManifest, HealthResponse, OpenApiDocument } from './schemas/meta';
 import { ListSessionsResponse, SearchResponse } from './schemas/search';
 import { AllowlistEntry, ListAllowlistResponse, SessionFeedback } from './schemas/tenant-knowledge';
+import {
+  CreateWebhookResponse,
+  ListWebhooksResponse,
+  RotateWebhookSecretResponse,
+  WebhookDeliveriesResponse,
+} from './schemas/webhooks';
 
 /**
  * Every success-response schema, by the name a route row gives it (`schema: 'SessionHistoryResponse'`).
@@ -66,6 +72,10 @@ export const RESPONSE_SCHEMAS = {
   AllowlistEntry,
   ListAllowlistResponse,
   SessionFeedback,
+  CreateWebhookResponse,
+  ListWebhooksResponse,
+  RotateWebhookSecretResponse,
+  WebhookDeliveriesResponse,
 } satisfies Record<string, z.core.$ZodType>;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

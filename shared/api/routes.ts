@@ -9,6 +9,7 @@ import { keyConsoleRoutes, keyRoutes } from './routes/keys';
 import { metaRoutes } from './routes/meta';
 import { searchRoutes } from './routes/search';
 import { tenantKnowledgeRoutes } from './routes/tenant-knowledge';
+import { webhookRoutes } from './routes/webhooks';
 
 /**
  * The route table: the single declaration of the API. CDK builds API Gateway resources, methods and
@@ -31,6 +32,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...connectorRoutes,
   ...tenantKnowledgeRoutes,
   ...feedRoutes,
+  ...webhookRoutes,
 ];
 
 export function routeByOperationId(operationId: string): RouteDefinition {
