@@ -200,6 +200,15 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['describe'],
   },
+  // Webhooks (docs/soar.md "Webhooks"): subscriptions and the delivery log in the sessions table, the
+  // signing secrets in the keys table. NOT YET GRANTED here: the keys table's WEBHOOKSECRET#* items
+  // (a LeadingKeys grant like cursorSecret) and the webhook queue (send, and the consumer mapping);
+  // the stack does not build the queue yet.
+  'create-webhook': { tables: { sessions: { access: 'readWrite' } } },
+  'list-webhooks': { tables: { sessions: { access: 'read' } } },
+  'remove-webhook': { tables: { sessions: { access: 'readWrite' } } },
+  'rotate-webhook-secret': { tables: { sessions: { access: 'readWrite' } } },
+  'list-webhook-deliveries': { tables: { sessions: { access: 'read' } } },
 };
 
 export const NO_GRANTS: FunctionGrants = Object.freeze({});

@@ -33,7 +33,7 @@ import {
   ListWebhooksResponse,
   RotateWebhookSecretResponse,
   WebhookDeliveriesResponse,
-} from './schemas/webhooks';
+} from './schemas/webhooks/webhook-schemas';
 
 /**
  * Every success-response schema, by the name a route row gives it (`schema: 'SessionHistoryResponse'`).

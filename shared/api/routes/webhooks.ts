@@ -1,5 +1,5 @@
 import { defineRoute } from '../route-types';
-import { CreateWebhookRequest, WebhookParams } from '../schemas/webhooks';
+import { CreateWebhookRequest, WebhookParams } from '../schemas/webhooks/webhook-schemas';
 import { consoleAdmin, consoleTags } from './console-twin';
 
 /**

@@ -1,6 +1,6 @@
 import { type Config, perConfiguration } from '../../config';
-import { postWebhook, type ResolveHost } from '../../platform/webhook-http';
-import { type WebhookQueue, webhookQueueFromConfig } from '../../platform/webhook-queue';
+import { postWebhook, type ResolveHost } from '../../platform/webhooks/webhook-http';
+import { type WebhookQueue, webhookQueueFromConfig } from '../../platform/webhooks/webhook-queue';
 import { documentClientFor } from '../../store/dynamo-client';
 import { tableName } from '../../store/tables';
 import { DeliveriesRepository } from '../../store/webhooks/deliveries-repository';

@@ -1,14 +1,14 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { type AttemptOutcome, outcomeOfAnswer, parseRetryAfter } from '../../domain/webhooks/delivery';
 import { nextRetryWait } from '../../domain/webhooks/retry-schedule';
-import { decodeWebhookMessage, type WebhookMessage } from '../../platform/webhook-queue';
+import { decodeWebhookMessage, type WebhookMessage } from '../../platform/webhooks/webhook-queue';
 import type { WebhookContext } from './webhook-context';
 
 /**
  * One attempt of one delivery (the delivery function, one queue message each): claim the attempt,
  * sign the stored body with the webhook's current secret (npm `standardwebhooks`, the Standard
  * Webhooks reference library: `webhook-id` is the delivery's ID on every attempt), POST it through
- * the outbound door (platform/webhook-http.ts: the address checked again and pinned, no redirects,
+ * the outbound door (platform/webhooks/webhook-http.ts: the address checked again and pinned, no redirects,
  * a byte cap, SIS_WEBHOOK_TIMEOUT_SECONDS), then record the outcome: delivered; 410 disables the
  * webhook; anything else waits for the next attempt of SIS_WEBHOOK_RETRY_SCHEDULE (with jitter,
  * Retry-After honoured) or, when the schedule is spent, fails the delivery and sends its message to

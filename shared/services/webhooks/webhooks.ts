@@ -10,7 +10,7 @@ import {
   type Webhook,
   type WebhookInput,
 } from '../../domain/webhooks/webhook';
-import { resolveWebhookUrl } from '../../platform/webhook-http';
+import { resolveWebhookUrl } from '../../platform/webhooks/webhook-http';
 import type { WebhookContext } from './webhook-context';
 
 /**

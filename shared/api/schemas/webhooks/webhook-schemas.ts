@@ -1,14 +1,14 @@
-import { DELIVERY_STATUSES } from '../../domain/webhooks/delivery';
+import { DELIVERY_STATUSES } from '../../../domain/webhooks/delivery';
 import {
   MAX_WEBHOOK_DESCRIPTION_LENGTH,
   MAX_WEBHOOK_URL_LENGTH,
   WEBHOOK_EVENTS,
   WEBHOOK_STATUSES,
-} from '../../domain/webhooks/webhook';
-import * as z from '../../zod';
-import { withMeta } from '../../zod';
-import { IsoDateTime } from './common';
-import { KeyId } from './keys';
+} from '../../../domain/webhooks/webhook';
+import * as z from '../../../zod';
+import { withMeta } from '../../../zod';
+import { IsoDateTime } from '../common';
+import { KeyId } from '../keys';
 
 /** Webhook subscriptions and their delivery log (docs/soar.md "Webhooks"). */
 

@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { Config } from '../config';
-import { ServiceUnavailableError } from '../domain/core/errors';
+import type { Config } from '../../config';
+import { ServiceUnavailableError } from '../../domain/core/errors';
 
 /**
  * The webhook delivery queue (SQS). A message names one delivery and the attempt it asks for; the

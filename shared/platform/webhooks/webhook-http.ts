@@ -2,13 +2,13 @@ import { lookup } from 'node:dns/promises';
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { ValidationError } from '../domain/core/errors';
+import { ValidationError } from '../../domain/core/errors';
 import {
   checkedWebhookUrl,
   ipLiteral,
   isDeliverableAddress,
   type WebhookUrlPolicy,
-} from '../domain/webhooks/webhook-url';
+} from '../../domain/webhooks/webhook-url';
 
 /**
  * The one outbound door of webhooks: a POST to a URL an admin chose, made so it cannot be turned
