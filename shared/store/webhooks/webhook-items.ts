@@ -16,6 +16,8 @@
 export const WEBHOOKS_PK = 'WEBHOOKS';
 export const WEBHOOK_SECRET_PK_PATTERN = 'WEBHOOKSECRET#*';
 export const WEBHOOK_SECRET_SK = 'SECRET';
+/** The sessions table's webhook partitions (subscriptions, delivery logs), for IAM's LeadingKeys. */
+export const WEBHOOK_ITEM_PK_PATTERNS = [WEBHOOKS_PK, 'WEBHOOK#*'] as const;
 
 export const webhookSk = (webhookId: string) => `WEBHOOK#${webhookId}`;
 export const subscriptionSk = (fingerprint: string) => `SUBSCRIPTION#${fingerprint}`;
