@@ -1,10 +1,9 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tenantResourceName } from '../naming';
-import { deadLetterQueue } from './dead-letter-queue';
-import { MAX_RECEIVE_COUNT } from './incident-sync';
+import { consumedQueue } from './dead-letter-queue';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
 
 export const DELIVER_WEBHOOK_FUNCTION = 'deliver-webhook';
@@ -36,22 +35,12 @@ export class WebhookDelivery extends Construct {
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', {
-      queueName: tenantResourceName(props.tenant, 'webhooks-dlq'),
-      removalPolicy: props.removalPolicy,
-      reason:
-        'This is the dead-letter queue of the webhook queue; its messages are inspected, not redriven further.',
-    });
-    this.queue = new Queue(this, 'Queue', {
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = consumedQueue(this, {
       queueName: tenantResourceName(props.tenant, 'webhooks'),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // AWS's guidance for Lambda event sources: at least six times the function timeout.
-      visibilityTimeout: Duration.seconds(DELIVERY_TIMEOUT_SECONDS * 6),
-      retentionPeriod: Duration.days(4),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+      consumerTimeoutSeconds: DELIVERY_TIMEOUT_SECONDS,
       removalPolicy: props.removalPolicy,
-    });
+      what: 'webhook queue',
+    }));
     this.deliver = new ServiceFunction(this, 'Deliver', {
       defaults: props.defaults,
       name: DELIVER_WEBHOOK_FUNCTION,
