@@ -46,6 +46,28 @@ export function deployTimeValue(value: unknown): string {
 }
 
 /**
+ * Values the functions accept (local tests set them) but no deployment may: each with why, checked
+ * before the functions' own schema.
+ */
+const REFUSED_AT_SYNTH: Record<string, { refuses: (value: string) => boolean; why: string }> = {
+  SIS_WEBHOOK_ALLOW_LOOPBACK: {
+    refuses: (value) => value === 'true' || value === '1',
+    why: 'lets webhooks reach loopback addresses; it is for local tests only and never deployed',
+  },
+};
+
+function refusedAtSynth(env: NodeJS.ProcessEnv): string | undefined {
+  for (const [name, { refuses, why }] of Object.entries(REFUSED_AT_SYNTH)) {
+    const value = env[name];
+    if (value !== undefined && refuses(value)) {
+      const setting = settingOf(name);
+      return `${name}=${value} ${why}${setting ? ` (deployment setting ${setting})` : ''}`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The problem the function's cold start would report with this environment, with the settings
  * behind the named variables; undefined when it would start. A variable whose value is known only at
  * deploy time (a Cognito pool ID, say) cannot be judged here: a problem naming only such variables is
@@ -58,6 +80,8 @@ export function functionConfigProblem(environment: Record<string, unknown>): str
     env[name] = deployTimeValue(value);
     if (typeof value === 'object' && value !== null) deployTime.add(name);
   }
+  const refused = refusedAtSynth(env);
+  if (refused) return refused;
   for (;;) {
     try {
       parseConfig(env);

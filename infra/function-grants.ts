@@ -72,6 +72,25 @@ export interface FunctionGrants {
    * setting; the feeds' states are in the intel table (granted under `tables`).
    */
   feeds?: 'read' | 'readWrite' | 'settings';
+  /**
+   * Publishes webhook events or schedules their retries (docs/soar.md "Webhooks"): may send to the
+   * webhook queue, and receives SIS_WEBHOOK_QUEUE_URL. Publishing also reads the subscriptions and
+   * writes the delivery items of the sessions table: granted by the function's sessions grant, or
+   * by `webhookItems` when it has none.
+   */
+  webhookQueueSend?: boolean;
+  /**
+   * The webhook items of the sessions table and no other: read, put and update held by IAM to the
+   * subscriptions' and delivery logs' partitions (`dynamodb:LeadingKeys` WEBHOOKS, WEBHOOK#*;
+   * shared/store/webhooks/webhook-items.ts), for functions that touch no session.
+   */
+  webhookItems?: boolean;
+  /**
+   * The webhooks' signing secrets in the keys table, held by `dynamodb:LeadingKeys` to their
+   * WEBHOOKSECRET#* partitions: `read` (GetItem: the delivery function signs), `readWrite` (also put
+   * and delete: creation, rotation, removal).
+   */
+  webhookSecrets?: 'read' | 'readWrite';
 }
 
 const feedAdmin: FunctionGrants = { tables: { intel: { access: 'readWrite' } }, feeds: 'readWrite' };
@@ -133,7 +152,11 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'get-session-history': { tables: { sessions: { access: 'read' } }, cursorSecret: true },
   'get-investigation-report': { tables: { sessions: { access: 'read' } } },
   'get-investigation-stix': { tables: { sessions: { access: 'read' } } },
-  'cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },
+  'cancel-investigation': {
+    tables: { sessions: { access: 'readWrite' } },
+    stateMachine: ['stop'],
+    webhookQueueSend: true,
+  },
   'query-knowledge-graph': { tables: { graph: { access: 'read', indexes: ['gsi1'] } }, cursorSecret: true },
   'list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } }, cursorSecret: true },
   'ingest-incidents': { incidentQueueSend: true },
@@ -159,7 +182,11 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   },
   'console-get-report': { tables: { sessions: { access: 'read' } } },
   'console-get-stix': { tables: { sessions: { access: 'read' } } },
-  'console-cancel-investigation': { tables: { sessions: { access: 'readWrite' } }, stateMachine: ['stop'] },
+  'console-cancel-investigation': {
+    tables: { sessions: { access: 'readWrite' } },
+    stateMachine: ['stop'],
+    webhookQueueSend: true,
+  },
   'console-list-incidents': {
     tables: { incidents: { access: 'read', indexes: ['gsi1'] } },
     cursorSecret: true,
@@ -185,6 +212,8 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     },
     stateMachine: ['start'],
     incidentQueueSend: true,
+    // and publishes `incident.enriched` once every entity's session has ended.
+    webhookQueueSend: true,
   },
   'siem-pull': { tables: { incidents: { access: 'readWrite' } }, incidentQueueSend: true },
   // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
@@ -217,15 +246,20 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   // Bedrock analyst mode: the conversation state and each turn's history; the model grant is added
   // by the workflow construct from the deployment's analyst settings (exactly one model ARN).
   'step-analyst-turn': { tables: { sessions: { access: 'readWrite' } } },
-  'step-persist': { tables: { sessions: { access: 'readWrite' }, graph: { access: 'readWrite' } } },
-  'step-mark-failed': { tables: { sessions: { access: 'readWrite' } } },
-  'workflow-status-change': { tables: { sessions: { access: 'readWrite' } } },
+  // The steps and paths that end a session publish its webhook event (webhookQueueSend).
+  'step-persist': {
+    tables: { sessions: { access: 'readWrite' }, graph: { access: 'readWrite' } },
+    webhookQueueSend: true,
+  },
+  'step-mark-failed': { tables: { sessions: { access: 'readWrite' } }, webhookQueueSend: true },
+  'workflow-status-change': { tables: { sessions: { access: 'readWrite' } }, webhookQueueSend: true },
   // Lists open sessions on the sparse gsi1 (Query, then their META with BatchGetItem; deletes open
   // markers of ended sessions), ends stale ones like the status-change path does, after
   // DescribeExecution on their run.
   'sweep-stale-sessions': {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['describe'],
+    webhookQueueSend: true,
   },
   // Batches (docs/soar.md): one start per entity (as start-investigation) and the batch item; the
   // read is the batch item and its sessions' META (BatchGetItem).
@@ -247,6 +281,17 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   },
   // Its Security Copilot manifest is built from code at cold start and reads no data.
   'get-mcp-manifest': {},
+  // Webhooks (docs/soar.md "Webhooks"): subscriptions and the delivery log in the sessions table, the
+  // signing secrets in the keys table (their WEBHOOKSECRET#* partitions only). Each function also
+  // serves the console twin of its route.
+  'create-webhook': { tables: { sessions: { access: 'readWrite' } }, webhookSecrets: 'readWrite' },
+  'list-webhooks': { tables: { sessions: { access: 'read' } } },
+  'remove-webhook': { tables: { sessions: { access: 'readWrite' } }, webhookSecrets: 'readWrite' },
+  'rotate-webhook-secret': { tables: { sessions: { access: 'readWrite' } }, webhookSecrets: 'readWrite' },
+  'list-webhook-deliveries': { tables: { sessions: { access: 'read' } } },
+  // The delivery function (infra/constructs/webhook-delivery.ts): reads the subscription and signs
+  // with its secret, claims and records attempts, disables on 410, re-queues retries.
+  'deliver-webhook': { webhookItems: true, webhookSecrets: 'read', webhookQueueSend: true },
 };
 
 export const NO_GRANTS: FunctionGrants = Object.freeze({});

@@ -16,6 +16,7 @@ import type { ServiceApi } from './constructs/service-api';
 import { ServiceFunction, type ServiceFunctionDefaults } from './constructs/service-function';
 import { ServiceTables } from './constructs/service-tables';
 import type { ApiWebAcl } from './constructs/waf';
+import { WebhookDelivery } from './constructs/webhook-delivery';
 import { FUNCTION_GRANTS, type FunctionGrants, grantsFor } from './function-grants';
 import { defaultConsoleDomainPrefix } from './naming';
 import type { TenantSettings } from './settings';
@@ -70,6 +71,8 @@ export class TenantStack extends Stack {
   readonly incidentSync: IncidentSync;
   /** The public feeds: compiled-set bucket, refresh function and schedules, staleness alarm. */
   readonly feeds: FeedRefresh;
+  /** The webhook delivery queue, its DLQ and the delivery function. */
+  readonly webhookDelivery: WebhookDelivery;
   /** Route functions by `functionName`. */
   readonly routeFunctions: Map<string, ServiceFunction>;
   /** Alarms, their SNS topic and the dashboard. */
@@ -122,6 +125,11 @@ export class TenantStack extends Stack {
       incidentSync: this.incidentSync,
       feeds: this.feeds,
     } = this.addBackgroundParts(settings, defaults, removalPolicy));
+    this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {
+      defaults,
+      tenant: settings.tenant,
+      removalPolicy,
+    });
     this.routeFunctions = addRouteFunctions(this, this.api, routes, defaults, this.consoleSignIn.environment);
     this.wireFunctions(props, tableKey);
     this.webAcl = addEdge(this, settings, this.api);
@@ -179,6 +187,7 @@ export class TenantStack extends Stack {
       workflow: this.workflow,
       incidentSync: this.incidentSync,
       feeds: this.feeds,
+      webhookDelivery: this.webhookDelivery,
       stateMachine: props.stateMachine,
       incidentQueue: props.incidentQueue,
     });
@@ -220,6 +229,7 @@ export class TenantStack extends Stack {
       ...this.workflow.functions,
       ...this.incidentSync.functions,
       ...this.feeds.functions,
+      ...this.webhookDelivery.functions,
     ];
   }
 

@@ -76,6 +76,8 @@ export interface LocalServiceOptions {
   env?: Record<string, string>;
   /** Local incident queue settings (tests shorten the visibility timeout). */
   incidentQueue?: Pick<LocalQueueOptions, 'visibilityTimeoutSeconds' | 'maxReceiveCount' | 'batchSize'>;
+  /** Local webhook delivery queue settings (tests shorten the visibility timeout). */
+  webhookQueue?: Pick<LocalQueueOptions, 'visibilityTimeoutSeconds' | 'maxReceiveCount' | 'batchSize'>;
   /**
    * Load the demo incidents into an empty store (still subject to SIS_DEMO_DATA). Defaults to on when
    * this starts its own DynamoDB Local (`npm start`), off against an existing one (tests).
@@ -103,6 +105,8 @@ export interface LocalService {
   env: Record<string, string>;
   /** The in-process incident queue (tests wait for `idle()` and inspect `dlq()`). */
   incidentQueue: LocalQueue;
+  /** The in-process webhook delivery queue (docs/soar.md "Webhooks"), with its dead-letter queue. */
+  webhookQueue: LocalQueue;
   /** The local Step Functions running investigations (tests wait for `idle()`). */
   stepFunctions: LocalStepFunctions;
   /** Runs the stale-session sweeper's handler now (or joins the run in progress). */
@@ -158,6 +162,17 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
         logger.error('local incident queue failure', { ...info, error: error as Error }),
     });
     stoppers.push(() => incidentQueue.stop());
+    // The webhook queue invokes the real delivery function; its URL's origin is its own endpoint.
+    const deliver = loadModule('deliver-webhook').then((m) => m.handler as SqsConsumer);
+    const webhookQueue = await startLocalQueue({
+      queueName: 'sis-local-webhooks',
+      visibilityTimeoutSeconds: 60,
+      ...options.webhookQueue,
+      consumer: async (event, context) => (await deliver)(event, context),
+      onError: (error, info) =>
+        logger.error('local webhook queue failure', { ...info, error: error as Error }),
+    });
+    stoppers.push(() => webhookQueue.stop());
     // Investigations run as executions of the real ASL, each Task invoking the real step handler.
     // (Step failures are logged by the steps themselves.)
     const stepFunctions = await startLocalStepFunctions({
@@ -173,6 +188,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       SIS_DYNAMODB_ENDPOINT: endpoint,
       SIS_SQS_ENDPOINT: incidentQueue.endpoint,
       SIS_INCIDENT_QUEUE_URL: incidentQueue.queueUrl,
+      SIS_WEBHOOK_QUEUE_URL: webhookQueue.queueUrl,
       SIS_SFN_ENDPOINT: stepFunctions.endpoint,
       SIS_STATE_MACHINE_ARN: stepFunctions.stateMachineArn,
       // Both state machines of the one definition, as the stack deploys them: the start chooses.
@@ -320,6 +336,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       port,
       env,
       incidentQueue,
+      webhookQueue,
       stepFunctions,
       sweepStaleSessions: () => sweep.runNow(),
       feedsStartup: feeds.startup,

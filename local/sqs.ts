@@ -7,7 +7,7 @@ import { localLambdaContext } from './lambda-context';
 /**
  * The local runtime's incident queue: an in-process queue with the SQS semantics the service relies
  * on, behind an HTTP endpoint on 127.0.0.1 that speaks the subset of the SQS JSON 1.0 protocol the
- * service uses (SendMessage with DelaySeconds, SendMessageBatch, GetQueueUrl). The real `@aws-sdk/client-sqs` reaches it
+ * service uses (SendMessage, SendMessageBatch with per-message DelaySeconds, GetQueueUrl). The real `@aws-sdk/client-sqs` reaches it
  * with `endpoint: SIS_SQS_ENDPOINT`, exactly as it reaches SQS on AWS.
  *
  * Delivery follows an SQS event source mapping with ReportBatchItemFailures: batches of up to
@@ -69,6 +69,7 @@ const MAX_BATCH_ENTRIES = 10;
 const MAX_MESSAGE_BYTES = 256 * 1024;
 const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 const BATCH_ENTRY_ID = /^[A-Za-z0-9_-]{1,80}$/;
+const MAX_DELAY_SECONDS = 900;
 
 class SqsError extends Error {
   constructor(
@@ -226,8 +227,7 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
     scheduleNext();
   }
 
-  /** `delaySeconds`: SendMessage's DelaySeconds (0-900), the message stays invisible that long. */
-  const enqueue = (body: string, delaySeconds = 0): Message => {
+  const enqueue = (body: string, delaySeconds: unknown = 0): Message => {
     if (typeof body !== 'string' || body.length === 0) {
       throw new SqsError(
         'com.amazonaws.sqs#InvalidParameterValue',
@@ -235,14 +235,6 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
         'The message body must not be empty.',
       );
     }
-    if (!Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > 900) {
-      throw new SqsError(
-        'com.amazonaws.sqs#InvalidParameterValue',
-        'InvalidParameterValue',
-        'DelaySeconds must be an integer from 0 to 900.',
-      );
-    }
-    const delayMs = delaySeconds * 1000;
     if (Buffer.byteLength(body, 'utf8') > MAX_MESSAGE_BYTES) {
       throw new SqsError(
         'com.amazonaws.sqs#InvalidParameterValue',
@@ -250,16 +242,26 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
         'The message is too long.',
       );
     }
+    // SQS's per-message delay: a whole number of seconds, 0 to 900.
+    const delay = delaySeconds ?? 0;
+    if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > MAX_DELAY_SECONDS) {
+      throw new SqsError(
+        'com.amazonaws.sqs#InvalidParameterValue',
+        'InvalidParameterValue',
+        `DelaySeconds must be an integer from 0 to ${MAX_DELAY_SECONDS}.`,
+      );
+    }
+    const waitMs = Math.max(batchingWindowMs, delay * 1000);
     const message: Message = {
       messageId: randomUUID(),
       body,
       md5: md5(body),
       sentAtMs: Date.now(),
       receiveCount: 0,
-      visibleAtMs: Date.now() + batchingWindowMs + delayMs,
+      visibleAtMs: Date.now() + waitMs,
     };
     messages.set(message.messageId, message);
-    if (!inFlight) schedule(batchingWindowMs + delayMs);
+    if (!inFlight) schedule(waitMs);
     return message;
   };
 
@@ -288,7 +290,7 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
     },
     SendMessage: (input) => {
       checkQueue(input);
-      const message = enqueue(input.MessageBody as string, Number(input.DelaySeconds ?? 0));
+      const message = enqueue(input.MessageBody as string, input.DelaySeconds);
       return { MessageId: message.messageId, MD5OfMessageBody: message.md5 };
     },
     SendMessageBatch: (input) => {
@@ -338,7 +340,7 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
       const Failed: unknown[] = [];
       for (const entry of entries) {
         try {
-          const message = enqueue(entry.MessageBody as string);
+          const message = enqueue(entry.MessageBody as string, entry.DelaySeconds);
           Successful.push({ Id: entry.Id, MessageId: message.messageId, MD5OfMessageBody: message.md5 });
         } catch (error) {
           const sqsError = error as SqsError;

@@ -16,6 +16,7 @@ import {
 import { ANALYST_MODES } from './domain/analyst/modes';
 import { AUTO_INVESTIGATE_LEVELS } from './domain/incidents/auto-investigate-levels';
 import { CONNECTOR_NAMES, intelEnvPrefix, KEYLESS_CONNECTORS } from './domain/intel/names';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/webhooks/retry-schedule';
 import * as z from './zod';
 
 /**
@@ -249,6 +250,28 @@ const variables = {
       ),
     ),
   ),
+  /**
+   * Webhooks (docs/soar.md "Webhooks"): the delivery queue (the stack sets it on the functions that
+   * publish and on the delivery function), one attempt's time limit (connect to last byte, at most
+   * 15 s), the waits before each retry (seconds, comma-separated; shared/domain/webhooks/retry-schedule.ts)
+   * and, for local tests only (the synth refuses it), deliveries to http://127.0.0.1.
+   */
+  SIS_WEBHOOK_QUEUE_URL: optionalText,
+  SIS_WEBHOOK_TIMEOUT_SECONDS: withDefault(15, () => z.coerce.number().check(z.int(), z.gte(1), z.lte(15))),
+  SIS_WEBHOOK_RETRY_SCHEDULE: withDefault([...DEFAULT_RETRY_SCHEDULE], () =>
+    z.pipe(
+      z.string().check(z.maxLength(200)),
+      z.transform((value: string, ctx): number[] => {
+        try {
+          return parseRetrySchedule(value);
+        } catch (error) {
+          ctx.issues.push({ code: 'custom', message: (error as Error).message, input: value });
+          return z.NEVER;
+        }
+      }),
+    ),
+  ),
+  SIS_WEBHOOK_ALLOW_LOOPBACK: withDefault(false, booleanFlag),
 } satisfies Record<string, Declared<z.ZodMiniType, boolean>>;
 
 type Variables = typeof variables;

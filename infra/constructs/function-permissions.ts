@@ -10,6 +10,10 @@ import { KEY_NAME_ATTRIBUTES, KEY_PK_PATTERN } from '../../shared/store/keys-rep
 import type { TableId } from '../../shared/store/tables';
 import { AUDIT_PK } from '../../shared/store/tenant-knowledge/tenant-knowledge-items';
 import {
+  WEBHOOK_ITEM_PK_PATTERNS,
+  WEBHOOK_SECRET_PK_PATTERN,
+} from '../../shared/store/webhooks/webhook-items';
+import {
   type FunctionGrants,
   STATE_MACHINE_ACTIONS,
   type TableGrant,
@@ -40,6 +44,8 @@ export interface GrantTargets {
    */
   expressStateMachine?: IStateMachine;
   incidentQueue?: IQueue;
+  /** The webhook delivery queue (webhook-delivery.ts). */
+  webhookQueue?: IQueue;
   apiAdmin?: ApiAdminTarget;
   /** The public feeds: their settings and the bucket of compiled sets (feed-refresh.ts). */
   feeds?: {
@@ -50,6 +56,19 @@ export interface GrantTargets {
 
 /** The actions on the cursor-secret item: read it, and create it the first time (conditional put). */
 export const CURSOR_SECRET_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
+
+/** The webhook items of the sessions table: subscriptions read, delivery items written and updated. */
+export const WEBHOOK_ITEM_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+] as const;
+
+export const WEBHOOK_SECRET_ACTIONS = {
+  read: ['dynamodb:GetItem'],
+  readWrite: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+} as const;
 
 export const MISSING_GRANT_TARGET = 'sis:missing-grant-target';
 
@@ -113,13 +132,20 @@ export function applyFunctionGrants(
   );
   if (
     targets.tableKey &&
-    (tableGrants.length || grants.cursorSecret || grants.auditAppend || grants.keyNames)
+    (tableGrants.length ||
+      grants.cursorSecret ||
+      grants.auditAppend ||
+      grants.keyNames ||
+      grants.webhookItems ||
+      grants.webhookSecrets)
   ) {
     // DynamoDB uses the key on the caller's behalf: reads need Decrypt, writes also GenerateDataKey
     // (creating the cursor secret and appending an audit record are writes).
     const writes =
       Boolean(grants.cursorSecret) ||
       Boolean(grants.auditAppend) ||
+      Boolean(grants.webhookItems) ||
+      grants.webhookSecrets === 'readWrite' ||
       tableGrants.some((grant) => grant.access !== 'read');
     fn.addToPolicy(
       new PolicyStatement({
@@ -160,6 +186,37 @@ export function applyFunctionGrants(
       queue.grantSendMessages(fn.grantable);
       fn.addEnvironment('SIS_INCIDENT_QUEUE_URL', queue.queueUrl);
     }
+  }
+
+  if (grants.webhookQueueSend) {
+    const queue = targets.webhookQueue;
+    if (!queue) warnMissing(fn, 'the webhook queue');
+    else {
+      queue.grantSendMessages(fn.grantable);
+      fn.addEnvironment('SIS_WEBHOOK_QUEUE_URL', queue.queueUrl);
+    }
+  }
+
+  if (grants.webhookItems) {
+    // Subscriptions and delivery logs only: never a session, its history or the tenant's knowledge.
+    fn.addToPolicy(
+      new PolicyStatement({
+        actions: [...WEBHOOK_ITEM_ACTIONS],
+        resources: [targets.tables.sessions.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...WEBHOOK_ITEM_PK_PATTERNS] } },
+      }),
+    );
+  }
+
+  if (grants.webhookSecrets) {
+    // The webhooks' signing secrets only: not the key hashes or the cursor secret beside them.
+    fn.addToPolicy(
+      new PolicyStatement({
+        actions: [...WEBHOOK_SECRET_ACTIONS[grants.webhookSecrets]],
+        resources: [targets.tables.keys.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [WEBHOOK_SECRET_PK_PATTERN] } },
+      }),
+    );
   }
 
   if (grants.feeds) {

@@ -1,20 +1,21 @@
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type Node } from 'constructs';
 import { z } from 'zod';
 import { SIEM_FORMATS, type SiemFormat } from '../../shared/domain/siem';
 import { tenantResourceName } from '../naming';
+import { consumedQueue } from './dead-letter-queue';
 import { addSchedulerRole } from './scheduler-role';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
 
 export const INCIDENT_CONSUMER_FUNCTION = 'incident-sync-consumer';
 export const SIEM_PULL_FUNCTION = 'siem-pull';
-/** Deliveries before a message moves to the dead-letter queue. */
-export const MAX_RECEIVE_COUNT = 3;
+export { MAX_RECEIVE_COUNT } from './dead-letter-queue';
+
 const CONSUMER_TIMEOUT_SECONDS = 60;
 const PULL_TIMEOUT_SECONDS = 300;
 
@@ -113,40 +114,6 @@ export function siemConnectorsFromContext(node: Node): {
   return { connectors, pullIntervalMinutes: c.siemPullIntervalMinutes };
 }
 
-/**
- * The incident queue (`Queue`: SSE, TLS only) and its dead-letter queue (`DeadLetterQueue`: redrive
- * after MAX_RECEIVE_COUNT deliveries, 14 days retention), in `scope`.
- */
-function addIncidentQueues(
-  scope: Construct,
-  tenant: string,
-  removalPolicy: RemovalPolicy,
-): { queue: Queue; deadLetterQueue: Queue } {
-  const deadLetterQueue = new Queue(scope, 'DeadLetterQueue', {
-    queueName: tenantResourceName(tenant, 'incidents-dlq'),
-    encryption: QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
-    retentionPeriod: Duration.days(14),
-    removalPolicy,
-  });
-  const queue = new Queue(scope, 'Queue', {
-    queueName: tenantResourceName(tenant, 'incidents'),
-    encryption: QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
-    // AWS's guidance for Lambda event sources: at least six times the function timeout.
-    visibilityTimeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS * 6),
-    retentionPeriod: Duration.days(4),
-    deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
-    removalPolicy,
-  });
-  Validations.of(deadLetterQueue).acknowledge({
-    id: 'AwsSolutions-SQS3',
-    reason:
-      'This is the dead-letter queue of the incident queue; its messages are inspected, not redriven further.',
-  });
-  return { queue, deadLetterQueue };
-}
-
 /** The pull function's SIS_SIEM_* variables, and the URLs alone (no secrets) for the push endpoint. */
 function connectorEnvironment(connectors: readonly SiemConnectorDeployment[]): {
   environment: Record<string, string>;
@@ -190,7 +157,12 @@ export class IncidentSync extends Construct {
     super(scope, id);
     const { defaults } = props;
     const connectors = props.connectors ?? [];
-    const queues = addIncidentQueues(this, props.tenant, props.removalPolicy);
+    const queues = consumedQueue(this, {
+      queueName: tenantResourceName(props.tenant, 'incidents'),
+      consumerTimeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
+      removalPolicy: props.removalPolicy,
+      what: 'incident queue',
+    });
     this.queue = queues.queue;
     this.deadLetterQueue = queues.deadLetterQueue;
 

@@ -3,6 +3,7 @@ import { ANALYST_SETTINGS } from './analyst-settings';
 import type { SettingDeclaration, SettingVariable } from './declare';
 import { INTEL_SETTINGS } from './intel-settings';
 import { SERVICE_SETTINGS } from './service-settings';
+import { WEBHOOK_SETTINGS } from './webhook-settings';
 
 export type { SettingVariable, VariableRecipients } from './declare';
 export { DEFAULT_FEEDS } from './intel-settings';
@@ -20,7 +21,7 @@ export { DEFAULT_FEEDS } from './intel-settings';
  * Declaration order is the table's order and the order of the variables in every function's
  * environment.
  */
-export const SETTINGS = { ...SERVICE_SETTINGS, ...INTEL_SETTINGS, ...ANALYST_SETTINGS };
+export const SETTINGS = { ...SERVICE_SETTINGS, ...INTEL_SETTINGS, ...ANALYST_SETTINGS, ...WEBHOOK_SETTINGS };
 
 export type SettingName = keyof typeof SETTINGS;
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];

@@ -7,6 +7,7 @@ import type { IncidentSync } from '../constructs/incident-sync';
 import type { InvestigationWorkflow } from '../constructs/investigation-workflow';
 import type { ServiceApi } from '../constructs/service-api';
 import type { ServiceTables } from '../constructs/service-tables';
+import type { WebhookDelivery } from '../constructs/webhook-delivery';
 import type { TenantSettings } from '../settings';
 
 export interface GrantSources {
@@ -17,6 +18,7 @@ export interface GrantSources {
   workflow: InvestigationWorkflow;
   incidentSync: IncidentSync;
   feeds: FeedRefresh;
+  webhookDelivery: WebhookDelivery;
   /** Wired in by tests in place of the workflow's and incident sync's own. */
   stateMachine?: IStateMachine | undefined;
   incidentQueue?: IQueue | undefined;
@@ -32,6 +34,7 @@ export function grantTargets(sources: GrantSources): GrantTargets {
     ...(sources.stateMachine ? {} : { expressStateMachine: workflow.expressStateMachine }),
     incidentQueue: sources.incidentQueue ?? sources.incidentSync.queue,
     feeds: sources.feeds,
+    webhookQueue: sources.webhookDelivery.queue,
     apiAdmin: {
       tenant: settings.tenant,
       restApiId: api.api.restApiId,

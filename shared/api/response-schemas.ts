@@ -29,6 +29,12 @@ import {
 import { AiPluginManifest, HealthResponse, OpenApiDocument } from './schemas/meta';
 import { ListSessionsResponse, SearchResponse } from './schemas/search';
 import { AllowlistEntry, ListAllowlistResponse, SessionFeedback } from './schemas/tenant-knowledge';
+import {
+  CreateWebhookResponse,
+  ListWebhooksResponse,
+  RotateWebhookSecretResponse,
+  WebhookDeliveriesResponse,
+} from './schemas/webhooks/webhook-schemas';
 
 /**
  * Every success-response schema, by the name a route row gives it (`schema: 'SessionHistoryResponse'`).
@@ -69,6 +75,10 @@ export const RESPONSE_SCHEMAS = {
   SessionFeedback,
   StartInvestigationBatchResponse,
   InvestigationBatchResponse,
+  CreateWebhookResponse,
+  ListWebhooksResponse,
+  RotateWebhookSecretResponse,
+  WebhookDeliveriesResponse,
 } satisfies Record<string, z.core.$ZodType>;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

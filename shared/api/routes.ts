@@ -11,6 +11,7 @@ import { mcpRoutes } from './routes/mcp';
 import { metaRoutes } from './routes/meta';
 import { searchRoutes } from './routes/search';
 import { tenantKnowledgeRoutes } from './routes/tenant-knowledge';
+import { webhookRoutes } from './routes/webhooks';
 
 /**
  * The route table: the single declaration of the API. CDK builds API Gateway resources, methods and
@@ -35,6 +36,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...feedRoutes,
   ...batchRoutes,
   ...mcpRoutes,
+  ...webhookRoutes,
 ];
 
 export function routeByOperationId(operationId: string): RouteDefinition {

@@ -461,4 +461,79 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       kind: 'public',
     },
   },
+  {
+    method: 'POST',
+    paths: ['/api/v1/admin/webhooks'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/admin/webhooks'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/admin/webhooks/{webhook_id}'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/admin/webhooks/{webhook_id}/rotate-secret'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/admin/webhooks/{webhook_id}/deliveries'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/webhooks'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/admin/webhooks'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/console/admin/webhooks/{webhook_id}'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/webhooks/{webhook_id}/rotate-secret'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/admin/webhooks/{webhook_id}/deliveries'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
 ];

@@ -24,6 +24,8 @@ import { tableName } from '../../store/tables';
 import { runningRoom, startInvestigation } from '../investigations/investigations';
 import { type LifecycleContext, lifecycleContext } from '../sessions/lifecycle-context';
 import { sessionUrl } from '../sessions/session-context';
+import { webhookContext } from '../webhooks/webhook-context';
+import { publishWebhookEvent } from '../webhooks/webhook-events';
 
 /**
  * Incidents investigated as they arrive (docs/soar.md, "Incidents investigated as they arrive"). The
@@ -61,12 +63,21 @@ const SYSTEM_CALLER: Caller = {
 const MAX_FOLLOW_UP_ROUNDS = 240;
 
 /**
- * Sends `incident.enriched` (the webhooks half, shared/services/webhooks, publishes it to the
- * subscribed receivers: `publishWebhookEvent('incident.enriched', event)`; connected when both
- * halves are merged). Called once per incident, when every investigated entity's session has ended.
+ * Tells the subscribed receivers (docs/soar.md "Webhooks"): called once per incident, after the
+ * conditional `enriched_at` write, when every investigated entity's session has ended. A publish that
+ * fails is logged, never thrown: the incident's processing is done, and a retry of its message would
+ * find `enriched_at` written and publish nothing.
  */
 export async function incidentEnriched(event: IncidentEnrichedEvent): Promise<void> {
   logger.info('incident enriched', { incident_id: event.incident_id, sessions: event.sessions.length });
+  try {
+    await publishWebhookEvent(webhookContext(), { type: 'incident.enriched', data: { ...event } });
+  } catch (error) {
+    logger.error('incident.enriched not published', {
+      incident_id: event.incident_id,
+      reason: error instanceof Error ? error.name : 'unknown',
+    });
+  }
 }
 
 export const autoInvestigationContext = /* @__PURE__ */ perConfiguration((cfg): AutoInvestigationContext => {

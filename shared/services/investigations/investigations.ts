@@ -24,6 +24,8 @@ import { connectorEntityTypes } from '../intel/configured-connectors';
 import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { indexForSearchQuietly, indexStartedForSearchQuietly } from '../sessions/search-indexing';
 import { event, message, pollHeaders, sessionPollPath, sessionUrl } from '../sessions/session-context';
+import { webhookContext } from '../webhooks/webhook-context';
+import { publishSessionEnded } from '../webhooks/webhook-events';
 
 /**
  * The investigation application service behind the start and cancel routes (public and console):
@@ -405,5 +407,6 @@ export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller,
     }
   }
   await indexForSearchQuietly(ctx, moved.session);
+  await publishSessionEnded(webhookContext(), moved.session);
   return { session_id: sessionId, status: moved.session.status };
 }

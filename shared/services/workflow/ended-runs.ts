@@ -5,6 +5,8 @@ import { countMetric, logAlarmedFailure, logger } from '../../observability';
 import * as z from '../../zod';
 import { indexForSearchQuietly, type SearchIndexing } from '../sessions/search-indexing';
 import { event, message, type SessionContextWith } from '../sessions/session-context';
+import { webhookContext } from '../webhooks/webhook-context';
+import { publishSessionEnded } from '../webhooks/webhook-events';
 import { SessionInput } from './workflow-step';
 
 /**
@@ -32,7 +34,12 @@ export async function endSession(
   reason: string,
 ): Promise<boolean> {
   const session = await ctx.sessions.get(sessionId);
-  if (!session || isTerminal(session.status)) return false;
+  if (!session) return false;
+  if (isTerminal(session.status)) {
+    // Every path that sees the end publishes it; the outbox keeps it one delivery per webhook.
+    await publishSessionEnded(webhookContext(), session);
+    return false;
+  }
   const at = ctx.now();
   const moved = await ctx.sessions.transition(
     sessionId,
@@ -43,6 +50,7 @@ export async function endSession(
       message(at, 'assistant', unfinishedMessage(session.persona, session.entity, outcome, reason)),
     ],
   );
+  await publishSessionEnded(webhookContext(), moved.session);
   if (moved.ok) {
     if (outcome === 'failed') countMetric(METRIC.investigationsFailed);
     await indexForSearchQuietly(ctx, moved.session);

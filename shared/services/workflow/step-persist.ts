@@ -1,4 +1,4 @@
-import type { SessionStatus } from '../../domain/core/session-status';
+import { isTerminal, type SessionStatus } from '../../domain/core/session-status';
 import { tlpOf } from '../../domain/core/tlp';
 import type { Report } from '../../domain/core/vocabulary';
 import { edgesFromInvestigation } from '../../domain/graph/graph';
@@ -11,6 +11,8 @@ import { countMetric, durationMetric } from '../../observability';
 import * as z from '../../zod';
 import { indexForSearch, indexForSearchQuietly } from '../sessions/search-indexing';
 import { event, message } from '../sessions/session-context';
+import { webhookContext } from '../webhooks/webhook-context';
+import { publishSessionEnded } from '../webhooks/webhook-events';
 import type { StepContext } from './step-context';
 import { injectFault } from './workflow-faults';
 import { loadSession, recordedToolCalls, SessionInput } from './workflow-step';
@@ -34,8 +36,12 @@ export async function persist(
   const entity = session.entity;
   await injectFault(ctx.cfg, 'step-persist', entity.value);
   const report = input.report as Report | null;
-  if (session.status !== 'active' || !report)
+  if (session.status !== 'active' || !report) {
+    // A step run twice (Express runs at least once) finds the session ended: publish again, which
+    // sends nothing a first run already sent (the delivery items are the outbox).
+    if (isTerminal(session.status)) await publishSessionEnded(webhookContext(), session);
     return { session_id: session.session_id, status: session.status };
+  }
 
   const at = ctx.now();
   const completedAt = at.toISOString();
@@ -82,6 +88,7 @@ export async function persist(
       event(at, 'status_changed', { status: 'completed' }),
     ],
   );
+  await publishSessionEnded(webhookContext(), moved.session);
   if (!moved.ok) {
     // Canceled or failed meanwhile: the index must show the status that stuck.
     if (moved.session) await indexForSearchQuietly(ctx, moved.session);

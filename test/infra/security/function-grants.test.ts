@@ -23,6 +23,7 @@ import { health } from '../../../shared/api/routes/meta';
 import { CURSOR_SECRET_PK } from '../../../shared/store/cursor-secret-repository';
 import { physicalTableName, TABLE_IDS, type TableId } from '../../../shared/store/tables';
 import { AUDIT_PK } from '../../../shared/store/tenant-knowledge/tenant-knowledge-items';
+import { WEBHOOK_SECRET_PK_PATTERN } from '../../../shared/store/webhooks/webhook-items';
 import {
   cdkJsonContext,
   resourcesOfType,
@@ -141,6 +142,11 @@ describe('grants in the synthesised stack', () => {
     const readers = new Set<string>();
     const auditAppenders = new Set<string>();
     const keyNameReaders = new Set<string>();
+    const webhookSecretUsers = new Map<string, string[]>();
+    const webhookItemUsers = new Set<string>();
+    const sessionsTable = [...resourcesOfType(template, 'AWS::DynamoDB::Table')].find(([, t]) =>
+      String(t.Properties.TableName).endsWith('-sessions'),
+    )?.[0];
     for (const [name, fnStatements] of statements) {
       for (const s of fnStatements) {
         const condition = (s as { Condition?: unknown }).Condition;
@@ -166,6 +172,23 @@ describe('grants in the synthesised stack', () => {
             StringEqualsIfExists: { 'dynamodb:Select': 'SPECIFIC_ATTRIBUTES' },
           });
           keyNameReaders.add(name);
+          continue;
+        }
+        if (JSON.stringify(condition).includes(`"${WEBHOOK_SECRET_PK_PATTERN}"`)) {
+          // Webhook signing secrets: their own partitions only, never a key hash or the cursor secret.
+          expect(s.Resource, name).toEqual({ 'Fn::GetAtt': [keysTable, 'Arn'] });
+          expect(condition, name).toEqual({
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [WEBHOOK_SECRET_PK_PATTERN] },
+          });
+          webhookSecretUsers.set(name, actionsOf(s).sort());
+          continue;
+        }
+        if (JSON.stringify(s.Resource) === JSON.stringify({ 'Fn::GetAtt': [sessionsTable, 'Arn'] })) {
+          // Webhook items of the sessions table (subscriptions, delivery logs), never a session.
+          expect(condition, name).toEqual({
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS', 'WEBHOOK#*'] },
+          });
+          webhookItemUsers.add(name);
           continue;
         }
         expect(actionsOf(s).sort(), name).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
@@ -196,6 +219,14 @@ describe('grants in the synthesised stack', () => {
       'submit-session-feedback',
     ]);
     expect([...keyNameReaders].sort()).toEqual(['console-get-session-history', 'console-list-sessions']);
+    const writeSecret = ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem'];
+    expect(Object.fromEntries([...webhookSecretUsers].sort())).toEqual({
+      'create-webhook': writeSecret,
+      'deliver-webhook': ['dynamodb:GetItem'],
+      'remove-webhook': writeSecret,
+      'rotate-webhook-secret': writeSecret,
+    });
+    expect([...webhookItemUsers].sort()).toEqual(['deliver-webhook', 'incident-sync-consumer']);
     for (const fn of resourcesOfType(template, 'AWS::Lambda::Function').values()) {
       const env = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
         ?.Variables;

@@ -80,6 +80,25 @@ const AUDIT_APPEND: Allowed[] = [
   },
 ];
 
+/** The webhooks' signing secrets: their own partitions of the keys table, never a key hash. */
+const webhookSecrets = (actions: string[]): Allowed[] => [
+  {
+    actions,
+    resources: [table('keys')],
+    condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKSECRET#*'] } },
+  },
+];
+const WEBHOOK_SECRET_WRITE = webhookSecrets(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem']);
+
+/** Subscriptions and delivery logs of the sessions table, for functions that touch no session. */
+const WEBHOOK_ITEMS: Allowed[] = [
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    resources: [table('sessions')],
+    condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS', 'WEBHOOK#*'] } },
+  },
+];
+
 const tenantTag = { 'aws:ResourceTag/sis:tenant': TENANT };
 const keyAdministration: Allowed[] = [
   ...writeTable('keys', true),
@@ -119,6 +138,8 @@ const feedRefresh: Allowed[] = [
 const EXECUTIONS =
   'arn:<Partition>:states:<Region>:<AccountId>:execution:{state-machine/investigation.name}:*';
 const QUEUE_SEND = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
+/** The functions that end a session (or enrich an incident) publish its webhook event. */
+const WEBHOOK_SEND: Allowed[] = [{ actions: QUEUE_SEND, resources: ['{queue/webhooks}'] }];
 const QUEUE_CONSUME = [
   'sqs:ReceiveMessage',
   'sqs:ChangeMessageVisibility',
@@ -166,6 +187,7 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'cancel-investigation': [
     ...writeTable('sessions'),
     { actions: ['states:StopExecution'], resources: [EXECUTIONS] },
+    ...WEBHOOK_SEND,
   ],
   // The functions that issue or verify pagination cursors read the cursor secret's item, and nothing else does.
   'get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
@@ -191,13 +213,14 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'step-run-intel': [...writeTable('sessions'), ...writeTable('intel'), ...readTable('graph')],
   'step-assess': writeTable('sessions'),
   'step-analyst-turn': writeTable('sessions'),
-  'step-persist': [...writeTable('sessions'), ...writeTable('graph')],
-  'step-mark-failed': writeTable('sessions'),
-  'workflow-status-change': writeTable('sessions'),
+  'step-persist': [...writeTable('sessions'), ...writeTable('graph'), ...WEBHOOK_SEND],
+  'step-mark-failed': [...writeTable('sessions'), ...WEBHOOK_SEND],
+  'workflow-status-change': [...writeTable('sessions'), ...WEBHOOK_SEND],
   // Lists open sessions on the sparse index, ends stale ones, after asking Step Functions about their run.
   'sweep-stale-sessions': [
     ...writeTable('sessions', true),
     { actions: ['states:DescribeExecution'], resources: [EXECUTIONS] },
+    ...WEBHOOK_SEND,
   ],
   // Also starts the auto-investigations of arriving incidents and schedules their follow-ups.
   'incident-sync-consumer': [
@@ -210,6 +233,7 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
     },
     { actions: QUEUE_CONSUME, resources: ['{queue/incidents}'] },
     { actions: QUEUE_SEND, resources: ['{queue/incidents}'] },
+    ...WEBHOOK_SEND,
   ],
   'siem-pull': [...writeTable('incidents'), { actions: QUEUE_SEND, resources: ['{queue/incidents}'] }],
   // The web console: pages and the token check read no data; data routes as their plugin twins.
@@ -234,6 +258,7 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-cancel-investigation': [
     ...writeTable('sessions'),
     { actions: ['states:StopExecution'], resources: [EXECUTIONS] },
+    ...WEBHOOK_SEND,
   ],
   'console-list-incidents': [...readTable('incidents', true), ...CURSOR_SECRET],
   'console-get-incident': readTable('incidents'),
@@ -264,6 +289,19 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   ],
   'get-investigation-batch': readTable('sessions'),
   'get-mcp-manifest': [],
+  // Webhooks (docs/soar.md "Webhooks"): subscriptions in the sessions table, secrets in their own
+  // partitions of the keys table; the delivery function touches only webhook items and re-queues.
+  'create-webhook': [...writeTable('sessions'), ...WEBHOOK_SECRET_WRITE],
+  'list-webhooks': readTable('sessions'),
+  'remove-webhook': [...writeTable('sessions'), ...WEBHOOK_SECRET_WRITE],
+  'rotate-webhook-secret': [...writeTable('sessions'), ...WEBHOOK_SECRET_WRITE],
+  'list-webhook-deliveries': readTable('sessions'),
+  'deliver-webhook': [
+    ...WEBHOOK_ITEMS,
+    ...webhookSecrets(['dynamodb:GetItem']),
+    { actions: QUEUE_CONSUME, resources: ['{queue/webhooks}'] },
+    ...WEBHOOK_SEND,
+  ],
 };
 
 const STEP_FUNCTIONS = [

@@ -36,6 +36,9 @@ describe('deployment settings from CDK context', () => {
       dashboard: true,
       debugLogging: false,
       traceSampleRate: 0.005,
+      webhookTimeoutSeconds: 15,
+      webhookRetrySchedule: '5,60,300,1800,3600,7200,28800',
+      webhookAllowLoopback: false,
     });
   });
 

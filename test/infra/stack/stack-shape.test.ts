@@ -8,6 +8,7 @@ import {
   physicalFunctionName,
   ServiceFunction,
 } from '../../../infra/constructs/service-function';
+import { DELIVER_WEBHOOK_FUNCTION } from '../../../infra/constructs/webhook-delivery';
 import { grantsFor } from '../../../infra/function-grants';
 import { stackName, type TenantStack } from '../../../infra/stack';
 import {
@@ -144,6 +145,7 @@ describe('tenant stack shape', () => {
       INCIDENT_CONSUMER_FUNCTION,
       SIEM_PULL_FUNCTION,
       FEEDS_REFRESH_FUNCTION,
+      DELIVER_WEBHOOK_FUNCTION,
     ]);
     expect(functions.map((fn) => fn.Properties.FunctionName).sort()).toEqual(
       [...expectedNames].map((name) => physicalFunctionName('test', name)).sort(),

@@ -699,6 +699,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description Every webhook with its events and status; never a secret.
+         *
+         *     Requires an admin API key.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to events
+         * @description Registers an https URL for events (investigation.completed, investigation.failed, investigation.canceled, incident.enriched), optionally only those of one key’s sessions (key_id). The URL’s host must resolve to public addresses only (no private, loopback, link-local, unique-local or multicast address): 400 otherwise, and nothing is stored. The same URL with the same events twice is a 409. The signing secret (whsec_…) is returned only in this response.
+         *
+         *     Requires an admin API key.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook
+         * @description Removes the webhook and its secret (204); deliveries not yet made are abandoned.
+         *
+         *     Requires an admin API key.
+         */
+        delete: operations["removeWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook’s signing secret
+         * @description Issues a new secret, returned only in this response; from the next attempt on only the new secret signs.
+         *
+         *     Requires an admin API key.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook’s delivery log
+         * @description The latest 100 deliveries of the last 30 days, newest attempt first: event, status, attempts, last status code and time. Each delivery keeps one webhook-id on every attempt.
+         *
+         *     Requires an admin API key.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3301,6 +3395,148 @@ export interface components {
                 status: components["schemas"]["SessionStatus"];
                 verdict?: components["schemas"]["Verdict"];
                 risk_score?: number;
+            }[];
+        };
+        /**
+         * @description investigation.completed|failed|canceled: a session ended so (data: session_id, status, verdict, risk_score, session_url, entity); incident.enriched: every entity of an auto-investigated incident has ended (data: incident_id, link, sessions)
+         * @example investigation.completed
+         * @enum {string}
+         */
+        WebhookEvent: "investigation.completed" | "investigation.failed" | "investigation.canceled" | "incident.enriched";
+        CreateWebhookRequest: {
+            /**
+             * @description Where events are POSTed: https, on a host whose every address is public (checked now and at every delivery); redirects are not followed
+             * @example https://soar.example.com/hooks/sis
+             */
+            url: string;
+            /**
+             * @description The events to send (at least one)
+             * @example [
+             *       "investigation.completed",
+             *       "investigation.failed"
+             *     ]
+             */
+            events: components["schemas"]["WebhookEvent"][];
+            /**
+             * @description What receives it (a playbook, a SOAR)
+             * @example XSOAR playbook: enrichment done
+             */
+            description: string;
+            /**
+             * @description Only events of sessions this API key started; without it, every session of the tenant
+             * @example k7q2m4x3c3v5b6n2
+             */
+            key_id?: string;
+        };
+        /** @description The webhook with its secret, shown this once */
+        CreateWebhookResponse: {
+            /**
+             * @description Stable webhook identifier
+             * @example wh_k7q2m4x3c3v5b6n2
+             */
+            webhook_id: string;
+            url: string;
+            events: components["schemas"]["WebhookEvent"][];
+            description: string;
+            key_id?: string;
+            /**
+             * @description active: receives events; disabled: its receiver answered 410 Gone (remove it and add it again)
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            disabled_reason?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            created_at: string;
+            /**
+             * @description key:<key ID> or user:<name>
+             * @example user:admin
+             */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            secret_rotated_at?: string;
+            /**
+             * @description The signing secret (Standard Webhooks `whsec_<base64>`), shown only in this response: give it to the receiver, which verifies webhook-signature with it
+             * @example whsec_RXhhbXBsZSBzZWNyZXQsIG5vdCBhIHJlYWwgb25lISE=
+             */
+            secret: string;
+        };
+        /** @description A webhook subscription (never its secret) */
+        WebhookSummary: {
+            /**
+             * @description Stable webhook identifier
+             * @example wh_k7q2m4x3c3v5b6n2
+             */
+            webhook_id: string;
+            url: string;
+            events: components["schemas"]["WebhookEvent"][];
+            description: string;
+            key_id?: string;
+            /**
+             * @description active: receives events; disabled: its receiver answered 410 Gone (remove it and add it again)
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            disabled_reason?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            created_at: string;
+            /**
+             * @description key:<key ID> or user:<name>
+             * @example user:admin
+             */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            secret_rotated_at?: string;
+        };
+        ListWebhooksResponse: {
+            webhooks: components["schemas"]["WebhookSummary"][];
+        };
+        /** @description The new secret; from now on only it signs */
+        RotateWebhookSecretResponse: {
+            /**
+             * @description The signing secret (Standard Webhooks `whsec_<base64>`), shown only in this response: give it to the receiver, which verifies webhook-signature with it
+             * @example whsec_RXhhbXBsZSBzZWNyZXQsIG5vdCBhIHJlYWwgb25lISE=
+             */
+            secret: string;
+        };
+        /** @description The latest 100 deliveries of the last 30 days */
+        WebhookDeliveriesResponse: {
+            deliveries: {
+                /**
+                 * @description The webhook-id header of every attempt (the receiver’s idempotency key)
+                 * @example msg_2f1c0a9e5b7d2c4a6e8f0b1d3c5a7e9f
+                 */
+                delivery_id: string;
+                event: components["schemas"]["WebhookEvent"];
+                /**
+                 * @description pending: queued; delivering: an attempt is under way; retrying: an attempt failed, another is scheduled; delivered: a 2xx; failed: attempts spent (dead-letter queue); abandoned: the webhook was disabled or removed
+                 * @enum {string}
+                 */
+                status: "pending" | "delivering" | "retrying" | "delivered" | "failed" | "abandoned";
+                attempts: number;
+                last_status_code?: number;
+                last_error?: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-01T12:00:00Z
+                 */
+                last_attempt_at?: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-01T12:00:00Z
+                 */
+                created_at: string;
             }[];
         };
         /** @description The one error shape of every failed call */
@@ -5928,6 +6164,432 @@ export interface operations {
             };
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhooksResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook was created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookResponse"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body must be JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    removeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Stable webhook identifier */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook was removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Stable webhook identifier */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateWebhookSecretResponse"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Stable webhook identifier */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesResponse"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
 }
 
 /** Every operation of the document: method, path template and the access it requires. */
@@ -6174,6 +6836,41 @@ export const OPERATIONS = {
     "path": "/plugin/security-copilot-mcp.yaml",
     "access": {
       "kind": "public"
+    }
+  },
+  "createWebhook": {
+    "method": "POST",
+    "path": "/api/v1/admin/webhooks",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "listWebhooks": {
+    "method": "GET",
+    "path": "/api/v1/admin/webhooks",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "removeWebhook": {
+    "method": "DELETE",
+    "path": "/api/v1/admin/webhooks/{webhook_id}",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "rotateWebhookSecret": {
+    "method": "POST",
+    "path": "/api/v1/admin/webhooks/{webhook_id}/rotate-secret",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "listWebhookDeliveries": {
+    "method": "GET",
+    "path": "/api/v1/admin/webhooks/{webhook_id}/deliveries",
+    "access": {
+      "kind": "admin"
     }
   }
 } as const;

@@ -1,0 +1,110 @@
+import {
+  deliveryIdOf,
+  type WebhookEvent,
+  type WebhookPayload,
+  webhookWants,
+} from '../../domain/webhooks/webhook';
+import { logger } from '../../observability';
+import type { SessionRecord } from '../../store/sessions/records';
+import { sessionUrl } from '../sessions/session-context';
+import type { WebhookContext } from './webhook-context';
+
+/**
+ * Publishing an event (docs/soar.md "Webhooks"): for every active webhook that wants it, one delivery
+ * item (written with a condition: the outbox) and one queue message. Publishing the same event again
+ * (an Express step run twice, the status-change backstop after MarkFailed, the sweeper racing the
+ * workflow) finds the deliveries written and sends nothing more for them: each webhook gets the event
+ * once, under one `webhook-id`. A delivery written but whose message was lost (the publisher died
+ * between the two) is sent again by the next publication while it has had no attempt; the delivery
+ * function's claim makes a doubled message one attempt.
+ */
+export interface WebhookEventInput {
+  type: WebhookEvent;
+  data: Record<string, unknown> & ({ session_id: string } | { incident_id: string });
+  /** The key that started the session: webhooks limited to a key_id get only their key's events. */
+  ownerKeyId?: string;
+}
+
+export async function publishWebhookEvent(
+  ctx: WebhookContext,
+  event: WebhookEventInput,
+): Promise<{ queued: number }> {
+  if (!ctx.queue) return { queued: 0 };
+  const webhooks = (await ctx.webhooks.list()).filter((w) => webhookWants(w, event.type, event.ownerKeyId));
+  if (webhooks.length === 0) return { queued: 0 };
+  const subject = String('session_id' in event.data ? event.data.session_id : event.data.incident_id);
+  const at = ctx.now();
+  const payload: WebhookPayload = { type: event.type, timestamp: at.toISOString(), data: event.data };
+  const body = JSON.stringify(payload);
+  const toSend: { webhook_id: string; delivery_id: string; attempt: number }[] = [];
+  for (const webhook of webhooks) {
+    const deliveryId = deliveryIdOf(webhook.webhook_id, { type: event.type, subject });
+    const created = await ctx.deliveries.createOnce({
+      delivery_id: deliveryId,
+      webhook_id: webhook.webhook_id,
+      event: event.type,
+      status: 'pending',
+      attempts: 0,
+      created_at: at.toISOString(),
+      body,
+    });
+    if (created) toSend.push({ webhook_id: webhook.webhook_id, delivery_id: deliveryId, attempt: 1 });
+    else {
+      const existing = await ctx.deliveries.get(webhook.webhook_id, deliveryId);
+      if (existing?.status === 'pending' && existing.attempts === 0) {
+        toSend.push({ webhook_id: webhook.webhook_id, delivery_id: deliveryId, attempt: 1 });
+      }
+    }
+  }
+  if (toSend.length > 0) await ctx.queue.send(toSend.map((message) => ({ message, waitSeconds: 0 })));
+  return { queued: toSend.length };
+}
+
+const STATUS_EVENTS: Record<string, WebhookEvent> = {
+  completed: 'investigation.completed',
+  failed: 'investigation.failed',
+  canceled: 'investigation.canceled',
+};
+
+/** The event of a session that has ended: `{session_id, status, verdict, risk_score, session_url, entity}`. */
+export function sessionEndedEvent(
+  ctx: Pick<WebhookContext, 'cfg'>,
+  session: SessionRecord,
+): WebhookEventInput | undefined {
+  const type = STATUS_EVENTS[session.status];
+  if (!type) return undefined;
+  const summary = session.report?.verdict !== undefined ? session.report : session.report_summary;
+  return {
+    type,
+    ownerKeyId: session.owner_key_id,
+    data: {
+      session_id: session.session_id,
+      status: session.status,
+      verdict: summary?.verdict ?? null,
+      risk_score: summary?.risk_score ?? null,
+      session_url: sessionUrl(ctx.cfg, session.session_id),
+      entity: session.entity,
+      ...(session.failure_reason ? { reason: session.failure_reason } : {}),
+      ...(session.completed_at ? { ended_at: session.completed_at } : {}),
+    },
+  };
+}
+
+/**
+ * Publishes the event of an ended session, wherever it ended; never throws. A failure here is
+ * logged: it must not fail the investigation (or the cancel) that has already ended. The event is
+ * then sent by the next publication of the same session, if any (the status-change backstop).
+ */
+export async function publishSessionEnded(
+  ctx: WebhookContext,
+  session: SessionRecord | undefined,
+): Promise<void> {
+  if (!session) return;
+  const event = sessionEndedEvent(ctx, session);
+  if (!event) return;
+  try {
+    await publishWebhookEvent(ctx, event);
+  } catch (error) {
+    logger.error('webhook event not published', { session_id: session.session_id, error: error as Error });
+  }
+}
