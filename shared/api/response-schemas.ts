@@ -28,7 +28,13 @@ import {
 } from './schemas/keys';
 import { AiPluginManifest, HealthResponse, OpenApiDocument } from './schemas/meta';
 import { ListSessionsResponse, SearchResponse } from './schemas/search';
-import { AllowlistEntry, ListAllowlistResponse, SessionFeedback } from './schemas/tenant-knowledge';
+import {
+  AllowlistEntry,
+  DoNotShareMark,
+  ListAllowlistResponse,
+  ListDoNotShareResponse,
+  SessionFeedback,
+} from './schemas/tenant-knowledge';
 
 /**
  * Every success-response schema, by the name a route row gives it (`schema: 'SessionHistoryResponse'`).
@@ -69,6 +75,8 @@ export const RESPONSE_SCHEMAS = {
   SessionFeedback,
   StartInvestigationBatchResponse,
   InvestigationBatchResponse,
+  DoNotShareMark,
+  ListDoNotShareResponse,
 } satisfies Record<string, z.core.$ZodType>;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

@@ -5,11 +5,19 @@ import { ConflictError, NotFoundError } from '../../domain/core/errors';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AuditEntry } from '../../domain/keys/key-lifecycle';
 import type { AllowlistEntry } from '../../domain/tenant-knowledge/allowlist';
+import type { DoNotShareMark } from '../../domain/tenant-knowledge/do-not-share';
 import { auditPut } from '../audit-items';
 import { isConditionFailure } from '../condition-failures';
 import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
-import { ALLOWLIST_PK, entrySk, feedbackPk, reviewSk } from './tenant-knowledge-items';
+import {
+  ALLOWLIST_PK,
+  DO_NOT_SHARE_PK,
+  entrySk,
+  feedbackPk,
+  markSk,
+  reviewSk,
+} from './tenant-knowledge-items';
 import { TenantKnowledgeReads } from './tenant-knowledge-reads';
 
 /**
@@ -19,6 +27,7 @@ import { TenantKnowledgeReads } from './tenant-knowledge-reads';
  *   pk ALLOWLIST                  sk ENTRY#<entry_id>   one allowlist entry (TTL at its expiry)
  *   pk FEEDBACK#<type>#<value>    sk C#|P#<review_id>   every review of that entity's sessions (P#:
  *                                                        awaiting an admin's approval; items.ts reviewSk)
+ *   pk DO_NOT_SHARE               sk MARK#<type>#<value> one "do not share" mark
  *
  * Every change is written in one transaction with its audit record in the keys table's audit
  * partition (pk AUDIT, the admin audit list), which these functions may write and nothing else of
@@ -104,6 +113,55 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
       );
     } catch (error) {
       if (isConditionFailure(error)) throw new NotFoundError('No allowlist entry with this ID.');
+      throw error;
+    }
+  }
+
+  /** Marks the entity "do not share" with its audit record; ConflictError when it already is. */
+  async markDoNotShare(mark: DoNotShareMark, audit: AuditEntry): Promise<void> {
+    const entity = { type: mark.entity_type, value: mark.value };
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.sessionsTable,
+                Item: { pk: DO_NOT_SHARE_PK, sk: markSk(entity), ...mark },
+                ConditionExpression: 'attribute_not_exists(sk)',
+              },
+            },
+            this.auditPut(audit),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error))
+        throw new ConflictError(`${mark.entity_type} ${mark.value} is already marked do not share.`);
+      throw error;
+    }
+  }
+
+  /** Lowers (deletes) the mark with its audit record; NotFoundError when there is none. */
+  async lowerDoNotShare(entity: Entity, audit: AuditEntry): Promise<void> {
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.sessionsTable,
+                Key: { pk: DO_NOT_SHARE_PK, sk: markSk(entity) },
+                ConditionExpression: 'attribute_exists(sk)',
+              },
+            },
+            this.auditPut(audit),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error))
+        throw new NotFoundError(`${entity.type} ${entity.value} is not marked do not share.`);
       throw error;
     }
   }
