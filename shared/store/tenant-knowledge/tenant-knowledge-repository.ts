@@ -96,6 +96,19 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
 
   /** Deletes the entry with its audit record; NotFoundError when there is none. */
   async removeEntry(entryId: string, audit: AuditEntry): Promise<void> {
+    await this.deleteAudited(
+      { pk: ALLOWLIST_PK, sk: entrySk(entryId) },
+      audit,
+      'No allowlist entry with this ID.',
+    );
+  }
+
+  /** Deletes an existing item with its audit record in one transaction; NotFoundError when it is absent. */
+  private async deleteAudited(
+    key: { pk: string; sk: string },
+    audit: AuditEntry,
+    notFound: string,
+  ): Promise<void> {
     try {
       await this.doc.send(
         new TransactWriteCommand({
@@ -103,7 +116,7 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
             {
               Delete: {
                 TableName: this.sessionsTable,
-                Key: { pk: ALLOWLIST_PK, sk: entrySk(entryId) },
+                Key: key,
                 ConditionExpression: 'attribute_exists(sk)',
               },
             },
@@ -112,7 +125,7 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new NotFoundError('No allowlist entry with this ID.');
+      if (isConditionFailure(error)) throw new NotFoundError(notFound);
       throw error;
     }
   }
@@ -144,26 +157,11 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
 
   /** Lowers (deletes) the mark with its audit record; NotFoundError when there is none. */
   async lowerDoNotShare(entity: Entity, audit: AuditEntry): Promise<void> {
-    try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.sessionsTable,
-                Key: { pk: DO_NOT_SHARE_PK, sk: markSk(entity) },
-                ConditionExpression: 'attribute_exists(sk)',
-              },
-            },
-            this.auditPut(audit),
-          ],
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error))
-        throw new NotFoundError(`${entity.type} ${entity.value} is not marked do not share.`);
-      throw error;
-    }
+    await this.deleteAudited(
+      { pk: DO_NOT_SHARE_PK, sk: markSk(entity) },
+      audit,
+      `${entity.type} ${entity.value} is not marked do not share.`,
+    );
   }
 
   /**
