@@ -1,6 +1,10 @@
 import { SESSION_PK_PATTERN } from '../shared/store/sessions/keys';
 import type { TableId } from '../shared/store/tables';
-import { ALLOWLIST_PK, FEEDBACK_PK_PATTERN } from '../shared/store/tenant-knowledge/tenant-knowledge-items';
+import {
+  ALLOWLIST_PK,
+  DO_NOT_SHARE_PK,
+  FEEDBACK_PK_PATTERN,
+} from '../shared/store/tenant-knowledge/tenant-knowledge-items';
 
 /**
  * What each function may touch, keyed by the route table's `functionName` (plus the authorizer and
@@ -96,9 +100,12 @@ export interface FunctionGrants {
 const feedAdmin: FunctionGrants = { tables: { intel: { access: 'readWrite' } }, feeds: 'readWrite' };
 const feedList: FunctionGrants = { tables: { intel: { access: 'read' } }, feeds: 'settings' };
 
-/** Allowlist changes: the allowlist partition of the sessions table, and the audit partition. */
+/**
+ * Allowlist and "do not share" changes (one function serves both routes): those partitions of the
+ * sessions table, and the audit partition.
+ */
 const allowlistWrite: FunctionGrants = {
-  tables: { sessions: { access: 'readWrite', partitions: [ALLOWLIST_PK] } },
+  tables: { sessions: { access: 'readWrite', partitions: [ALLOWLIST_PK, DO_NOT_SHARE_PK] } },
   auditAppend: true,
 };
 
@@ -126,7 +133,9 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   // table; each change appends its audit record (the feedback reads the session's META too). Each
   // function also serves the console twin of its route.
   'add-allowlist-entry': allowlistWrite,
-  'list-allowlist': { tables: { sessions: { access: 'read', partitions: [ALLOWLIST_PK] } } },
+  'list-allowlist': {
+    tables: { sessions: { access: 'read', partitions: [ALLOWLIST_PK, DO_NOT_SHARE_PK] } },
+  },
   'remove-allowlist-entry': allowlistWrite,
   'submit-session-feedback': {
     tables: {
@@ -157,7 +166,14 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     stateMachine: ['stop'],
     webhookQueueSend: true,
   },
-  'query-knowledge-graph': { tables: { graph: { access: 'read', indexes: ['gsi1'] } }, cursorSecret: true },
+  // The "do not share" marks (sessions table, that partition only): withheld from API keys.
+  'query-knowledge-graph': {
+    tables: {
+      graph: { access: 'read', indexes: ['gsi1'] },
+      sessions: { access: 'read', partitions: [DO_NOT_SHARE_PK] },
+    },
+    cursorSecret: true,
+  },
   'list-incidents': { tables: { incidents: { access: 'read', indexes: ['gsi1'] } }, cursorSecret: true },
   'ingest-incidents': { incidentQueueSend: true },
   'search-investigations': { tables: { sessions: { access: 'read' } }, cursorSecret: true },

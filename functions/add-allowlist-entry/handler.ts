@@ -2,7 +2,10 @@ import { httpHandler, twinRouteHandler } from '../../shared/api/http-handler';
 import * as routes from '../../shared/api/routes/tenant-knowledge';
 import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/tenant-knowledge';
 
-/** POST /api/v1/admin/allowlist and its console twin: 201 with the entry; 409 for a listed entity. */
+/**
+ * POST /api/v1/admin/allowlist and its console twin: 201 with the entry; 409 for a listed entity.
+ * Also POST /api/v1/admin/do-not-share (one function for both: the stack's resource budget).
+ */
 export const handler = twinRouteHandler(
   ...[routes.addAllowlistEntry, routes.addConsoleAllowlistEntry].map((route) => ({
     route,
@@ -11,4 +14,11 @@ export const handler = twinRouteHandler(
       body: await tenantKnowledgeService().addEntry(caller, body),
     })),
   })),
+  {
+    route: routes.markDoNotShare,
+    handler: httpHandler(routes.markDoNotShare, async ({ body, caller }) => ({
+      statusCode: 201,
+      body: await tenantKnowledgeService().markDoNotShare(caller, body),
+    })),
+  },
 );

@@ -2,7 +2,10 @@ import { httpHandler, twinRouteHandler } from '../../shared/api/http-handler';
 import * as routes from '../../shared/api/routes/tenant-knowledge';
 import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/tenant-knowledge';
 
-/** GET /api/v1/admin/allowlist and its console twin: every entry, newest first. */
+/**
+ * GET /api/v1/admin/allowlist and its console twin: every entry, newest first. Also
+ * GET /api/v1/admin/do-not-share: every mark (one function for both: the stack's resource budget).
+ */
 export const handler = twinRouteHandler(
   ...[routes.listAllowlist, routes.listConsoleAllowlist].map((route) => ({
     route,
@@ -12,4 +15,12 @@ export const handler = twinRouteHandler(
       headers: { 'cache-control': 'no-store' },
     })),
   })),
+  {
+    route: routes.listDoNotShare,
+    handler: httpHandler(routes.listDoNotShare, async () => ({
+      statusCode: 200,
+      body: await tenantKnowledgeService().listDoNotShare(),
+      headers: { 'cache-control': 'no-store' },
+    })),
+  },
 );

@@ -8,7 +8,11 @@ import {
 } from '../../shared/api/plugin-responses';
 import { GraphQuery } from '../../shared/api/schemas/graph';
 import { config } from '../../shared/config';
-import { graphStore, queryKnowledgeGraph } from '../../shared/services/graph/knowledge-graph';
+import {
+  doNotShareMarks,
+  graphStore,
+  queryKnowledgeGraph,
+} from '../../shared/services/graph/knowledge-graph';
 import { incidentStore, listIncidents } from '../../shared/services/incidents/incidents';
 import { getInvestigationReport } from '../../shared/services/investigations/investigation-reads';
 import { startInvestigation } from '../../shared/services/investigations/investigations';
@@ -55,6 +59,7 @@ export const mcpToolCalls: McpToolCalls = {
         limit: z.parse(GraphQuery, {}).limit,
         cursor: undefined,
         hideRed: true,
+        doNotShare: doNotShareMarks(),
       }),
     ),
   list_recent_incidents: async (args: Args) =>

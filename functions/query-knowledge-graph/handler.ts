@@ -1,7 +1,11 @@
 import { httpHandler } from '../../shared/api/http-handler';
 import { compactGraphNeighborhood } from '../../shared/api/plugin-responses';
 import * as routes from '../../shared/api/routes/graph';
-import { graphStore, queryKnowledgeGraph } from '../../shared/services/graph/knowledge-graph';
+import {
+  doNotShareMarks,
+  graphStore,
+  queryKnowledgeGraph,
+} from '../../shared/services/graph/knowledge-graph';
 
 /** GET /api/v1/graph/entity/{value}?type=&depth=&limit=&cursor= */
 export const handler = httpHandler(routes.queryKnowledgeGraph, async ({ params, query }) => ({
@@ -14,6 +18,7 @@ export const handler = httpHandler(routes.queryKnowledgeGraph, async ({ params, 
       limit: query.limit,
       cursor: query.cursor,
       hideRed: true,
+      doNotShare: doNotShareMarks(),
     }),
   ),
 }));

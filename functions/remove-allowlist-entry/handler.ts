@@ -2,7 +2,11 @@ import { httpHandler, twinRouteHandler } from '../../shared/api/http-handler';
 import * as routes from '../../shared/api/routes/tenant-knowledge';
 import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/tenant-knowledge';
 
-/** DELETE /api/v1/admin/allowlist/{entry_id} and its console twin: 204, or 404 for no such entry. */
+/**
+ * DELETE /api/v1/admin/allowlist/{entry_id} and its console twin: 204, or 404 for no such entry.
+ * Also DELETE /api/v1/admin/do-not-share/{entity_type}/{value}: lowers the mark (one function for
+ * both: the stack's resource budget).
+ */
 export const handler = twinRouteHandler(
   ...[routes.removeAllowlistEntry, routes.removeConsoleAllowlistEntry].map((route) => ({
     route,
@@ -11,4 +15,11 @@ export const handler = twinRouteHandler(
       return { statusCode: 204, rawBody: '' };
     }),
   })),
+  {
+    route: routes.lowerDoNotShare,
+    handler: httpHandler(routes.lowerDoNotShare, async ({ params, caller }) => {
+      await tenantKnowledgeService().lowerDoNotShare(caller, params.entity_type, params.value);
+      return { statusCode: 204, rawBody: '' };
+    }),
+  },
 );

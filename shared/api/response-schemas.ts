@@ -28,7 +28,13 @@ import {
 } from './schemas/keys';
 import { AiPluginManifest, HealthResponse, OpenApiDocument } from './schemas/meta';
 import { ListSessionsResponse, SearchResponse } from './schemas/search';
-import { AllowlistEntry, ListAllowlistResponse, SessionFeedback } from './schemas/tenant-knowledge';
+import {
+  AllowlistEntry,
+  DoNotShareMark,
+  ListAllowlistResponse,
+  ListDoNotShareResponse,
+  SessionFeedback,
+} from './schemas/tenant-knowledge';
 import {
   CreateWebhookResponse,
   ListWebhooksResponse,
@@ -79,6 +85,8 @@ export const RESPONSE_SCHEMAS = {
   ListWebhooksResponse,
   RotateWebhookSecretResponse,
   WebhookDeliveriesResponse,
+  DoNotShareMark,
+  ListDoNotShareResponse,
 } satisfies Record<string, z.core.$ZodType>;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

@@ -388,6 +388,27 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
     },
   },
   {
+    method: 'POST',
+    paths: ['/api/v1/admin/do-not-share'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/admin/do-not-share'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/admin/do-not-share/{entity_type}/{value}'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
     method: 'GET',
     paths: ['/api/v1/admin/feeds'],
     access: {

@@ -3,6 +3,8 @@ import { SessionParams } from '../schemas/investigations';
 import {
   AddAllowlistEntryRequest,
   AllowlistEntryParams,
+  DoNotShareParams,
+  MarkDoNotShareRequest,
   SessionFeedbackRequest,
 } from '../schemas/tenant-knowledge';
 import { consoleAdmin, consoleAnalyst, consoleTags } from './console-twin';
@@ -131,6 +133,53 @@ export const submitConsoleFeedback = /* @__PURE__ */ defineRoute({
   errorStatuses: [403, 404, 409],
 });
 
+const DO_NOT_SHARE_EFFECT =
+  'A marked entity is never sent to a third-party source (intel lookups skip it: "do not share") and API-key graph answers withhold it (404 saying withheld, and left out of neighbours); console users still see it.';
+
+// The "do not share" rows are served by the allowlist functions (the handler picks the row by path):
+// the stack's resource count stays under CloudFormation's 500.
+export const markDoNotShare = /* @__PURE__ */ defineRoute({
+  operationId: 'markDoNotShare',
+  method: 'POST',
+  path: '/api/v1/admin/do-not-share',
+  access: { kind: 'admin' },
+  functionName: 'add-allowlist-entry',
+  summary: 'Mark an entity "do not share" tenant-wide',
+  description: `An admin's decision, with a required reason, that an entity never leaves the tenant. ${DO_NOT_SHARE_EFFECT} The same entity twice is a 409. Audited.`,
+  tags: ['admin'],
+  request: { body: MarkDoNotShareRequest },
+  responses: { 201: { description: 'The entity was marked', schema: 'DoNotShareMark' } },
+  errorStatuses: [409],
+});
+
+export const listDoNotShare = /* @__PURE__ */ defineRoute({
+  operationId: 'listDoNotShare',
+  method: 'GET',
+  path: '/api/v1/admin/do-not-share',
+  access: { kind: 'admin' },
+  functionName: 'list-allowlist',
+  summary: 'List the "do not share" marks',
+  description: 'Every mark, newest first.',
+  tags: ['admin'],
+  request: {},
+  responses: { 200: { description: 'The marks', schema: 'ListDoNotShareResponse' } },
+});
+
+export const lowerDoNotShare = /* @__PURE__ */ defineRoute({
+  operationId: 'lowerDoNotShare',
+  method: 'DELETE',
+  path: '/api/v1/admin/do-not-share/{entity_type}/{value}',
+  access: { kind: 'admin' },
+  functionName: 'remove-allowlist-entry',
+  summary: 'Lower a "do not share" mark',
+  description:
+    'Removes the mark (204): the entity is shared again as its TLP allows. 404 when it is not marked. Audited.',
+  tags: ['admin'],
+  request: { params: DoNotShareParams },
+  responses: { 204: { description: 'The mark was lowered' } },
+  errorStatuses: [404],
+});
+
 export const tenantKnowledgeRoutes = [
   addAllowlistEntry,
   listAllowlist,
@@ -140,4 +189,7 @@ export const tenantKnowledgeRoutes = [
   listConsoleAllowlist,
   removeConsoleAllowlistEntry,
   submitConsoleFeedback,
+  markDoNotShare,
+  listDoNotShare,
+  lowerDoNotShare,
 ] as const;

@@ -6,7 +6,7 @@ import {
 } from '../../domain/tenant-knowledge/feedback';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
-import { IsoDateTime, SessionId } from './common';
+import { EntityType, IsoDateTime, SessionId } from './common';
 import { Verdict } from './search';
 
 /** The tenant's allowlist and analysts' feedback (docs/tenant-knowledge.md). */
@@ -128,4 +128,53 @@ export const SessionFeedback = /* @__PURE__ */ (() =>
       }),
     }),
     { id: 'SessionFeedback', description: "An analyst's review of a session's verdict" },
+  ))();
+
+/** The tenant-wide "do not share" mark (domain/tenant-knowledge/do-not-share.ts). */
+export const MarkDoNotShareRequest = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      entity_type: EntityType,
+      value: withMeta(z.string().check(z.minLength(1), z.maxLength(256)), {
+        description: 'The entity, normalised like an investigated entity',
+        example: 'payroll.contoso.example',
+      }),
+      reason: withMeta(z.string().check(z.minLength(1), z.maxLength(MAX_REASON_LENGTH)), {
+        description: 'Why it must never leave the tenant; kept in the audit list',
+        example: 'Internal codename, under NDA',
+      }),
+    }),
+    { id: 'MarkDoNotShareRequest' },
+  ))();
+
+export const DoNotShareMark = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      entity_type: EntityType,
+      value: withMeta(z.string(), { description: 'Normalised value', example: 'payroll.contoso.example' }),
+      reason: z.string(),
+      marked_by: withMeta(z.string(), {
+        description: 'Who marked it: key:<key ID>, or user:<name> for a console admin',
+        example: 'key:k_0123456789abcdef',
+      }),
+      marked_at: IsoDateTime,
+    }),
+    {
+      id: 'DoNotShareMark',
+      description: 'An entity never sent to a third party and withheld from API-key graph answers',
+    },
+  ))();
+
+export const ListDoNotShareResponse = /* @__PURE__ */ (() =>
+  withMeta(z.object({ marks: z.array(DoNotShareMark) }), { id: 'ListDoNotShareResponse' }))();
+
+export const DoNotShareParams = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      entity_type: EntityType,
+      value: withMeta(z.string().check(z.minLength(1), z.maxLength(256)), {
+        description: 'The marked entity (normalised like an investigated entity)',
+      }),
+    }),
+    { id: 'DoNotShareParams' },
   ))();

@@ -91,7 +91,9 @@ export type AdminAction =
   | 'allowlist_add'
   | 'allowlist_remove'
   | 'feedback'
-  | 'feedback_approve';
+  | 'feedback_approve'
+  | 'do_not_share_mark'
+  | 'do_not_share_lower';
 
 export interface AuditEntry {
   audit_id: string;

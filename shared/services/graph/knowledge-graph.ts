@@ -16,6 +16,7 @@ import {
   isEdgeSortKey,
   type StoredNode,
 } from '../../store/graph-repository';
+import { tenantKnowledgeReadsFromConfig } from '../../store/tenant-knowledge/tenant-knowledge-reads';
 import * as z from '../../zod';
 import { deploymentCursorCodec } from '../auth/cursor-secrets';
 
@@ -47,6 +48,11 @@ export interface GraphQueryInput {
    * absent, and red neighbours are dropped from both depths. The console's signed-in analysts see them.
    */
   hideRed?: boolean;
+  /**
+   * With hideRed: the tenant's "do not share" marks (TenantKnowledgeReads), whose entities are
+   * withheld like red ones (404 saying withheld; dropped from neighbours).
+   */
+  doNotShare?: { listMarks(): Promise<ReadonlyArray<{ entity_type: EntityType; value: string }>> };
 }
 
 export interface GraphEntityView {
@@ -105,10 +111,12 @@ export async function queryKnowledgeGraph(
     ? (await deploymentCursorCodec()).decode(input.cursor, binding, position).after
     : undefined;
 
-  const [node, page] = await Promise.all([
+  const [node, page, marks] = await Promise.all([
     graph.getNode(entity),
     graph.neighbours(entity, { limit: input.limit, after }),
+    input.hideRed && input.doNotShare ? input.doNotShare.listMarks() : [],
   ]);
+  const marked = new Set(marks.map((m) => entityKey({ type: m.entity_type, value: m.value })));
   if (!node) {
     throw new NotFoundError(
       `The knowledge graph has no ${entityLabel(entity)}: no incident or completed investigation has named it yet.`,
@@ -120,8 +128,13 @@ export async function queryKnowledgeGraph(
       `The knowledge graph withholds ${entityLabel(entity)} from API keys: only TLP:RED investigations have named it.`,
     );
   }
+  if (marked.has(entityKey(entity))) {
+    throw new NotFoundError(
+      `The knowledge graph withholds ${entityLabel(entity)} from API keys: the tenant marks it do not share.`,
+    );
+  }
   const nodes = new Map<string, StoredNode>();
-  const visible = visibleSides(graph, nodes, input.hideRed === true);
+  const visible = visibleSides(graph, nodes, input.hideRed === true, marked);
   const sides = await visible(page.sides);
 
   const depth2 = new Map<string, EdgeSide[]>();
@@ -154,15 +167,21 @@ export async function queryKnowledgeGraph(
 /**
  * The edge sides to answer, with the nodes at their other ends read into `nodes` (one batch read per
  * depth, at most `limit` and DEPTH2_FANOUT × DEPTH2_PER_NEIGHBOR keys): their latest risk scores go
- * on the neighbours, and with `hideRed` the sides whose other end is a TLP:RED node are dropped.
+ * on the neighbours, and with `hideRed` the sides whose other end is a TLP:RED node or marked do not share are dropped.
  */
-function visibleSides(graph: GraphRepository, nodes: Map<string, StoredNode>, hideRed: boolean) {
+function visibleSides(
+  graph: GraphRepository,
+  nodes: Map<string, StoredNode>,
+  hideRed: boolean,
+  marked: ReadonlySet<string>,
+) {
   return async (sides: EdgeSide[]): Promise<EdgeSide[]> => {
     const read = await graph.getNodes(sides.map((side) => side.other));
     for (const [pk, node] of read) nodes.set(pk, node);
     if (!hideRed) return sides;
     return sides.filter((side) => {
       const other = read.get(entityPk(side.other));
+      if (marked.has(entityKey(side.other))) return false;
       return !other || sharedTlp(other) !== 'red';
     });
   };
@@ -172,3 +191,6 @@ function visibleSides(graph: GraphRepository, nodes: Map<string, StoredNode>, hi
 export const graphStore: () => GraphRepository = /* @__PURE__ */ perConfiguration((cfg) =>
   graphRepositoryFromConfig(cfg),
 );
+
+/** The tenant's "do not share" marks of this process, for API-key graph answers (GraphQueryInput). */
+export const doNotShareMarks = /* @__PURE__ */ perConfiguration((cfg) => tenantKnowledgeReadsFromConfig(cfg));

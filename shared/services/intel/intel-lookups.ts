@@ -18,6 +18,7 @@ import { callProvider } from '../../platform/intel-http';
 import { readIntelSecret } from '../../platform/intel-secret';
 import { graphRepositoryFromConfig } from '../../store/graph-repository';
 import { type IntelRepository, intelRepositoryFromConfig } from '../../store/intel-repository';
+import { tenantKnowledgeReadsFromConfig } from '../../store/tenant-knowledge/tenant-knowledge-reads';
 import { type ConnectorSettings, connectorSettings } from './connector-settings';
 
 type Env = Record<string, unknown>;
@@ -39,6 +40,8 @@ export interface IntelLookupsDeps {
   repo: IntelRepository;
   /** The knowledge graph's nodes, read for their TLP only (entityTlp). */
   nodes?: { getNode(entity: Entity): Promise<Parameters<typeof sharedTlp>[0] | undefined> };
+  /** The tenant's "do not share" marks (TenantKnowledgeReads). */
+  marks?: { isDoNotShare(entity: Entity): Promise<boolean> };
   now?: () => Date;
   fetchImpl?: typeof fetch;
 }
@@ -60,6 +63,10 @@ export class IntelLookups implements IntelPort {
   async entityTlp(entity: Entity): Promise<Tlp | undefined> {
     const node = await this.deps.nodes?.getNode(entity);
     return node ? sharedTlp(node) : undefined;
+  }
+
+  async doNotShare(entity: Entity): Promise<boolean> {
+    return (await this.deps.marks?.isDoNotShare(entity)) ?? false;
   }
 
   async lookup(
@@ -289,5 +296,6 @@ export function intelLookupsFromConfig(
     cfg,
     repo: intelRepositoryFromConfig(cfg, doc),
     nodes: graphRepositoryFromConfig(cfg, doc),
+    marks: tenantKnowledgeReadsFromConfig(cfg, doc),
   });
 }

@@ -1,4 +1,5 @@
 import { perConfiguration } from '../../config';
+import type { EntityType } from '../../domain/core/entity';
 import { ConflictError, NotFoundError } from '../../domain/core/errors';
 import type { FeedbackRecord, Verdict } from '../../domain/core/vocabulary';
 import { VERDICTS } from '../../domain/core/vocabulary';
@@ -12,6 +13,12 @@ import {
   isExpired,
   newAllowlistEntry,
 } from '../../domain/tenant-knowledge/allowlist';
+import {
+  type DoNotShareInput,
+  type DoNotShareMark,
+  doNotShareEntity,
+  newDoNotShareMark,
+} from '../../domain/tenant-knowledge/do-not-share';
 import {
   awaitsApproval,
   type FeedbackInput,
@@ -119,6 +126,43 @@ export class TenantKnowledgeService {
         type: entry.type,
         value: entry.value,
         reason: entry.reason,
+      }),
+    );
+  }
+
+  /** Marks an entity "do not share" tenant-wide (admins only: the route decides), audited; 409 when marked. */
+  async markDoNotShare(caller: Caller, input: DoNotShareInput): Promise<DoNotShareMark> {
+    const now = this.deps.now();
+    const mark = newDoNotShareMark(input, actorName(caller), now);
+    await this.deps.knowledge.markDoNotShare(
+      mark,
+      audit('do_not_share_mark', `${mark.entity_type}:${mark.value}`, caller, now, {
+        type: mark.entity_type,
+        value: mark.value,
+        reason: mark.reason,
+      }),
+    );
+    return mark;
+  }
+
+  async listDoNotShare(): Promise<{ marks: DoNotShareMark[] }> {
+    const marks = await this.deps.knowledge.listMarks();
+    return { marks: marks.sort((a, b) => b.marked_at.localeCompare(a.marked_at)) };
+  }
+
+  /** Lowers the mark (the entity is shared as its TLP allows again), audited with the mark's reason; 404 when unmarked. */
+  async lowerDoNotShare(caller: Caller, type: EntityType, value: string): Promise<void> {
+    const now = this.deps.now();
+    const entity = doNotShareEntity(type, value);
+    const mark = await this.deps.knowledge.doNotShareMark(entity);
+    if (!mark) throw new NotFoundError(`${entity.type} ${entity.value} is not marked do not share.`);
+    await this.deps.knowledge.lowerDoNotShare(
+      entity,
+      audit('do_not_share_lower', `${entity.type}:${entity.value}`, caller, now, {
+        type: entity.type,
+        value: entity.value,
+        reason: mark.reason,
+        marked_by: mark.marked_by,
       }),
     );
   }

@@ -1,6 +1,7 @@
-import type { Entity } from '../../domain/core/entity';
+import type { Entity, EntityType } from '../../domain/core/entity';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AllowlistEntry, AllowlistType } from '../../domain/tenant-knowledge/allowlist-types';
+import type { DoNotShareMark } from '../../domain/tenant-knowledge/do-not-share';
 
 /**
  * The tenant's knowledge in the sessions table (tenant-knowledge-repository.ts has the key design):
@@ -54,5 +55,20 @@ export function feedbackFromItem(item: Record<string, unknown>): FeedbackRecord 
     ...(item.by_role === 'admin' || item.by_role === 'analyst' ? { by_role: item.by_role } : {}),
     ...(typeof item.expires_at === 'string' ? { expires_at: item.expires_at } : {}),
     ...(typeof item.approves === 'string' ? { approves: item.approves } : {}),
+  };
+}
+
+/** The tenant-wide "do not share" marks: pk DO_NOT_SHARE, sk MARK#<type>#<value> (one per entity). */
+export const DO_NOT_SHARE_PK = 'DO_NOT_SHARE';
+export const MARK_PREFIX = 'MARK#';
+export const markSk = (entity: Entity) => `${MARK_PREFIX}${entity.type}#${entity.value}`;
+
+export function markFromItem(item: Record<string, unknown>): DoNotShareMark {
+  return {
+    entity_type: item.entity_type as EntityType,
+    value: String(item.value),
+    reason: String(item.reason),
+    marked_by: String(item.marked_by),
+    marked_at: String(item.marked_at),
   };
 }

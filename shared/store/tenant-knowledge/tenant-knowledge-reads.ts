@@ -3,18 +3,23 @@ import type { Config } from '../../config';
 import type { Entity } from '../../domain/core/entity';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AllowlistEntry } from '../../domain/tenant-knowledge/allowlist-types';
+import type { DoNotShareMark } from '../../domain/tenant-knowledge/do-not-share';
 import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
 import {
   ALLOWLIST_PK,
   COUNTED_REVIEW_PREFIX,
+  DO_NOT_SHARE_PK,
   ENTRY_PREFIX,
   entryFromItem,
   entrySk,
   feedbackFromItem,
   feedbackPk,
+  MARK_PREFIX,
   MAX_ALLOWLIST_ENTRIES,
   MAX_FEEDBACK_READ,
+  markFromItem,
+  markSk,
   WAITING_REVIEW_PREFIX,
 } from './tenant-knowledge-items';
 
@@ -56,6 +61,40 @@ export class TenantKnowledgeReads {
       if (entries.length >= MAX_ALLOWLIST_ENTRIES) break;
     }
     return entries.slice(0, MAX_ALLOWLIST_ENTRIES);
+  }
+
+  /** The entity's "do not share" mark, if an admin set one (one strongly consistent GetItem). */
+  async doNotShareMark(entity: Entity): Promise<DoNotShareMark | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.sessionsTable,
+        Key: { pk: DO_NOT_SHARE_PK, sk: markSk(entity) },
+        ConsistentRead: true,
+      }),
+    );
+    return Item ? markFromItem(Item) : undefined;
+  }
+
+  async isDoNotShare(entity: Entity): Promise<boolean> {
+    return (await this.doNotShareMark(entity)) !== undefined;
+  }
+
+  /** Every mark, in entity order (bounded like the allowlist). */
+  async listMarks(): Promise<DoNotShareMark[]> {
+    const marks: DoNotShareMark[] = [];
+    const pages = paginateQuery(
+      { client: this.doc, pageSize: 1000 },
+      {
+        TableName: this.sessionsTable,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :mark)',
+        ExpressionAttributeValues: { ':pk': DO_NOT_SHARE_PK, ':mark': MARK_PREFIX },
+      },
+    );
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) marks.push(markFromItem(item));
+      if (marks.length >= MAX_ALLOWLIST_ENTRIES) break;
+    }
+    return marks.slice(0, MAX_ALLOWLIST_ENTRIES);
   }
 
   /**

@@ -5,11 +5,19 @@ import { ConflictError, NotFoundError } from '../../domain/core/errors';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AuditEntry } from '../../domain/keys/key-lifecycle';
 import type { AllowlistEntry } from '../../domain/tenant-knowledge/allowlist';
+import type { DoNotShareMark } from '../../domain/tenant-knowledge/do-not-share';
 import { auditPut } from '../audit-items';
 import { isConditionFailure } from '../condition-failures';
 import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
-import { ALLOWLIST_PK, entrySk, feedbackPk, reviewSk } from './tenant-knowledge-items';
+import {
+  ALLOWLIST_PK,
+  DO_NOT_SHARE_PK,
+  entrySk,
+  feedbackPk,
+  markSk,
+  reviewSk,
+} from './tenant-knowledge-items';
 import { TenantKnowledgeReads } from './tenant-knowledge-reads';
 
 /**
@@ -19,6 +27,7 @@ import { TenantKnowledgeReads } from './tenant-knowledge-reads';
  *   pk ALLOWLIST                  sk ENTRY#<entry_id>   one allowlist entry (TTL at its expiry)
  *   pk FEEDBACK#<type>#<value>    sk C#|P#<review_id>   every review of that entity's sessions (P#:
  *                                                        awaiting an admin's approval; items.ts reviewSk)
+ *   pk DO_NOT_SHARE               sk MARK#<type>#<value> one "do not share" mark
  *
  * Every change is written in one transaction with its audit record in the keys table's audit
  * partition (pk AUDIT, the admin audit list), which these functions may write and nothing else of
@@ -87,6 +96,19 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
 
   /** Deletes the entry with its audit record; NotFoundError when there is none. */
   async removeEntry(entryId: string, audit: AuditEntry): Promise<void> {
+    await this.deleteAudited(
+      { pk: ALLOWLIST_PK, sk: entrySk(entryId) },
+      audit,
+      'No allowlist entry with this ID.',
+    );
+  }
+
+  /** Deletes an existing item with its audit record in one transaction; NotFoundError when it is absent. */
+  private async deleteAudited(
+    key: { pk: string; sk: string },
+    audit: AuditEntry,
+    notFound: string,
+  ): Promise<void> {
     try {
       await this.doc.send(
         new TransactWriteCommand({
@@ -94,7 +116,7 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
             {
               Delete: {
                 TableName: this.sessionsTable,
-                Key: { pk: ALLOWLIST_PK, sk: entrySk(entryId) },
+                Key: key,
                 ConditionExpression: 'attribute_exists(sk)',
               },
             },
@@ -103,9 +125,43 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new NotFoundError('No allowlist entry with this ID.');
+      if (isConditionFailure(error)) throw new NotFoundError(notFound);
       throw error;
     }
+  }
+
+  /** Marks the entity "do not share" with its audit record; ConflictError when it already is. */
+  async markDoNotShare(mark: DoNotShareMark, audit: AuditEntry): Promise<void> {
+    const entity = { type: mark.entity_type, value: mark.value };
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.sessionsTable,
+                Item: { pk: DO_NOT_SHARE_PK, sk: markSk(entity), ...mark },
+                ConditionExpression: 'attribute_not_exists(sk)',
+              },
+            },
+            this.auditPut(audit),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error))
+        throw new ConflictError(`${mark.entity_type} ${mark.value} is already marked do not share.`);
+      throw error;
+    }
+  }
+
+  /** Lowers (deletes) the mark with its audit record; NotFoundError when there is none. */
+  async lowerDoNotShare(entity: Entity, audit: AuditEntry): Promise<void> {
+    await this.deleteAudited(
+      { pk: DO_NOT_SHARE_PK, sk: markSk(entity) },
+      audit,
+      `${entity.type} ${entity.value} is not marked do not share.`,
+    );
   }
 
   /**

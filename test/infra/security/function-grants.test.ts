@@ -245,10 +245,16 @@ describe('grants in the synthesised stack', () => {
     });
     const readWrite = tableActions('readWrite').sort();
     for (const name of ['add-allowlist-entry', 'remove-allowlist-entry']) {
-      expect(onSessions(name), name).toEqual([{ actions: readWrite, condition: heldTo('ALLOWLIST') }]);
+      expect(onSessions(name), name).toEqual([
+        { actions: readWrite, condition: heldTo('ALLOWLIST', 'DO_NOT_SHARE') },
+      ]);
     }
     expect(onSessions('list-allowlist')).toEqual([
-      { actions: tableActions('read').sort(), condition: heldTo('ALLOWLIST') },
+      { actions: tableActions('read').sort(), condition: heldTo('ALLOWLIST', 'DO_NOT_SHARE') },
+    ]);
+    // The "do not share" marks, to withhold them from API keys: that partition, read only.
+    expect(onSessions('query-knowledge-graph')).toEqual([
+      { actions: tableActions('read').sort(), condition: heldTo('DO_NOT_SHARE') },
     ]);
     // Its own review items, and a read of the session record it reviews: never a session's writes.
     expect(onSessions('submit-session-feedback')).toEqual([

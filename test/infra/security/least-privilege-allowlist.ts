@@ -195,7 +195,7 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'get-investigation-stix': readTable('sessions'),
   'search-investigations': [...readTable('sessions'), ...CURSOR_SECRET],
   'list-sessions': [...readTable('sessions'), ...CURSOR_SECRET],
-  'query-knowledge-graph': [...readTable('graph', true), ...CURSOR_SECRET],
+  'query-knowledge-graph': [...readTable('graph', true), ...readTable('sessions'), ...CURSOR_SECRET],
   'list-incidents': [...readTable('incidents', true), ...CURSOR_SECRET],
   'ingest-incidents': [{ actions: QUEUE_SEND, resources: ['{queue/incidents}'] }],
   'step-mark-active': writeTable('sessions'),

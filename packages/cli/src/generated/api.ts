@@ -567,6 +567,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/do-not-share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the "do not share" marks
+         * @description Every mark, newest first.
+         *
+         *     Requires an admin API key.
+         */
+        get: operations["listDoNotShare"];
+        put?: never;
+        /**
+         * Mark an entity "do not share" tenant-wide
+         * @description An admin's decision, with a required reason, that an entity never leaves the tenant. A marked entity is never sent to a third-party source (intel lookups skip it: "do not share") and API-key graph answers withhold it (404 saying withheld, and left out of neighbours); console users still see it. The same entity twice is a 409. Audited.
+         *
+         *     Requires an admin API key.
+         */
+        post: operations["markDoNotShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/do-not-share/{entity_type}/{value}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lower a "do not share" mark
+         * @description Removes the mark (204): the entity is shared again as its TLP allows. 404 when it is not marked. Audited.
+         *
+         *     Requires an admin API key.
+         */
+        delete: operations["lowerDoNotShare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/feeds": {
         parameters: {
             query?: never;
@@ -3250,6 +3300,42 @@ export interface components {
              */
             session_withheld?: true;
         };
+        MarkDoNotShareRequest: {
+            entity_type: components["schemas"]["EntityType"];
+            /**
+             * @description The entity, normalised like an investigated entity
+             * @example payroll.contoso.example
+             */
+            value: string;
+            /**
+             * @description Why it must never leave the tenant; kept in the audit list
+             * @example Internal codename, under NDA
+             */
+            reason: string;
+        };
+        /** @description An entity never sent to a third party and withheld from API-key graph answers */
+        DoNotShareMark: {
+            entity_type: components["schemas"]["EntityType"];
+            /**
+             * @description Normalised value
+             * @example payroll.contoso.example
+             */
+            value: string;
+            reason: string;
+            /**
+             * @description Who marked it: key:<key ID>, or user:<name> for a console admin
+             * @example key:k_0123456789abcdef
+             */
+            marked_by: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            marked_at: string;
+        };
+        ListDoNotShareResponse: {
+            marks: components["schemas"]["DoNotShareMark"][];
+        };
         FeedSummary: {
             /**
              * @description Feed name
@@ -5711,6 +5797,262 @@ export interface operations {
             };
         };
     };
+    listDoNotShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The marks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDoNotShareResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    markDoNotShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkDoNotShareRequest"];
+            };
+        };
+        responses: {
+            /** @description The entity was marked */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotShareMark"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body must be JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    lowerDoNotShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Kind of security entity */
+                entity_type: components["schemas"]["EntityType"];
+                /** @description The marked entity (normalised like an investigated entity) */
+                value: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mark was lowered */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listFeeds: {
         parameters: {
             query?: never;
@@ -6790,6 +7132,27 @@ export const OPERATIONS = {
   "submitSessionFeedback": {
     "method": "POST",
     "path": "/api/v1/sessions/{session_id}/feedback",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "markDoNotShare": {
+    "method": "POST",
+    "path": "/api/v1/admin/do-not-share",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "listDoNotShare": {
+    "method": "GET",
+    "path": "/api/v1/admin/do-not-share",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "lowerDoNotShare": {
+    "method": "DELETE",
+    "path": "/api/v1/admin/do-not-share/{entity_type}/{value}",
     "access": {
       "kind": "admin"
     }

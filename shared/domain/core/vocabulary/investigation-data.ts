@@ -115,6 +115,8 @@ export interface IntelPort {
    * undefined when it has none: a lookup is sent only if max(session TLP, this) allows it.
    */
   entityTlp?(entity: Entity): Promise<Tlp | undefined>;
+  /** Whether an admin marked the entity "do not share" tenant-wide: then no lookup is sent. */
+  doNotShare?(entity: Entity): Promise<boolean>;
   lookup(
     connector: string,
     entity: Entity,

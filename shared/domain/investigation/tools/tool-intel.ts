@@ -10,6 +10,7 @@ import {
   intelToolName,
 } from '../../intel/connectors';
 import { MAPPERS } from '../../intel/mappers';
+import { DO_NOT_SHARE_SKIP } from '../../tenant-knowledge/do-not-share';
 import { classifyIp } from './ip-ranges';
 import { declaredTool } from './tool-catalogue';
 
@@ -29,6 +30,7 @@ function intelTool(name: ConnectorName): Tool {
       const refusal = refusalReason(connector, entity, ctx.tlp ?? DEFAULT_TLP, ctx.internalSuffixes ?? []);
       if (refusal) throw new ToolSkippedError(refusal);
       if (!ctx.intel?.enabled(name)) throw new ToolSkippedError(`${connector.title} is not configured.`);
+      if (await ctx.intel.doNotShare?.(entity)) throw new ToolSkippedError(DO_NOT_SHARE_SKIP);
       // The entity's own level: an earlier TLP:RED investigation of it keeps it from third parties.
       const entityTlp = await ctx.intel.entityTlp?.(entity);
       const level = stricterTlp(ctx.tlp ?? DEFAULT_TLP, entityTlp);
