@@ -253,13 +253,15 @@ describe('least privilege of every IAM principal in the template', () => {
     expect(unused).toEqual([]);
   });
 
-  it('only start, cancel and the sweeper touch executions, only key administration touches API Gateway', () => {
+  it('only the starters (start, batch, MCP, the incident consumer), cancel and the sweeper touch executions, only key administration touches API Gateway', () => {
     const holders = (prefix: string) =>
       [...new Set(grants.filter((g) => g.action.startsWith(prefix)).map((g) => g.principal))].sort();
     expect(holders('states:StartExecution')).toEqual([
       'console-start-investigation',
+      'incident-sync-consumer',
       'mcp',
       'start-investigation',
+      'start-investigation-batch',
     ]);
     expect(holders('states:StopExecution')).toEqual(['cancel-investigation', 'console-cancel-investigation']);
     expect(holders('states:DescribeExecution')).toEqual(['sweep-stale-sessions']);

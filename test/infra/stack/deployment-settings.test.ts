@@ -39,6 +39,8 @@ describe('deployment settings from CDK context', () => {
       webhookTimeoutSeconds: 15,
       webhookRetrySchedule: '5,60,300,1800,3600,7200,28800',
       webhookAllowLoopback: false,
+      autoInvestigate: 'off',
+      autoInvestigateDailyQuota: 200,
     });
   });
 

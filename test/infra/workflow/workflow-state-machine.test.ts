@@ -162,7 +162,7 @@ describe('investigation state machines', () => {
     expect(target?.RetryPolicy).toMatchObject({ MaximumRetryAttempts: expect.any(Number) });
   });
 
-  it('lets only start-investigation start executions (on either), only cancel-investigation stop them, only the sweeper describe them (Standard only)', () => {
+  it('lets only the starters start executions (on either), only cancel-investigation stop them, only the sweeper describe them (Standard only)', () => {
     const stateMachineActions = new Map<string, string[]>();
     for (const [id, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
       const actions = statementsOfRole(roleOf(fn))
@@ -196,6 +196,9 @@ describe('investigation state machines', () => {
       [physicalFunctionName('test', STALE_SESSION_SWEEP_FUNCTION)]: ['states:DescribeExecution'],
       // The MCP endpoint's investigate_entity (docs/mcp.md).
       [physicalFunctionName('test', 'mcp')]: ['states:StartExecution'],
+      // Batches start one run per entity; the incident consumer starts arriving incidents' entities.
+      [physicalFunctionName('test', 'start-investigation-batch')]: ['states:StartExecution'],
+      [physicalFunctionName('test', 'incident-sync-consumer')]: ['states:StartExecution'],
     });
   });
 
