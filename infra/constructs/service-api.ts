@@ -21,6 +21,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnPermission } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
@@ -105,6 +106,12 @@ export class ServiceApi extends Construct {
   /** The stage's base URL without trailing slash, built without a reference to the stage. */
   readonly baseUrl: string;
   private permissionCount = 0;
+  /**
+   * One invoke permission per function: scoped to its method and path while it serves one, widened
+   * to this API's stage when it serves several (console twins, the public and proxy prefixes). Each
+   * is a resource, and the stack sits near CloudFormation's 500: a permission per path cost ~28.
+   */
+  private readonly invokePermissions = new Map<ServiceFunction, { permission: CfnPermission; arn: string }>();
   private readonly props: ServiceApiProps;
   private authorizerFunction: ServiceFunction | undefined;
   private consoleAuthorizerFunction: ServiceFunction | undefined;
@@ -202,11 +209,7 @@ export class ServiceApi extends Construct {
                 apiKeyRequired: true,
               },
       );
-      fn.function.addPermission(`ApiInvoke${++this.permissionCount}`, {
-        principal: new ServicePrincipal('apigateway.amazonaws.com'),
-        action: 'lambda:InvokeFunction',
-        sourceArn: this.api.arnForExecuteApi(route.method, pathForArn(path), API_STAGE_NAME),
-      });
+      this.allowInvoke(fn, this.api.arnForExecuteApi(route.method, pathForArn(path), API_STAGE_NAME));
       if (isPublic) {
         Validations.of(method).acknowledge({
           id: 'AwsSolutions-APIG4',
@@ -220,6 +223,22 @@ export class ServiceApi extends Construct {
           : 'Callers are assistant-platform plugins holding service API keys; a Lambda REQUEST authorizer checks them.',
       });
     }
+  }
+
+  private allowInvoke(fn: ServiceFunction, sourceArn: string): void {
+    const existing = this.invokePermissions.get(fn);
+    if (existing) {
+      if (existing.arn !== sourceArn)
+        existing.permission.sourceArn = this.api.arnForExecuteApi('*', '/*', API_STAGE_NAME);
+      return;
+    }
+    const permission = new CfnPermission(fn.function, `ApiInvoke${++this.permissionCount}`, {
+      functionName: fn.function.functionArn,
+      principal: new ServicePrincipal('apigateway.amazonaws.com').service,
+      action: 'lambda:InvokeFunction',
+      sourceArn,
+    });
+    this.invokePermissions.set(fn, { permission, arn: sourceArn });
   }
 
   /**

@@ -269,8 +269,10 @@ describe('least privilege of every IAM principal in the template', () => {
       'cancel-investigation',
       'console-cancel-investigation',
       'console-start-investigation',
+      'incident-sync-consumer',
       'mcp',
       'start-investigation',
+      'start-investigation-batch',
       'sweep-stale-sessions',
     ]);
     expect(holders('apigateway:')).toEqual([
