@@ -127,7 +127,11 @@ describe('authorization matrix generated from the route table', () => {
       // Any valid key reaches these routes (the MCP endpoint; its tools check scopes themselves), so
       // there is no key to refuse with 403: the key holding a single scope, the least, is admitted.
       it('admits every valid key, whatever its scopes, by X-API-Key and by Bearer', async () => {
-        for (const key of [keys['allowed:graph:read'] as string, keys.allScopes as string, service.adminKey]) {
+        for (const key of [
+          keys['allowed:graph:read'] as string,
+          keys.allScopes as string,
+          service.adminKey,
+        ]) {
           expectAdmitted(route, await request(route, path, key));
           expectAdmitted(route, await request(route, path, undefined, { authorization: `Bearer ${key}` }));
         }
