@@ -137,6 +137,47 @@ export function isContractError(json: unknown): boolean {
   );
 }
 
+/** A JSON-RPC 2.0 error response: `{jsonrpc: "2.0", error: {code: integer, message}, id}`. */
+export function isJsonRpcError(json: unknown): boolean {
+  const body = json as { jsonrpc?: unknown; error?: Record<string, unknown> } | undefined;
+  const error = body?.error;
+  return (
+    body?.jsonrpc === '2.0' &&
+    !!error &&
+    Number.isInteger(error.code) &&
+    typeof error.message === 'string' &&
+    error.message.length > 0 &&
+    'id' in body
+  );
+}
+
+/** The MCP endpoint (docs/mcp.md), which answers in JSON-RPC once the gateway has let a request in. */
+export const MCP_PATH = '/api/v1/mcp';
+
+export function isMcpPath(path: string): boolean {
+  return (path.split('?')[0] ?? path) === MCP_PATH;
+}
+
+/**
+ * An answer of the MCP endpoint: below 500, nothing internal, and an error either in the contract
+ * shape (the gateway's refusals before any JSON-RPC: 401, 403, 413, 415, 429) or a JSON-RPC error
+ * (the protocol's own: a malformed message, 405 for GET and DELETE, 406 for a missing Accept).
+ */
+export function expectCleanMcpAnswer(answer: RawAnswer, label: string): void {
+  expect(answer.status, `${label} → ${answer.status} ${answer.text.slice(0, 300)}`).toBeLessThan(500);
+  if (answer.status >= 400) {
+    expect(
+      isContractError(answer.json) || isJsonRpcError(answer.json),
+      `${label}: error shape of ${answer.text.slice(0, 300)}`,
+    ).toBe(true);
+    expect(String(answer.headers['content-type']), label).toMatch(/^application\/json/);
+  }
+  expect(
+    leaksIn(answer.text, answer.status >= 400),
+    `${label}: leaks in ${answer.text.slice(0, 500)}`,
+  ).toEqual([]);
+}
+
 /** Every answer: below 500, errors in the contract shape with a JSON content type, nothing internal. */
 export function expectCleanAnswer(answer: RawAnswer, label: string): void {
   expect(answer.status, `${label} → ${answer.status} ${answer.text.slice(0, 300)}`).toBeLessThan(500);

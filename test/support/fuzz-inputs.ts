@@ -391,8 +391,13 @@ export function routeRequests(
 ): fc.Arbitrary<FuzzRequest> {
   const params = [...servedPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
   const segments = fc.tuple(...params.map((p) => segmentArbitrary(p, targets, route)));
+  // Any valid key reaches a 'key' route (the MCP endpoint); the client key holds every scope.
   const key =
-    route.access.kind === 'admin' ? keys.admin : route.access.kind === 'scope' ? keys.client : undefined;
+    route.access.kind === 'admin'
+      ? keys.admin
+      : route.access.kind === 'scope' || route.access.kind === 'key'
+        ? keys.client
+        : undefined;
   const idempotency = fc.option(fc.oneof(nastyString, fc.constant('ok-key-1')), { freq: 3 });
   const body = route.method === 'POST' ? fc.option(bodyArbitrary(route), { freq: 8 }) : fc.constant(null);
   return fc
@@ -446,6 +451,16 @@ function effectiveBody(req: FuzzRequest): { rejected: true } | { rejected: false
   }
 }
 
+/** Whether the body, as the MCP endpoint would read it, holds a JSON-RPC `tools/call` message. */
+function callsMcpTool(req: FuzzRequest): boolean {
+  const body = effectiveBody(req);
+  if (body.rejected) return false;
+  const messages = Array.isArray(body.value) ? body.value : [body.value];
+  return messages.some(
+    (m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call',
+  );
+}
+
 /**
  * Whether the service could legitimately accept this request and change stored state. Reads never
  * do; a route with a body does only when its schema (and, for ingest, the per-record normaliser)
@@ -454,6 +469,9 @@ function effectiveBody(req: FuzzRequest): { rejected: true } | { rejected: false
 export function mayChangeState(req: FuzzRequest): boolean {
   const route = req.route;
   if (route.method === 'GET' || route.access.kind === 'public') return false;
+  // The MCP endpoint: GET and DELETE only answer 405; a POST changes state only through a tools/call
+  // (investigate_entity starts an investigation), whatever the other messages of a batch say.
+  if (route.access.kind === 'key') return route.method === 'POST' && callsMcpTool(req);
   const hasParams = /\{[^}]+\}/.test(route.path);
   if (!route.request.body) return hasParams ? req.realTarget : true;
   if (hasParams && !req.realTarget) return false;

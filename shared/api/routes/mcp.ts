@@ -20,6 +20,9 @@ export const mcp = /* @__PURE__ */ defineRoute({
   responses: {
     200: { description: 'A JSON-RPC response' },
     202: { description: 'A notification, accepted' },
+    // The SDK answers a body that is no JSON-RPC message with a JSON-RPC error (-32700, -32600), not
+    // the REST error shape.
+    400: { description: 'Not a JSON-RPC message: a JSON-RPC error' },
   },
   // The synchronous investigate_entity waits within the API Gateway integration's 29 s.
   timeoutSeconds: 30,

@@ -41,9 +41,9 @@ function remember(apiKey: string | undefined): void {
 async function send(
   method: string,
   path: string,
-  options: { key?: string; bearer?: string; body?: unknown } = {},
+  options: { key?: string; bearer?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<RawAnswer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.key) {
     headers['x-api-key'] = options.key;
     remember(options.key);
@@ -74,6 +74,8 @@ beforeAll(async () => {
       POWERTOOLS_LOG_LEVEL: 'DEBUG',
       SIS_FAULT_INJECTION: `step-assess@${ENGINE_FAULT}=throw`,
       SIS_CONSOLE_ADMIN_PASSWORD: CONSOLE_PASSWORD,
+      // The webhook subscriptions point at a loopback port nothing listens on (they are removed at once).
+      SIS_WEBHOOK_ALLOW_LOOPBACK: 'true',
     },
   });
   remember(service.adminKey);
@@ -240,6 +242,70 @@ describe('secrets never reach the logs', () => {
       expect((await send('GET', base, caller)).status).toBe(200);
       expect((await send('POST', `${base}/refresh`, { ...caller, body: {} })).status).toBe(200);
     }
+    // Webhook subscriptions, over the API and the console: the signing secret is a secret too.
+    for (const caller of [{ key: admin }, { bearer: idToken }]) {
+      const base = caller.key ? '/api/v1/admin/webhooks' : '/api/v1/console/admin/webhooks';
+      const hook = await send('POST', base, {
+        ...caller,
+        body: {
+          url: 'http://127.0.0.1:9/hook',
+          events: ['investigation.completed'],
+          description: 'secrets',
+        },
+      });
+      expect(hook.status, hook.text).toBe(201);
+      expect(hook.json.secret).toMatch(/^whsec_/);
+      remember(hook.json.secret);
+      const webhookId: string = hook.json.webhook_id;
+      expect((await send('GET', base, caller)).status).toBe(200);
+      expect((await send('GET', `${base}/${webhookId}/deliveries`, caller)).status).toBe(200);
+      const resigned = await send('POST', `${base}/${webhookId}/rotate-secret`, { ...caller, body: {} });
+      expect(resigned.status, resigned.text).toBe(200);
+      expect(resigned.json.secret).toMatch(/^whsec_/);
+      remember(resigned.json.secret);
+      expect((await send('DELETE', `${base}/${webhookId}`, caller)).status).toBe(204);
+    }
+    // The tenant-wide do-not-share mark.
+    const marked = await send('POST', '/api/v1/admin/do-not-share', {
+      key: admin,
+      body: { entity_type: 'ip', value: '198.51.100.99', reason: 'secrets run' },
+    });
+    expect(marked.status, marked.text).toBe(201);
+    expect((await send('GET', '/api/v1/admin/do-not-share', { key: admin })).status).toBe(200);
+    const lowered = await send('DELETE', '/api/v1/admin/do-not-share/ip/198.51.100.99', { key: admin });
+    expect(lowered.status, lowered.text).toBe(204);
+    // A batch of investigations.
+    const batch = await send('POST', '/api/v1/investigations/batch', {
+      key: fresh,
+      body: { entities: ['203.0.113.68'] },
+    });
+    expect(batch.status, batch.text).toBeLessThan(300);
+    expect(
+      (await send('GET', `/api/v1/investigations/batch/${batch.json.batch_id}`, { key: fresh })).status,
+    ).toBe(200);
+    await service.stepFunctions.idle();
+    // The MCP endpoint, by X-API-Key and by Bearer, and its Security Copilot manifest.
+    const accept = { accept: 'application/json, text/event-stream' };
+    const listed = await send('POST', '/api/v1/mcp', {
+      key: fresh,
+      headers: accept,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+    });
+    expect(listed.status, listed.text).toBe(200);
+    const searched = await send('POST', '/api/v1/mcp', {
+      bearer: fresh,
+      headers: accept,
+      body: {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'search_investigations', arguments: { q: '203.0.113.66' } },
+      },
+    });
+    expect(searched.status, searched.text).toBe(200);
+    expect((await send('GET', '/api/v1/mcp', { key: fresh })).status).toBe(405);
+    expect((await send('DELETE', '/api/v1/mcp', { bearer: fresh })).status).toBe(405);
+    expect((await send('GET', '/plugin/security-copilot-mcp.yaml')).status).toBe(200);
     expect((await send('GET', '/api/v1/console/me', { bearer: fresh })).status).toBe(401);
     await service.stepFunctions.idle();
 

@@ -64,10 +64,31 @@ describe('authorizer policy derived from the route table', () => {
     expect(policyAllows(policy, otherApi)).toBe(false);
   });
 
-  it('returns an explicit Deny for a key that reaches no route at all', () => {
-    // Creation refuses a client key without scopes; a stored record can still end up reaching nothing.
+  it('lets a key without scopes reach only the routes any key reaches (the MCP endpoint)', () => {
+    // Creation refuses a client key without scopes; a stored record can still end up holding none. The
+    // MCP endpoint admits any valid key (its tools check scopes, so such a key lists no tool).
     const record: ApiKeyRecord = { ...key('client', ['graph:read']), scopes: [] };
     const policy = policyFor(record, routes, requestArn);
+    const anyKey = ROUTES.filter((r) => r.access.kind === 'key');
+    expect(anyKey.map((r) => r.operationId).sort()).toEqual(['mcp', 'mcpDelete', 'mcpGet']);
+    expect(policy.Statement).toEqual([
+      {
+        Action: 'execute-api:Invoke',
+        Effect: 'Allow',
+        Resource: anyKey.map((r) => methodArn(base, r.method, r.path)).sort(),
+      },
+    ]);
+    for (const route of ROUTES) {
+      const arn = methodArn(base, route.method, concrete(route.path));
+      expect(policyAllows(policy, arn), route.operationId).toBe(route.access.kind === 'key');
+    }
+  });
+
+  it('returns an explicit Deny for a key that reaches no route at all', () => {
+    // Without the any-key routes, a key without scopes reaches nothing.
+    const record: ApiKeyRecord = { ...key('client', ['graph:read']), scopes: [] };
+    const scoped = ROUTES.filter((r) => r.access.kind !== 'key');
+    const policy = policyFor(record, policyRoutes(scoped), requestArn);
     expect(policy.Statement).toEqual([
       { Action: 'execute-api:Invoke', Effect: 'Deny', Resource: [methodArn(base, '*', '/*')] },
     ]);
