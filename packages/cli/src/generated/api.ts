@@ -6423,6 +6423,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Not a JSON-RPC message: a JSON-RPC error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The API key is missing, malformed, unknown, expired or disabled. */
             401: {
                 headers: {
