@@ -104,3 +104,11 @@ export async function closedLoop(
   const elapsedMs = performance.now() - start;
   return { latencies, elapsedMs, perSecond: (latencies.length / elapsedMs) * 1000 };
 }
+
+/**
+ * `count` runs of `operation` one after another (at most a minute): each latency is one request
+ * alone on the wire, the way the poll and MCP scenarios compare a call with its floor or twin.
+ */
+export async function sequentialLatencies(operation: () => Promise<void>, count: number): Promise<number[]> {
+  return (await closedLoop(operation, { concurrency: 1, count, durationMs: 60_000 })).latencies;
+}

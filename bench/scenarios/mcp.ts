@@ -1,6 +1,6 @@
 import type { CostLine } from '../lib/cost-model';
 import type { BenchService } from '../lib/harness';
-import { closedLoop } from '../lib/http';
+import { sequentialLatencies } from '../lib/http';
 import { distribution, type Figure, figure } from '../lib/stats';
 import type { ScenarioContext } from './context';
 import type { PollTarget } from './polling';
@@ -57,8 +57,8 @@ export async function runMcpLatency(
     name: 'get_investigation',
     arguments: { session_id: target.sessionId },
   });
-  const p50Of = (op: () => Promise<void>, count: number) =>
-    closedLoop(op, { concurrency: 1, count, durationMs: 60_000 }).then((r) => distribution(r.latencies).p50);
+  const p50Of = async (op: () => Promise<void>, count: number) =>
+    distribution(await sequentialLatencies(op, count)).p50;
 
   for (const op of [restPoll, toolsList, getInvestigation]) await p50Of(op, 30);
   const rest: number[] = [];

@@ -7,7 +7,7 @@ import type { HistoryEntry } from '../../shared/store/sessions/records';
 import { tableName } from '../../shared/store/tables';
 import { handlerProbe } from '../lib/handler-timing';
 import type { BenchService } from '../lib/harness';
-import { closedLoop } from '../lib/http';
+import { closedLoop, sequentialLatencies } from '../lib/http';
 import { distribution, type Figure, figure, median } from '../lib/stats';
 import { alternate, type ScenarioContext } from './context';
 
@@ -156,7 +156,7 @@ export async function runPolling(
   const parts = { authorizer: [] as number[], handler: [] as number[], rest: [] as number[] };
   const servicePollTimed = async () => {
     const from = probe.invocations.length;
-    const latencies = await sequential(servicePoll(path), samples);
+    const latencies = await sequentialLatencies(servicePoll(path), samples);
     const invocations = probe.invocations.slice(from);
     const durations = (name: string) =>
       invocations.filter((i) => i.functionName === name).map((i) => i.endMs - i.startMs);
@@ -171,14 +171,12 @@ export async function runPolling(
     }
     return latencies;
   };
-  const sequential = (op: () => Promise<void>, count: number) =>
-    closedLoop(op, { concurrency: 1, count, durationMs: 60_000 }).then((r) => r.latencies);
 
   // Warm both paths: handler modules loaded, connections open, JIT settled.
-  await sequential(servicePoll(path), 50);
-  await sequential(floorPoll(undefined), 50);
-  await sequential(servicePoll(incrementalPath), 20);
-  await sequential(floorPoll(target.lastSeq), 20);
+  await sequentialLatencies(servicePoll(path), 50);
+  await sequentialLatencies(floorPoll(undefined), 50);
+  await sequentialLatencies(servicePoll(incrementalPath), 20);
+  await sequentialLatencies(floorPoll(target.lastSeq), 20);
 
   const full = { service: [] as number[][], floor: [] as number[][] };
   const incremental = { service: [] as number[][], floor: [] as number[][] };
@@ -186,14 +184,14 @@ export async function runPolling(
   for (let round = 0; round < rounds; round++) {
     ctx.say(`  polling round ${round + 1}/${rounds}`);
     const [sf, ff] = await alternate(round, servicePollTimed, () =>
-      sequential(floorPoll(undefined, true), samples),
+      sequentialLatencies(floorPoll(undefined, true), samples),
     );
     full.service.push(sf);
     full.floor.push(ff);
     const [si, fi] = await alternate(
       round,
-      () => sequential(servicePoll(incrementalPath), Math.round(samples / 2)),
-      () => sequential(floorPoll(target.lastSeq), Math.round(samples / 2)),
+      () => sequentialLatencies(servicePoll(incrementalPath), Math.round(samples / 2)),
+      () => sequentialLatencies(floorPoll(target.lastSeq), Math.round(samples / 2)),
     );
     incremental.service.push(si);
     incremental.floor.push(fi);
