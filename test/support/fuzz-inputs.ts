@@ -383,6 +383,9 @@ export interface FuzzKeys {
   client: string;
 }
 
+/** The Accept header of a Streamable HTTP client (the MCP specification's transports section). */
+const MCP_ACCEPT = 'application/json, text/event-stream';
+
 export function routeRequests(
   route: RouteDefinition,
   servedPath: string,
@@ -414,6 +417,9 @@ export function routeRequests(
       const headers: Record<string, string | string[]> = {};
       if (key) headers['x-api-key'] = key;
       if (text !== null && contentType !== undefined) headers['content-type'] = contentType;
+      // A Streamable HTTP client accepts both answers; without this the MCP SDK answers 406 before
+      // the JSON-RPC parser ever sees the fuzzed body.
+      if (route.access.kind === 'key') headers.accept = MCP_ACCEPT;
       if (idem !== null && route.operationId === 'startInvestigation') {
         // Header values must be latin1 without CR/LF to go on the wire at all.
         const value = idem.replace(/[^\x20-\x7e]/g, '').slice(0, MAX_WIRE_VALUE);
