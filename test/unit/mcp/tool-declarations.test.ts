@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mcpToolDefinitions } from '../../../shared/api/mcp/server';
 import { MCP_TOOLS } from '../../../shared/api/mcp/tools';
 import { RESPONSE_SCHEMAS } from '../../../shared/api/response-schemas';
 import type { RouteDefinition } from '../../../shared/api/route-types';
@@ -56,6 +57,22 @@ describe('MCP tool declarations follow their routes', () => {
     for (const tool of MCP_TOOLS) {
       expect(tool.route.access.kind).toBe('scope');
       expect(tool.route.description.length).toBeGreaterThan(20);
+    }
+  });
+
+  it('lists every tool with object-rooted JSON Schemas (the 2025 codec wraps structuredContent otherwise)', () => {
+    const definitions = mcpToolDefinitions();
+    expect([...definitions.keys()]).toEqual(MCP_TOOLS.map((t) => t.name));
+    for (const tool of MCP_TOOLS) {
+      const listed = definitions.get(tool.name);
+      expect(listed?.inputSchema.type, tool.name).toBe('object');
+      expect(listed?.inputSchema.properties, tool.name).toEqual(
+        expect.objectContaining(
+          Object.fromEntries(Object.keys(tool.inputSchema.shape).map((k) => [k, expect.anything()])),
+        ),
+      );
+      if (tool.outputSchema) expect(listed?.outputSchema?.type, tool.name).toBe('object');
+      else expect(listed?.outputSchema, tool.name).toBeUndefined();
     }
   });
 });
