@@ -1,6 +1,5 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config } from '../config';
 import {
@@ -16,6 +15,7 @@ import { flushMetrics, logger } from '../observability';
 import * as z from '../zod';
 import { errorBody, jsonResponse, toErrorResult, zodToValidationError } from './errors';
 import { type RouteDefinition, servedPaths } from './route-types';
+import { type SecurityHeaderOptions, securityHeadersMiddleware } from './security-headers';
 
 type Infer<T> = T extends z.core.$ZodType ? z.output<T> : undefined;
 
@@ -165,7 +165,7 @@ const requestLogging = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
 export function httpHandler<R extends RouteDefinition>(
   route: R,
   handle: (request: HttpRequest<R>) => Promise<HttpResult>,
-  options: { securityHeaders?: Parameters<typeof httpSecurityHeaders>[0] } = {},
+  options: { securityHeaders?: SecurityHeaderOptions } = {},
 ) {
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const requestId = requestIdOf(event, context);
@@ -214,7 +214,7 @@ export function httpHandler<R extends RouteDefinition>(
     .use(metricsFlush())
     .use(httpHeaderNormalizer())
     .use(requestLogging())
-    .use(httpSecurityHeaders(options.securityHeaders))
+    .use(securityHeadersMiddleware(options.securityHeaders))
     .use(errorMapper());
 }
 

@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildConsole } from '../../scripts/build-console';
+import { FIXTURE_DIR } from '../support/feed-server';
 import { startTestService, type TestService } from '../support/local-service';
 
 /**
@@ -21,6 +23,9 @@ const SCREENSHOTS = process.env.SIS_CONSOLE_SCREENSHOTS;
 const DOCUMENTED = [
   'sessions',
   'session',
+  'session-sources',
+  'session-allowlist-conflict',
+  'sessions-batch',
   'incidents',
   'incident',
   'graph',
@@ -38,6 +43,10 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 export const cspViolations: string[] = [];
 export const pageErrors: string[] = [];
+/** Chromium's complaints about the Permissions-Policy header ("Unrecognized feature: …"). */
+export const policyWarnings: string[] = [];
+/** In the Feodo Tracker fixture (an online QakBot C2): the feed is consulted and reads it malicious. */
+export const FEODO_LISTED_IP = '198.51.100.23';
 
 export async function newPerson(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
@@ -45,6 +54,7 @@ export async function newPerson(): Promise<Page> {
   const page = await context.newPage();
   page.on('console', (message) => {
     if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
+    if (/Permissions-Policy|Unrecognized feature/i.test(message.text())) policyWarnings.push(message.text());
   });
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return page;
@@ -158,8 +168,18 @@ async function startConsoleBrowser(): Promise<void> {
   // The tests exercise the current source, not a build left over from an earlier install.
   await buildConsole({ prune: false });
   service = await startTestService({
-    env: { SIS_CONSOLE_ADMIN_PASSWORD: ADMIN.password, SIS_CONSOLE_ANALYST_PASSWORD: ANALYST.password },
+    env: {
+      SIS_CONSOLE_ADMIN_PASSWORD: ADMIN.password,
+      SIS_CONSOLE_ANALYST_PASSWORD: ANALYST.password,
+      // One outside source, read from a file (no server): the session page's coverage list has a
+      // consulted feed for an IP it lists, and no outside source for a domain or a user.
+      SIS_FEED_FEODO_ENABLED: 'true',
+      SIS_FEED_FEODO_URL: pathToFileURL(join(FIXTURE_DIR, 'feodo-ipblocklist.json')).href,
+      // High incidents are investigated as they arrive: the incident page shows their verdicts.
+      SIS_AUTO_INVESTIGATE_SEVERITY: 'high',
+    },
   });
+  await service.feedsStartup;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

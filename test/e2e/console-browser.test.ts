@@ -6,11 +6,13 @@ import {
   ANALYST,
   cspViolations,
   expectAccessible,
+  FEODO_LISTED_IP,
   heading,
   ingestIncident,
   newPerson,
   openSignedIn,
   pageErrors,
+  policyWarnings,
   SOON,
   service,
   useConsoleBrowser,
@@ -102,7 +104,35 @@ describe('web console in Chromium', () => {
       .waitFor();
     const timeline = main.getByRole('log', { name: 'Investigation timeline' });
     expect(await timeline.textContent()).toContain('Report ready');
-    await main.getByRole('table', { name: 'Tool calls' }).getByText('domain_analysis').waitFor();
+    await main
+      .getByRole('table', { name: 'Tool calls' })
+      .getByText('domain_analysis', { exact: true })
+      .waitFor();
+    // The coverage list: every source by kind; Feodo is an IP list, so no outside source spoke here.
+    const coverage = main.getByRole('region', { name: 'Sources consulted' });
+    await coverage.getByRole('table', { name: /^Tenant-internal tools \(\d+ of \d+ consulted\)$/ }).waitFor();
+    const feeds = coverage.getByRole('table', { name: /^Feeds / });
+    expect(await feeds.getByRole('row').filter({ hasText: 'FEODO' }).textContent()).not.toContain(
+      'consulted',
+    );
+    expect(await feeds.getByRole('row').filter({ hasText: 'SPAMHAUS_DROP' }).textContent()).toContain(
+      'disabled',
+    );
+    expect(await coverage.getByTestId('no-outside-source').textContent()).toMatch(
+      /^No outside source was consulted: \d+ tenant-internal tools? read the tenant's own data only/,
+    );
+    // Each tool's raw output, collapsed until asked for.
+    const raw = main.locator('details.raw-output');
+    expect(await raw.count()).toBeGreaterThan(0);
+    expect(await main.locator('details.raw-output[open]').count()).toBe(0);
+    expect(await raw.first().locator('pre').isVisible()).toBe(false);
+    await raw.first().getByText('Raw output').click();
+    await expect.poll(() => raw.first().locator('pre').textContent(), SOON).toContain('"facts"');
+    await raw.first().getByText('Raw output').click();
+    // The run's findings are dated; the live panels say "now".
+    expect(await main.getByRole('heading', { name: /^Findings \(\d+\) as of the run \d{4}-/ }).count()).toBe(
+      1,
+    );
     // The neighbourhood is drawn (graph chunk loaded on this page only) and listed for keyboards.
     await main.locator('.graph-canvas canvas').first().waitFor();
     await main.getByRole('img', { name: /Graph of paypa1-login\.com/ }).waitFor();
@@ -165,6 +195,8 @@ describe('web console in Chromium', () => {
   it("opens an incident's link, shows its entities and SIEM link, and investigates an entity", async () => {
     const incident = await ingestIncident();
     expect(incident.link).toBe(`${service.baseUrl}/incidents/${incident.incidentId}`);
+    // A high incident: each entity was investigated as it arrived (SIS_AUTO_INVESTIGATE_SEVERITY).
+    await service.stepFunctions.idle();
     // The link as Security Copilot shows it: a new page load, signed in again without a prompt.
     await admin.goto(incident.link);
     await expect.poll(() => heading(admin), SOON).toBe(incident.title);
@@ -177,6 +209,12 @@ describe('web console in Chromium', () => {
     );
     const entities = admin.getByRole('table', { name: 'Entities involved in the incident' });
     await entities.getByText('j.doe@contoso.example', { exact: true }).waitFor();
+    const ipRow = entities.getByRole('row').filter({ hasText: '203.0.113.66' });
+    const report = ipRow.getByRole('link', { name: 'Report of the investigation of 203.0.113.66' });
+    await expect.poll(() => report.count(), SOON).toBe(1);
+    expect(await ipRow.locator('.badge').textContent()).toMatch(/^(benign|suspicious|malicious|unknown)$/);
+    expect(await ipRow.getByRole('cell').nth(2).textContent()).toMatch(/^\d+$/);
+    expect(await report.getAttribute('href')).toMatch(/\/sessions\/s_/);
     await expectAccessible(admin, 'incident');
 
     await admin.getByRole('link', { name: 'All incidents' }).click();
@@ -198,6 +236,10 @@ describe('web console in Chromium', () => {
     await expect.poll(() => heading(admin), SOON).toBe('Investigation of 203.0.113.66');
     const status = admin.getByRole('status').filter({ hasText: /^(initialized|active|completed)$/ });
     await expect.poll(() => status.textContent(), { timeout: 60_000, interval: 250 }).toBe('completed');
+    // The incident the findings and recommendations name by ID is shown by its title.
+    const titled = admin.getByRole('main').getByRole('link', { name: incident.title });
+    await expect.poll(() => titled.count(), SOON).toBeGreaterThan(0);
+    expect(await titled.first().getAttribute('title')).toBe(incident.incidentId);
   });
 
   it('creates a key (secret shown once), rotates it with a chosen grace period and disables it', async () => {
@@ -421,8 +463,83 @@ describe('web console in Chromium', () => {
     await expect.poll(() => row.textContent(), SOON).toContain('SOAR playbook (API key)');
   });
 
-  it('ran every page without a CSP violation or a script error', () => {
+  it('lists the outside sources a run consulted, and states an allowlist conflict', async () => {
+    const playbook = await service.createKey({ name: 'Sources playbook' });
+    const start = async () => {
+      const started = await service.call('POST', '/api/v1/investigations/start', {
+        key: playbook.apiKey,
+        body: { entity: FEODO_LISTED_IP, background: true },
+      });
+      expect(started.status).toBe(202);
+      await service.stepFunctions.idle();
+      await admin.goto(`${service.baseUrl}/sessions/${started.body.session_id}`);
+      await admin.getByRole('heading', { name: 'Report', level: 2 }).waitFor();
+      return admin.getByRole('main');
+    };
+    let main = await start();
+    const feeds = main.getByRole('table', { name: /^Feeds \(1 of \d+ consulted\)$/ });
+    const feodo = feeds.getByRole('row').filter({ hasText: 'FEODO' });
+    await expect.poll(() => feodo.textContent(), SOON).toContain('consulted');
+    expect(await feodo.textContent()).toContain('malicious');
+    expect(await main.getByTestId('no-outside-source').count()).toBe(0);
+    await expectAccessible(admin, 'session-sources');
+
+    const allowed = await service.call('POST', '/api/v1/admin/allowlist', {
+      key: service.adminKey,
+      body: { type: 'ip', value: FEODO_LISTED_IP, reason: 'Red-team C2 of the exercise' },
+    });
+    expect(allowed.status).toBe(201);
+    main = await start();
+    await main
+      .getByRole('heading', { name: /Conflict: the tenant's word overrides evidence of risk/ })
+      .waitFor();
+    expect(await main.locator('.score').textContent()).toContain('benign');
+    expect(await feeds.getByRole('row').filter({ hasText: 'FEODO' }).textContent()).toContain('malicious');
+    await expectAccessible(admin, 'session-allowlist-conflict');
+  });
+
+  it('shows (MCP) beside sessions started over MCP and filters the list by batch', async () => {
+    const assistant = await service.createKey({ name: 'Copilot over MCP' });
+    const called = await service.call('POST', '/api/v1/mcp', {
+      key: assistant.apiKey,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'investigate_entity', arguments: { type: 'ip', value: '198.51.100.45' } },
+      },
+    });
+    expect(called.status, called.text).toBe(200);
+    const batch = await service.call('POST', '/api/v1/investigations/batch', {
+      key: assistant.apiKey,
+      body: { entities: ['198.51.100.46', 'batch-e2e.example.com'] },
+    });
+    expect(batch.status).toBe(202);
+    await service.stepFunctions.idle();
+
+    await admin.goto(`${service.baseUrl}/sessions`);
+    const mcpRow = admin.getByRole('row').filter({ hasText: '198.51.100.45' });
+    await expect.poll(() => mcpRow.textContent(), SOON).toContain('Copilot over MCP (API key) (MCP)');
+    expect(await admin.getByRole('row').filter({ hasText: '198.51.100.46' }).textContent()).not.toContain(
+      '(MCP)',
+    );
+    await admin.getByLabel('Batch ID').fill(batch.body.batch_id);
+    await admin.getByRole('button', { name: 'Show the batch' }).click();
+    await admin.waitForURL((url) => url.searchParams.get('batch_id') === batch.body.batch_id);
+    const rows = admin.getByRole('table', { name: 'Investigations, newest first' }).getByRole('row');
+    await expect.poll(() => rows.count(), SOON).toBe(3); // the header and the batch's two sessions
+    expect(await rows.filter({ hasText: 'batch-e2e.example.com' }).count()).toBe(1);
+    expect(await rows.filter({ hasText: '198.51.100.45' }).count()).toBe(0);
+    await admin.getByRole('heading', { name: `Investigations of batch ${batch.body.batch_id}` }).waitFor();
+    await expectAccessible(admin, 'sessions-batch');
+    await admin.getByRole('link', { name: 'Show all investigations' }).click();
+    await expect.poll(() => rows.filter({ hasText: '198.51.100.45' }).count(), SOON).toBe(1);
+  });
+
+  it('ran every page without a CSP violation, a script error or a Permissions-Policy warning', () => {
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
+    expect(policyWarnings).toEqual([]);
   });
 });

@@ -1,11 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso/router';
 import { ApiError, api } from '../api';
-import { graphHref, incidentHref, sessionHref, when } from '../format';
+import { graphHref, sessionHref, when } from '../format';
 import { useApi } from '../hooks';
 import type { Entity, GraphAnswer } from '../types';
 import { EntityText, ErrorNote, Loading } from './common';
 import { GraphView } from './graph-view';
+import { IncidentReference } from './incident-reference';
 import { RecordTable } from './record-table';
 
 export function fetchGraph(entity: Entity | { value: string; type?: string }, depth = 1) {
@@ -18,7 +19,7 @@ export function NeighbourTable({ graph }: { graph: GraphAnswer }) {
   if (graph.neighbors.length === 0) return <p>No connected entities yet.</p>;
   return (
     <RecordTable
-      caption={<>Entities connected to {graph.entity.value}</>}
+      caption={<>Entities connected to {graph.entity.value} now</>}
       columns={['Entity', 'Relationship', 'Risk', 'Links', 'Last seen', 'Evidence']}
     >
       {graph.neighbors.map((n) => (
@@ -41,7 +42,7 @@ export function NeighbourTable({ graph }: { graph: GraphAnswer }) {
               <span key={id}>
                 {index > 0 && ', '}
                 {id.startsWith('inc_') ? (
-                  <a href={incidentHref(id)}>{id}</a>
+                  <IncidentReference id={id} />
                 ) : id.startsWith('s_') ? (
                   <a href={sessionHref(id)}>{id}</a>
                 ) : (
@@ -72,6 +73,13 @@ export function GraphPanel({ entity, fallback }: { entity: Entity; fallback?: Co
   if (!graph) return <Loading what="the neighbourhood" />;
   return (
     <>
+      <h4>
+        Neighbours now{' '}
+        <span class="as-of">
+          live from the knowledge graph: it may have changed since the run, whose findings above are as of its
+          end
+        </span>
+      </h4>
       <GraphView graph={graph} onSelect={(selected) => route(graphHref(selected))} />
       <NeighbourTable graph={graph} />
       <p>

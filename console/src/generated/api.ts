@@ -56,7 +56,7 @@ export interface paths {
         };
         /**
          * The tenant's sessions
-         * @description Every session of the tenant (started by any key or person), newest first; q searches them.
+         * @description Every session of the tenant (started by any key or person), newest first; q searches them. batch_id lists the sessions of one batch instead, all in one page (404 for an unknown batch; 400 with q or cursor).
          *
          *     Requires a console sign-in (analyst).
          */
@@ -2717,6 +2717,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from a previous response (next_cursor) to fetch the next page. Cursors are signed for this query and API key: an edited, foreign or outdated cursor is refused with 400 invalid_cursor. */
                 cursor?: string;
+                /** @description Batch ID returned when the batch started */
+                batch_id?: string;
             };
             header?: never;
             path?: never;
@@ -2755,6 +2757,8 @@ export interface operations {
                                 kind: "key" | "user";
                                 id: string;
                                 name: string | null;
+                                /** @enum {string} */
+                                via?: "mcp";
                             };
                         }[];
                         /** @description Pass as cursor to get the next page; null when there are no more */
@@ -2782,6 +2786,15 @@ export interface operations {
             };
             /** @description The API key lacks the required scope, or does not own the session. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,7 @@ import { pageHref } from '../base';
 import { Badge, EntityText, ErrorNote, Loading, PageTitle } from '../components/common';
 import { InvestigateButton } from '../components/investigate-button';
 import { RecordTable } from '../components/record-table';
-import { graphHref, when } from '../format';
+import { graphHref, sessionHref, when } from '../format';
 import { useApi } from '../hooks';
 import type { Incident } from '../types';
 
@@ -85,17 +85,35 @@ export function IncidentPage({ id }: { id: string }) {
             </>
           )}
           <h2>Entities ({incident.entities.length})</h2>
+          {incident.entities.some((entity) => entity.session_id) && (
+            <p class="muted">
+              Verdicts and risk scores come from the investigations started when the incident arrived
+              (auto-investigation, docs/soar.md); open one for its report.
+            </p>
+          )}
           {incident.entities.length === 0 ? (
             <p>The incident names no entities.</p>
           ) : (
             <RecordTable
               caption="Entities involved in the incident"
-              columns={['Entity', 'Knowledge graph', 'Investigate']}
+              columns={['Entity', 'Verdict', 'Risk', 'Investigation', 'Knowledge graph', 'Investigate']}
             >
               {incident.entities.map((entity) => (
                 <tr key={`${entity.type}:${entity.value}`}>
                   <td>
                     <EntityText type={entity.type} value={entity.value} />
+                  </td>
+                  <td>{entity.verdict ? <Badge kind={entity.verdict}>{entity.verdict}</Badge> : '—'}</td>
+                  <td>{entity.risk_score ?? '—'}</td>
+                  <td>
+                    {entity.session_id ? (
+                      <a href={sessionHref(entity.session_id)}>
+                        {entity.verdict ? 'Report' : 'Session'}
+                        <span class="visually-hidden"> of the investigation of {entity.value}</span>
+                      </a>
+                    ) : (
+                      <span class="muted">not investigated automatically</span>
+                    )}
                   </td>
                   <td>
                     <a href={graphHref(entity)}>

@@ -16,12 +16,19 @@ import type { SessionsAnswer } from '../types';
 export function SessionsPage() {
   const { query, route } = useLocation();
   const q = query.q ?? '';
+  const batch = query.batch_id ?? '';
   const [draft, setDraft] = useState(q);
+  const [batchDraft, setBatchDraft] = useState(batch);
   useEffect(() => setDraft(q), [q]);
+  useEffect(() => setBatchDraft(batch), [batch]);
   const list = usePagedList(
-    (cursor) => api<SessionsAnswer>('GET', '/sessions', { query: { q, limit: 25, cursor } }),
+    (cursor) =>
+      api<SessionsAnswer>('GET', '/sessions', {
+        // A batch is listed whole (at most 100), on its own: the service takes no search with it.
+        query: batch ? { batch_id: batch, limit: 100 } : { q, limit: 25, cursor },
+      }),
     (page) => page.results,
-    [q],
+    [q, batch],
   );
   const { items, error } = list;
 
@@ -29,13 +36,22 @@ export function SessionsPage() {
     const text = draft.trim();
     route(pageHref(text ? `/sessions?q=${encodeURIComponent(text)}` : '/sessions'));
   };
+  const filterBatch = () => {
+    const id = batchDraft.trim();
+    route(pageHref(id ? `/sessions?batch_id=${encodeURIComponent(id)}` : '/sessions'));
+  };
+  const title = batch
+    ? `Investigations of batch ${batch}`
+    : q
+      ? `Investigations matching “${q}”`
+      : 'Recent investigations';
 
   return (
     <>
       <PageTitle>Investigations</PageTitle>
       <StartInvestigationForm />
       <section aria-labelledby="recent-heading">
-        <h2 id="recent-heading">{q ? `Investigations matching “${q}”` : 'Recent investigations'}</h2>
+        <h2 id="recent-heading">{title}</h2>
         <SearchForm
           label="Search investigations"
           name="q"
@@ -44,9 +60,26 @@ export function SessionsPage() {
           onValue={setDraft}
           onSearch={search}
         />
+        <SearchForm
+          label="Batch ID"
+          name="batch_id"
+          value={batchDraft}
+          placeholder="b_… (from POST /api/v1/investigations/batch)"
+          onValue={setBatchDraft}
+          onSearch={filterBatch}
+          button="Show the batch"
+        />
+        {batch && (
+          <p>
+            Showing only the sessions of batch <code>{batch}</code>.{' '}
+            <a href={pageHref('/sessions')}>Show all investigations</a>
+          </p>
+        )}
         <ErrorNote error={error} />
         {items === null && !error && <Loading what="investigations" />}
-        {items && items.length === 0 && <p>No investigations{q ? ' match this search' : ' yet'}.</p>}
+        {items && items.length === 0 && (
+          <p>No investigations{batch ? ' in this batch' : q ? ' match this search' : ' yet'}.</p>
+        )}
         {items && items.length > 0 && (
           <RecordTable
             caption="Investigations, newest first"
@@ -67,7 +100,12 @@ export function SessionsPage() {
                 <td>{item.persona}</td>
                 <td>{when(item.created_at)}</td>
                 <td>
-                  <Starter kind={item.owner.kind} id={item.owner.id} name={item.owner.name} />
+                  <Starter
+                    kind={item.owner.kind}
+                    id={item.owner.id}
+                    name={item.owner.name}
+                    via={item.owner.via}
+                  />
                 </td>
               </tr>
             ))}

@@ -128,10 +128,12 @@ export const listConsoleSessions = /* @__PURE__ */ defineRoute({
   access: consoleAnalyst,
   functionName: 'console-list-sessions',
   summary: "The tenant's sessions",
-  description: 'Every session of the tenant (started by any key or person), newest first; q searches them.',
+  description:
+    'Every session of the tenant (started by any key or person), newest first; q searches them. batch_id lists the sessions of one batch instead, all in one page (404 for an unknown batch; 400 with q or cursor).',
   tags: consoleTags,
   request: { query: ConsoleSessionsQuery },
   responses: { 200: { description: 'Sessions, newest first', schema: 'ConsoleSessionsResponse' } },
+  errorStatuses: [404],
 });
 
 export const startConsoleInvestigation = /* @__PURE__ */ defineRoute({

@@ -26,6 +26,8 @@ export const SessionOwner = /* @__PURE__ */ (() =>
     id: z.string(),
     /** The key's name, or the person's username (null when the console cannot know it). */
     name: z.nullable(z.string()),
+    /** mcp: a key started it through the MCP endpoint; absent: the REST API or the console. */
+    via: z.optional(z.enum(['mcp'])),
   }))();
 
 export const ConsoleSessionItem = /* @__PURE__ */ (() =>

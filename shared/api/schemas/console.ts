@@ -1,5 +1,6 @@
 import * as z from '../../zod';
 import { Cursor, Limit } from './common';
+import { BatchParams } from './investigation-request';
 
 /**
  * Request shapes of the console's own routes (`/api/v1/console/...`, `/console/...`): the contract
@@ -11,6 +12,8 @@ export const ConsoleSessionsQuery = /* @__PURE__ */ (() =>
     q: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(256))),
     limit: Limit,
     cursor: z.optional(Cursor),
+    /** Only the sessions of this batch (POST /api/v1/investigations/batch), all of them in one page. */
+    batch_id: z.optional(BatchParams.shape.batch_id),
   }))();
 
 export const IncidentParams = /* @__PURE__ */ (() =>

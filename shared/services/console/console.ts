@@ -1,15 +1,17 @@
 import { perConfiguration } from '../../config';
-import { NotFoundError, UnauthorizedError } from '../../domain/core/errors';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../../domain/core/errors';
+import { VERDICTS, type Verdict } from '../../domain/core/vocabulary';
 import { entitiesWithInvestigations } from '../../domain/incidents/auto-investigation';
 import { incidentLink } from '../../domain/incidents/incident';
-import { ownerOf } from '../../domain/keys/ownership';
-import type { Caller, ConsoleUser } from '../../domain/keys/scopes';
+import { assertOwner, ownerOf } from '../../domain/keys/ownership';
+import type { Caller, ConsoleUser, StartChannel } from '../../domain/keys/scopes';
 import { termsForQuery } from '../../domain/search/search-terms';
 import type { AutoInvestigationRepository } from '../../store/auto-investigation/auto-investigation-repository';
 import type { IncidentsRepository } from '../../store/incidents-repository';
 import { type KeysRepository, keysRepositoryFromConfig } from '../../store/keys-repository';
 import { isPostingSortKey } from '../../store/search-index/keys';
 import { TenantListRepository } from '../../store/search-index/tenant-list-repository';
+import { BatchRepository } from '../../store/sessions/batch-repository';
 import { onSessionsTable } from '../../store/sessions-table';
 import * as z from '../../zod';
 import { deploymentCursorCodec } from '../auth/cursor-secrets';
@@ -34,7 +36,15 @@ export interface ConsoleSessionsInput {
   q?: string | undefined;
   limit: number;
   cursor?: string | undefined;
+  batch_id?: string | undefined;
 }
+
+/** Where the list reads a batch's sessions from (the batch route's repository). */
+export type BatchSessions = Pick<BatchRepository, 'get' | 'sessions'>;
+
+export const batchSessionsStore = /* @__PURE__ */ perConfiguration(
+  (cfg): BatchSessions => onSessionsTable(cfg, BatchRepository),
+);
 
 const sessionsPosition = /* @__PURE__ */ (() =>
   z.object({ after: z.string().check(z.refine(isPostingSortKey)) }))();
@@ -70,7 +80,9 @@ export async function listTenantSessions(
   keys: KeysRepository,
   caller: Caller,
   input: ConsoleSessionsInput,
+  batches?: BatchSessions,
 ) {
+  if (input.batch_id && batches) return listBatchSessions(batches, keys, caller, input);
   const terms = input.q ? termsForQuery(input.q).terms : [];
   const binding = { op: 'consoleSessions', user: caller.keyId, terms };
   const after = input.cursor
@@ -88,9 +100,64 @@ export async function listTenantSessions(
       verdict: entry.verdict ?? null,
       summary: entry.summary ?? null,
       created_at: entry.created_at,
-      owner: { ...ownerOf(entry.owner_key_id), name: names.get(entry.owner_key_id) ?? null },
+      owner: ownerView(entry, names),
     })),
     next_cursor: page.next ? (await deploymentCursorCodec()).encode({ after: page.next }, binding) : null,
+  };
+}
+
+function ownerView(
+  entry: { owner_key_id: string; started_via?: StartChannel | undefined },
+  names: ReadonlyMap<string, string | null>,
+) {
+  return {
+    ...ownerOf(entry.owner_key_id),
+    name: names.get(entry.owner_key_id) ?? null,
+    ...(entry.started_via ? { via: entry.started_via } : {}),
+  };
+}
+
+const isVerdict = (value: unknown): value is Verdict => (VERDICTS as readonly unknown[]).includes(value);
+
+/**
+ * The sessions of one batch, newest first, in one page (a batch holds at most 100): read from the
+ * batch and its sessions' records, not the search postings. Console users read every batch of the
+ * tenant (tenant-wide callers); a search or a cursor does not combine with it.
+ */
+async function listBatchSessions(
+  batches: BatchSessions,
+  keys: KeysRepository,
+  caller: Caller,
+  input: ConsoleSessionsInput,
+) {
+  if (input.q || input.cursor) {
+    throw new ValidationError('batch_id lists a whole batch; it does not combine with q or cursor.', [
+      { path: input.q ? 'q' : 'cursor', message: 'not allowed with batch_id' },
+    ]);
+  }
+  const batch = assertOwner(await batches.get(String(input.batch_id)), caller, 'batch');
+  const ids = batch.entries.flatMap((entry) => ('session_id' in entry ? [entry.session_id] : []));
+  const records = await batches.sessions(ids);
+  const sessions = ids
+    .flatMap((id) => records.get(id) ?? [])
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.session_id.localeCompare(a.session_id));
+  const names = await startersNamed(keys, caller, sessions);
+  return {
+    results: sessions.map((session) => {
+      const report = session.report_summary ?? session.report;
+      return {
+        session_id: session.session_id,
+        status: session.status,
+        entity: session.entity,
+        persona: session.persona,
+        risk_score: typeof report?.risk_score === 'number' ? report.risk_score : null,
+        verdict: isVerdict(report?.verdict) ? report.verdict : null,
+        summary: session.report?.summary ?? null,
+        created_at: session.created_at,
+        owner: ownerView(session, names),
+      };
+    }),
+    next_cursor: null,
   };
 }
 

@@ -129,21 +129,6 @@ export async function getInvestigationBatch(
   };
 }
 
-/** The sessions of a batch as records (the console's sessions list filtered by batch). */
-export async function batchSessions(
-  ctx: Pick<BatchContext, 'batches'>,
-  caller: Pick<Caller, 'keyId' | 'tenantWide'>,
-  batchId: string,
-): Promise<SessionRecord[]> {
-  const batch = assertOwner(await ctx.batches.get(batchId), caller, 'batch');
-  const ids = batch.entries.flatMap((entry) => ('session_id' in entry ? [entry.session_id] : []));
-  const records = await ctx.batches.sessions(ids);
-  return ids.flatMap((id) => {
-    const record = records.get(id);
-    return record ? [record] : [];
-  });
-}
-
 function sessionEntry(sessionId: string, entity: Entity, session: SessionRecord | undefined) {
   // A session whose record is not readable yet was just created: it is initialized.
   const report = session?.report_summary ?? session?.report;

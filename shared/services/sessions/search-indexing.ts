@@ -20,6 +20,7 @@ function searchable(session: SessionRecord) {
     session_id: session.session_id,
     owner_key_id: session.owner_key_id,
     ...(session.owner_name ? { owner_name: session.owner_name } : {}),
+    ...(session.started_via ? { started_via: session.started_via } : {}),
     status: session.status,
     entity,
     persona: session.persona,

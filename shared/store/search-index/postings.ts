@@ -61,6 +61,7 @@ export function entryFromItem(item: Item): SearchEntry {
     // TERM#<owner>#<term>; the tenant posting names its owner.
     owner_key_id: String(item.owner_key_id ?? pk.slice('TERM#'.length, pk.indexOf('#', 'TERM#'.length))),
     ...(typeof item.owner_name === 'string' ? { owner_name: item.owner_name } : {}),
+    ...(item.started_via === 'mcp' ? { started_via: item.started_via } : {}),
     status: String(item.status),
     entity: { type: entity.type, value: entity.value },
     persona: String(item.persona),
@@ -99,6 +100,7 @@ export function ownedPosting(pk: string, entry: SearchEntry, terms: readonly str
     sk: postingSk(entry),
     owner_key_id: entry.owner_key_id,
     ...(entry.owner_name ? { owner_name: entry.owner_name } : {}),
+    ...(entry.started_via ? { started_via: entry.started_via } : {}),
     ...postingFields(entry, terms),
   };
 }

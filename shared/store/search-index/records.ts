@@ -1,4 +1,5 @@
 import type { Entity } from '../../domain/core/entity';
+import type { StartChannel } from '../../domain/keys/scopes';
 
 /** A session as the search index lists it (the fields every posting carries). */
 export interface SearchEntry {
@@ -6,6 +7,8 @@ export interface SearchEntry {
   owner_key_id: string;
   /** The console username of the person who started it (tenant and open postings only). */
   owner_name?: string;
+  /** The endpoint a key started it through when not the REST API (tenant and open postings only). */
+  started_via?: StartChannel;
   status: string;
   entity: Entity;
   persona: string;

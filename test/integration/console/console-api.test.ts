@@ -236,6 +236,45 @@ describe('investigations in the console', () => {
     });
     expect(asKey.status).toBe(403);
   });
+
+  it("lists one batch's sessions when asked for its batch_id, and refuses it with a search", async () => {
+    const playbook = await service.createKey({ name: 'Batch playbook' });
+    const batch = await service.call('POST', '/api/v1/investigations/batch', {
+      key: playbook.apiKey,
+      body: { entities: ['198.51.100.71', 'batch-console.example.com', '198.51.100.71'] },
+    });
+    expect(batch.status).toBe(202);
+    await service.stepFunctions.idle();
+    const started = batch.body.sessions.map((s: { session_id: string }) => s.session_id).sort();
+    expect(started).toHaveLength(2);
+
+    const listed = await consoleCall(
+      'GET',
+      `/api/v1/console/sessions?batch_id=${batch.body.batch_id}`,
+      analystToken,
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.body.results.map((r: { session_id: string }) => r.session_id).sort()).toEqual(started);
+    expect(listed.body.next_cursor).toBeNull();
+    for (const result of listed.body.results) {
+      expect(result).toMatchObject({ status: 'completed', owner: { kind: 'key', name: 'Batch playbook' } });
+      expect(result.verdict).not.toBeNull();
+    }
+    const withSearch = await consoleCall(
+      'GET',
+      `/api/v1/console/sessions?batch_id=${batch.body.batch_id}&q=anything`,
+      analystToken,
+    );
+    expect(withSearch.status).toBe(400);
+    expect(withSearch.body.error.message).toContain('does not combine');
+    const unknown = await consoleCall(
+      'GET',
+      '/api/v1/console/sessions?batch_id=b_0000000000NOTABATCH',
+      adminToken,
+    );
+    expect(unknown.status).toBe(404);
+    expect((await consoleCall('GET', '/api/v1/console/sessions?batch_id=nope', adminToken)).status).toBe(400);
+  });
 });
 
 describe('incidents and the graph in the console', () => {

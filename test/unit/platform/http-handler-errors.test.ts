@@ -2,6 +2,11 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { httpHandler } from '../../../shared/api/http-handler';
 import { defineRoute } from '../../../shared/api/route-types';
+import {
+  PERMISSIONS_POLICY_FEATURES,
+  permissionsPolicy,
+  SECURITY_HEADERS,
+} from '../../../shared/api/security-headers';
 import { ConflictError } from '../../../shared/domain/core/errors';
 import * as z from '../../../shared/zod';
 
@@ -131,6 +136,23 @@ describe('the HTTP handler stack', () => {
     expect(
       res.headers['Strict-Transport-Security'] ?? res.headers['strict-transport-security'],
     ).toBeDefined();
+  });
+
+  it('turns off only the Permissions-Policy features browsers recognise, on answers and errors alike', async () => {
+    for (const name of ['x', 'conflict', 'crash']) {
+      const res = await call(event({ body: JSON.stringify({ name }) }));
+      const policy = String(res.headers['Permissions-Policy']);
+      expect(policy.split(', ').map((entry) => entry.split('=')[0])).toEqual([
+        ...PERMISSIONS_POLICY_FEATURES,
+      ]);
+      expect(policy).toContain('camera=()');
+      // Names of the middleware's default list that Chromium logs "Unrecognized feature" for.
+      for (const dropped of ['battery', 'document-domain', 'window-placement', 'vertical-scroll']) {
+        expect(policy).not.toContain(dropped);
+      }
+    }
+    expect(permissionsPolicy({ 'clipboard-write': 'self' })).toContain('clipboard-write=(self), ');
+    expect(SECURITY_HEADERS['Permissions-Policy']).toBe(permissionsPolicy());
   });
 });
 

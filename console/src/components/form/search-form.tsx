@@ -11,6 +11,7 @@ export function SearchForm({
   value,
   onValue,
   onSearch,
+  button = 'Search',
 }: {
   label: string;
   name?: string;
@@ -18,6 +19,8 @@ export function SearchForm({
   value: string;
   onValue: (value: string) => void;
   onSearch: () => void;
+  /** The button's text, when a page has more than one such form. */
+  button?: string;
 }) {
   return (
     <search>
@@ -36,7 +39,7 @@ export function SearchForm({
           placeholder={placeholder}
           onValue={onValue}
         />
-        <button type="submit">Search</button>
+        <button type="submit">{button}</button>
       </form>
     </search>
   );

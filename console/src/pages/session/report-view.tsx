@@ -1,9 +1,12 @@
 import { Badge, EntityText } from '../../components/common';
 import { GraphPanel } from '../../components/graph-panel';
+import { TextWithIncidents } from '../../components/incident-reference';
+import { LongText } from '../../components/long-text';
 import { RecordTable } from '../../components/record-table';
 import { factLabel, factValue } from '../../facts';
-import { graphHref } from '../../format';
+import { graphHref, when } from '../../format';
 import type { ReportResponse } from '../../types';
+import { CoverageList } from './coverage-list';
 import { EvidenceItem } from './evidence-item';
 import { FindingView } from './finding-view';
 import { StixLink } from './stix-link';
@@ -16,6 +19,8 @@ export function ReportView({ report: answer }: { report: ReportResponse }) {
     report.entities.find((entity) => entity.role === 'investigated')?.attributes ?? {},
   ).filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object');
   const explanation = report.score_explanation;
+  // Findings from the graph and incidents are the run's; the panels below read the graph now.
+  const asOf = `as of the run ${when(answer.completed_at ?? answer.created_at)}`;
   return (
     <section aria-labelledby="report-heading">
       <h2 id="report-heading">Report</h2>
@@ -36,8 +41,9 @@ export function ReportView({ report: answer }: { report: ReportResponse }) {
         </p>
         <StixLink sessionId={answer.session_id} />
       </div>
+      <CoverageList sources={report.coverage.sources} />
       <h3>Summary</h3>
-      <p class="summary">{report.summary}</p>
+      <LongText text={report.summary} label="summary" />
       {attributes.length > 0 && (
         <>
           <h3>About {answer.entity.value}</h3>
@@ -79,12 +85,16 @@ export function ReportView({ report: answer }: { report: ReportResponse }) {
           <h3>Recommendations</h3>
           <ul>
             {report.recommendations.map((text) => (
-              <li key={text}>{text}</li>
+              <li key={text}>
+                <TextWithIncidents text={text} />
+              </li>
             ))}
           </ul>
         </>
       )}
-      <h3>Findings ({report.findings.length})</h3>
+      <h3>
+        Findings ({report.findings.length}) <span class="as-of">{asOf}</span>
+      </h3>
       {report.findings.length === 0 && <p>No findings.</p>}
       {report.findings.map((finding) => (
         <FindingView key={finding.finding_id} finding={finding} />
@@ -92,17 +102,25 @@ export function ReportView({ report: answer }: { report: ReportResponse }) {
       <h3>Related entities and neighbourhood</h3>
       <GraphPanel
         entity={answer.entity}
-        fallback={related.length === 0 ? <p>No related entities.</p> : <RelatedTable related={related} />}
+        fallback={
+          related.length === 0 ? <p>No related entities.</p> : <RelatedTable related={related} asOf={asOf} />
+        }
       />
     </section>
   );
 }
 
 /** The report's related entities, shown while the knowledge graph has none of them. */
-function RelatedTable({ related }: { related: NonNullable<ReportResponse['report']>['entities'] }) {
+function RelatedTable({
+  related,
+  asOf,
+}: {
+  related: NonNullable<ReportResponse['report']>['entities'];
+  asOf: string;
+}) {
   return (
     <RecordTable
-      caption="Entities related to the investigated entity"
+      caption={`Entities related to the investigated entity, ${asOf}`}
       columns={['Entity', 'Relationship', 'Evidence']}
     >
       {related.map((entity) => (
