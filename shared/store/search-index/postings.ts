@@ -1,4 +1,5 @@
 import type { Entity } from '../../domain/core/entity';
+import { sessionTtl } from '../retention';
 import {
   MAX_TERM_LENGTH,
   MAX_TERMS_PER_SESSION,
@@ -86,6 +87,8 @@ function postingFields(entry: SearchEntry, terms: readonly string[]) {
     ...(entry.verdict ? { verdict: entry.verdict } : {}),
     ...(entry.summary ? { summary: shorten(entry.summary, POSTING_SUMMARY_LENGTH) } : {}),
     th: new Set(terms.map(termHash)),
+    // Expires with its session (shared/store/retention.ts).
+    ...sessionTtl(entry.session_id),
   };
 }
 

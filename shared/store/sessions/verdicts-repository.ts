@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { sessionTtl } from '../retention';
 import { subjectPk } from './keys';
 import type { SubjectVerdict } from './records';
 
@@ -31,6 +32,7 @@ export class VerdictsRepository {
           pk: subjectPk(subject),
           sk: `${createdAt}#${verdict.session_id}`,
           ...verdict,
+          ...sessionTtl(verdict.session_id),
         },
       }),
     );
