@@ -76,7 +76,7 @@ export function entryFromItem(item: Item): SearchEntry {
  * The result fields and term hashes every posting of a session carries. Its ID and creation time are
  * its sort key (`entryFromItem` reads them back), so they are not repeated as attributes: 34 bytes
  * less per posting keeps the tenant posting of a session with all 60 terms and a 300-character
- * summary under 1 KB (one write unit, not two) too.
+ * summary (kept to 270) under 1 KB with its TTL (one write unit, not two) too.
  */
 function postingFields(entry: SearchEntry, terms: readonly string[]) {
   return {

@@ -43,6 +43,7 @@ function toToolResult(item: Record<string, unknown>): ToolResultRecord {
     call_z: _callZ,
     [DEFERRED]: _deferred,
     [`${DEFERRED}_z`]: _deferredZ,
+    expires_at_epoch: _ttl,
     ...rest
   } = item;
   return {

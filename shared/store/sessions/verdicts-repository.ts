@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { sessionTtl } from '../retention';
+import { expiredItem, sessionTtl } from '../retention';
 import { subjectPk } from './keys';
 import type { SubjectVerdict } from './records';
 
@@ -49,11 +49,15 @@ export class VerdictsRepository {
         Limit: limit,
       }),
     );
-    return (Items ?? []).map(({ session_id, verdict, risk_score, completed_at }) => ({
-      session_id: String(session_id),
-      verdict: String(verdict),
-      risk_score: Number(risk_score),
-      completed_at: String(completed_at),
-    }));
+    // A verdict expires with its session (retention.ts): past it, it is no prior investigation.
+    const now = Date.now();
+    return (Items ?? [])
+      .filter((item) => !expiredItem(item, now))
+      .map(({ session_id, verdict, risk_score, completed_at }) => ({
+        session_id: String(session_id),
+        verdict: String(verdict),
+        risk_score: Number(risk_score),
+        completed_at: String(completed_at),
+      }));
   }
 }
