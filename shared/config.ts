@@ -276,7 +276,7 @@ const variables = {
   SIS_WEBHOOK_ALLOW_LOOPBACK: withDefault(false, booleanFlag),
   /**
    * Days each kind of data is kept (shared/domain/retention/retention.ts; 0 = forever): the store
-   * writes every item's TTL from them (shared/store/retention.ts). The stack sets them from the
+   * writes every item's TTL from them (shared/store/retention/retention-ttl.ts). The stack sets them from the
    * settings sessionRetentionDays, incidentRetentionDays, graphRetentionDays, auditRetentionDays.
    */
   SIS_SESSION_RETENTION_DAYS: withDefault(DEFAULT_RETENTION_DAYS.sessions, retentionDays),

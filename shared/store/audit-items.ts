@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../domain/keys/key-lifecycle';
-import { auditTtl } from './retention';
+import { auditTtl } from './retention/retention-ttl';
 
 /**
  * The admin audit list's items in the keys table: one partition (pk AUDIT), sorted by time then ID.
@@ -7,7 +7,7 @@ import { auditTtl } from './retention';
  */
 export const AUDIT_PK = 'AUDIT';
 
-/** The Put of one audit entry, for a TransactWriteItems; kept for the audit retention (retention.ts). */
+/** The Put of one audit entry, for a TransactWriteItems; kept for the audit retention (retention/retention-ttl.ts). */
 export function auditPut(table: string, entry: AuditEntry) {
   return {
     TableName: table,

@@ -14,7 +14,7 @@ import {
 import { isContendedWrite } from './condition-failures';
 import { consistentBatchGet } from './consistent-batch-get';
 import { documentClientFor } from './dynamo-client';
-import { expiredItem, graphTtl, live } from './retention';
+import { expiredItem, graphTtl, live } from './retention/retention-ttl';
 import { GSI1, tableName } from './tables';
 
 export type { EvidenceKind, EvidenceRef, StoredNode } from './graph-items';

@@ -8,7 +8,7 @@ import {
   type Severity,
 } from '../domain/incidents/incident';
 import { documentClientFor } from './dynamo-client';
-import { expiredItem, incidentTtl } from './retention';
+import { expiredItem, incidentTtl } from './retention/retention-ttl';
 import { GSI1, tableName } from './tables';
 
 /**
@@ -124,7 +124,7 @@ export function incidentItem(incident: NormalisedIncident, ingestedAt: string): 
     [GSI1.sortKey]: listKey(incident),
     ...incident,
     ingested_at: ingestedAt,
-    // Kept for the incident retention after its last ingestion (shared/store/retention.ts).
+    // Kept for the incident retention after its last ingestion (shared/store/retention/retention-ttl.ts).
     ...incidentTtl(ingestedAt),
   };
 }

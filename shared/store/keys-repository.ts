@@ -18,7 +18,7 @@ import type {
 import { AUDIT_PK, auditPut } from './audit-items';
 import { isConditionFailure } from './condition-failures';
 import { documentClientFor } from './dynamo-client';
-import { expiredItem } from './retention';
+import { expiredItem } from './retention/retention-ttl';
 import { GSI1, tableName } from './tables';
 
 /**

@@ -7,7 +7,7 @@ import {
   PutCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { isSingleWriteConditionFailure } from '../condition-failures';
-import { sessionTtl } from '../retention';
+import { sessionTtl } from '../retention/retention-ttl';
 import { DOC_SK, docPk, openPk, postingSk, TENANT_PK, termPk } from './keys';
 import { ownedPosting, postingItems, storedTerms } from './postings';
 import type { SearchEntry } from './records';

@@ -58,7 +58,7 @@ export const MAX_TERM_LENGTH = 128;
 /**
  * Summary kept on each posting (the result list shows a snippet, the report route the whole text):
  * 270 characters, so the tenant posting of a session with 60 terms still fits one write unit with
- * its TTL (shared/store/retention.ts; 300 before retention).
+ * its TTL (shared/store/retention/retention-ttl.ts; 300 before retention).
  */
 export const POSTING_SUMMARY_LENGTH = 270;
 

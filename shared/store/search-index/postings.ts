@@ -1,5 +1,5 @@
 import type { Entity } from '../../domain/core/entity';
-import { sessionTtl } from '../retention';
+import { sessionTtl } from '../retention/retention-ttl';
 import {
   MAX_TERM_LENGTH,
   MAX_TERMS_PER_SESSION,
@@ -87,7 +87,7 @@ function postingFields(entry: SearchEntry, terms: readonly string[]) {
     ...(entry.verdict ? { verdict: entry.verdict } : {}),
     ...(entry.summary ? { summary: shorten(entry.summary, POSTING_SUMMARY_LENGTH) } : {}),
     th: new Set(terms.map(termHash)),
-    // Expires with its session (shared/store/retention.ts).
+    // Expires with its session (shared/store/retention/retention-ttl.ts).
     ...sessionTtl(entry.session_id),
   };
 }

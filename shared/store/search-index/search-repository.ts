@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { expiredItem } from '../retention';
+import { expiredItem } from '../retention/retention-ttl';
 import { openPk, postingSk, termPk } from './keys';
 import {
   entryFromItem,

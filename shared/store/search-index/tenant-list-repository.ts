@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { expiredItem } from '../retention';
+import { expiredItem } from '../retention/retention-ttl';
 import { TENANT_PK } from './keys';
 import { entryFromItem, hasTerm, type Item, MAX_EVALUATED_PER_SEARCH, TERM_NAMES } from './postings';
 import type { SearchEntry, TenantListQuery } from './records';

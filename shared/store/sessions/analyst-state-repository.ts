@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Conversation } from '../../domain/analyst/conversation';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
-import { sessionTtl } from '../retention';
+import { sessionTtl } from '../retention/retention-ttl';
 import { writeWithHistory } from './history-items';
 import { ANALYST, sessionKey } from './keys';
 import type { AnalystState, HistoryEntry } from './records';

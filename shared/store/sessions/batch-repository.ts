@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchRecord } from '../../domain/investigation/batch';
 import { consistentBatchGet } from '../consistent-batch-get';
-import { live, sessionTtl } from '../retention';
+import { live, sessionTtl } from '../retention/retention-ttl';
 import { batchKey, sessionKey, toSession } from './keys';
 import type { SessionRecord } from './records';
 

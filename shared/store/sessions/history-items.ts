@@ -2,7 +2,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
-import { sessionTtl } from '../retention';
+import { sessionTtl } from '../retention/retention-ttl';
 import { HISTORY, historySk, MAX_SEQ, sessionKey } from './keys';
 import type { HistoryEntry, HistoryItem } from './records';
 import { PACK_MIN_BYTES, unpacked } from './report-packing';

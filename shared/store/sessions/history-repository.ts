@@ -6,7 +6,7 @@ import {
   QueryCommand,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { expiredItem, live } from '../retention';
+import { expiredItem, live } from '../retention/retention-ttl';
 import { historyItem, lastSeqOf, toHistory, withNextSlots } from './history-items';
 import { HISTORY, HISTORY_SEQ, historySk, META, sessionKey, toSession } from './keys';
 import type { HistoryEntry, PollPage } from './records';

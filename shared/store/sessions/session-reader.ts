@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { live } from '../retention';
+import { live } from '../retention/retention-ttl';
 import { META, REPORT, sessionKey, toSession } from './keys';
 import type { SessionRecord } from './records';
 import { unpacked } from './report-packing';

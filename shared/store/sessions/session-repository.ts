@@ -7,7 +7,7 @@ import {
 import type { SessionStatus } from '../../domain/core/session-status';
 import { isTerminal, statusesBefore } from '../../domain/core/session-status';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
-import { sessionTtl } from '../retention';
+import { sessionTtl } from '../retention/retention-ttl';
 import { historyItem, historyItems, withNextSlots } from './history-items';
 import { idempotencyPut, readIdempotency } from './idempotency-repository';
 import { HISTORY_SEQ, reportKey, sessionKey, toSession } from './keys';

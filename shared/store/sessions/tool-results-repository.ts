@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { ToolCall } from '../../domain/core/vocabulary';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
-import { sessionTtl } from '../retention';
+import { sessionTtl } from '../retention/retention-ttl';
 import { writeWithHistory } from './history-items';
 import { REQUESTED_TOOL_RESULT, sessionKey, TOOL_RESULT, toolResultSk } from './keys';
 import type { HistoryEntry, ToolResultRecord } from './records';

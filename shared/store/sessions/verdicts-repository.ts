@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { expiredItem, sessionTtl } from '../retention';
+import { expiredItem, sessionTtl } from '../retention/retention-ttl';
 import { subjectPk } from './keys';
 import type { SubjectVerdict } from './records';
 
@@ -49,7 +49,7 @@ export class VerdictsRepository {
         Limit: limit,
       }),
     );
-    // A verdict expires with its session (retention.ts): past it, it is no prior investigation.
+    // A verdict expires with its session (retention/retention-ttl.ts): past it, it is no prior investigation.
     const now = Date.now();
     return (Items ?? [])
       .filter((item) => !expiredItem(item, now))

@@ -1,5 +1,5 @@
-import { perConfiguration } from '../config';
-import { expiryEpoch, idTimeMs, isExpired, type RetentionDays } from '../domain/retention/retention';
+import { perConfiguration } from '../../config';
+import { expiryEpoch, idTimeMs, isExpired, type RetentionDays } from '../../domain/retention/retention';
 
 /**
  * The TTL attribute every store writes (the tables' `ttlAttribute`, tables.ts), from the configured
