@@ -2,6 +2,7 @@ import type { Node } from 'constructs';
 import { z } from 'zod';
 import { FEED_SOURCES } from '../shared/domain/feeds/sources';
 import { KEYLESS_CONNECTORS } from '../shared/domain/intel/names';
+import { retentionProblem } from '../shared/domain/retention/retention';
 import { COGNITO_RESERVED_WORDS, cognitoReservedWordIn, defaultConsoleDomainPrefix } from './naming';
 import { SETTING_NAMES, SETTINGS } from './settings/declaration';
 
@@ -55,6 +56,15 @@ export const tenantSettingsSchema = z
         path: ['tenant'],
         message: `makes the console's Cognito domain prefix ${prefix}, which contains "${reserved}": Cognito refuses ${COGNITO_RESERVED_WORDS.join(', ')} in a domain prefix; set consoleDomainPrefix to one without them`,
       });
+  })
+  .superRefine((s, context) => {
+    const problem = retentionProblem({
+      sessions: s.sessionRetentionDays,
+      incidents: s.incidentRetentionDays,
+      graph: s.graphRetentionDays,
+      audit: s.auditRetentionDays,
+    });
+    if (problem) context.addIssue({ code: 'custom', path: ['auditRetentionDays'], message: problem });
   });
 
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;

@@ -9,6 +9,7 @@ import {
   optionalNonEmpty,
   optionalText,
   optionalUrl,
+  retentionDays,
   siemCredentials,
   tableName,
   withDefault,
@@ -16,6 +17,7 @@ import {
 import { ANALYST_MODES } from './domain/analyst/modes';
 import { AUTO_INVESTIGATE_LEVELS } from './domain/incidents/auto-investigate-levels';
 import { CONNECTOR_NAMES, intelEnvPrefix, KEYLESS_CONNECTORS } from './domain/intel/names';
+import { DEFAULT_RETENTION_DAYS } from './domain/retention/retention';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/webhooks/retry-schedule';
 import * as z from './zod';
 
@@ -272,6 +274,15 @@ const variables = {
     ),
   ),
   SIS_WEBHOOK_ALLOW_LOOPBACK: withDefault(false, booleanFlag),
+  /**
+   * Days each kind of data is kept (shared/domain/retention/retention.ts; 0 = forever): the store
+   * writes every item's TTL from them (shared/store/retention/retention-ttl.ts). The stack sets them from the
+   * settings sessionRetentionDays, incidentRetentionDays, graphRetentionDays, auditRetentionDays.
+   */
+  SIS_SESSION_RETENTION_DAYS: withDefault(DEFAULT_RETENTION_DAYS.sessions, retentionDays),
+  SIS_INCIDENT_RETENTION_DAYS: withDefault(DEFAULT_RETENTION_DAYS.incidents, retentionDays),
+  SIS_GRAPH_RETENTION_DAYS: withDefault(DEFAULT_RETENTION_DAYS.graph, retentionDays),
+  SIS_AUDIT_RETENTION_DAYS: withDefault(DEFAULT_RETENTION_DAYS.audit, retentionDays),
 } satisfies Record<string, Declared<z.ZodMiniType, boolean>>;
 
 type Variables = typeof variables;

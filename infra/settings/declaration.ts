@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ANALYST_SETTINGS } from './analyst-settings';
 import type { SettingDeclaration, SettingVariable } from './declare';
 import { INTEL_SETTINGS } from './intel-settings';
+import { RETENTION_SETTINGS } from './retention-settings';
 import { SERVICE_SETTINGS } from './service-settings';
 import { WEBHOOK_SETTINGS } from './webhook-settings';
 
@@ -21,7 +22,13 @@ export { DEFAULT_FEEDS } from './intel-settings';
  * Declaration order is the table's order and the order of the variables in every function's
  * environment.
  */
-export const SETTINGS = { ...SERVICE_SETTINGS, ...INTEL_SETTINGS, ...ANALYST_SETTINGS, ...WEBHOOK_SETTINGS };
+export const SETTINGS = {
+  ...SERVICE_SETTINGS,
+  ...INTEL_SETTINGS,
+  ...ANALYST_SETTINGS,
+  ...WEBHOOK_SETTINGS,
+  ...RETENTION_SETTINGS,
+};
 
 export type SettingName = keyof typeof SETTINGS;
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];

@@ -1,3 +1,4 @@
+import { MAX_RETENTION_DAYS } from '../domain/retention/retention';
 import * as z from '../zod';
 
 /**
@@ -62,4 +63,7 @@ export const consolePassword = optional(shared(() => z.string().check(z.minLengt
 export const cursorSecret = optional(shared(() => z.string().check(z.minLength(32), z.maxLength(512))));
 export const dailyQuota = optional(
   shared(() => z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000_000))),
+);
+export const retentionDays = shared(() =>
+  z.coerce.number().check(z.int(), z.gte(0), z.lte(MAX_RETENTION_DAYS)),
 );

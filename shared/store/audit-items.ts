@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../domain/keys/key-lifecycle';
+import { auditTtl } from './retention/retention-ttl';
 
 /**
  * The admin audit list's items in the keys table: one partition (pk AUDIT), sorted by time then ID.
@@ -6,7 +7,10 @@ import type { AuditEntry } from '../domain/keys/key-lifecycle';
  */
 export const AUDIT_PK = 'AUDIT';
 
-/** The Put of one audit entry, for a TransactWriteItems. */
+/** The Put of one audit entry, for a TransactWriteItems; kept for the audit retention (retention/retention-ttl.ts). */
 export function auditPut(table: string, entry: AuditEntry) {
-  return { TableName: table, Item: { pk: AUDIT_PK, sk: `${entry.at}#${entry.audit_id}`, ...entry } };
+  return {
+    TableName: table,
+    Item: { pk: AUDIT_PK, sk: `${entry.at}#${entry.audit_id}`, ...entry, ...auditTtl(entry.at) },
+  };
 }

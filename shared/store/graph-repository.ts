@@ -14,6 +14,7 @@ import {
 import { isContendedWrite } from './condition-failures';
 import { consistentBatchGet } from './consistent-batch-get';
 import { documentClientFor } from './dynamo-client';
+import { expiredItem, graphTtl, live } from './retention/retention-ttl';
 import { GSI1, tableName } from './tables';
 
 export type { EvidenceKind, EvidenceRef, StoredNode } from './graph-items';
@@ -161,7 +162,17 @@ export class GraphRepository {
     const pk = entityPk(work.entity);
     const sideKeys = [...new Set(work.sides.map(edgeSk))];
     const marker = evidenceSk(evidence);
-    const items = await this.getMany(pk, [NODE_SK, marker, ...sideKeys]);
+    const stored = await this.getMany(pk, [NODE_SK, marker, ...sideKeys]);
+    // An item past its TTL that DynamoDB has not deleted yet counts as absent, but its version
+    // still guards the write that replaces it.
+    const versionOf = (sk: string) => {
+      const item = stored.get(sk);
+      return item ? Number(item.version ?? 0) : undefined;
+    };
+    const now = Date.now();
+    const items = new Map([...stored].filter(([, item]) => !expiredItem(item, now)));
+    // Every item this sighting writes is kept for the graph retention from now (last seen + N).
+    const ttl = graphTtl(now);
 
     const nodeRecord = items.get(NODE_SK);
     const existingNode: Versioned<StoredNode> | undefined = nodeRecord
@@ -195,31 +206,35 @@ export class GraphRepository {
     for (const side of work.sides) {
       const sk = edgeSk(side);
       if (applied.has(sk) || newlyApplied.includes(sk)) continue;
-      const stored = items.get(sk);
-      const merged = mergeEdge(stored ? edgeFromSide(sideFromItem(stored)) : undefined, edgeFromSide(side));
-      const version = stored ? Number(stored.version ?? 0) : undefined;
+      const current = items.get(sk);
+      const merged = mergeEdge(current ? edgeFromSide(sideFromItem(current)) : undefined, edgeFromSide(side));
+      const version = versionOf(sk);
       puts.push({
-        item: sideItem(sideFor(merged, work.entity), (version ?? 0) + 1),
+        item: { ...sideItem(sideFor(merged, work.entity), (version ?? 0) + 1), ...ttl },
         previousVersion: version,
       });
       newlyApplied.push(sk);
     }
 
     // The value item is written when the node is created, or moved off a legacy node by the first
-    // put that rewrites it; every other transaction leaves the index alone. Unconditional: it is a
-    // function of the key alone, so rewriting it is harmless, and the node's version condition
-    // already decides whether the transaction applies.
+    // put that rewrites it, or when the node's TTL passes the value item's (valueItemTtl); every other
+    // transaction leaves the index alone. Unconditional: it is a function of the key alone, so
+    // rewriting it is harmless, and the node's version condition already decides whether the
+    // transaction applies.
     let indexEntry: Item | undefined;
     if (nextNode) {
+      const nodeVersion = versionOf(NODE_SK);
+      const value = valueItemTtl(nodeRecord, ttl.expires_at_epoch);
       puts.unshift({
-        item: nodeItem(nextNode, (existingNode?.version ?? 0) + 1),
-        previousVersion: existingNode?.version,
+        item: { ...nodeItem(nextNode, (nodeVersion ?? 0) + 1), ...ttl, ...value.onNode },
+        previousVersion: nodeVersion,
       });
-      if (!nodeRecord || isLegacyIndexedNode(nodeRecord)) indexEntry = valueItem(work.entity);
+      if (!nodeRecord || isLegacyIndexedNode(nodeRecord) || value.rewrite)
+        indexEntry = { ...valueItem(work.entity), ...value.onItem };
     }
     if (puts.length === 0 && markerRecord) return;
 
-    const markerVersion = markerRecord ? Number(markerRecord.version ?? 0) : undefined;
+    const markerVersion = versionOf(marker);
     puts.push({
       item: {
         pk,
@@ -229,6 +244,7 @@ export class GraphRepository {
         at: evidence.at,
         applied: [...applied, ...newlyApplied],
         version: (markerVersion ?? 0) + 1,
+        ...ttl,
       },
       previousVersion: markerVersion,
     });
@@ -274,12 +290,17 @@ export class GraphRepository {
       this.table,
       unique.map((e) => ({ pk: entityPk(e), sk: NODE_SK })),
     );
-    return new Map(items.map((item) => [String(item.pk), nodeFromItem(item as Item)]));
+    const now = Date.now();
+    return new Map(
+      items
+        .filter((item) => !expiredItem(item, now))
+        .map((item) => [String(item.pk), nodeFromItem(item as Item)]),
+    );
   }
 
   async getNode(entity: Entity): Promise<StoredNode | undefined> {
     const items = await this.getMany(entityPk(entity), [NODE_SK]);
-    const item = items.get(NODE_SK);
+    const item = live(items.get(NODE_SK));
     return item ? nodeFromItem(item) : undefined;
   }
 
@@ -315,11 +336,14 @@ export class GraphRepository {
         TableName: this.table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: { ':pk': entityPk(entity), ':prefix': prefix },
-        ProjectionExpression: 'sk',
+        ProjectionExpression: 'sk, expires_at_epoch',
         Limit: limit,
       }),
     );
-    return (result.Items ?? []).map((item) => String(item.sk).slice(prefix.length));
+    const now = Date.now();
+    return (result.Items ?? [])
+      .filter((item) => !expiredItem(item, now))
+      .map((item) => String(item.sk).slice(prefix.length));
   }
 
   /**
@@ -342,13 +366,43 @@ export class GraphRepository {
         ...(options.after ? { ExclusiveStartKey: { pk, sk: options.after } } : {}),
       }),
     );
-    const items = result.Items ?? [];
+    // An edge past its retention is not a neighbour, though DynamoDB may not have deleted it yet.
+    const now = Date.now();
+    const items = (result.Items ?? []).filter((item) => !expiredItem(item, now));
     const page = items.slice(0, options.limit);
     const sides = page.map(sideFromItem);
     const more = items.length > options.limit;
     const last = page.at(-1)?.sk;
     return more && typeof last === 'string' ? { sides, next: last } : { sides };
   }
+}
+
+/**
+ * Days the value item (gsi1) outlives its node's TTL, so it is rewritten at most once per this many
+ * days of sightings instead of with every node write, and is never gone while its node is not.
+ */
+const VALUE_ITEM_SLACK_SECONDS = 30 * 86_400;
+
+/**
+ * Whether the value item's TTL must move with the node's new one, and the attributes that record
+ * it: the node keeps the TTL its value item was last written with (`value_expires_at_epoch`).
+ */
+function valueItemTtl(
+  node: Item | undefined,
+  nodeTtl: number | undefined,
+): { rewrite: boolean; onNode: Item; onItem: Item } {
+  const written = node?.value_expires_at_epoch;
+  // Kept forever now: a value item written with a TTL is rewritten without one.
+  if (nodeTtl === undefined) return { rewrite: typeof written === 'number', onNode: {}, onItem: {} };
+  if (typeof written === 'number' && written >= nodeTtl) {
+    return { rewrite: false, onNode: { value_expires_at_epoch: written }, onItem: {} };
+  }
+  const valueTtl = nodeTtl + VALUE_ITEM_SLACK_SECONDS;
+  return {
+    rewrite: true,
+    onNode: { value_expires_at_epoch: valueTtl },
+    onItem: { expires_at_epoch: valueTtl },
+  };
 }
 
 /** A cursor position must name an edge sort key; anything else is a tampered cursor. */

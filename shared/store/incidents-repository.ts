@@ -8,6 +8,7 @@ import {
   type Severity,
 } from '../domain/incidents/incident';
 import { documentClientFor } from './dynamo-client';
+import { expiredItem, incidentTtl } from './retention/retention-ttl';
 import { GSI1, tableName } from './tables';
 
 /**
@@ -105,7 +106,9 @@ class SeverityStream {
 
   async next(): Promise<void> {
     const { items, lastKey } = await this.fetch(this.startKey);
-    this.buffer.push(...items.filter((item) => item[GSI1.sortKey] !== this.skip));
+    const now = Date.now();
+    // An incident past its retention is not listed, though DynamoDB may not have deleted it yet.
+    this.buffer.push(...items.filter((item) => item[GSI1.sortKey] !== this.skip && !expiredItem(item, now)));
     this.startKey = lastKey;
     if (!lastKey) this.exhausted = true;
     else this.examinedTo = String(lastKey[GSI1.sortKey]);
@@ -121,6 +124,8 @@ export function incidentItem(incident: NormalisedIncident, ingestedAt: string): 
     [GSI1.sortKey]: listKey(incident),
     ...incident,
     ingested_at: ingestedAt,
+    // Kept for the incident retention after its last ingestion (shared/store/retention/retention-ttl.ts).
+    ...incidentTtl(ingestedAt),
   };
 }
 
@@ -194,7 +199,7 @@ export class IncidentsRepository {
         ConsistentRead: true,
       }),
     );
-    return Item ? incidentFromItem(Item) : undefined;
+    return Item && !expiredItem(Item) ? incidentFromItem(Item) : undefined;
   }
 
   /** Whether any incident is stored: one single-item Query per severity. */

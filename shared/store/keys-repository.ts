@@ -18,6 +18,7 @@ import type {
 import { AUDIT_PK, auditPut } from './audit-items';
 import { isConditionFailure } from './condition-failures';
 import { documentClientFor } from './dynamo-client';
+import { expiredItem } from './retention/retention-ttl';
 import { GSI1, tableName } from './tables';
 
 /**
@@ -290,9 +291,11 @@ export class KeysRepository {
         ...(after ? { ExclusiveStartKey: { pk: AUDIT_PK, sk: after } } : {}),
       }),
     );
-    const entries = (Items ?? []).map((item) =>
-      pick<AuditEntry>(item, ['audit_id', 'at', 'action', 'key_id', 'actor', 'details']),
-    );
+    // A record past the audit retention is not listed, though DynamoDB may not have deleted it yet.
+    const now = Date.now();
+    const entries = (Items ?? [])
+      .filter((item) => !expiredItem(item, now))
+      .map((item) => pick<AuditEntry>(item, ['audit_id', 'at', 'action', 'key_id', 'actor', 'details']));
     return LastEvaluatedKey ? { entries, next: String(LastEvaluatedKey.sk) } : { entries };
   }
 }

@@ -7,6 +7,7 @@ import {
   PutCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { isSingleWriteConditionFailure } from '../condition-failures';
+import { sessionTtl } from '../retention/retention-ttl';
 import { DOC_SK, docPk, openPk, postingSk, TENANT_PK, termPk } from './keys';
 import { ownedPosting, postingItems, storedTerms } from './postings';
 import type { SearchEntry } from './records';
@@ -94,7 +95,13 @@ export class SearchIndexingRepository {
       await this.doc.send(
         new PutCommand({
           TableName: this.table,
-          Item: { pk: docPk(entry.session_id), sk: DOC_SK, terms: docTerms, version: (version ?? 0) + 1 },
+          Item: {
+            pk: docPk(entry.session_id),
+            sk: DOC_SK,
+            terms: docTerms,
+            version: (version ?? 0) + 1,
+            ...sessionTtl(entry.session_id),
+          },
           ...(version === undefined
             ? { ConditionExpression: 'attribute_not_exists(pk)' }
             : {

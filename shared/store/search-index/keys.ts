@@ -55,8 +55,12 @@ export const postingSk = (entry: { created_at: string; session_id: string }) =>
 /** Postings per session: bounded so a pathological report cannot turn one index into thousands of writes. */
 export const MAX_TERMS_PER_SESSION = 200;
 export const MAX_TERM_LENGTH = 128;
-/** Summary kept on each posting (the result list shows a snippet, the report route the whole text). */
-export const POSTING_SUMMARY_LENGTH = 300;
+/**
+ * Summary kept on each posting (the result list shows a snippet, the report route the whole text):
+ * 270 characters, so the tenant posting of a session with 60 terms still fits one write unit with
+ * its TTL (shared/store/retention/retention-ttl.ts; 300 before retention).
+ */
+export const POSTING_SUMMARY_LENGTH = 270;
 
 /** The hash a term is stored and matched under (see the posting layout above). */
 export function termHash(term: string): string {

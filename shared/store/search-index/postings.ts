@@ -1,4 +1,5 @@
 import type { Entity } from '../../domain/core/entity';
+import { sessionTtl } from '../retention/retention-ttl';
 import {
   MAX_TERM_LENGTH,
   MAX_TERMS_PER_SESSION,
@@ -76,7 +77,7 @@ export function entryFromItem(item: Item): SearchEntry {
  * The result fields and term hashes every posting of a session carries. Its ID and creation time are
  * its sort key (`entryFromItem` reads them back), so they are not repeated as attributes: 34 bytes
  * less per posting keeps the tenant posting of a session with all 60 terms and a 300-character
- * summary under 1 KB (one write unit, not two) too.
+ * summary (kept to 270) under 1 KB with its TTL (one write unit, not two) too.
  */
 function postingFields(entry: SearchEntry, terms: readonly string[]) {
   return {
@@ -87,6 +88,8 @@ function postingFields(entry: SearchEntry, terms: readonly string[]) {
     ...(entry.verdict ? { verdict: entry.verdict } : {}),
     ...(entry.summary ? { summary: shorten(entry.summary, POSTING_SUMMARY_LENGTH) } : {}),
     th: new Set(terms.map(termHash)),
+    // Expires with its session (shared/store/retention/retention-ttl.ts).
+    ...sessionTtl(entry.session_id),
   };
 }
 

@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { expiredItem } from '../retention/retention-ttl';
 import { openPk, postingSk, termPk } from './keys';
 import {
   entryFromItem,
@@ -111,7 +112,7 @@ export class SearchRepository {
         Limit: MAX_OPEN_READ,
       }),
     );
-    const hits = (result.Items ?? []).map(entryFromItem);
+    const hits = (result.Items ?? []).filter((item) => !expiredItem(item)).map(entryFromItem);
     const last = result.LastEvaluatedKey?.sk;
     return last === undefined ? { hits } : { hits, last: String(last) };
   }
@@ -234,7 +235,8 @@ export class SearchRepository {
       }),
     );
     return {
-      items: result.Items ?? [],
+      // A session past its retention is not found, though DynamoDB may not have deleted it yet.
+      items: (result.Items ?? []).filter((item) => !expiredItem(item)),
       lastKey: result.LastEvaluatedKey === undefined ? undefined : String(result.LastEvaluatedKey.sk),
       evaluated: result.ScannedCount ?? 0,
     };

@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { expiredItem } from '../retention/retention-ttl';
 import { TENANT_PK } from './keys';
 import { entryFromItem, hasTerm, type Item, MAX_EVALUATED_PER_SEARCH, TERM_NAMES } from './postings';
 import type { SearchEntry, TenantListQuery } from './records';
@@ -45,7 +46,8 @@ export class TenantListRepository {
         }),
       );
       evaluated += result.ScannedCount ?? 0;
-      hits.push(...(result.Items ?? []));
+      // A session past its retention is not listed, though DynamoDB may not have deleted it yet.
+      hits.push(...(result.Items ?? []).filter((item) => !expiredItem(item)));
       startKey = result.LastEvaluatedKey;
       if (hits.length > query.limit) {
         const page = hits.slice(0, query.limit);

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Conversation } from '../../domain/analyst/conversation';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
+import { sessionTtl } from '../retention/retention-ttl';
 import { writeWithHistory } from './history-items';
 import { ANALYST, sessionKey } from './keys';
 import type { AnalystState, HistoryEntry } from './records';
@@ -44,7 +45,13 @@ export class AnalystStateRepository {
     const { pk } = sessionKey(sessionId);
     const put = {
       TableName: this.tableName,
-      Item: { pk, sk: ANALYST, revision: expectedRevision + 1, state: JSON.stringify(conversation) },
+      Item: {
+        pk,
+        sk: ANALYST,
+        revision: expectedRevision + 1,
+        state: JSON.stringify(conversation),
+        ...sessionTtl(sessionId),
+      },
       ConditionExpression: expectedRevision === 0 ? 'attribute_not_exists(sk)' : 'revision = :expected',
       ...(expectedRevision === 0 ? {} : { ExpressionAttributeValues: { ':expected': expectedRevision } }),
     };

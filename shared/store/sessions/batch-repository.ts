@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchRecord } from '../../domain/investigation/batch';
 import { consistentBatchGet } from '../consistent-batch-get';
+import { live, sessionTtl } from '../retention/retention-ttl';
 import { batchKey, sessionKey, toSession } from './keys';
 import type { SessionRecord } from './records';
 
@@ -18,7 +19,7 @@ export class BatchRepository {
     await this.doc.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...batchKey(batch.batch_id), ...batch },
+        Item: { ...batchKey(batch.batch_id), ...batch, ...sessionTtl(batch.batch_id) },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -28,15 +29,17 @@ export class BatchRepository {
     const { Item } = await this.doc.send(
       new GetCommand({ TableName: this.tableName, Key: batchKey(batchId), ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, ...batch } = Item;
+    if (!live(Item)) return undefined;
+    const { pk: _pk, sk: _sk, expires_at_epoch: _ttl, ...batch } = Item!;
     return batch as BatchRecord;
   }
 
   /** The records of the given sessions, by session ID (an absent one is left out). */
   async sessions(sessionIds: readonly string[]): Promise<Map<string, SessionRecord>> {
     const items = await consistentBatchGet(this.doc, this.tableName, sessionIds.map(sessionKey));
-    const sessions = items.map((item) => toSession(item)).filter((s): s is SessionRecord => s !== undefined);
+    const sessions = items
+      .map((item) => toSession(live(item)))
+      .filter((s): s is SessionRecord => s !== undefined);
     return new Map(sessions.map((session) => [session.session_id, session]));
   }
 }

@@ -2,6 +2,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
+import { sessionTtl } from '../retention/retention-ttl';
 import { HISTORY, historySk, MAX_SEQ, sessionKey } from './keys';
 import type { HistoryEntry, HistoryItem } from './records';
 import { PACK_MIN_BYTES, unpacked } from './report-packing';
@@ -35,6 +36,7 @@ export function historyItem(sessionId: string, first: number, entries: HistoryEn
     pk: sessionKey(sessionId).pk,
     sk: historySk(first),
     n: entries.length,
+    ...sessionTtl(sessionId),
     ...(json.length < PACK_MIN_BYTES ? { entries: list } : { entries_z: deflateRawSync(json) }),
   };
 }

@@ -6,6 +6,7 @@ import {
   QueryCommand,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
+import { expiredItem, live } from '../retention/retention-ttl';
 import { historyItem, lastSeqOf, toHistory, withNextSlots } from './history-items';
 import { HISTORY, HISTORY_SEQ, historySk, META, sessionKey, toSession } from './keys';
 import type { HistoryEntry, PollPage } from './records';
@@ -111,7 +112,10 @@ export class HistoryRepository {
       requests += 1;
       consumed += page.ConsumedCapacity?.CapacityUnits ?? 0;
     }
-    const items = page.Items ?? [];
+    // Every item of a session carries the session's TTL: past it, the session and its history read
+    // as gone before DynamoDB deletes them.
+    const now = Date.now();
+    const items = (page.Items ?? []).filter((item) => !expiredItem(item, now));
     const last = items.at(-1);
     let session = last?.sk === META ? toSession(last) : undefined;
     const history = items
@@ -131,7 +135,7 @@ export class HistoryRepository {
       );
       requests += 1;
       consumed += meta.ConsumedCapacity?.CapacityUnits ?? 0;
-      session = toSession(meta.Item);
+      session = toSession(live(meta.Item, now));
     }
     return { session, history, truncated, requests, consumedReadUnits: consumed };
   }

@@ -1,9 +1,13 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { live } from '../retention/retention-ttl';
 import { META, REPORT, sessionKey, toSession } from './keys';
 import type { SessionRecord } from './records';
 import { unpacked } from './report-packing';
 
-/** The session record with its report (one Query over META and META#REPORT, read consistently). */
+/**
+ * The session record with its report (one Query over META and META#REPORT, read consistently); a
+ * session past its retention reads as absent even before DynamoDB's TTL deletes it.
+ */
 export async function readSession(
   doc: DynamoDBDocumentClient,
   tableName: string,
@@ -20,7 +24,7 @@ export async function readSession(
   );
   const meta = Items?.find((item) => item.sk === META);
   const report = Items?.find((item) => item.sk === REPORT);
-  const session = toSession(meta);
+  const session = toSession(live(meta));
   if (session && report) session.report = unpacked(report, 'report');
   return session;
 }

@@ -7,6 +7,7 @@ import {
 import type { SessionStatus } from '../../domain/core/session-status';
 import { isTerminal, statusesBefore } from '../../domain/core/session-status';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
+import { sessionTtl } from '../retention/retention-ttl';
 import { historyItem, historyItems, withNextSlots } from './history-items';
 import { idempotencyPut, readIdempotency } from './idempotency-repository';
 import { HISTORY_SEQ, reportKey, sessionKey, toSession } from './keys';
@@ -58,7 +59,7 @@ export class SessionsRepository {
     history: HistoryEntry[],
     idempotency?: Omit<IdempotencyRecord, 'session_id'>,
   ): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }> {
-    const meta = { ...sessionKey(session.session_id), ...session };
+    const meta = { ...sessionKey(session.session_id), ...session, ...sessionTtl(session.session_id) };
     const marker = openMarkerOf(session);
     const record = idempotency ? { ...idempotency, session_id: session.session_id } : undefined;
     if (!record) {
@@ -174,7 +175,7 @@ export class SessionsRepository {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...reportKey(sessionId), ...packed('report', report) },
+              Item: { ...reportKey(sessionId), ...packed('report', report), ...sessionTtl(sessionId) },
             },
           },
         ]

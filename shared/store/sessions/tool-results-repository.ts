@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { ToolCall } from '../../domain/core/vocabulary';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
+import { sessionTtl } from '../retention/retention-ttl';
 import { writeWithHistory } from './history-items';
 import { REQUESTED_TOOL_RESULT, sessionKey, TOOL_RESULT, toolResultSk } from './keys';
 import type { HistoryEntry, ToolResultRecord } from './records';
@@ -42,6 +43,7 @@ function toToolResult(item: Record<string, unknown>): ToolResultRecord {
     call_z: _callZ,
     [DEFERRED]: _deferred,
     [`${DEFERRED}_z`]: _deferredZ,
+    expires_at_epoch: _ttl,
     ...rest
   } = item;
   return {
@@ -126,7 +128,12 @@ export class ToolResultsRepository {
         {
           Put: {
             TableName: this.tableName,
-            Item: { pk, sk: toolResultSk(result.tool, requestedId), ...toolResultItem(result) },
+            Item: {
+              pk,
+              sk: toolResultSk(result.tool, requestedId),
+              ...toolResultItem(result),
+              ...sessionTtl(sessionId),
+            },
             ConditionExpression: 'attribute_not_exists(sk)',
           },
         },
@@ -165,6 +172,7 @@ export class ToolResultsRepository {
             sk: toolResultSk(result.tool),
             ...rest,
             ...packed(DEFERRED, { call, history } satisfies DeferredToolResult),
+            ...sessionTtl(sessionId),
           },
           ConditionExpression: 'attribute_not_exists(sk)',
         }),

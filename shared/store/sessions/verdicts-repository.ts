@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { expiredItem, sessionTtl } from '../retention/retention-ttl';
 import { subjectPk } from './keys';
 import type { SubjectVerdict } from './records';
 
@@ -31,6 +32,7 @@ export class VerdictsRepository {
           pk: subjectPk(subject),
           sk: `${createdAt}#${verdict.session_id}`,
           ...verdict,
+          ...sessionTtl(verdict.session_id),
         },
       }),
     );
@@ -47,11 +49,15 @@ export class VerdictsRepository {
         Limit: limit,
       }),
     );
-    return (Items ?? []).map(({ session_id, verdict, risk_score, completed_at }) => ({
-      session_id: String(session_id),
-      verdict: String(verdict),
-      risk_score: Number(risk_score),
-      completed_at: String(completed_at),
-    }));
+    // A verdict expires with its session (retention/retention-ttl.ts): past it, it is no prior investigation.
+    const now = Date.now();
+    return (Items ?? [])
+      .filter((item) => !expiredItem(item, now))
+      .map(({ session_id, verdict, risk_score, completed_at }) => ({
+        session_id: String(session_id),
+        verdict: String(verdict),
+        risk_score: Number(risk_score),
+        completed_at: String(completed_at),
+      }));
   }
 }

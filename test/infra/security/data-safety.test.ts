@@ -26,6 +26,8 @@ beforeAll(() => {
   destroyable = synthTenantStack({
     removalPolicy: 'destroy',
     kmsKeyArn: KMS_KEY,
+    sessionRetentionDays: 90,
+    auditRetentionDays: 0,
   }).template.toJSON() as TemplateJson;
 });
 
@@ -59,6 +61,21 @@ describe('tables', () => {
         expect(table.Properties.BillingMode, id).toBe('PAY_PER_REQUEST');
       }
     }
+  });
+
+  it("hand every function each kind's retention, from which the store writes the TTL attribute", () => {
+    const retention = (t: TemplateJson) =>
+      [...resourcesOfType(t, 'AWS::Lambda::Function').values()].map((fn) => {
+        const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+        return [
+          env.SIS_SESSION_RETENTION_DAYS,
+          env.SIS_INCIDENT_RETENTION_DAYS,
+          env.SIS_GRAPH_RETENTION_DAYS,
+          env.SIS_AUDIT_RETENTION_DAYS,
+        ].join();
+      });
+    expect(new Set(retention(retained))).toEqual(new Set(['365,365,180,2555']));
+    expect(new Set(retention(destroyable))).toEqual(new Set(['90,365,180,0']));
   });
 
   it('survive stack deletion and replacement, and refuse deletion, by default', () => {

@@ -84,7 +84,8 @@ describe('session records and status transitions', () => {
     const { Item } = await raw.send(
       new GetCommand({ TableName: table, Key: { pk: `SESSION#${session.session_id}`, sk: 'META#REPORT' } }),
     );
-    expect(Object.keys(Item ?? {}).sort()).toEqual(['pk', 'report_zd1', 'sk']);
+    // The report expires with its session (shared/store/retention/retention-ttl.ts).
+    expect(Object.keys(Item ?? {}).sort()).toEqual(['expires_at_epoch', 'pk', 'report_zd1', 'sk']);
     // DynamoDB's item size: attribute names plus values.
     const size = Object.entries(Item ?? {}).reduce(
       (sum, [name, value]) =>
