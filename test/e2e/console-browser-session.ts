@@ -27,6 +27,10 @@ const DOCUMENTED = [
   'admin-keys',
   'admin-keys-secret',
   'admin-audit',
+  'admin-connectors',
+  'admin-feeds',
+  'admin-webhooks',
+  'admin-do-not-share',
 ];
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -158,7 +162,13 @@ async function startConsoleBrowser(): Promise<void> {
   // The tests exercise the current source, not a build left over from an earlier install.
   await buildConsole({ prune: false });
   service = await startTestService({
-    env: { SIS_CONSOLE_ADMIN_PASSWORD: ADMIN.password, SIS_CONSOLE_ANALYST_PASSWORD: ANALYST.password },
+    env: {
+      SIS_CONSOLE_ADMIN_PASSWORD: ADMIN.password,
+      SIS_CONSOLE_ANALYST_PASSWORD: ANALYST.password,
+      // Admin > Webhooks delivers to a receiver on 127.0.0.1, retried after a second.
+      SIS_WEBHOOK_ALLOW_LOOPBACK: 'true',
+      SIS_WEBHOOK_RETRY_SCHEDULE: '1,1',
+    },
   });
   browser = await chromium.launch({
     executablePath: CHROMIUM,

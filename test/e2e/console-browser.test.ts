@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { adminPagesCases } from './console-browser-admin-pages';
 import {
   ADMIN,
   ANALYST,
@@ -420,6 +421,8 @@ describe('web console in Chromium', () => {
     const row = admin.getByRole('row').filter({ hasText: '198.51.100.44' });
     await expect.poll(() => row.textContent(), SOON).toContain('SOAR playbook (API key)');
   });
+
+  adminPagesCases(() => admin);
 
   it('ran every page without a CSP violation or a script error', () => {
     expect(cspViolations).toEqual([]);

@@ -169,7 +169,7 @@ function AddEntry({ onAdded }: { onAdded: () => Promise<unknown> }) {
 
 const DO_NOT_SHARE_HINTS: Record<EntityType, string> = {
   ip: '10.20.30.40',
-  domain: 'payroll.contoso.example',
+  domain: 'payroll-portal.contoso.com',
   user: 'ceo@contoso.example',
   host: 'hr-fileserver-01',
 };

@@ -42,7 +42,7 @@ export function ConnectorsPage({ me }: { me: Me }) {
               'TLP gate',
               'Quota today',
               'Circuit',
-              'Cache',
+              'Answers reused for',
               'How to enable',
             ]}
           >
@@ -69,7 +69,7 @@ function ConnectorRow({ connector }: { connector: Connector }) {
       <td>
         {connector.title}
         <br />
-        <code class="small">{connector.tool}</code>
+        <code class="small nowrap">{connector.tool}</code>
       </td>
       <td>
         <Badge kind={connector.enabled ? 'active' : 'disabled'}>
@@ -95,7 +95,7 @@ function ConnectorRow({ connector }: { connector: Connector }) {
           </div>
         )}
       </td>
-      <td>answers reused {duration(connector.cache_ttl_seconds)}</td>
+      <td>{duration(connector.cache_ttl_seconds)}</td>
       <td class="small">{connector.how_to_enable ?? 'On.'}</td>
     </tr>
   );

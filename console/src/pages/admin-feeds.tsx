@@ -59,7 +59,7 @@ function Feeds() {
           {feeds.map((feed) => (
             <tr key={feed.name}>
               <td>
-                <code>{feed.name}</code>
+                <code class="nowrap">{feed.name}</code>
               </td>
               <td>{feed.enabled ? 'Yes' : 'No'}</td>
               <td>{STATUS_LABEL[feed.status]}</td>
@@ -78,7 +78,7 @@ function Feeds() {
 function RefreshOutcome({ feeds }: { feeds: Feed[] }) {
   const outcome = refreshOutcome(feeds);
   return (
-    <section class="panel" role="status" aria-label="Refresh result">
+    <section class="panel compact" role="status" aria-label="Refresh result">
       <p>{outcome.headline}</p>
       {outcome.results.length > 0 && (
         <ul>

@@ -50,6 +50,7 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (created: CreatedW
           label="URL"
           name="url"
           type="url"
+          class="wide"
           required
           maxLength={MAX_WEBHOOK_URL_LENGTH}
           placeholder="https://soar.example.com/hooks/sis"
