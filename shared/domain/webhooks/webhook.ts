@@ -6,14 +6,7 @@ import { createHash } from 'node:crypto';
  * A webhook with `key_id` receives only the events of sessions that key started. The vocabulary the
  * console's form also needs is in webhook-events.ts (no node:crypto there).
  */
-import {
-  MAX_WEBHOOK_DESCRIPTION_LENGTH,
-  MAX_WEBHOOK_URL_LENGTH,
-  WEBHOOK_EVENTS,
-  WEBHOOK_STATUSES,
-  type WebhookEvent,
-  type WebhookStatus,
-} from './webhook-events';
+import type { WebhookEvent, WebhookStatus } from './webhook-events';
 
 export {
   MAX_WEBHOOK_DESCRIPTION_LENGTH,
@@ -22,7 +15,7 @@ export {
   WEBHOOK_STATUSES,
   type WebhookEvent,
   type WebhookStatus,
-};
+} from './webhook-events';
 
 /** A tenant's webhooks are listed (and matched against every event) in one Query page. */
 export const MAX_WEBHOOKS = 50;
