@@ -36,3 +36,19 @@ export function expiresSoon(expiresAt: string, now = Date.now()): boolean {
   const left = new Date(expiresAt).getTime() - now;
   return left > 0 && left < EXPIRES_SOON_DAYS * DAY_MS;
 }
+
+/** A length of time in its largest whole unit: `1 day`, `6 h`, `30 min`, `45 s`. */
+export function duration(seconds: number): string {
+  const units: Array<[number, string]> = [
+    [86_400, ' day'],
+    [3_600, ' h'],
+    [60, ' min'],
+  ];
+  for (const [size, unit] of units) {
+    if (seconds >= size && seconds % size === 0) {
+      const count = seconds / size;
+      return `${count}${unit}${unit === ' day' && count !== 1 ? 's' : ''}`;
+    }
+  }
+  return `${seconds} s`;
+}

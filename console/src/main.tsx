@@ -7,8 +7,10 @@ import { BASE_PATH, currentPage, pageHref } from './base';
 import { Layout } from './components/layout';
 import { AllowlistPage } from './pages/admin-allowlist';
 import { AuditPage } from './pages/admin-audit';
+import { ConnectorsPage } from './pages/admin-connectors';
 import { FeedsPage } from './pages/admin-feeds';
 import { KeysPage } from './pages/admin-keys';
+import { WebhooksPage } from './pages/admin-webhooks/webhooks-page';
 import { GraphPage } from './pages/graph';
 import { IncidentPage } from './pages/incident';
 import { IncidentsPage } from './pages/incidents';
@@ -39,6 +41,8 @@ function App({ me }: { me: Me }) {
             <Route path={at('/admin/audit')} component={AuditPage} me={me} />
             <Route path={at('/admin/allowlist')} component={AllowlistPage} me={me} />
             <Route path={at('/admin/feeds')} component={FeedsPage} me={me} />
+            <Route path={at('/admin/connectors')} component={ConnectorsPage} me={me} />
+            <Route path={at('/admin/webhooks')} component={WebhooksPage} me={me} />
             <Route default component={NotFoundPage} />
           </Router>
         </ErrorBoundary>

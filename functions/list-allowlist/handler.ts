@@ -4,7 +4,8 @@ import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/t
 
 /**
  * GET /api/v1/admin/allowlist and its console twin: every entry, newest first. Also
- * GET /api/v1/admin/do-not-share: every mark (one function for both: the stack's resource budget).
+ * GET /api/v1/admin/do-not-share and its console twin: every mark (one function for both: the
+ * stack's resource budget).
  */
 export const handler = twinRouteHandler(
   ...[routes.listAllowlist, routes.listConsoleAllowlist].map((route) => ({
@@ -15,12 +16,12 @@ export const handler = twinRouteHandler(
       headers: { 'cache-control': 'no-store' },
     })),
   })),
-  {
-    route: routes.listDoNotShare,
-    handler: httpHandler(routes.listDoNotShare, async () => ({
+  ...[routes.listDoNotShare, routes.listConsoleDoNotShare].map((route) => ({
+    route,
+    handler: httpHandler(route, async () => ({
       statusCode: 200,
       body: await tenantKnowledgeService().listDoNotShare(),
       headers: { 'cache-control': 'no-store' },
     })),
-  },
+  })),
 );

@@ -4,8 +4,8 @@ import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/t
 
 /**
  * DELETE /api/v1/admin/allowlist/{entry_id} and its console twin: 204, or 404 for no such entry.
- * Also DELETE /api/v1/admin/do-not-share/{entity_type}/{value}: lowers the mark (one function for
- * both: the stack's resource budget).
+ * Also DELETE /api/v1/admin/do-not-share/{entity_type}/{value} and its console twin: lowers the mark
+ * (one function for both: the stack's resource budget).
  */
 export const handler = twinRouteHandler(
   ...[routes.removeAllowlistEntry, routes.removeConsoleAllowlistEntry].map((route) => ({
@@ -15,11 +15,11 @@ export const handler = twinRouteHandler(
       return { statusCode: 204, rawBody: '' };
     }),
   })),
-  {
-    route: routes.lowerDoNotShare,
-    handler: httpHandler(routes.lowerDoNotShare, async ({ params, caller }) => {
+  ...[routes.lowerDoNotShare, routes.lowerConsoleDoNotShare].map((route) => ({
+    route,
+    handler: httpHandler(route, async ({ params, caller }) => {
       await tenantKnowledgeService().lowerDoNotShare(caller, params.entity_type, params.value);
       return { statusCode: 204, rawBody: '' };
     }),
-  },
+  })),
 );

@@ -32,6 +32,10 @@ const DOCUMENTED = [
   'admin-keys',
   'admin-keys-secret',
   'admin-audit',
+  'admin-connectors',
+  'admin-feeds',
+  'admin-webhooks',
+  'admin-do-not-share',
 ];
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -177,6 +181,9 @@ async function startConsoleBrowser(): Promise<void> {
       SIS_FEED_FEODO_URL: pathToFileURL(join(FIXTURE_DIR, 'feodo-ipblocklist.json')).href,
       // High incidents are investigated as they arrive: the incident page shows their verdicts.
       SIS_AUTO_INVESTIGATE_SEVERITY: 'high',
+      // Admin > Webhooks delivers to a receiver on 127.0.0.1, retried after a second.
+      SIS_WEBHOOK_ALLOW_LOOPBACK: 'true',
+      SIS_WEBHOOK_RETRY_SCHEDULE: '1,1',
     },
   });
   await service.feedsStartup;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { adminPagesCases } from './console-browser-admin-pages';
 import {
   ADMIN,
   ANALYST,
@@ -536,6 +537,8 @@ describe('web console in Chromium', () => {
     await admin.getByRole('link', { name: 'Show all investigations' }).click();
     await expect.poll(() => rows.filter({ hasText: '198.51.100.45' }).count(), SOON).toBe(1);
   });
+
+  adminPagesCases(() => admin);
 
   it('ran every page without a CSP violation, a script error or a Permissions-Policy warning', () => {
     expect(cspViolations).toEqual([]);

@@ -7,6 +7,8 @@ import type { Me } from '../types';
 interface NavItem {
   href: string;
   label: string;
+  /** An admin page analysts may read too (shown to them under the same heading). */
+  analysts?: boolean;
 }
 
 const ANALYST_NAV: NavItem[] = [
@@ -19,6 +21,8 @@ const ADMIN_NAV: NavItem[] = [
   { href: '/admin/audit', label: 'Audit' },
   { href: '/admin/allowlist', label: 'Allowlist' },
   { href: '/admin/feeds', label: 'Feeds' },
+  { href: '/admin/connectors', label: 'Connectors', analysts: true },
+  { href: '/admin/webhooks', label: 'Webhooks' },
 ];
 
 function NavLink({ item, path }: { item: NavItem; path: string }) {
@@ -50,9 +54,9 @@ export function Layout({ me, children }: { me: Me; children: ComponentChildren }
               <NavLink key={item.href} item={item} path={path} />
             ))}
           </ul>
-          {me.role === 'admin' && (
+          {(me.role === 'admin' || ADMIN_NAV.some((item) => item.analysts)) && (
             <ul aria-label="Admin">
-              {ADMIN_NAV.map((item) => (
+              {ADMIN_NAV.filter((item) => me.role === 'admin' || item.analysts).map((item) => (
                 <NavLink key={item.href} item={item} path={path} />
               ))}
             </ul>

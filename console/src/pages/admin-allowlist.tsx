@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ALLOWLIST_TYPES } from '../../../shared/domain/tenant-knowledge/allowlist-types';
+import { ALLOWLIST_TYPES, MAX_REASON_LENGTH } from '../../../shared/domain/tenant-knowledge/allowlist-types';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
@@ -7,14 +7,27 @@ import { SelectField } from '../components/form/select-field';
 import { TextField } from '../components/form/text-field';
 import { RecordTable } from '../components/record-table';
 import { when } from '../format';
-import type { AllowlistAnswer, AllowlistEntry, AllowlistType, Me } from '../types';
+import { useApi } from '../hooks';
+import type {
+  AllowlistAnswer,
+  AllowlistEntry,
+  AllowlistType,
+  DoNotShareAnswer,
+  DoNotShareMark,
+  EntityType,
+  Me,
+} from '../types';
 import { useAction } from '../use-action';
 
-/** /admin/allowlist: what the tenant trusts (docs/tenant-knowledge.md); console admins only. */
+/**
+ * /admin/allowlist: what the tenant trusts, and what must never leave it ("do not share"),
+ * docs/tenant-knowledge.md; console admins only.
+ */
 export function AllowlistPage({ me }: { me: Me }) {
   return (
     <AdminOnly me={me}>
       <Allowlist />
+      <DoNotShare />
     </AdminOnly>
   );
 }
@@ -149,6 +162,128 @@ function AddEntry({ onAdded }: { onAdded: () => Promise<unknown> }) {
       <ErrorNote error={adding.error} />
       <button type="submit" disabled={adding.busy}>
         {adding.busy ? 'Adding…' : 'Add to the allowlist'}
+      </button>
+    </form>
+  );
+}
+
+const DO_NOT_SHARE_HINTS: Record<EntityType, string> = {
+  ip: '10.20.30.40',
+  domain: 'payroll-portal.contoso.com',
+  user: 'ceo@contoso.example',
+  host: 'hr-fileserver-01',
+};
+/** Every entity type (the record above has one hint per type of the generated EntityType). */
+const DO_NOT_SHARE_TYPES = Object.keys(DO_NOT_SHARE_HINTS) as EntityType[];
+
+/**
+ * The tenant-wide "do not share" marks: a marked entity is never sent to a third-party source and is
+ * withheld from API-key graph answers; console users still see it. Marking and lowering are audited.
+ */
+function DoNotShare() {
+  const listed = useApi(() => api<DoNotShareAnswer>('GET', '/admin/do-not-share'), [], { keep: true });
+  const lowering = useAction();
+  const marks = listed.data?.marks ?? null;
+  const lower = (mark: DoNotShareMark) =>
+    lowering.run(async () => {
+      await api('DELETE', `/admin/do-not-share/${mark.entity_type}/${encodeURIComponent(mark.value)}`);
+      listed.reload();
+    });
+  return (
+    <section aria-labelledby="dns-heading">
+      <h2 id="dns-heading">Do not share</h2>
+      <p>
+        Entities that must never leave the tenant (an internal codename, a host under legal hold):
+        intelligence connectors are never asked about them, and API keys' graph answers withhold them (saying
+        so, not claiming they are unknown). Console users still see them. A mark is an admin's decision with a
+        reason; marking and lowering are audited.
+      </p>
+      <MarkDoNotShare onMarked={listed.reload} />
+      <ErrorNote error={lowering.error ?? listed.error} />
+      {marks === null && !listed.error && <Loading what="the do-not-share marks" />}
+      {marks && marks.length === 0 && <p>No entity is marked do not share.</p>}
+      {marks && marks.length > 0 && (
+        <RecordTable
+          caption="Do-not-share marks, newest first"
+          columns={[
+            'Type',
+            'Value',
+            'Reason',
+            'Marked',
+            <span key="actions" class="visually-hidden">
+              Actions
+            </span>,
+          ]}
+        >
+          {marks.map((mark) => (
+            <tr key={`${mark.entity_type}:${mark.value}`}>
+              <td>{mark.entity_type}</td>
+              <td>
+                <code>{mark.value}</code>
+              </td>
+              <td>{mark.reason}</td>
+              <td class="small">
+                {when(mark.marked_at)} by <code>{mark.marked_by}</code>
+              </td>
+              <td>
+                <button type="button" class="secondary" disabled={lowering.busy} onClick={() => lower(mark)}>
+                  Lower the mark <span class="visually-hidden">on {mark.value}</span>
+                </button>
+              </td>
+            </tr>
+          ))}
+        </RecordTable>
+      )}
+    </section>
+  );
+}
+
+function MarkDoNotShare({ onMarked }: { onMarked: () => void }) {
+  const [type, setType] = useState<EntityType>('domain');
+  const [value, setValue] = useState('');
+  const [reason, setReason] = useState('');
+  const marking = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void marking.run(async () => {
+      await api('POST', '/admin/do-not-share', { body: { entity_type: type, value, reason } });
+      setValue('');
+      setReason('');
+      onMarked();
+    });
+  };
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="dns-form-heading">
+      <h3 id="dns-form-heading">Mark an entity do not share</h3>
+      <div class="fields">
+        <SelectField
+          label="Type"
+          name="entity_type"
+          value={type}
+          onValue={setType}
+          options={DO_NOT_SHARE_TYPES}
+        />
+        <TextField
+          label="Value"
+          name="value"
+          required
+          maxLength={256}
+          placeholder={DO_NOT_SHARE_HINTS[type]}
+          value={value}
+          onValue={setValue}
+        />
+        <TextField
+          label="Reason"
+          name="reason"
+          required
+          maxLength={MAX_REASON_LENGTH}
+          value={reason}
+          onValue={setReason}
+        />
+      </div>
+      <ErrorNote error={marking.error} />
+      <button type="submit" disabled={marking.busy}>
+        {marking.busy ? 'Marking…' : 'Mark do not share'}
       </button>
     </form>
   );

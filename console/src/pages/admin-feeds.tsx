@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { refreshOutcome } from '../../../shared/domain/feeds/refresh-outcome';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
 import { ErrorNote, Loading, PageTitle } from '../components/common';
@@ -47,27 +48,47 @@ function Feeds() {
           {refreshing.busy ? 'Refreshing…' : 'Refresh enabled feeds now'}
         </button>
       </p>
+      {refreshed && <RefreshOutcome feeds={refreshed.feeds} />}
       <ErrorNote error={refreshing.error ?? listed.error} />
       {feeds === null && !listed.error && <Loading what="the feeds" />}
       {feeds && (
         <RecordTable
           caption="Public threat feeds"
-          columns={['Feed', 'Enabled', 'Status', 'Indicators', 'Last refresh', 'Error']}
+          columns={['Feed', 'Enabled', 'Status', 'Indicators', 'Last refresh', 'Error or how to enable']}
         >
           {feeds.map((feed) => (
             <tr key={feed.name}>
               <td>
-                <code>{feed.name}</code>
+                <code class="nowrap">{feed.name}</code>
               </td>
               <td>{feed.enabled ? 'Yes' : 'No'}</td>
               <td>{STATUS_LABEL[feed.status]}</td>
               <td>{feed.indicator_count.toLocaleString('en')}</td>
               <td>{feed.last_refreshed_at ? when(feed.last_refreshed_at) : 'Never'}</td>
-              <td class="small">{feed.error ?? ''}</td>
+              <td class="small">{feed.error ?? feed.how_to_enable ?? ''}</td>
             </tr>
           ))}
         </RecordTable>
       )}
     </>
+  );
+}
+
+/** What the last Refresh did, said where the button is (a live region: screen readers hear it too). */
+function RefreshOutcome({ feeds }: { feeds: Feed[] }) {
+  const outcome = refreshOutcome(feeds);
+  return (
+    <section class="panel compact" role="status" aria-label="Refresh result">
+      <p>{outcome.headline}</p>
+      {outcome.results.length > 0 && (
+        <ul>
+          {outcome.results.map((result) => (
+            <li key={result.name} class={result.ok ? undefined : 'error'}>
+              <code>{result.name}</code>: {result.text}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

@@ -9,6 +9,7 @@ import { SearchForm } from '../components/form/search-form';
 import { SelectField } from '../components/form/select-field';
 import { TextField } from '../components/form/text-field';
 import { RecordTable } from '../components/record-table';
+import { SecretPanel } from '../components/secret-panel';
 import { expiresSoon, when } from '../format';
 import { CreateApiKeyRequestDefaults } from '../generated/api';
 import { useApi } from '../hooks';
@@ -69,7 +70,7 @@ function Keys() {
         Keys are for machines: one per integration, with the fewest scopes it needs. People sign in to this
         console instead.
       </p>
-      {secret && <SecretPanel secret={secret} onDone={() => setSecret(null)} />}
+      {secret && <KeySecret secret={secret} onDone={() => setSecret(null)} />}
       <CreateKeyForm
         onCreated={(created) => {
           setSecret(created);
@@ -100,55 +101,20 @@ function Keys() {
   );
 }
 
-function SecretPanel({ secret, onDone }: { secret: Secret; onDone: () => void }) {
-  const panel = useRef<HTMLElement>(null);
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
-  useEffect(() => panel.current?.focus(), [secret]);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret.apiKey);
-      setCopied('yes');
-      return;
-    } catch {
-      // The Clipboard API may be refused (permissions policy, focus): copy the selected field instead.
-    }
-    field.current?.select();
-    setCopied(document.execCommand('copy') ? 'yes' : 'failed');
-  };
+function KeySecret({ secret, onDone }: { secret: Secret; onDone: () => void }) {
   return (
-    <section class="panel secret" aria-labelledby="secret-heading" tabIndex={-1} ref={panel}>
-      <h2 id="secret-heading">{secret.title}</h2>
-      <p class="warning" role="alert">
-        Copy this key now and store it in a secrets manager. It will not be shown again: after you leave this
-        message, only its prefix <code>{secret.keyPrefix}</code> is shown.
-      </p>
-      <label>
-        API key
-        <input
-          ref={field}
-          class="secret-value"
-          readOnly
-          value={secret.apiKey}
-          onFocus={(e) => e.currentTarget.select()}
-        />
-      </label>
-      <div class="actions">
-        <button type="button" onClick={copy}>
-          Copy key
-        </button>
-        <button type="button" class="secondary" onClick={onDone}>
-          I have stored the key
-        </button>
-        <span role="status">
-          {copied === 'yes'
-            ? 'Copied to the clipboard.'
-            : copied === 'failed'
-              ? 'Copying failed: the key is selected, copy it yourself.'
-              : ''}
-        </span>
-      </div>
-    </section>
+    <SecretPanel
+      title={secret.title}
+      secret={secret.apiKey}
+      label="API key"
+      noun="key"
+      afterwards={
+        <>
+          after you leave this message, only its prefix <code>{secret.keyPrefix}</code> is shown.
+        </>
+      }
+      onDone={onDone}
+    />
   );
 }
 

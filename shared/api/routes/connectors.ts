@@ -1,4 +1,5 @@
 import { defineRoute } from '../route-types';
+import { consoleAnalyst, consoleTags } from './console-twin';
 
 export const listConnectors = /* @__PURE__ */ defineRoute({
   operationId: 'listConnectors',
@@ -13,4 +14,19 @@ export const listConnectors = /* @__PURE__ */ defineRoute({
   responses: { 200: { description: 'The connectors', schema: 'ListConnectorsResponse' } },
 });
 
-export const connectorRoutes = [listConnectors] as const;
+/**
+ * The console's Admin > Connectors reads the same view. Console analysts may read it too (IntelOwl
+ * shows every user its analyzers and their health): it holds settings and today's state, never a key.
+ * Served by the admin route's function (list-connectors/handler.ts picks the row by path).
+ */
+export const listConsoleConnectors = /* @__PURE__ */ defineRoute({
+  ...listConnectors,
+  operationId: 'listConsoleConnectors',
+  path: '/api/v1/console/connectors',
+  access: consoleAnalyst,
+  summary: 'List threat-intelligence connectors (console analysts and admins)',
+  description: 'The same as listConnectors.',
+  tags: consoleTags,
+});
+
+export const connectorRoutes = [listConnectors, listConsoleConnectors] as const;

@@ -19,6 +19,8 @@ export const CONSOLE_PAGE_PATHS = [
   '/admin/audit',
   '/admin/allowlist',
   '/admin/feeds',
+  '/admin/connectors',
+  '/admin/webhooks',
   '/auth/callback',
   '/signed-out',
   '/console',

@@ -180,6 +180,36 @@ export const lowerDoNotShare = /* @__PURE__ */ defineRoute({
   errorStatuses: [404],
 });
 
+export const markConsoleDoNotShare = /* @__PURE__ */ defineRoute({
+  ...markDoNotShare,
+  operationId: 'markConsoleDoNotShare',
+  path: '/api/v1/console/admin/do-not-share',
+  access: consoleAdmin,
+  summary: 'Mark an entity "do not share" tenant-wide (console admins)',
+  description: 'The same as markDoNotShare; the mark and the audit name the signed-in person.',
+  tags: consoleTags,
+});
+
+export const listConsoleDoNotShare = /* @__PURE__ */ defineRoute({
+  ...listDoNotShare,
+  operationId: 'listConsoleDoNotShare',
+  path: '/api/v1/console/admin/do-not-share',
+  access: consoleAdmin,
+  summary: 'List the "do not share" marks (console admins)',
+  description: 'The same as listDoNotShare.',
+  tags: consoleTags,
+});
+
+export const lowerConsoleDoNotShare = /* @__PURE__ */ defineRoute({
+  ...lowerDoNotShare,
+  operationId: 'lowerConsoleDoNotShare',
+  path: '/api/v1/console/admin/do-not-share/{entity_type}/{value}',
+  access: consoleAdmin,
+  summary: 'Lower a "do not share" mark (console admins)',
+  description: 'The same as lowerDoNotShare.',
+  tags: consoleTags,
+});
+
 export const tenantKnowledgeRoutes = [
   addAllowlistEntry,
   listAllowlist,
@@ -192,4 +222,7 @@ export const tenantKnowledgeRoutes = [
   markDoNotShare,
   listDoNotShare,
   lowerDoNotShare,
+  markConsoleDoNotShare,
+  listConsoleDoNotShare,
+  lowerConsoleDoNotShare,
 ] as const;

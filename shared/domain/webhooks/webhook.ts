@@ -3,21 +3,20 @@ import { createHash } from 'node:crypto';
 /**
  * Webhook subscriptions (docs/soar.md "Webhooks"): an admin names an https URL and the events it
  * wants; each matching event is POSTed to it, signed per Standard Webhooks with the webhook's secret.
- * A webhook with `key_id` receives only the events of sessions that key started.
+ * A webhook with `key_id` receives only the events of sessions that key started. The vocabulary the
+ * console's form also needs is in webhook-events.ts (no node:crypto there).
  */
-export const WEBHOOK_EVENTS = [
-  'investigation.completed',
-  'investigation.failed',
-  'investigation.canceled',
-  'incident.enriched',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+import type { WebhookEvent, WebhookStatus } from './webhook-events';
 
-export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
-export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+export {
+  MAX_WEBHOOK_DESCRIPTION_LENGTH,
+  MAX_WEBHOOK_URL_LENGTH,
+  WEBHOOK_EVENTS,
+  WEBHOOK_STATUSES,
+  type WebhookEvent,
+  type WebhookStatus,
+} from './webhook-events';
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
-export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;
 /** A tenant's webhooks are listed (and matched against every event) in one Query page. */
 export const MAX_WEBHOOKS = 50;
 /** How long a delivery stays in the webhook's delivery log (DynamoDB TTL). */
