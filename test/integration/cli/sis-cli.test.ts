@@ -282,6 +282,7 @@ describe('sis keys', HEAVY, () => {
         'create',
         '--name',
         'cli bot',
+        // the hidden singular alias of --scopes: scripts written before the one spelling still work
         '--scope',
         'search:read,graph:read',
         '--expires-in-days',
