@@ -136,6 +136,16 @@ function documented(run: SisRun, method: string, path: string, status: number) {
   return body;
 }
 
+describe('sis feeds refresh with no feed enabled', () => {
+  it('says nothing was refreshed and names the setting, on stderr (issue 35)', async () => {
+    const refreshed = await run(['feeds', 'refresh']);
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    expect(refreshed.stdout).toMatch(/^FEED\s+ENABLED\s+STATUS/);
+    expect(refreshed.stderr).toContain('No feed is enabled, so nothing was refreshed.');
+    expect(refreshed.stderr).toMatch(/SIS_FEED_<NAME>_ENABLED=true .*SIS_PUBLIC_SOURCES=on/);
+  });
+});
+
 describe('sis webhooks', () => {
   it('creates, lists, delivers, rotates and removes; each secret is printed once', async () => {
     const { keyId, apiKey } = await service.createKey({ name: 'hooked playbook' });
