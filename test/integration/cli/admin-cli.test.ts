@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service';
-import { publishedDocumentValidator } from '../../support/openapi-response-validator';
-import { type SisRun, sis } from '../../support/sis-cli';
+import { expectDocumented, sis } from '../../support/sis-cli';
 
 /**
  * The admin-key commands against the local runtime, as processes: `sis allowlist add|list|remove`,
@@ -121,21 +120,6 @@ describe('sis allowlist and sis sessions feedback', () => {
   });
 });
 
-/** The CLI's JSON output is the document of the operation it called. */
-function documented(run: SisRun, method: string, path: string, status: number) {
-  expect(run.code, run.stderr).toBe(0);
-  const body = JSON.parse(run.stdout);
-  const check = publishedDocumentValidator().check({
-    method,
-    path,
-    status,
-    contentType: 'application/json',
-    body,
-  });
-  expect(check, JSON.stringify(check)).toMatchObject({ ok: true });
-  return body;
-}
-
 describe('sis feeds refresh with no feed enabled', () => {
   it('says nothing was refreshed and names the setting, on stderr (issue 35)', async () => {
     const refreshed = await run(['feeds', 'refresh']);
@@ -178,7 +162,7 @@ describe('sis webhooks', () => {
     expect(listed.stdout).toMatch(
       new RegExp(`${webhookId}\\s+active\\s+investigation\\.completed,investigation\\.failed\\s+${keyId}\\s`),
     );
-    const listedJson = documented(
+    const listedJson = expectDocumented(
       await run(['webhooks', 'list', '--json']),
       'GET',
       '/api/v1/admin/webhooks',
@@ -201,7 +185,7 @@ describe('sis webhooks', () => {
         `investigation\\.completed\\s+delivered\\s+1\\s+204\\s+\\S+ \\S+\\s+${delivery!.headers['webhook-id']}`,
       ),
     );
-    documented(
+    expectDocumented(
       await run(['webhooks', 'deliveries', webhookId!, '--json']),
       'GET',
       `/api/v1/admin/webhooks/${webhookId}/deliveries`,
@@ -214,7 +198,7 @@ describe('sis webhooks', () => {
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(secret);
     expect(rotated.stdout).toContain('only the new secret signs');
-    const again = documented(
+    const again = expectDocumented(
       await run(['webhooks', 'rotate', webhookId!, '--json']),
       'POST',
       `/api/v1/admin/webhooks/${webhookId}/rotate-secret`,
