@@ -1,4 +1,4 @@
-import { type Command, run, UsageError } from '../packages/cli/src/program';
+import { type Command, Option, run, UsageError } from '../packages/cli/src/program';
 import { KEY_EXPIRY_DAYS } from '../shared/domain/keys/key-lifecycle';
 import { SERVICE_VERSION } from '../shared/version';
 import type { BootstrapFlags, RotateCursorSecretFlags } from './cli/admin';
@@ -47,6 +47,8 @@ function addAdminCommands(program: Command): void {
       KEY_EXPIRY_DAYS.default,
     )
     .option('--scopes <list>', 'scopes besides the admin role: all, none, or a comma-separated list', 'all')
+    // The singular, accepted but not shown: `--scopes` is the one spelling (as in `sis keys create`).
+    .addOption(new Option('--scope <list>').hideHelp())
     .option('--aws', 'write to the deployed stack on AWS (same as SIS_TARGET=aws)')
     .option('--tenant <tenant>', 'tenant whose tables (sis-<tenant>-*) to use')
     .option('--start-db', START_DB_HELP)
@@ -54,7 +56,11 @@ function addAdminCommands(program: Command): void {
       'after',
       '\nExamples:\n  $ npx sis admin bootstrap --json\n  $ SIS_DYNAMODB_PORT=8600 npx sis admin bootstrap --json\n  $ npx sis admin bootstrap --aws --tenant acme\n',
     )
-    .action(adminAction<BootstrapFlags>(async (flags) => (await adminModule()).bootstrap(flags)));
+    .action(
+      adminAction<BootstrapFlags & { scope?: string }>(async ({ scope, ...flags }) =>
+        (await adminModule()).bootstrap({ ...flags, scopes: scope ?? flags.scopes }),
+      ),
+    );
   admin
     .command('rotate-cursor-secret')
     .description(

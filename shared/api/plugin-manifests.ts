@@ -106,9 +106,12 @@ export function securityCopilotManifestContent(options: ManifestOptions) {
         {
           Name: 'InstanceURL',
           Label: 'Instance URL',
-          Description: "Your tenant's API URL: the ApiUrl output of its CDK stack, stage included.",
+          Description:
+            "Your tenant's API base URL: the address this manifest was downloaded from, without /plugin/security-copilot.yaml (the custom domain when the stack has one, else its ApiUrl output).",
           // Not a URL: every URL a manifest carries must answer 200, and a sample endpoint would not.
-          HintText: 'The ApiUrl output of your stack (https, ending in /prod)',
+          // Nor "ending in /prod": behind a custom domain the base has no stage in its path.
+          HintText:
+            'The base of OpenApiSpecUrl: this manifest’s address without /plugin/security-copilot.yaml',
           SettingType: 'String',
           Required: true,
         },

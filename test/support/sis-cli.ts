@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
+import { publishedDocumentValidator } from './openapi-response-validator';
 
 export const REPO = resolve(import.meta.dirname, '../..');
 const BIN = join(REPO, 'bin', 'sis.mjs');
@@ -49,4 +51,19 @@ export function runNodeScript(
 /** Runs the project's `sis` as an operator would (the package bin, on this Node), with only the given environment. */
 export function sis(args: string[], env: Record<string, string>, options: RunOptions = {}): Promise<SisRun> {
   return runNodeScript(BIN, args, env, options);
+}
+
+/** The CLI's `--json` output must be the document of the operation it calls (and no stack trace). */
+export function expectDocumented(run: SisRun, method: string, path: string, status: number) {
+  expect(run.stderr).not.toMatch(/\bat .*\.(m?js|ts):\d+/);
+  const body = JSON.parse(run.stdout);
+  const check = publishedDocumentValidator().check({
+    method,
+    path,
+    status,
+    contentType: 'application/json',
+    body,
+  });
+  expect(check, JSON.stringify(check)).toMatchObject({ ok: true });
+  return body;
 }

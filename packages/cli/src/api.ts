@@ -199,7 +199,11 @@ export function describeFailure(error: ApiError | NetworkError): CliError {
   const quote = error.requestId ? ` (request ${error.requestId})` : '';
   switch (error.status) {
     case 400: {
-      const details = error.details.map((d) => `${d.path}: ${d.message}`).join('; ');
+      // One message per field: zod and the service's own rules can both refuse a field (an empty
+      // entity is "too small" and "must not be empty"), which read as the same error twice.
+      const firstPerField = new Map<string, string>();
+      for (const d of error.details) if (!firstPerField.has(d.path)) firstPerField.set(d.path, d.message);
+      const details = [...firstPerField].map(([path, message]) => `${path}: ${message}`).join('; ');
       return new CliError(`Invalid request: ${details || error.serverMessage}`, EXIT.usage);
     }
     case 401:

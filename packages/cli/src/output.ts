@@ -244,23 +244,57 @@ export function incidentIdsIn(report: Report | null | undefined): string[] {
 
 export type HistoryEvent = Schemas['HistoryEvent'];
 
-/** One line per tool event, as the incremental poll reports them. */
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const label = (word: string) => `  ${word.padEnd(9)} `;
+
+/**
+ * The progress of a session as a person reads it, one line an event: what changed from what
+ * ("status    initialized → active, 5 tools to run"), each tool with its name, the report's outcome,
+ * the analyst's turns. The poll's events name only the new status, so the describer remembers the
+ * last one; one describer follows one session.
+ */
+export function eventDescriber(): (event: HistoryEvent) => string {
+  let status: string | undefined;
+  return (event) => {
+    if (event.type !== 'status_changed') return describeEvent(event);
+    const detail = event.detail as Record<string, unknown>;
+    const next = String(detail.status ?? 'unknown');
+    const change = status && status !== next ? `${status} → ${next}` : next;
+    status = next;
+    const tools = Array.isArray(detail.tools) ? `, ${plural(detail.tools.length, 'tool')} to run` : '';
+    const reason = typeof detail.reason === 'string' && detail.reason ? `: ${detail.reason}` : '';
+    return `${label('status')}${change}${tools}${reason}`;
+  };
+}
+
+/** One line per event, as the incremental poll reports them (status changes: see eventDescriber). */
 export function describeEvent(event: HistoryEvent): string {
   const detail = event.detail as Record<string, unknown>;
   const tool = String(detail.tool ?? '');
   const took = typeof detail.duration_ms === 'number' ? ` in ${detail.duration_ms} ms` : '';
   switch (event.type) {
     case 'tool_started':
-      return `  started   ${tool}`;
+      return `${label('started')}${tool}`;
     case 'tool_succeeded': {
       const findings = typeof detail.findings === 'number' ? `, ${detail.findings} finding(s)` : '';
-      return `  finished  ${tool}${took}${findings}`;
+      return `${label('finished')}${tool}${took}${findings}`;
     }
     case 'tool_failed':
-      return `  failed    ${tool}${took}${detail.error ? `: ${detail.error}` : ''}`;
+      return `${label('failed')}${tool}${took}${detail.error ? `: ${detail.error}` : ''}`;
     case 'tool_timed_out':
-      return `  timed out ${tool}${took}`;
+      return `${label('timed out')}${tool}${took}`;
+    case 'tool_skipped':
+      return `${label('skipped')}${tool}${detail.reason ? `: ${detail.reason}` : ''}`;
+    case 'status_changed':
+      return `${label('status')}${String(detail.status ?? 'unknown')}`;
+    case 'report_ready':
+      return `${label('report')}ready: verdict ${String(detail.verdict ?? '-')}, risk ${String(detail.risk_score ?? '-')}/100`;
+    case 'analyst_turn':
+      return `${label('analyst')}turn ${String(detail.turn ?? '?')} (${String(detail.input_tokens ?? 0)} tokens in, ${String(detail.output_tokens ?? 0)} out)`;
+    case 'analyst_fallback':
+      return `${label('analyst')}fell back to the rules engine: ${String(detail.reason ?? 'no reason given').replace(/_/g, ' ')}`;
     default:
-      return `  ${event.type}${tool ? ` ${tool}` : ''}`;
+      // An event this CLI does not know yet: its name in words, and the tool it concerns.
+      return `${label('event')}${event.type.replace(/_/g, ' ')}${tool ? ` ${tool}` : ''}`;
   }
 }

@@ -11,13 +11,14 @@ import { addMcpCommands } from './commands/mcp';
 import { addSearchCommand } from './commands/search';
 import { addSmokeCommand } from './commands/smoke';
 import { addTenantKnowledgeCommands } from './commands/tenant-knowledge';
+import { addWebhookCommands } from './commands/webhooks';
 import { completionScript } from './completion';
 import { withExamples } from './context';
 import { CliError, EXIT } from './errors';
 import { printText, quietOnClosedPipe, terminalSafe } from './output';
 import { CLI_VERSION } from './version';
 
-export type { Command } from 'commander';
+export { type Command, Option } from 'commander';
 export { CliError, EXIT, UsageError } from './errors';
 
 export interface ProgramOptions {
@@ -51,6 +52,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addTenantKnowledgeCommands(program);
   addFeedCommands(program);
   addConnectorCommands(program);
+  addWebhookCommands(program);
   addConfigureCommand(program);
   addSmokeCommand(program);
   addMcpCommands(program);

@@ -37,6 +37,11 @@ describe('sis investigate on the demo tenant', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^ {2}started {3}incident_history$/m);
     expect(run.stderr).toMatch(/^ {2}finished {2}incident_history in \d+ ms, 1 finding\(s\)$/m);
+    // Status changes say from what to what, never a bare event name.
+    expect(run.stderr).toMatch(/^ {2}status {4}initialized → active, \d+ tools to run$/m);
+    expect(run.stderr).toMatch(/^ {2}report {4}ready: verdict \w+, risk \d+\/100$/m);
+    expect(run.stderr).toMatch(/^ {2}status {4}active → completed$/m);
+    expect(run.stderr).not.toMatch(/status_changed|report_ready/);
 
     const out = run.stdout;
     const summary = out.slice(out.indexOf('Summary:\n') + 9, out.indexOf('\n\nFindings'));
@@ -48,6 +53,26 @@ describe('sis investigate on the demo tenant', () => {
     expect(out).toMatch(/^ {6}Password spray against Entra ID accounts from 203\.0\.113\.66 \(high\)$/m);
     expect(out).not.toMatch(/inc_[a-z2-7]{26}/);
   }, 120_000);
+
+  it("names a user's many incidents by title, with no empty list left behind (issue 35)", async () => {
+    const run = await sis(['investigate', 'j.doe@contoso.example', '--no-progress'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^ {2}- Review the linked incidents:\n( {6}\S.* \((low|medium|high|critical)\)\n)+/m,
+    );
+    expect(run.stdout).not.toMatch(/: ,|, ,|\.:|inc_[a-z2-7]{26}/);
+  }, 120_000);
+
+  it('refuses a blank entity in one line, exit 2, before calling the service', async () => {
+    for (const blank of ['', '   ']) {
+      const run = await sis(['investigate', blank], env);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^sis: Give the entity to investigate/),
+      ]);
+    }
+  });
 
   it("prints the investigated entity's facts (ASN, organisation, country)", async () => {
     const run = await sis(['investigate', '8.8.8.8', '--no-progress'], env);

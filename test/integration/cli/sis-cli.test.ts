@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service';
-import { publishedDocumentValidator } from '../../support/openapi-response-validator';
-import { REPO, runNodeScript, type SisRun, sis } from '../../support/sis-cli';
+import { expectDocumented, REPO, runNodeScript, type SisRun, sis } from '../../support/sis-cli';
 
 /**
  * Blocks whose tests are independent run concurrently (one local service, CI budget).
@@ -50,21 +49,6 @@ const env = (key: string | undefined, extra: Record<string, string> = {}) => ({
 });
 const cli = (args: string[], key: string | undefined, extra: Record<string, string> = {}, input?: string) =>
   runNodeScript(installedBin, args, env(key, extra), { node: NODE, cwd: work, input });
-
-/** The CLI's JSON output must be the document of the operation it calls. */
-function expectDocumented(run: SisRun, method: string, path: string, status: number) {
-  expect(run.stderr).not.toMatch(/\bat .*\.(m?js|ts):\d+/);
-  const body = JSON.parse(run.stdout);
-  const check = publishedDocumentValidator().check({
-    method,
-    path,
-    status,
-    contentType: 'application/json',
-    body,
-  });
-  expect(check, JSON.stringify(check)).toMatchObject({ ok: true });
-  return body;
-}
 
 function expectOneLineError(run: SisRun, code: number, pattern: RegExp) {
   expect(run.code, run.stderr).toBe(code);
@@ -282,6 +266,7 @@ describe('sis keys', HEAVY, () => {
         'create',
         '--name',
         'cli bot',
+        // the hidden singular alias of --scopes: scripts written before the one spelling still work
         '--scope',
         'search:read,graph:read',
         '--expires-in-days',

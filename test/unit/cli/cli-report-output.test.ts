@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderReport } from '../../../packages/cli/src/output';
+import { eventDescriber, renderReport } from '../../../packages/cli/src/output';
 import { buildReport } from '../../../shared/domain/investigation';
 import { REPO } from '../../support/sis-cli';
 
@@ -38,6 +38,35 @@ describe('sis report text', () => {
     expect(out).toContain(
       '  disabled   9 feeds, 9 connectors, 1 analyst (sis feeds list, sis connectors list',
     );
+  });
+
+  it('says what changed in a session, one line an event, never a bare event name', () => {
+    const describe = eventDescriber();
+    const event = (type: string, detail: Record<string, unknown>) => ({
+      event_id: 'e_1',
+      type,
+      detail,
+      created_at: '2026-12-02T05:00:00Z',
+    });
+    expect(
+      [
+        event('status_changed', { status: 'initialized' }),
+        event('status_changed', { status: 'active', tools: ['incident_history', 'feeds'] }),
+        event('tool_skipped', { tool: 'intel_abuseipdb', reason: 'TLP red' }),
+        event('report_ready', { verdict: 'malicious', risk_score: 92 }),
+        event('analyst_fallback', { reason: 'max_tokens' }),
+        event('status_changed', { status: 'failed', reason: 'engine fault' }),
+        event('something_new', { tool: 'dns' }),
+      ].map(describe),
+    ).toEqual([
+      '  status    initialized',
+      '  status    initialized → active, 2 tools to run',
+      '  skipped   intel_abuseipdb: TLP red',
+      '  report    ready: verdict malicious, risk 92/100',
+      '  analyst   fell back to the rules engine: max tokens',
+      '  status    active → failed: engine fault',
+      '  event     something new dns',
+    ]);
   });
 
   it('exits quietly when the reader closes the pipe early (sis … | head)', async () => {

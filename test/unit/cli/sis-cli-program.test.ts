@@ -66,6 +66,34 @@ describe('sis command tree', () => {
   }, 30_000);
 });
 
+describe('option spellings', () => {
+  it('spells scopes --scopes everywhere; the singular is accepted but hidden', () => {
+    const options = everyCommand(buildProgram()).flatMap((command) =>
+      command.options.map((option) => ({ command: command.name(), option })),
+    );
+    const scopeOptions = options.filter(({ option }) => /^--scopes?$/.test(option.long ?? ''));
+    expect(scopeOptions.length).toBeGreaterThan(0);
+    for (const { command, option } of scopeOptions) {
+      expect([command, option.long, option.hidden], command).toEqual([
+        command,
+        option.long,
+        option.long === '--scope',
+      ]);
+    }
+    const create = everyCommand(buildProgram()).find(
+      (c) => c.name() === 'create' && c.parent?.name() === 'keys',
+    )!;
+    create.exitOverride().action(() => undefined);
+    create.parse(['--name', 'n', '--scopes', 'a,b', '--scope', 'c'], { from: 'user' });
+    expect([create.opts().scopes, create.opts().scope]).toEqual([['a', 'b'], ['c']]);
+    let help = '';
+    create.configureOutput({ writeOut: (s) => (help += s) });
+    expect(() => create.help()).toThrow();
+    expect(help).toContain('--scopes <scopes>');
+    expect(help).not.toMatch(/--scope\b(?!s)/);
+  });
+});
+
 describe('durations', () => {
   it('reads grace periods and --since', () => {
     expect(parseDuration('90', '--grace')).toBe(90);
@@ -112,6 +140,15 @@ describe('failure lines', () => {
       2,
       'Invalid request: body.entity: must not be empty',
     ]);
+    // Two rules refusing one field (zod's minimum and the service's own check) read as one error.
+    const twice = answer(400, [
+      { path: 'entity', message: 'Too small: expected string to have >=1 characters' },
+      { path: 'entity', message: 'value must not be empty' },
+      { path: 'tlp', message: 'Invalid option' },
+    ]);
+    expect(twice.message).toBe(
+      'Invalid request: entity: Too small: expected string to have >=1 characters; tlp: Invalid option',
+    );
     const broken = answer(500);
     expect(broken.exitCode).toBe(1);
     expect(broken.message).toMatch(/HTTP 500\) \(request req-1\); retry shortly/);

@@ -177,6 +177,11 @@ describe('the plugin manifests', () => {
     expect(manifest.Descriptor.Name).not.toMatch(/[/\\?#@.]/);
     const setting = manifest.Descriptor.Settings.find((s: { Name: string }) => s.Name === 'InstanceURL');
     expect(setting).toMatchObject({ SettingType: 'String', Required: true });
+    // Behind a custom domain the base has no stage: the hint names what is true for every deployment.
+    const custom = parse(securityCopilotManifest({ ...options, publicUrl: 'https://sis.example.com' }));
+    const customSetting = custom.Descriptor.Settings.find((s: { Name: string }) => s.Name === 'InstanceURL');
+    expect(`${customSetting.HintText} ${customSetting.Description}`).not.toMatch(/\/prod|ending in/);
+    expect(customSetting.HintText).toContain('/plugin/security-copilot.yaml');
     expect(manifest.SkillGroups[0]).toMatchObject({
       Format: 'API',
       Settings: {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type CommandContext, withExamples } from '../context';
 import { EXIT } from '../errors';
-import { printJson, printText, shortTime, table } from '../output';
+import { printRows, printText, shortTime } from '../output';
 import { runWithContext } from './investigations';
 
 /**
@@ -10,27 +10,24 @@ import { runWithContext } from './investigations';
  */
 async function listConnectors(ctx: CommandContext): Promise<number> {
   const answer = (await ctx.api.call('listConnectors', {})).body;
-  if (ctx.json) {
-    printJson(answer);
-    return EXIT.ok;
-  }
-  printText(
-    table(
-      ['CONNECTOR', 'ENABLED', 'LOOKS UP', 'QUOTA TODAY', 'CIRCUIT', 'LAST ERROR'],
-      answer.connectors.map((c) => [
-        c.name,
-        c.enabled ? 'yes' : 'no',
-        c.entity_types.join(','),
-        c.enabled ? `${c.quota.used_today}/${c.quota.daily_limit}` : '-',
-        c.circuit.state === 'open' && c.circuit.open_until
-          ? `open until ${shortTime(c.circuit.open_until)}`
-          : c.circuit.state,
-        c.last_error ? `${shortTime(c.last_error_at)} ${c.last_error}` : '',
-      ]),
-    ),
+  printRows(
+    ctx.json,
+    answer,
+    ['CONNECTOR', 'ENABLED', 'LOOKS UP', 'QUOTA TODAY', 'CIRCUIT', 'LAST ERROR'],
+    answer.connectors.map((c) => [
+      c.name,
+      c.enabled ? 'yes' : 'no',
+      c.entity_types.join(','),
+      c.enabled ? `${c.quota.used_today}/${c.quota.daily_limit}` : '-',
+      c.circuit.state === 'open' && c.circuit.open_until
+        ? `open until ${shortTime(c.circuit.open_until)}`
+        : c.circuit.state,
+      c.last_error ? `${shortTime(c.last_error_at)} ${c.last_error}` : '',
+    ]),
+    'No connectors.',
   );
   const off = answer.connectors.filter((c) => c.how_to_enable);
-  if (off.length > 0) {
+  if (!ctx.json && off.length > 0) {
     printText(['', 'To enable:', ...off.map((c) => `  ${c.name.padEnd(10)} ${c.how_to_enable}`)].join('\n'));
   }
   return EXIT.ok;

@@ -2,32 +2,29 @@ import type { Command } from 'commander';
 import { type CommandContext, withExamples } from '../context';
 import { EXIT } from '../errors';
 import type { components } from '../generated/api';
-import { note, printJson, printText, shortTime, table } from '../output';
+import { note, printRows, printText, shortTime } from '../output';
 import { runWithContext } from './investigations';
 
 type Schemas = components['schemas'];
 type FeedName = Schemas['FeedSummary']['name'];
 
 function printFeeds(answer: Schemas['ListFeedsResponse'], ctx: CommandContext): void {
-  if (ctx.json) {
-    printJson(answer);
-    return;
-  }
-  printText(
-    table(
-      ['FEED', 'ENABLED', 'STATUS', 'INDICATORS', 'REFRESHED', 'ERROR'],
-      answer.feeds.map((f) => [
-        f.name,
-        f.enabled ? 'yes' : 'no',
-        f.status,
-        String(f.indicator_count),
-        f.last_refreshed_at ? shortTime(f.last_refreshed_at) : '-',
-        f.error ?? '',
-      ]),
-    ),
+  printRows(
+    ctx.json,
+    answer,
+    ['FEED', 'ENABLED', 'STATUS', 'INDICATORS', 'REFRESHED', 'ERROR'],
+    answer.feeds.map((f) => [
+      f.name,
+      f.enabled ? 'yes' : 'no',
+      f.status,
+      String(f.indicator_count),
+      f.last_refreshed_at ? shortTime(f.last_refreshed_at) : '-',
+      f.error ?? '',
+    ]),
+    'No feeds.',
   );
   const disabled = answer.feeds.filter((f) => !f.enabled);
-  if (disabled.length > 0 && disabled[0]?.how_to_enable) {
+  if (!ctx.json && disabled.length > 0 && disabled[0]?.how_to_enable) {
     printText(
       `\n${disabled.length} feed(s) disabled. ${disabled[0].how_to_enable.replace(disabled[0].name, '<NAME>')}`,
     );

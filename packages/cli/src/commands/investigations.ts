@@ -5,7 +5,7 @@ import { parsePositiveInt } from '../durations';
 import { CliError, EXIT, UsageError } from '../errors';
 import type { components } from '../generated/api';
 import {
-  describeEvent,
+  eventDescriber,
   type IncidentTitles,
   incidentIdsIn,
   note,
@@ -174,12 +174,13 @@ async function investigate(entity: string, flags: InvestigateFlags, ctx: Command
     if (progress)
       note(`Running as ${accepted.session_id}; following its progress (Ctrl-C stops following only).`);
     const stopHandling = onInterrupt(accepted.session_id);
+    const describe = eventDescriber();
     try {
       await followSession(
         api,
         accepted.session_id,
         deadline,
-        progress ? (e) => note(describeEvent(e)) : undefined,
+        progress ? (e) => note(describe(e)) : undefined,
       );
     } finally {
       stopHandling();
@@ -236,13 +237,14 @@ async function showSession(sessionId: string, ctx: CommandContext): Promise<numb
 
 async function watchSession(sessionId: string, timeout: number, ctx: CommandContext): Promise<number> {
   const stopHandling = onInterrupt(sessionId);
+  const describe = eventDescriber();
   let history: History;
   try {
     history = await followSession(
       ctx.api,
       sessionId,
       Date.now() + timeout * 1000,
-      ctx.json ? undefined : (e) => printText(`${shortTime(e.created_at)} ${describeEvent(e).trim()}`),
+      ctx.json ? undefined : (e) => printText(`${shortTime(e.created_at)} ${describe(e).trim()}`),
     );
   } finally {
     stopHandling();
@@ -318,16 +320,20 @@ export function addInvestigationCommands(program: Command): void {
       'sis investigate paypa1-login.com --no-wait --json',
       'sis investigate --batch entities.txt --json',
     ],
-  ).action((entity: string | undefined, flags: InvestigateFlags & { batch?: string }, command: Command) =>
-    runWithContext(command, (ctx) => {
-      if (flags.batch !== undefined) {
-        if (entity !== undefined) throw new UsageError('Give an entity or --batch FILE, not both.');
-        return investigateBatch(flags.batch, flags, ctx);
-      }
-      if (entity === undefined) throw new UsageError('Give the entity to investigate, or --batch FILE.');
-      return investigate(entity, flags, ctx);
-    }),
-  );
+  ).action((entity: string | undefined, flags: InvestigateFlags & { batch?: string }, command: Command) => {
+    // Usage first: a missing or blank entity is refused before any profile or key is looked up.
+    if (flags.batch !== undefined) {
+      if (entity !== undefined) throw new UsageError('Give an entity or --batch FILE, not both.');
+      const file = flags.batch;
+      return runWithContext(command, (ctx) => investigateBatch(file, flags, ctx));
+    }
+    if (entity === undefined || entity.trim() === '') {
+      throw new UsageError(
+        'Give the entity to investigate (an IP address, user, host or domain, e.g. sis investigate 203.0.113.7), or --batch FILE.',
+      );
+    }
+    return runWithContext(command, (ctx) => investigate(entity, flags, ctx));
+  });
 
   const sessions = withExamples(
     program.command('sessions').description('List, show, follow, cancel and read investigation sessions'),

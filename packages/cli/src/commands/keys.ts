@@ -5,19 +5,12 @@ import { EXIT, UsageError } from '../errors';
 import type { components } from '../generated/api';
 import { printJson, printRows, printText, shortTime } from '../output';
 import { runWithContext } from './investigations';
+import { collectList } from './list-options';
 
 type Schemas = components['schemas'];
 
 /** The grace period the API accepts at most (7 days). */
 const MAX_GRACE_SECONDS = 604_800;
-
-const collectScopes = (value: string, previous: string[] = []) => [
-  ...previous,
-  ...value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
-];
 
 function secretLines(apiKey: string): string[] {
   return [
@@ -30,6 +23,8 @@ function secretLines(apiKey: string): string[] {
 interface CreateFlags {
   name: string;
   description?: string;
+  scopes?: string[];
+  /** The hidden alias `--scope` (the spelling before `--scopes`), so older scripts keep working. */
   scope?: string[];
   role: 'client' | 'admin';
   expiresInDays?: number;
@@ -38,7 +33,7 @@ interface CreateFlags {
 async function createKey(flags: CreateFlags, ctx: CommandContext): Promise<number> {
   const body: Schemas['CreateApiKeyRequest'] = {
     name: flags.name,
-    scopes: (flags.scope ?? []) as Schemas['ApiKeyScope'][],
+    scopes: [...(flags.scopes ?? []), ...(flags.scope ?? [])] as Schemas['ApiKeyScope'][],
     role: flags.role,
     ...(flags.description ? { description: flags.description } : {}),
     ...(flags.expiresInDays ? { expires_in_days: flags.expiresInDays } : {}),
@@ -123,10 +118,16 @@ async function disableKey(keyId: string, ctx: CommandContext): Promise<number> {
 
 const days = (v: string) => parsePositiveInt(v, '--expires-in-days');
 
+/**
+ * `--scope`, accepted but not shown: every command spells the option `--scopes` (the API's field,
+ * `sis admin bootstrap --scopes`), and scripts written for the singular keep working.
+ */
+export const scopeAlias = () => new Option('--scope <scopes>').argParser(collectList).hideHelp();
+
 export function addKeyCommands(program: Command): void {
   const keys = withExamples(program.command('keys').description('Manage API keys (needs an admin key)'), [
     'sis keys list',
-    'sis keys create --name "SOC bot" --scope investigations:read,investigations:write',
+    'sis keys create --name "SOC bot" --scopes investigations:read,investigations:write',
   ]);
   withExamples(
     keys
@@ -134,7 +135,8 @@ export function addKeyCommands(program: Command): void {
       .description('Create an API key; its secret is printed once, to stdout')
       .requiredOption('--name <name>', 'key name')
       .option('--description <text>', 'what the key is for')
-      .option('--scope <scopes>', 'scope(s), comma-separated or repeated', collectScopes)
+      .option('--scopes <scopes>', 'scope(s), comma-separated or repeated', collectList)
+      .addOption(scopeAlias())
       .addOption(
         new Option('--role <role>', 'client, or admin for key management')
           .choices(['client', 'admin'])
@@ -142,7 +144,7 @@ export function addKeyCommands(program: Command): void {
       )
       .option('--expires-in-days <days>', 'days until the key expires (1-365; service default 90)', days),
     [
-      'sis keys create --name "SOC bot" --scope investigations:read --scope investigations:write --expires-in-days 30',
+      'sis keys create --name "SOC bot" --scopes investigations:read --scopes investigations:write --expires-in-days 30',
     ],
   ).action((flags: CreateFlags, command: Command) => runWithContext(command, (ctx) => createKey(flags, ctx)));
   withExamples(
