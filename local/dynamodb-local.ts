@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { access, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -20,7 +20,18 @@ export const DYNAMODB_LOCAL_PACKAGE_VERSION = '2.9.30';
 export const DYNAMODB_LOCAL_INTEGRITY =
   'sha512-xTeeRLvzEfqyd5lh3bH4c0kHvSHHmmhD5ZDsHFKAQ5g2Zl6JqlFdutaQhCLHzxEp6Ry1o7TB6niIoXuQAnSewQ==';
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The checkout holding this code: the nearest folder with a package.json above this module. Not a fixed
+ * `..`, because the same code runs from local/ (tsx) and bundled into bin/dist/sis.mjs, where `..`
+ * would be bin/ and the jar would be downloaded again into bin/.cache.
+ */
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(from, '..');
+  }
+}
+const REPO_ROOT = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
 const MARKER_FILE = '.installed';
 const JAR = 'DynamoDBLocal.jar';
 /** A cold JVM on a busy 2-core machine (the whole test suite running) can take well over 30 s. */
