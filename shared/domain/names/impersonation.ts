@@ -86,6 +86,8 @@ const ACRONYM = /^[a-z]{2,4}$/;
  * Words a service puts beside its name (issue 34's token model): with an everyday-word brand
  * (amazon, apple, outlook, chase) and nothing else but digits, these are the company a look-alike
  * keeps (`signup-amazon`, `amazon-service93`, `e-apple-online`); the lure words count as well.
+ * Plain corporate words (mail, group, business, careers: vocabulary.ts) are not service words: a
+ * brand beside them alone is ownership-likely (`brandmail`, `brand-business`).
  */
 const SERVICE_WORDS: ReadonlySet<string> = new Set([
   'service',
@@ -106,15 +108,10 @@ const SERVICE_WORDS: ReadonlySet<string> = new Set([
   'team',
   'mobile',
   'info',
-  'mail',
   'webmail',
-  'inc',
-  'corp',
-  'group',
   'store',
   'shop',
   'pay',
-  'cloud',
   'check',
   'access',
   'user',
@@ -196,9 +193,7 @@ function hasServiceWord(reading: NameReading): boolean {
  * service words, digits and single letters (and at least one of them), else undefined.
  */
 function keptCompany(keyword: string, reading: NameReading, data: NameData): string | undefined {
-  const rest = (reading.tokens.length > 1 ? reading.tokens : reading.segmentation.pieces).filter(
-    (p) => p !== keyword,
-  );
+  const rest = restOf(keyword, reading);
   if (rest.length === 0) return undefined;
   const pieces = rest.flatMap((p) =>
     SERVICE_WORDS.has(p) || /^[0-9]+$/.test(p) ? [p] : segmentRest(p, data),
@@ -209,6 +204,31 @@ function keptCompany(keyword: string, reading: NameReading, data: NameData): str
   return ok ? `"${rest.join('", "')}"` : undefined;
 }
 
+/** What the label holds besides the brand: its other hyphen tokens, or its other segmented pieces. */
+function restOf(keyword: string, reading: NameReading): string[] {
+  return (reading.tokens.length > 1 ? reading.tokens : reading.segmentation.pieces).filter(
+    (p) => p !== keyword,
+  );
+}
+
+/**
+ * The brand with nothing but plain corporate words beside it (`paypalmail`, `amazon-business`,
+ * `ethereumdev`): the words the brand itself uses for its mail, marketing and careers sites.
+ */
+function corporateCompany(
+  keyword: string,
+  brand: Brand,
+  reading: NameReading,
+  data: NameData,
+): string[] | undefined {
+  const rest = restOf(keyword, reading);
+  if (rest.length === 0) return undefined;
+  // The brand's own other names count as its company too (jpmorgan · chase).
+  const own = (p: string) => data.vocabulary.corporateWords.has(p) || brand.keywords.includes(p);
+  const pieces = rest.flatMap((p) => (own(p) ? [p] : segmentRest(p, data)));
+  return pieces.every(own) ? pieces : undefined;
+}
+
 /** A token beside the brand, split into words and digit runs (service93 → service · 93). */
 function segmentRest(token: string, data: NameData): string[] {
   const runs = token.match(/[0-9]+|[^0-9]+/g) ?? [];
@@ -217,9 +237,20 @@ function segmentRest(token: string, data: NameData): string[] {
   );
 }
 
+/** Why a name that carries a brand is left unflagged: ownership-likely, not proven (no benign evidence). */
+export interface LikelyOwner {
+  brand: Brand;
+  keyword: string;
+  detail: string;
+}
+
 interface MatchInput {
   reading: NameReading;
   suffix: string;
+  /** Under a private (shared hosting) suffix: anyone can take the brand's name there. */
+  sharedHosting: boolean;
+  /** Records a brand name in a shape the brand itself uses for its own sites. */
+  likelyOwned: (owner: LikelyOwner) => void;
   subdomainLabels: readonly string[];
   data: NameData;
   /** Memoised data.skeleton. */
@@ -227,7 +258,7 @@ interface MatchInput {
 }
 
 function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | undefined {
-  const { reading, suffix, subdomainLabels, data, skel } = input;
+  const { reading, suffix, subdomainLabels, data, skel, sharedHosting, likelyOwned } = input;
   const { brand, keyword, skeleton: keywordSkeleton, commonWord } = entry;
   const label = reading.label;
   const length = keyword.length;
@@ -282,6 +313,15 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
         lures,
       );
     }
+    const corporate = whole ? corporateCompany(keyword, brand, reading, data) : undefined;
+    if (corporate) {
+      likelyOwned({
+        brand,
+        keyword,
+        detail: `brand "${keyword}" ${where} with only the corporate word${corporate.length > 1 ? 's' : ''} "${corporate.join('", "')}"`,
+      });
+      return undefined;
+    }
     if (commonWord) {
       const company = keptCompany(keyword, reading, data);
       if (!company) return undefined;
@@ -303,6 +343,13 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
   if (label === keyword) {
     if (reading.tokens.length === 1) {
       if (brand.countrySites && isCountrySuffix(suffix)) return undefined;
+      // The brand's exact name as a registrable domain under any public ending (brand.de,
+      // brand.com.br, brand.network) is as often the brand's own lesser-known site as a squat:
+      // precision first, the feeds and connectors judge the squatters.
+      if (!sharedHosting) {
+        likelyOwned({ brand, keyword, detail: `label "${label}" is the brand name under .${suffix}` });
+        return undefined;
+      }
       return match(
         'brand_other_tld',
         commonWord || length < 5 ? TECHNIQUE_SCORES.brand_other_tld_common : TECHNIQUE_SCORES.brand_other_tld,
@@ -312,6 +359,20 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
   }
   // The label as written, and run together when hyphenated (hitb-tco reads as hitbtco).
   const joined = reading.tokens.join('');
+  // The brand's name with hyphens between its words (credit-agricole, deutsche-bank, gls-group) is
+  // how brands register their own names as often as squatters do: ownership-likely on the name alone.
+  if (
+    joined === keyword &&
+    reading.tokens.length > 1 &&
+    reading.tokens.every((t) => isWord(t) || data.vocabulary.corporateWords.has(t) || ACRONYM.test(t))
+  ) {
+    likelyOwned({
+      brand,
+      keyword,
+      detail: `label "${label}" is the brand name "${keyword}" with hyphens between its words`,
+    });
+    return undefined;
+  }
   const whole =
     imitation(label, 'label') ??
     typo(label, 'label', TECHNIQUE_SCORES.typosquat) ??
@@ -410,6 +471,8 @@ export interface NameAnalysis {
   owner?: Brand;
   /** A brand whose name this is under a country ending it uses for country sites. */
   countrySite?: Brand;
+  /** A brand named in a shape its own sites use (its exact name elsewhere, or with corporate words). */
+  likelyOwner?: LikelyOwner;
   matches: BrandMatch[];
 }
 
@@ -420,6 +483,8 @@ export function analyseName(input: {
   suffix: string;
   label: string;
   subdomainLabels: readonly string[];
+  /** The suffix is in the Public Suffix List's private section (a shared hosting platform). */
+  sharedHosting?: boolean;
   data: NameData;
 }): NameAnalysis {
   const { data } = input;
@@ -438,10 +503,15 @@ export function analyseName(input: {
     return computed;
   };
   const best = new Map<Brand, BrandMatch>();
+  let likelyOwner: LikelyOwner | undefined;
   for (const entry of data.keywords) {
     const m = matchKeyword(entry, {
       reading,
       suffix: input.suffix,
+      sharedHosting: input.sharedHosting ?? false,
+      likelyOwned: (owner) => {
+        likelyOwner ??= owner;
+      },
       subdomainLabels: input.subdomainLabels,
       data,
       skel,
@@ -453,5 +523,10 @@ export function analyseName(input: {
   const matches = [...best.values()].sort(
     (a, b) => b.score - a.score || a.brand.name.localeCompare(b.brand.name),
   );
-  return { reading, ...(countrySite ? { countrySite } : {}), matches };
+  return {
+    reading,
+    ...(countrySite ? { countrySite } : {}),
+    ...(likelyOwner && matches.length === 0 ? { likelyOwner } : {}),
+    matches,
+  };
 }
