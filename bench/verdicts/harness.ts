@@ -9,6 +9,7 @@ import type {
 import { coverageOf } from '../../shared/domain/investigation/scoring';
 import { runToolByName } from '../../shared/domain/investigation/tools/tools';
 import { assess } from '../../shared/domain/investigation/verdict';
+import { type NameData, nameDataOf } from '../../shared/domain/names/name-data';
 
 /**
  * The verdict evaluation's machinery (bench/verdicts/run.ts runs it on the corpus): a deterministic
@@ -22,7 +23,8 @@ export type CorpusClass =
   | 'legitimate_lookalike'
   | 'university_non_english'
   | 'university_other'
-  | 'mail_provider';
+  | 'mail_provider'
+  | 'brand_secondary';
 export const MALICIOUS_CLASSES: readonly CorpusClass[] = ['crypto_phishing'];
 export type Split = 'tuning' | 'held_out';
 
@@ -88,8 +90,29 @@ const NO_TENANT_DATA: InvestigationData = {
   tenantKnowledge: async () => ({ allowlist: [], feedback: [] }),
 };
 
+/**
+ * The offline data with the catalogue's ownership of one registrable domain hidden: a brand's
+ * secondary domain is judged as the rules would judge a lesser-known own domain the catalogue does
+ * not list (the brand's other domains and keywords stay).
+ */
+export function withoutOwnershipOf(offline: OfflineIntel, registrable: string): OfflineIntel {
+  const data = nameDataOf(offline);
+  if (!data) return offline;
+  const hidden: NameData = {
+    ...data,
+    ownerOf: (domain, floor) => (floor === registrable ? undefined : data.ownerOf(domain, floor)),
+  };
+  return new Proxy(offline, {
+    get(target, property) {
+      if (property === 'names') return () => hidden;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /** Runs domain_analysis and the scoring on one name, as an investigation with no other tool would. */
-export async function judge(name: LabelledName, offline: OfflineIntel, now = new Date()): Promise<Judged> {
+export async function judge(name: LabelledName, intel: OfflineIntel, now = new Date()): Promise<Judged> {
   let entity: ReturnType<typeof normaliseEntity>;
   try {
     entity = normaliseEntity({ type: 'domain', value: name.domain });
@@ -98,6 +121,7 @@ export async function judge(name: LabelledName, offline: OfflineIntel, now = new
   }
   // An IP literal in a domain list is investigated as an IP: not a domain name to judge here.
   if (entity.type !== 'domain') return { ...name, verdict: 'invalid', risk: 0, findings: [] };
+  const offline = name.label === 'brand_secondary' ? withoutOwnershipOf(intel, entity.value) : intel;
   const ctx: ToolContext = { data: NO_TENANT_DATA, now: () => now, offline };
   const call = await runToolByName('domain_analysis', entity, ctx);
   const findings = call.output?.findings ?? [];

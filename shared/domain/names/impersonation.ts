@@ -1,7 +1,18 @@
 import type { Brand } from './brand-catalogue';
 import { editDistance } from './lookalike';
 import type { BrandKeyword, NameData } from './name-data';
-import { type Segmentation, segment } from './segmentation';
+import {
+  ACRONYM,
+  corporateCompany,
+  hasServiceWord,
+  keptCompany,
+  type NameReading,
+  readLabel,
+  SERVICE_WORDS,
+  tokensOf,
+} from './name-reading';
+
+export { type NameReading, readLabel } from './name-reading';
 
 /**
  * How a domain name relates to the brand catalogue: owned by a brand, a country site of one, or
@@ -58,124 +69,7 @@ export const TECHNIQUE_SCORES = {
   brand_other_tld_common: 20,
 } as const;
 
-export interface NameReading {
-  /** The registrable label in Unicode, without a leading `www`. */
-  label: string;
-  /** Hyphen/underscore tokens of the label. */
-  tokens: string[];
-  segmentation: Segmentation;
-  /** Lure words in the label and subdomains (tokens and segmented words), each once, in order. */
-  lures: string[];
-  /** Cryptocurrency words (and giveaway names) the lures are about. */
-  topics: string[];
-  /** A number next to a cryptocurrency word (`5000eth`): the amount a giveaway promises. */
-  amount: boolean;
-  /** Lures, plus one for a topic they are about, plus one for an amount: what lure_words scores. */
-  lureStrength: number;
-}
-
 const isAscii = (text: string): boolean => /^[\x20-\x7e]*$/.test(text);
-
-function tokensOf(label: string): string[] {
-  return label.split(/[-_]+/).filter((t) => t.length > 0);
-}
-
-const ACRONYM = /^[a-z]{2,4}$/;
-
-/**
- * Words a service puts beside its name (issue 34's token model): with an everyday-word brand
- * (amazon, apple, outlook, chase) and nothing else but digits, these are the company a look-alike
- * keeps (`signup-amazon`, `amazon-service93`, `e-apple-online`); the lure words count as well.
- */
-const SERVICE_WORDS: ReadonlySet<string> = new Set([
-  'service',
-  'services',
-  'help',
-  'online',
-  'app',
-  'apps',
-  'signup',
-  'register',
-  'portal',
-  'web',
-  'my',
-  'e',
-  'id',
-  'center',
-  'centre',
-  'team',
-  'mobile',
-  'info',
-  'mail',
-  'webmail',
-  'inc',
-  'corp',
-  'group',
-  'store',
-  'shop',
-  'pay',
-  'cloud',
-  'check',
-  'access',
-  'user',
-  'users',
-  'client',
-  'prime',
-  'sign',
-  'up',
-]);
-
-function wordsOf(text: string, data: NameData): { tokens: string[]; segmentation: Segmentation } {
-  const tokens = tokensOf(text);
-  const pieces: string[] = [];
-  const words: string[] = [];
-  let explained = 0;
-  let length = 0;
-  for (const token of tokens) {
-    const s = segment(token, data.words, data.byKeyword);
-    pieces.push(...s.pieces);
-    words.push(...s.words);
-    // A short piece between hyphens reads as an acronym (fh-ingolstadt, ac-montpellier), not noise.
-    const acronym = tokens.length > 1 && ACRONYM.test(token);
-    explained += (acronym ? 1 : s.explained) * [...token].length;
-    length += [...token].length;
-  }
-  return { tokens, segmentation: { pieces, words, explained: length === 0 ? 0 : explained / length } };
-}
-
-export function readLabel(
-  label: string,
-  data: NameData,
-  subdomainLabels: readonly string[] = [],
-): NameReading {
-  const bare = label.startsWith('www') && label.length > 6 ? label.replace(/^www[-_]?/, '') : label;
-  const { tokens, segmentation } = wordsOf(bare, data);
-  // Subdomain words count too (promo.example.com, eth-giveaway.blogspot.com), except the labels
-  // ordinary sites use for their own sign-in and help pages.
-  const { lures: lureWords, topicLures, topics: topicWords, operationalSubdomains } = data.vocabulary;
-  const subWords = subdomainLabels
-    .filter((l) => !operationalSubdomains.has(l))
-    .flatMap((l) => {
-      const read = wordsOf(l, data);
-      return [...read.tokens, ...read.segmentation.words];
-    });
-  const all = [...tokens, ...segmentation.words, ...subWords];
-  const topics = [...new Set(all.filter((w) => topicWords.has(w)))];
-  const lures = [...new Set(all.filter((w) => lureWords.has(w) || (topics.length > 0 && topicLures.has(w))))];
-  const amount =
-    topics.length > 0 &&
-    [bare, ...subdomainLabels].some((l) => /(?:^|[^0-9])[0-9]{2,}(?:k|m)?(?=[a-z-]|$)/.test(l));
-  const found = lures.length + (amount ? 1 : 0);
-  return {
-    label: bare,
-    tokens,
-    segmentation,
-    lures,
-    topics,
-    amount,
-    lureStrength: found + (found > 0 && topics.length > 0 ? 1 : 0),
-  };
-}
 
 /** Is the suffix a country-code ending (de, co.jp, com.br)? */
 function isCountrySuffix(suffix: string): boolean {
@@ -183,43 +77,20 @@ function isCountrySuffix(suffix: string): boolean {
   return /^[a-z]{2}$/.test(last);
 }
 
-function hasServiceWord(reading: NameReading): boolean {
-  // Short words (e, my, id, up) only as hyphen tokens: run-together labels are full of them.
-  return (
-    reading.tokens.some((t) => SERVICE_WORDS.has(t)) ||
-    reading.segmentation.words.some((w) => w.length >= 3 && SERVICE_WORDS.has(w))
-  );
-}
-
-/**
- * What an everyday-word brand's label holds besides the brand: a description when it is only
- * service words, digits and single letters (and at least one of them), else undefined.
- */
-function keptCompany(keyword: string, reading: NameReading, data: NameData): string | undefined {
-  const rest = (reading.tokens.length > 1 ? reading.tokens : reading.segmentation.pieces).filter(
-    (p) => p !== keyword,
-  );
-  if (rest.length === 0) return undefined;
-  const pieces = rest.flatMap((p) =>
-    SERVICE_WORDS.has(p) || /^[0-9]+$/.test(p) ? [p] : segmentRest(p, data),
-  );
-  const ok = pieces.every(
-    (p) => SERVICE_WORDS.has(p) || data.vocabulary.lures.has(p) || /^[0-9]+$/.test(p) || p.length === 1,
-  );
-  return ok ? `"${rest.join('", "')}"` : undefined;
-}
-
-/** A token beside the brand, split into words and digit runs (service93 → service · 93). */
-function segmentRest(token: string, data: NameData): string[] {
-  const runs = token.match(/[0-9]+|[^0-9]+/g) ?? [];
-  return runs.flatMap((run) =>
-    /^[0-9]+$/.test(run) ? [run] : segment(run, data.words, data.byKeyword).pieces,
-  );
+/** Why a name that carries a brand is left unflagged: ownership-likely, not proven (no benign evidence). */
+export interface LikelyOwner {
+  brand: Brand;
+  keyword: string;
+  detail: string;
 }
 
 interface MatchInput {
   reading: NameReading;
   suffix: string;
+  /** Under a private (shared hosting) suffix: anyone can take the brand's name there. */
+  sharedHosting: boolean;
+  /** Records a brand name in a shape the brand itself uses for its own sites. */
+  likelyOwned: (owner: LikelyOwner) => void;
   subdomainLabels: readonly string[];
   data: NameData;
   /** Memoised data.skeleton. */
@@ -227,7 +98,7 @@ interface MatchInput {
 }
 
 function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | undefined {
-  const { reading, suffix, subdomainLabels, data, skel } = input;
+  const { reading, suffix, subdomainLabels, data, skel, sharedHosting, likelyOwned } = input;
   const { brand, keyword, skeleton: keywordSkeleton, commonWord } = entry;
   const label = reading.label;
   const length = keyword.length;
@@ -282,6 +153,15 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
         lures,
       );
     }
+    const corporate = whole ? corporateCompany(keyword, brand, reading, data) : undefined;
+    if (corporate) {
+      likelyOwned({
+        brand,
+        keyword,
+        detail: `brand "${keyword}" ${where} with only the corporate word${corporate.length > 1 ? 's' : ''} "${corporate.join('", "')}"`,
+      });
+      return undefined;
+    }
     if (commonWord) {
       const company = keptCompany(keyword, reading, data);
       if (!company) return undefined;
@@ -303,6 +183,13 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
   if (label === keyword) {
     if (reading.tokens.length === 1) {
       if (brand.countrySites && isCountrySuffix(suffix)) return undefined;
+      // The brand's exact name as a registrable domain under any public ending (brand.de,
+      // brand.com.br, brand.network) is as often the brand's own lesser-known site as a squat:
+      // precision first, the feeds and connectors judge the squatters.
+      if (!sharedHosting) {
+        likelyOwned({ brand, keyword, detail: `label "${label}" is the brand name under .${suffix}` });
+        return undefined;
+      }
       return match(
         'brand_other_tld',
         commonWord || length < 5 ? TECHNIQUE_SCORES.brand_other_tld_common : TECHNIQUE_SCORES.brand_other_tld,
@@ -312,6 +199,20 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
   }
   // The label as written, and run together when hyphenated (hitb-tco reads as hitbtco).
   const joined = reading.tokens.join('');
+  // The brand's name with hyphens between its words (credit-agricole, deutsche-bank, gls-group) is
+  // how brands register their own names as often as squatters do: ownership-likely on the name alone.
+  if (
+    joined === keyword &&
+    reading.tokens.length > 1 &&
+    reading.tokens.every((t) => isWord(t) || data.vocabulary.corporateWords.has(t) || ACRONYM.test(t))
+  ) {
+    likelyOwned({
+      brand,
+      keyword,
+      detail: `label "${label}" is the brand name "${keyword}" with hyphens between its words`,
+    });
+    return undefined;
+  }
   const whole =
     imitation(label, 'label') ??
     typo(label, 'label', TECHNIQUE_SCORES.typosquat) ??
@@ -410,6 +311,8 @@ export interface NameAnalysis {
   owner?: Brand;
   /** A brand whose name this is under a country ending it uses for country sites. */
   countrySite?: Brand;
+  /** A brand named in a shape its own sites use (its exact name elsewhere, or with corporate words). */
+  likelyOwner?: LikelyOwner;
   matches: BrandMatch[];
 }
 
@@ -420,6 +323,8 @@ export function analyseName(input: {
   suffix: string;
   label: string;
   subdomainLabels: readonly string[];
+  /** The suffix is in the Public Suffix List's private section (a shared hosting platform). */
+  sharedHosting?: boolean;
   data: NameData;
 }): NameAnalysis {
   const { data } = input;
@@ -438,10 +343,15 @@ export function analyseName(input: {
     return computed;
   };
   const best = new Map<Brand, BrandMatch>();
+  let likelyOwner: LikelyOwner | undefined;
   for (const entry of data.keywords) {
     const m = matchKeyword(entry, {
       reading,
       suffix: input.suffix,
+      sharedHosting: input.sharedHosting ?? false,
+      likelyOwned: (owner) => {
+        likelyOwner ??= owner;
+      },
       subdomainLabels: input.subdomainLabels,
       data,
       skel,
@@ -453,5 +363,10 @@ export function analyseName(input: {
   const matches = [...best.values()].sort(
     (a, b) => b.score - a.score || a.brand.name.localeCompare(b.brand.name),
   );
-  return { reading, ...(countrySite ? { countrySite } : {}), matches };
+  return {
+    reading,
+    ...(countrySite ? { countrySite } : {}),
+    ...(likelyOwner && matches.length === 0 ? { likelyOwner } : {}),
+    matches,
+  };
 }

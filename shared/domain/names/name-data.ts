@@ -1,7 +1,13 @@
 import type { Brand } from './brand-catalogue';
 
 /** Names of the shipped vocabularies (vocabulary.ts, which only the data build imports). */
-export type VocabularyName = 'abusedTlds' | 'lures' | 'topicLures' | 'topics' | 'operationalSubdomains';
+export type VocabularyName =
+  | 'abusedTlds'
+  | 'lures'
+  | 'topicLures'
+  | 'topics'
+  | 'operationalSubdomains'
+  | 'corporateWords';
 
 /**
  * The data behind the domain-name checks, loaded from the offline data on the first domain the
@@ -83,6 +89,8 @@ export function buildNameData(input: NameDataInput): NameData {
       topicLures: new Set(input.vocabulary.topicLures),
       topics: new Set(input.vocabulary.topics),
       operationalSubdomains: new Set(input.vocabulary.operationalSubdomains),
+      // Absent from data built before the corporate words existed: an empty set, not a crash.
+      corporateWords: new Set(input.vocabulary.corporateWords ?? []),
     },
     skeleton,
     ownerOf(domain, registrable) {

@@ -86,7 +86,7 @@ describe('domain_analysis: brand impersonation', () => {
     ['paypal.com.account-check.xyz', 'brand_domain_in_subdomain', 55],
     ['ledger.com1829582.info', 'brand_domain_in_subdomain', 55],
     ['metamask.example-host.net', 'brand_in_subdomain', 40],
-    ['metamask.co', 'brand_other_tld', 30],
+    ['metamask.github.io', 'brand_other_tld', 30],
   ])('%s → %s (%i)', async (domain, technique, score) => {
     const finding = best(await analyse(domain));
     expect(finding?.finding_id).toMatch(new RegExp(`^domain_analysis:${technique}:`));

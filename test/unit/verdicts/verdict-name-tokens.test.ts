@@ -93,3 +93,83 @@ describe("brands' own secondary domains", () => {
     }
   });
 });
+
+describe("brands' lesser-known own domains: ownership-likely, not flagged on the name alone", () => {
+  it("leaves a brand's exact name under a country or other ending unflagged, as context", async () => {
+    for (const value of ['paypal.com.br', 'metamask.co', 'revolut.de', 'coinbase.co.jp', 'binance.vision']) {
+      const out = await analyse(value);
+      expect(riskScore(out.findings), value).toBeLessThan(30);
+      // A brand that runs country sites gets its country-site note (paypal.com.br), the others this one.
+      expect(
+        ids(out).some((id) => /^domain_analysis:brand_(country_site|ownership_likely)$/.test(id)),
+        value,
+      ).toBe(true);
+      // Ownership-likely is not evidence of a benign name (unknown is not benign).
+      expect(
+        out.findings.some((f) => f.benign),
+        value,
+      ).toBe(false);
+    }
+  });
+
+  it('still counts the brand name on a shared hosting platform, where anyone can take it', async () => {
+    const out = await analyse('metamask.github.io');
+    expect(out.findings.some((f) => f.category === 'impersonation')).toBe(true);
+  });
+
+  it('leaves the brand with only plain corporate words (or its own other names) unflagged', async () => {
+    for (const value of [
+      'paypalmail.com',
+      'coinbase-business.com',
+      'revolutgroup.com',
+      'stripecareers.com',
+      'amazon-business.net',
+      'jpmorgan-chase.net',
+      'deutsche-bank.com',
+    ]) {
+      const out = await analyse(value);
+      expect(
+        out.findings.filter((f) => f.category === 'impersonation'),
+        value,
+      ).toEqual([]);
+      expect(riskScore(out.findings), value).toBeLessThan(30);
+    }
+  });
+
+  it('still flags the brand beside a lure or service word', async () => {
+    for (const value of ['paypal-business-login.com', 'coinbasemail-verify.com', 'amazonmail-support.ru']) {
+      expect(await risk(value), value).toBeGreaterThanOrEqual(30);
+    }
+  });
+});
+
+describe('cross-sector lures: parcel and tax notices', () => {
+  it('flags a parcel brand beside a delivery word, in English and other languages', async () => {
+    for (const value of [
+      'dhl-redelivery.com',
+      'royalmail-parcel-customs.com',
+      'usps-package-track.info',
+      'postnl-pakket.net',
+      'correos-paquete.com',
+      'laposte-colis.fr',
+      'hmrc-rebate.co.uk',
+    ]) {
+      const out = await analyse(value);
+      expect(out.findings.find((f) => f.category === 'impersonation')?.finding_id, value).toMatch(
+        /^domain_analysis:combosquat:/,
+      );
+      expect(riskScore(out.findings), value).toBeGreaterThanOrEqual(30);
+    }
+  });
+});
+
+describe('mail providers', () => {
+  it('an abused ending adds nothing to a domain the mail-provider lists know', async () => {
+    const out = await analyse('cu.cc');
+    expect(ids(out)).toContain('domain_analysis:disposable_mail_provider');
+    expect(ids(out)).not.toContain('domain_analysis:suspicious_tld');
+    expect(riskScore(out.findings)).toBeLessThan(30);
+    // An unknown name under the same ending still carries it.
+    expect(ids(await analyse('qx-unknown-shop.cc'))).toContain('domain_analysis:suspicious_tld');
+  });
+});

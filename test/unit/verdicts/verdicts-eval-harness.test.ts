@@ -7,12 +7,16 @@ import {
   splitOf,
   summarise,
   wilsonInterval,
+  withoutOwnershipOf,
 } from '../../../bench/verdicts/harness';
+import { nameDataOf } from '../../../shared/domain/names/name-data';
 import { openOfflineIntel } from '../../../shared/platform/offline-intel';
 import { localDataDir } from '../../../shared/platform/offline-intel-build';
 
 /** The machinery of `npm run eval:verdicts` (the corpus itself is fetched by the script, not here). */
 const offline = openOfflineIntel(localDataDir());
+// Loaded once, outside the cases' time limits (the word map is the slow part).
+offline.names();
 
 describe('verdict evaluation harness', () => {
   it('splits names deterministically into two halves of about equal size', () => {
@@ -55,6 +59,17 @@ describe('verdict evaluation harness', () => {
       '| crypto_phishing | 3 | 2 (66.7 % detected) | 20.8 % – 93.9 % | 1 | 1 | 1 | 0 | 0 |',
     );
     expect(table).toContain('| popular | 2 | 0 (0.0 % false positives) | 0.0 % – 65.8 % |');
+  });
+
+  it("judges a brand's secondary domain with that domain's ownership hidden, and nothing else", async () => {
+    const hidden = nameDataOf(withoutOwnershipOf(offline, 'paypal.de'))!;
+    expect(offline.names().ownerOf('paypal.de', 'paypal.de')?.name).toBe('PayPal');
+    expect(hidden.ownerOf('paypal.de', 'paypal.de')).toBeUndefined();
+    // The brand's other domains stay its own, and other facts still come from the same data.
+    expect(hidden.ownerOf('www.paypal.com', 'paypal.com')?.name).toBe('PayPal');
+    expect(withoutOwnershipOf(offline, 'paypal.de').mailDomain('cu.cc')).toEqual(offline.mailDomain('cu.cc'));
+    const judged = await judge({ domain: 'paypal.de', label: 'brand_secondary' }, offline);
+    expect(judged.verdict).toBe('unknown');
   });
 
   it('gives Wilson 95 % intervals that match the textbook values and stay inside [0, 1]', () => {

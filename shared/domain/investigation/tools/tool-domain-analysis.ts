@@ -142,7 +142,7 @@ function nameFindings(
   label: string,
 ): Finding[] {
   const findings: Finding[] = [];
-  const { owner, countrySite, matches, reading } = analysis;
+  const { owner, countrySite, likelyOwner, matches, reading } = analysis;
   if (owner) {
     findings.push(
       makeFinding({
@@ -171,6 +171,21 @@ function nameFindings(
         score: 0,
         category: 'context',
         evidence: [entity.value],
+      }),
+    );
+  }
+  if (likelyOwner && !countrySite) {
+    const brand = likelyOwner.brand;
+    findings.push(
+      makeFinding({
+        tool,
+        code: 'brand_ownership_likely',
+        title: `Name in the shape of ${brand.name}'s own sites`,
+        description: `${entity.value}: ${likelyOwner.detail}, the way brands name their country, mail and marketing sites; not among ${brand.name}'s known domains (${brand.domains.slice(0, 3).join(', ')}…). Not proof of ownership, and not flagged on the name alone: feeds and intel connectors judge squatters.`,
+        impact: `The address is named the way ${brand.name}'s own sites are; nothing in the name alone says it is an imitation.`,
+        score: 0,
+        category: 'context',
+        evidence: [entity.value, brand.domains[0]!],
       }),
     );
   }
@@ -239,7 +254,15 @@ export const domainAnalysis: Tool = {
 
     const data = nameDataOf(ctx?.offline);
     const analysis = data
-      ? analyseName({ domain: entity.value, registrable, suffix, label: unicodeLabel, subdomainLabels, data })
+      ? analyseName({
+          domain: entity.value,
+          registrable,
+          suffix,
+          label: unicodeLabel,
+          subdomainLabels,
+          sharedHosting: freeHosting,
+          data,
+        })
       : undefined;
     const owner = analysis?.owner;
     const abusedTld = data?.vocabulary.abusedTlds.has(tld) ?? false;
@@ -309,7 +332,12 @@ export const domainAnalysis: Tool = {
       );
     }
 
-    if (!owner && abusedTld) {
+    // The mail-provider lists say what this domain is: an abused ending is a prior for names nothing
+    // else is known about, so it adds nothing to a known mail provider (cu.cc, mail.tk).
+    const mail = mailProviderAnswer(tool, entity.value, 'domain', ctx?.offline);
+    const knownMailProvider =
+      mail?.facts.free_mail_provider === true || mail?.facts.disposable_mail_provider === true;
+    if (!owner && abusedTld && !knownMailProvider) {
       findings.push(
         makeFinding({
           tool,
@@ -392,7 +420,6 @@ export const domainAnalysis: Tool = {
       );
     }
 
-    const mail = mailProviderAnswer(tool, entity.value, 'domain', ctx?.offline);
     findings.push(...(mail?.findings ?? []));
 
     if (findings.length === 0) {
