@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorShape, startTestService, type TestService } from '../../support/local-service';
+import { captureLogs } from '../../support/log-capture';
 
 /**
  * Webhooks over the whole local runtime (gateway, authorizer, real handlers, the real ASL, the
@@ -53,6 +54,8 @@ beforeAll(async () => {
       SIS_WEBHOOK_ALLOW_LOOPBACK: 'true',
       SIS_WEBHOOK_RETRY_SCHEDULE: '1,1',
       SIS_WEBHOOK_TIMEOUT_SECONDS: '1',
+      // The first outbox write of this entity's event fails, as a DynamoDB hiccup would.
+      SIS_FAULT_INJECTION: 'webhook-outbox@198.51.100.28=throw-once',
     },
     staleSessionSweep: false,
     stepFunctions: { atLeastOnce: delivery },
@@ -134,7 +137,8 @@ describe('webhook deliveries', () => {
     expect(event.data).toMatchObject({ session_id: sessionId, status: 'completed', entity: { type: 'ip' } });
     expect(event.data.session_url).toContain(sessionId);
     expect(typeof event.data.risk_score).toBe('number');
-    expect(first!.at - endedAt).toBeLessThan(2000);
+    // How soon after the end it arrives is measured by `npm run bench` (webhook-delivery), not here.
+    expect(first!.at).toBeGreaterThanOrEqual(endedAt);
     expect(() =>
       new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(
         first!.body,
@@ -282,6 +286,27 @@ describe('webhook deliveries', () => {
     await new Promise((wake) => setTimeout(wake, 300));
     expect(at('/express-twice')).toHaveLength(1);
     expect(await deliveriesOf(webhookId)).toHaveLength(1);
+  });
+
+  it('a failed outbox write retries the Persist step: the event is still delivered, once', async () => {
+    const { apiKey, webhookId, secret } = await subscribe('/outbox-fault');
+    const logs = captureLogs();
+    let sessionId: string;
+    try {
+      ({ sessionId } = await investigate(apiKey, '198.51.100.28'));
+    } finally {
+      logs.stop();
+    }
+    // The fault fired: the first publication failed and was logged, then the step ran again.
+    expect(
+      logs.records().filter((r) => r.message === 'webhook event not published' && r.session_id === sessionId),
+    ).toHaveLength(1);
+    const [first] = await until(() => (at('/outbox-fault').length ? at('/outbox-fault') : undefined));
+    expect(verify(secret, first!).data.session_id).toBe(sessionId);
+    await settled(webhookId, 'delivered');
+    await new Promise((wake) => setTimeout(wake, 300));
+    expect(at('/outbox-fault')).toHaveLength(1);
+    expect(await deliveriesOf(webhookId)).toMatchObject([{ status: 'delivered', attempts: 1 }]);
   });
 
   it('removes a webhook (204, then 404)', async () => {
