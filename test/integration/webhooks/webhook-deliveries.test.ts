@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInToConsole } from '../../support/console-sign-in';
 import { errorShape, startTestService, type TestService } from '../../support/local-service';
 import { captureLogs } from '../../support/log-capture';
 
@@ -25,6 +26,7 @@ const received: Received[] = [];
 let receiver: Server;
 let receiverBase: string;
 let service: TestService;
+const ADMIN_PASSWORD = 'webhook-admin-test-password';
 const delivery: { steps?: number; mode?: 'concurrent' | 'sequential' } = {};
 
 beforeAll(async () => {
@@ -54,6 +56,7 @@ beforeAll(async () => {
       SIS_WEBHOOK_ALLOW_LOOPBACK: 'true',
       SIS_WEBHOOK_RETRY_SCHEDULE: '1,1',
       SIS_WEBHOOK_TIMEOUT_SECONDS: '1',
+      SIS_CONSOLE_ADMIN_PASSWORD: ADMIN_PASSWORD,
       // The first outbox write of this entity's event fails, as a DynamoDB hiccup would.
       SIS_FAULT_INJECTION: 'webhook-outbox@198.51.100.28=throw-once',
     },
@@ -115,6 +118,18 @@ async function deliveriesOf(webhookId: string) {
     attempts: number;
     last_status_code?: number;
   }[];
+}
+
+/** The admin audit entries about one webhook (the console's audit list), oldest first. */
+async function auditOf(webhookId: string) {
+  const { idToken } = await signInToConsole(service.baseUrl, { username: 'admin', password: ADMIN_PASSWORD });
+  const response = await fetch(`${service.baseUrl}/api/v1/console/admin/audit`, {
+    headers: { authorization: `Bearer ${idToken}` },
+  });
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  const entries = (JSON.parse(text) as { entries: Record<string, unknown>[] }).entries;
+  return { text, entries: entries.filter((e) => e.key_id === webhookId).reverse() };
 }
 
 /** Waits until the webhook's only delivery has the given status. */
@@ -226,6 +241,10 @@ describe('webhook deliveries', () => {
     const listed = await service.call('GET', '/api/v1/admin/webhooks', { key: service.adminKey });
     const webhook = listed.body.webhooks.find((w: { webhook_id: string }) => w.webhook_id === gone.webhookId);
     expect(webhook.status).toBe('disabled');
+    expect((await auditOf(gone.webhookId)).entries.map((e) => [e.action, e.actor])).toEqual([
+      ['webhook_create', expect.stringMatching(/^key:/)],
+      ['webhook_disable', 'system:webhook-delivery'],
+    ]);
     // Published after the session ended, before the poll saw it: a disabled webhook gets nothing.
     await investigate(gone.apiKey, '198.51.100.24');
     expect(await deliveriesOf(gone.webhookId)).toHaveLength(1);
@@ -268,6 +287,12 @@ describe('webhook deliveries', () => {
     const [r] = await until(() => (at('/rotated').length ? at('/rotated') : undefined));
     expect(verify(rotated.body.secret, r!).type).toBe('investigation.completed');
     expect(() => verify(secret, r!)).toThrow();
+    const audit = await auditOf(webhookId);
+    expect(audit.entries.map((e) => e.action)).toEqual(['webhook_create', 'webhook_rotate_secret']);
+    expect(audit.entries[0]!.details).toMatchObject({ url: `${receiverBase}/rotated` });
+    // The audit says what changed, never the secret.
+    expect(audit.text).not.toContain(secret.slice(6));
+    expect(audit.text).not.toContain(rotated.body.secret.slice(6));
   });
 
   it('delivers once when every Express step runs twice', async () => {
@@ -319,5 +344,9 @@ describe('webhook deliveries', () => {
       key: service.adminKey,
     });
     expect(again.status).toBe(404);
+    expect((await auditOf(webhookId)).entries.map((e) => e.action)).toEqual([
+      'webhook_create',
+      'webhook_remove',
+    ]);
   });
 });
