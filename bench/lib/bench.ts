@@ -36,6 +36,7 @@ import {
 import { type McpLatencyResult, mcpCostTarget, mcpLatencyTarget, runMcpLatency } from '../scenarios/mcp';
 import { POLL_HISTORY_ITEMS, type PollingResult, runPolling, seedPolledSession } from '../scenarios/polling';
 import { runScale, type ScaleResult } from '../scenarios/scale';
+import { runSoar, type SoarResult, soarTargets } from '../scenarios/soar';
 import { withoutOfflineReader } from '../scenarios/what-if';
 import { type CostLine, priceAll } from './cost-model';
 import type { handlerProbe } from './handler-timing';
@@ -108,6 +109,8 @@ export interface BenchResults {
   scale?: ScaleResult;
   console?: ConsoleSizeResult;
   cli?: CliStartResult;
+  /** Issue #38: batches and webhook deliveries. */
+  soar?: SoarResult;
   targets: TargetResult[];
 }
 
@@ -264,6 +267,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   if (wants('cli')) {
     ctx.say('sis CLI start-up');
     results.cli = runCliStart(options.quick);
+  }
+
+  if (wants('soar')) {
+    ctx.say('SOAR: a batch of 100, webhook deliveries to a receiver on 127.0.0.1, their cost');
+    results.soar = await runSoar(ctx);
   }
 
   results.meta.durationSeconds = options.elapsedSeconds();
@@ -493,5 +501,6 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       met: results.meta.durationSeconds <= limit,
     });
   }
+  if (results.soar) targets.push(...soarTargets(results.soar));
   return targets;
 }
