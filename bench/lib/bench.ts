@@ -109,7 +109,6 @@ export interface BenchResults {
   scale?: ScaleResult;
   console?: ConsoleSizeResult;
   cli?: CliStartResult;
-  /** Issue #38: batches and webhook deliveries. */
   soar?: SoarResult;
   targets: TargetResult[];
 }
@@ -258,22 +257,16 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       await bench.stop();
     }
   }
-
   if (wants('console')) {
     ctx.say('web console download size');
     results.console = await runConsoleSize();
   }
-
   if (wants('cli')) {
     ctx.say('sis CLI start-up');
     results.cli = runCliStart(options.quick);
   }
 
-  if (wants('soar')) {
-    ctx.say('SOAR: a batch of 100, webhook deliveries to a receiver on 127.0.0.1, their cost');
-    results.soar = await runSoar(ctx);
-  }
-
+  if (wants('soar')) results.soar = await runSoar(ctx);
   results.meta.durationSeconds = options.elapsedSeconds();
   results.targets = evaluateTargets(results);
   return results;

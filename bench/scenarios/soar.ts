@@ -72,7 +72,9 @@ async function until(done: () => boolean, timeoutMs: number, what: string): Prom
   }
 }
 
+/** Issue #38: batches and webhook deliveries (BenchResults.soar). */
 export async function runSoar(ctx: ScenarioContext): Promise<SoarResult> {
+  ctx.say('SOAR: a batch of 100, webhook deliveries to a receiver on 127.0.0.1, their cost');
   const meter = await startDynamoMeter(ctx.dynamodbEndpoint);
   const receiver = await startReceiver();
   const bench = await startBenchService({

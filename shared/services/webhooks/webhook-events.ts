@@ -7,7 +7,6 @@ import {
 import { logger } from '../../observability';
 import type { SessionRecord } from '../../store/sessions/records';
 import { sessionUrl } from '../sessions/session-context';
-import { injectFault } from '../workflow/workflow-faults';
 import type { WebhookContext } from './webhook-context';
 
 /**
@@ -38,8 +37,6 @@ export async function publishWebhookEvent(
   const payload: WebhookPayload = { type: event.type, timestamp: at.toISOString(), data: event.data };
   const body = JSON.stringify(payload);
   const toSend: { webhook_id: string; delivery_id: string; attempt: number }[] = [];
-  const entity = event.data.entity as { value?: unknown } | undefined;
-  await injectFault(ctx.cfg, 'webhook-outbox', String(entity?.value ?? subject));
   for (const webhook of webhooks) {
     const deliveryId = deliveryIdOf(webhook.webhook_id, { type: event.type, subject });
     const created = await ctx.deliveries.createOnce({

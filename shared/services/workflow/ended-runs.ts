@@ -5,8 +5,8 @@ import { countMetric, logAlarmedFailure, logger } from '../../observability';
 import * as z from '../../zod';
 import { indexForSearchQuietly, type SearchIndexing } from '../sessions/search-indexing';
 import { event, message, type SessionContextWith } from '../sessions/session-context';
-import { webhookContext } from '../webhooks/webhook-context';
 import { publishSessionEnded } from '../webhooks/webhook-events';
+import { webhookContextFor } from './workflow-faults';
 import { SessionInput } from './workflow-step';
 
 /**
@@ -40,7 +40,7 @@ export async function endSession(
   if (!session) return false;
   if (isTerminal(session.status)) {
     // Every path that sees the end publishes it; the outbox keeps it one delivery per webhook.
-    await publishSessionEnded(webhookContext(), session, onPublishFailure);
+    await publishSessionEnded(webhookContextFor(session.entity.value), session, onPublishFailure);
     return false;
   }
   const at = ctx.now();
@@ -57,7 +57,7 @@ export async function endSession(
     if (outcome === 'failed') countMetric(METRIC.investigationsFailed);
     await indexForSearchQuietly(ctx, moved.session);
   }
-  await publishSessionEnded(webhookContext(), moved.session, onPublishFailure);
+  await publishSessionEnded(webhookContextFor(session.entity.value), moved.session, onPublishFailure);
   return moved.ok;
 }
 

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { InvestigationData } from '../../domain/core/vocabulary';
+import { type WebhookContext, webhookContext } from '../webhooks/webhook-context';
 
 /**
  * TEST-ONLY seam: makes a workflow step fail or stall for one entity, so tests can drive the real
@@ -142,4 +143,20 @@ export function dataWithFaults(
       return data.tenantKnowledge(...args);
     },
   };
+}
+
+/**
+ * The webhook context the workflow publishes a session's end with: with a `webhook-outbox` rule for
+ * the entity, its outbox writes (the delivery items) go through the rule first; otherwise as is.
+ */
+export function webhookContextFor(entityValue: string): WebhookContext {
+  const ctx = webhookContext();
+  if (!matching(ctx.cfg, 'webhook-outbox', entityValue, undefined, false)) return ctx;
+  const deliveries = ctx.deliveries;
+  const faulty = Object.create(deliveries) as typeof deliveries;
+  faulty.createOnce = async (delivery) => {
+    await injectFault(ctx.cfg, 'webhook-outbox', entityValue);
+    return deliveries.createOnce(delivery);
+  };
+  return { ...ctx, deliveries: faulty };
 }
