@@ -300,14 +300,31 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   // Webhooks (docs/soar.md "Webhooks"): subscriptions and the delivery log in the sessions table, the
   // signing secrets in the keys table (their WEBHOOKSECRET#* partitions only). Each function also
   // serves the console twin of its route.
-  'create-webhook': { tables: { sessions: { access: 'readWrite' } }, webhookSecrets: 'readWrite' },
+  'create-webhook': {
+    tables: { sessions: { access: 'readWrite' } },
+    webhookSecrets: 'readWrite',
+    auditAppend: true,
+  },
   'list-webhooks': { tables: { sessions: { access: 'read' } } },
-  'remove-webhook': { tables: { sessions: { access: 'readWrite' } }, webhookSecrets: 'readWrite' },
-  'rotate-webhook-secret': { tables: { sessions: { access: 'readWrite' } }, webhookSecrets: 'readWrite' },
+  'remove-webhook': {
+    tables: { sessions: { access: 'readWrite' } },
+    webhookSecrets: 'readWrite',
+    auditAppend: true,
+  },
+  'rotate-webhook-secret': {
+    tables: { sessions: { access: 'readWrite' } },
+    webhookSecrets: 'readWrite',
+    auditAppend: true,
+  },
   'list-webhook-deliveries': { tables: { sessions: { access: 'read' } } },
   // The delivery function (infra/constructs/webhook-delivery.ts): reads the subscription and signs
   // with its secret, claims and records attempts, disables on 410, re-queues retries.
-  'deliver-webhook': { webhookItems: true, webhookSecrets: 'read', webhookQueueSend: true },
+  'deliver-webhook': {
+    webhookItems: true,
+    webhookSecrets: 'read',
+    webhookQueueSend: true,
+    auditAppend: true,
+  },
 };
 
 export const NO_GRANTS: FunctionGrants = Object.freeze({});

@@ -36,6 +36,7 @@ import {
 import { type McpLatencyResult, mcpCostTarget, mcpLatencyTarget, runMcpLatency } from '../scenarios/mcp';
 import { POLL_HISTORY_ITEMS, type PollingResult, runPolling, seedPolledSession } from '../scenarios/polling';
 import { runScale, type ScaleResult } from '../scenarios/scale';
+import { runSoar, type SoarResult, soarTargets } from '../scenarios/soar';
 import { withoutOfflineReader } from '../scenarios/what-if';
 import { type CostLine, priceAll } from './cost-model';
 import type { handlerProbe } from './handler-timing';
@@ -108,6 +109,7 @@ export interface BenchResults {
   scale?: ScaleResult;
   console?: ConsoleSizeResult;
   cli?: CliStartResult;
+  soar?: SoarResult;
   targets: TargetResult[];
 }
 
@@ -255,17 +257,16 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       await bench.stop();
     }
   }
-
   if (wants('console')) {
     ctx.say('web console download size');
     results.console = await runConsoleSize();
   }
-
   if (wants('cli')) {
     ctx.say('sis CLI start-up');
     results.cli = runCliStart(options.quick);
   }
 
+  if (wants('soar')) results.soar = await runSoar(ctx);
   results.meta.durationSeconds = options.elapsedSeconds();
   results.targets = evaluateTargets(results);
   return results;
@@ -493,5 +494,6 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       met: results.meta.durationSeconds <= limit,
     });
   }
+  if (results.soar) targets.push(...soarTargets(results.soar));
   return targets;
 }

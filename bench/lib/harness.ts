@@ -26,6 +26,8 @@ export async function startBenchService(options: {
   /** Short name of the table set, e.g. `poll`. */
   name: string;
   connections?: number;
+  /** Further environment for the handlers (e.g. webhooks to a receiver on 127.0.0.1). */
+  env?: Record<string, string>;
 }): Promise<BenchService> {
   const tablePrefix = `bench-${options.name}-${randomBytes(3).toString('hex')}`;
   const service = await startLocalService({
@@ -39,6 +41,7 @@ export async function startBenchService(options: {
       SIS_DEMO_DATA: '0',
       SIS_MAX_RUNNING_INVESTIGATIONS: '0',
       SIS_DEFAULT_DAILY_INVESTIGATIONS: '10000000',
+      ...options.env,
     },
   });
   const keys = apiKeyService();

@@ -9,5 +9,6 @@ export const BENCH_SCENARIOS = [
   'scale',
   'console',
   'cli',
+  'soar',
 ] as const;
 export type BenchScenario = (typeof BENCH_SCENARIOS)[number];

@@ -92,7 +92,7 @@ const answered = (answer: { bytes: number; text: string }) => ({
 const memoryOf = (functionName: string) =>
   ROUTES.find((r) => r.functionName === functionName)?.memoryMb ?? DEFAULT_MEMORY_MB;
 
-async function measure(
+export async function measure(
   meter: DynamoMeter,
   tablePrefix: string,
   id: string,

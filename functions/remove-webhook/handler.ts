@@ -7,8 +7,8 @@ import { removeWebhook } from '../../shared/services/webhooks/webhooks';
 export const handler = twinRouteHandler(
   ...[routes.removeWebhook, routes.removeConsoleWebhook].map((route) => ({
     route,
-    handler: httpHandler(route, async ({ params }) => {
-      await removeWebhook(webhookContext(), params.webhook_id);
+    handler: httpHandler(route, async ({ caller, params }) => {
+      await removeWebhook(webhookContext(), caller, params.webhook_id);
       return { statusCode: 204, rawBody: '' };
     }),
   })),

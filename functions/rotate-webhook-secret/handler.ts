@@ -7,9 +7,9 @@ import { rotateWebhookSecret } from '../../shared/services/webhooks/webhooks';
 export const handler = twinRouteHandler(
   ...[routes.rotateWebhookSecret, routes.rotateConsoleWebhookSecret].map((route) => ({
     route,
-    handler: httpHandler(route, async ({ params }) => ({
+    handler: httpHandler(route, async ({ caller, params }) => ({
       statusCode: 200,
-      body: await rotateWebhookSecret(webhookContext(), params.webhook_id),
+      body: await rotateWebhookSecret(webhookContext(), caller, params.webhook_id),
       headers: { 'cache-control': 'no-store' },
     })),
   })),

@@ -93,7 +93,11 @@ export type AdminAction =
   | 'feedback'
   | 'feedback_approve'
   | 'do_not_share_mark'
-  | 'do_not_share_lower';
+  | 'do_not_share_lower'
+  | 'webhook_create'
+  | 'webhook_rotate_secret'
+  | 'webhook_remove'
+  | 'webhook_disable';
 
 export interface AuditEntry {
   audit_id: string;

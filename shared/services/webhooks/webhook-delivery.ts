@@ -3,6 +3,7 @@ import { type AttemptOutcome, outcomeOfAnswer, parseRetryAfter } from '../../dom
 import { nextRetryWait } from '../../domain/webhooks/retry-schedule';
 import { decodeWebhookMessage, type WebhookMessage } from '../../platform/webhooks/webhook-queue';
 import type { WebhookContext } from './webhook-context';
+import { DELIVERY_ACTOR, webhookAudit } from './webhooks';
 
 /**
  * One attempt of one delivery (the delivery function, one queue message each): claim the attempt,
@@ -94,7 +95,15 @@ export async function deliverWebhookMessage(ctx: WebhookContext, body: string): 
     return 'delivered';
   }
   if (outcome.kind === 'disable') {
-    await ctx.webhooks.disable(message.webhook_id, `the receiver answered 410 Gone at ${recorded.at}`);
+    const reason = `the receiver answered 410 Gone at ${recorded.at}`;
+    await ctx.webhooks.disable(
+      message.webhook_id,
+      reason,
+      webhookAudit('webhook_disable', message.webhook_id, DELIVERY_ACTOR, at, {
+        reason,
+        delivery_id: message.delivery_id,
+      }),
+    );
     await ctx.deliveries.recordAttempt(message.webhook_id, message.delivery_id, {
       status: 'abandoned',
       ...recorded,

@@ -91,13 +91,23 @@ export function sessionEndedEvent(
 }
 
 /**
- * Publishes the event of an ended session, wherever it ended; never throws. A failure here is
- * logged: it must not fail the investigation (or the cancel) that has already ended. The event is
- * then sent by the next publication of the same session, if any (the status-change backstop).
+ * Publishes the event of an ended session, wherever it ended. `best-effort` (the cancel route, the
+ * sweeper, the local restart) never throws: a failure is logged, and must not fail the cancel or
+ * sweep that has already ended the session; the event is then sent by the next publication of the
+ * same session, if any (a cancelled run's next step, the status-change backstop). `retry` (the
+ * workflow's Persist and MarkFailed, the status-change function) throws PublishFailedError after
+ * logging, so the state machine (or Lambda's async retries) runs the step again: the step finds
+ * the session ended and publishes again until the outbox write and the send hold (at least once;
+ * the outbox keeps it once per webhook).
  */
+export class PublishFailedError extends Error {
+  override readonly name = 'PublishFailedError';
+}
+
 export async function publishSessionEnded(
   ctx: WebhookContext,
   session: SessionRecord | undefined,
+  onFailure: 'best-effort' | 'retry' = 'best-effort',
 ): Promise<void> {
   if (!session) return;
   const event = sessionEndedEvent(ctx, session);
@@ -106,5 +116,8 @@ export async function publishSessionEnded(
     await publishWebhookEvent(ctx, event);
   } catch (error) {
     logger.error('webhook event not published', { session_id: session.session_id, error: error as Error });
+    if (onFailure === 'retry') {
+      throw new PublishFailedError(`The webhook event of session ${session.session_id} was not published.`);
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/core/errors';
 import { randomIdentifier } from '../../domain/keys/api-key';
+import type { AdminAction, AuditEntry } from '../../domain/keys/key-lifecycle';
 import type { Caller } from '../../domain/keys/scopes';
 import type { WebhookDelivery } from '../../domain/webhooks/delivery';
 import {
@@ -30,6 +31,23 @@ function actorOf(caller: Caller): string {
   return caller.user ? `user:${caller.user.username}` : `key:${caller.keyId}`;
 }
 
+/** The actor of the changes the delivery function makes (a 410 disables the webhook). */
+export const DELIVERY_ACTOR = 'system:webhook-delivery';
+
+/**
+ * The admin audit entry of a webhook change (docs/soar.md "Webhooks"): `key_id` names the webhook,
+ * details are non-secret facts (URL, events, key_id limit); a secret is never in it.
+ */
+export function webhookAudit(
+  action: Extract<AdminAction, `webhook_${string}`>,
+  webhookId: string,
+  actor: string,
+  at: Date,
+  details: AuditEntry['details'] = {},
+): AuditEntry {
+  return { audit_id: randomIdentifier(), at: at.toISOString(), action, key_id: webhookId, actor, details };
+}
+
 export async function createWebhook(
   ctx: WebhookContext,
   caller: Caller,
@@ -43,9 +61,15 @@ export async function createWebhook(
   if ((await ctx.webhooks.list()).length >= MAX_WEBHOOKS) {
     throw new ConflictError(`A tenant may have at most ${MAX_WEBHOOKS} webhooks: remove one first.`);
   }
-  const webhook = newWebhook(input, `wh_${randomIdentifier()}`, actorOf(caller), ctx.now());
+  const at = ctx.now();
+  const webhook = newWebhook(input, `wh_${randomIdentifier()}`, actorOf(caller), at);
   const secret = newSecret();
-  await ctx.webhooks.create(webhook, subscriptionFingerprint(webhook.url, webhook.events), secret);
+  const audit = webhookAudit('webhook_create', webhook.webhook_id, actorOf(caller), at, {
+    url: webhook.url,
+    events: [...webhook.events],
+    limited_to_key: webhook.key_id ?? null,
+  });
+  await ctx.webhooks.create(webhook, subscriptionFingerprint(webhook.url, webhook.events), secret, audit);
   return { webhook, secret };
 }
 
@@ -53,17 +77,20 @@ export async function listWebhooks(ctx: WebhookContext): Promise<{ webhooks: Web
   return { webhooks: await ctx.webhooks.list() };
 }
 
-export async function removeWebhook(ctx: WebhookContext, webhookId: string): Promise<void> {
-  await ctx.webhooks.remove(webhookId);
+export async function removeWebhook(ctx: WebhookContext, caller: Caller, webhookId: string): Promise<void> {
+  await ctx.webhooks.remove(webhookId, webhookAudit('webhook_remove', webhookId, actorOf(caller), ctx.now()));
 }
 
 /** A new secret; from now on only it signs (deliveries read the secret at each attempt). */
 export async function rotateWebhookSecret(
   ctx: WebhookContext,
+  caller: Caller,
   webhookId: string,
 ): Promise<{ secret: string }> {
   const secret = newSecret();
-  await ctx.webhooks.rotateSecret(webhookId, secret, ctx.now().toISOString());
+  const at = ctx.now();
+  const audit = webhookAudit('webhook_rotate_secret', webhookId, actorOf(caller), at);
+  await ctx.webhooks.rotateSecret(webhookId, secret, at.toISOString(), audit);
   return { secret };
 }
 

@@ -5,8 +5,8 @@ import { countMetric, logAlarmedFailure, logger } from '../../observability';
 import * as z from '../../zod';
 import { indexForSearchQuietly, type SearchIndexing } from '../sessions/search-indexing';
 import { event, message, type SessionContextWith } from '../sessions/session-context';
-import { webhookContext } from '../webhooks/webhook-context';
 import { publishSessionEnded } from '../webhooks/webhook-events';
+import { webhookContextFor } from './workflow-faults';
 import { SessionInput } from './workflow-step';
 
 /**
@@ -26,18 +26,21 @@ export const REASONS = {
 /**
  * Ends the session as failed (or canceled) unless it already ended; returns whether this call
  * recorded it. The reason is safe to show: internal error names and causes go to the logs only.
+ * `onPublishFailure` 'retry' (the workflow's paths, which are retried) throws when the session's
+ * webhook event could not be published, after the session has ended (webhook-events.ts).
  */
 export async function endSession(
   ctx: SessionContextWith<'sessions'> & SearchIndexing,
   sessionId: string,
   outcome: 'failed' | 'canceled',
   reason: string,
+  onPublishFailure: 'best-effort' | 'retry' = 'best-effort',
 ): Promise<boolean> {
   const session = await ctx.sessions.get(sessionId);
   if (!session) return false;
   if (isTerminal(session.status)) {
     // Every path that sees the end publishes it; the outbox keeps it one delivery per webhook.
-    await publishSessionEnded(webhookContext(), session);
+    await publishSessionEnded(webhookContextFor(session.entity.value), session, onPublishFailure);
     return false;
   }
   const at = ctx.now();
@@ -50,11 +53,11 @@ export async function endSession(
       message(at, 'assistant', unfinishedMessage(session.persona, session.entity, outcome, reason)),
     ],
   );
-  await publishSessionEnded(webhookContext(), moved.session);
   if (moved.ok) {
     if (outcome === 'failed') countMetric(METRIC.investigationsFailed);
     await indexForSearchQuietly(ctx, moved.session);
   }
+  await publishSessionEnded(webhookContextFor(session.entity.value), moved.session, onPublishFailure);
   return moved.ok;
 }
 
@@ -76,7 +79,7 @@ export async function markFailed(
     cause: input.error?.Cause?.slice(0, 2000),
   });
   const reason = input.error?.Error === 'States.Timeout' ? REASONS.stepTimeout : REASONS.engine;
-  return { recorded: await endSession(ctx, input.session_id, 'failed', reason) };
+  return { recorded: await endSession(ctx, input.session_id, 'failed', reason, 'retry') };
 }
 
 /** EventBridge "Step Functions Execution Status Change" (the fields this service reads). */
@@ -126,16 +129,19 @@ export async function onExecutionStatusChange(
   }
   switch (detail.status) {
     case 'FAILED':
-      return { session_id: sessionId, recorded: await endSession(ctx, sessionId, 'failed', REASONS.engine) };
+      return {
+        session_id: sessionId,
+        recorded: await endSession(ctx, sessionId, 'failed', REASONS.engine, 'retry'),
+      };
     case 'TIMED_OUT':
       return {
         session_id: sessionId,
-        recorded: await endSession(ctx, sessionId, 'failed', REASONS.timedOut),
+        recorded: await endSession(ctx, sessionId, 'failed', REASONS.timedOut, 'retry'),
       };
     case 'ABORTED':
       return {
         session_id: sessionId,
-        recorded: await endSession(ctx, sessionId, 'canceled', REASONS.aborted),
+        recorded: await endSession(ctx, sessionId, 'canceled', REASONS.aborted, 'retry'),
       };
     default:
       return { session_id: sessionId, recorded: false };

@@ -11,10 +11,9 @@ import { countMetric, durationMetric } from '../../observability';
 import * as z from '../../zod';
 import { indexForSearch, indexForSearchQuietly } from '../sessions/search-indexing';
 import { event, message } from '../sessions/session-context';
-import { webhookContext } from '../webhooks/webhook-context';
 import { publishSessionEnded } from '../webhooks/webhook-events';
 import type { StepContext } from './step-context';
-import { injectFault } from './workflow-faults';
+import { injectFault, webhookContextFor } from './workflow-faults';
 import { loadSession, recordedToolCalls, SessionInput } from './workflow-step';
 
 /** The Persist state: what the investigation learned, then the report with active → completed. */
@@ -37,9 +36,11 @@ export async function persist(
   await injectFault(ctx.cfg, 'step-persist', entity.value);
   const report = input.report as Report | null;
   if (session.status !== 'active' || !report) {
-    // A step run twice (Express runs at least once) finds the session ended: publish again, which
-    // sends nothing a first run already sent (the delivery items are the outbox).
-    if (isTerminal(session.status)) await publishSessionEnded(webhookContext(), session);
+    // A step run twice (Express runs at least once, or retried because publishing failed) finds the
+    // session ended: publish again, which sends nothing a first run already sent (the delivery
+    // items are the outbox).
+    if (isTerminal(session.status))
+      await publishSessionEnded(webhookContextFor(entity.value), session, 'retry');
     return { session_id: session.session_id, status: session.status };
   }
 
@@ -88,13 +89,15 @@ export async function persist(
       event(at, 'status_changed', { status: 'completed' }),
     ],
   );
-  await publishSessionEnded(webhookContext(), moved.session);
   if (!moved.ok) {
     // Canceled or failed meanwhile: the index must show the status that stuck.
     if (moved.session) await indexForSearchQuietly(ctx, moved.session);
+    await publishSessionEnded(webhookContextFor(entity.value), moved.session, 'retry');
     return { session_id: session.session_id, status: moved.session?.status ?? session.status };
   }
   countMetric(METRIC.investigationsCompleted);
   durationMetric(METRIC.investigationDuration, at.getTime() - Date.parse(session.created_at));
+  // Last: a failed publish retries the step, whose second run publishes and counts nothing twice.
+  await publishSessionEnded(webhookContextFor(entity.value), moved.session, 'retry');
   return { session_id: session.session_id, status: 'completed' };
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { InvestigationData } from '../../domain/core/vocabulary';
+import { type WebhookContext, webhookContext } from '../webhooks/webhook-context';
 
 /**
  * TEST-ONLY seam: makes a workflow step fail or stall for one entity, so tests can drive the real
@@ -11,7 +12,9 @@ import type { InvestigationData } from '../../domain/core/vocabulary';
  *   step-run-tool@tool-fault.example.com#ip_classification=throw
  *   step-run-tool@slow.example.com=delay:3000
  *
- * `throw` and `delay` act on the step itself (the step Lambda fails or stalls). `tool-throw` and
+ * `throw` and `delay` act on the step itself (the step Lambda fails or stalls); `throw-once` fails
+ * only the first time it matches in the process (a store hiccup that a retry gets past: the
+ * `webhook-outbox` point, the outbox write of a session's webhook event). `tool-throw` and
  * `tool-delay:<ms>` act inside the tool instead, on its data reads (step-run-tool only): the engine
  * then records the tool as failed, or as timed_out once the delay passes the tool timeout, exactly as
  * for a broken or hanging enricher.
@@ -20,6 +23,7 @@ import type { InvestigationData } from '../../domain/core/vocabulary';
  */
 export type FaultAction =
   | { kind: 'throw' }
+  | { kind: 'throw-once' }
   | { kind: 'delay'; ms: number }
   | { kind: 'tool-throw' }
   | { kind: 'tool-delay'; ms: number };
@@ -35,10 +39,12 @@ export class InjectedFault extends Error {
   override readonly name = 'InjectedFault';
 }
 
-const RULE = /^([a-z0-9-]+)@([^#=]+)(?:#([a-z0-9_]+))?=((?:tool-)?throw|(?:tool-)?delay:(\d{1,6}))$/;
+const RULE =
+  /^([a-z0-9-]+)@([^#=]+)(?:#([a-z0-9_]+))?=(throw-once|(?:tool-)?throw|(?:tool-)?delay:(\d{1,6}))$/;
 
 function actionOf(text: string, ms: string | undefined): FaultAction {
   if (text === 'throw') return { kind: 'throw' };
+  if (text === 'throw-once') return { kind: 'throw-once' };
   if (text === 'tool-throw') return { kind: 'tool-throw' };
   return { kind: text.startsWith('tool-') ? 'tool-delay' : 'delay', ms: Number(ms) };
 }
@@ -63,6 +69,8 @@ export function parseFaultRules(text: string | undefined): FaultRule[] {
 }
 
 let cached: { source: string | undefined; rules: FaultRule[] } | undefined;
+/** The `throw-once` rules that have fired in this process. */
+const fired = new WeakSet<FaultRule>();
 
 function rulesFor(cfg: Config): FaultRule[] {
   if (!cfg.SIS_DYNAMODB_ENDPOINT) return [];
@@ -94,6 +102,10 @@ export async function injectFault(
   if (rule.action.kind === 'delay') {
     await new Promise((wake) => setTimeout(wake, (rule.action as { ms: number }).ms));
     return;
+  }
+  if (rule.action.kind === 'throw-once') {
+    if (fired.has(rule)) return;
+    fired.add(rule);
   }
   throw new InjectedFault(`Injected fault in ${step}${tool ? ` (${tool})` : ''}`);
 }
@@ -131,4 +143,20 @@ export function dataWithFaults(
       return data.tenantKnowledge(...args);
     },
   };
+}
+
+/**
+ * The webhook context the workflow publishes a session's end with: with a `webhook-outbox` rule for
+ * the entity, its outbox writes (the delivery items) go through the rule first; otherwise as is.
+ */
+export function webhookContextFor(entityValue: string): WebhookContext {
+  const ctx = webhookContext();
+  if (!matching(ctx.cfg, 'webhook-outbox', entityValue, undefined, false)) return ctx;
+  const deliveries = ctx.deliveries;
+  const faulty = Object.create(deliveries) as typeof deliveries;
+  faulty.createOnce = async (delivery) => {
+    await injectFault(ctx.cfg, 'webhook-outbox', entityValue);
+    return deliveries.createOnce(delivery);
+  };
+  return { ...ctx, deliveries: faulty };
 }

@@ -58,7 +58,14 @@ export async function asStep<T>(step: string, work: () => Promise<T>): Promise<T
     const name = error instanceof Error ? error.name : '';
     const code = (error as { code?: string } | null)?.code ?? '';
     logger.error('workflow step failed', { step, error: error as Error });
-    if (TRANSIENT.has(name) || TRANSIENT.has(code) || isLostWriteRace(error)) {
+    // A session's end whose webhook event was not published (the outbox write failed) is retried:
+    // the step finds the session ended and publishes again (webhook-events.ts).
+    if (
+      TRANSIENT.has(name) ||
+      TRANSIENT.has(code) ||
+      isLostWriteRace(error) ||
+      name === 'PublishFailedError'
+    ) {
       throw new TransientError(`${step}: ${name || code}`);
     }
     throw error;

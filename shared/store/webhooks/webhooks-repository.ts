@@ -3,10 +3,11 @@ import {
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
-  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../../domain/core/errors';
+import type { AuditEntry } from '../../domain/keys/key-lifecycle';
 import { MAX_WEBHOOKS, type Webhook } from '../../domain/webhooks/webhook';
+import { auditPut } from '../audit-items';
 import { isConditionFailure } from '../condition-failures';
 import { subscriptionSk, WEBHOOK_SECRET_SK, WEBHOOKS_PK, webhookSecretPk, webhookSk } from './webhook-items';
 
@@ -17,7 +18,10 @@ function fromItem(item: Record<string, unknown>): StoredWebhook {
   return rest as unknown as StoredWebhook;
 }
 
-/** Subscriptions in the sessions table, their secrets in the keys table (webhook-items.ts). */
+/**
+ * Subscriptions in the sessions table, their secrets in the keys table (webhook-items.ts). Every
+ * change is written in one transaction with its admin audit entry (audit-items.ts, keys table).
+ */
 export class WebhooksRepository {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -29,7 +33,7 @@ export class WebhooksRepository {
    * Stores the webhook, its uniqueness guard and its secret in one transaction; ConflictError when a
    * webhook with the same URL and events exists (nothing is stored).
    */
-  async create(webhook: Webhook, fingerprint: string, secret: string): Promise<void> {
+  async create(webhook: Webhook, fingerprint: string, secret: string, audit: AuditEntry): Promise<void> {
     try {
       await this.doc.send(
         new TransactWriteCommand({
@@ -54,6 +58,7 @@ export class WebhooksRepository {
                 Item: { pk: webhookSecretPk(webhook.webhook_id), sk: WEBHOOK_SECRET_SK, secret },
               },
             },
+            { Put: auditPut(this.keysTable, audit) },
           ],
         }),
       );
@@ -91,7 +96,7 @@ export class WebhooksRepository {
   }
 
   /** Deletes the webhook, its guard and its secret; NotFoundError when there is none. */
-  async remove(webhookId: string): Promise<void> {
+  async remove(webhookId: string, audit: AuditEntry): Promise<void> {
     const webhook = await this.get(webhookId);
     if (!webhook) throw new NotFoundError('No webhook with this ID.');
     try {
@@ -117,6 +122,7 @@ export class WebhooksRepository {
                 Key: { pk: webhookSecretPk(webhookId), sk: WEBHOOK_SECRET_SK },
               },
             },
+            { Put: auditPut(this.keysTable, { ...audit, details: { ...audit.details, url: webhook.url } }) },
           ],
         }),
       );
@@ -127,7 +133,7 @@ export class WebhooksRepository {
   }
 
   /** Replaces the secret (the old one no longer signs); NotFoundError for no such webhook. */
-  async rotateSecret(webhookId: string, secret: string, at: string): Promise<void> {
+  async rotateSecret(webhookId: string, secret: string, at: string, audit: AuditEntry): Promise<void> {
     try {
       await this.doc.send(
         new TransactWriteCommand({
@@ -147,6 +153,7 @@ export class WebhooksRepository {
                 Item: { pk: webhookSecretPk(webhookId), sk: WEBHOOK_SECRET_SK, secret },
               },
             },
+            { Put: auditPut(this.keysTable, audit) },
           ],
         }),
       );
@@ -168,17 +175,31 @@ export class WebhooksRepository {
     return typeof Item?.secret === 'string' ? Item.secret : undefined;
   }
 
-  /** Marks the webhook disabled (a 410 from its receiver); nothing when it is gone. */
-  async disable(webhookId: string, reason: string): Promise<void> {
+  /**
+   * Marks an active webhook disabled (a 410 from its receiver), audited; nothing when it is gone or
+   * already disabled (two attempts answered 410 at once audit one change).
+   */
+  async disable(webhookId: string, reason: string, audit: AuditEntry): Promise<void> {
     try {
       await this.doc.send(
-        new UpdateCommand({
-          TableName: this.sessionsTable,
-          Key: { pk: WEBHOOKS_PK, sk: webhookSk(webhookId) },
-          UpdateExpression: 'SET #status = :disabled, disabled_reason = :reason',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':disabled': 'disabled', ':reason': reason },
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.sessionsTable,
+                Key: { pk: WEBHOOKS_PK, sk: webhookSk(webhookId) },
+                UpdateExpression: 'SET #status = :disabled, disabled_reason = :reason',
+                ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: {
+                  ':disabled': 'disabled',
+                  ':reason': reason,
+                  ':active': 'active',
+                },
+              },
+            },
+            { Put: auditPut(this.keysTable, audit) },
+          ],
         }),
       );
     } catch (error) {

@@ -218,7 +218,11 @@ describe('grants in the synthesised stack', () => {
     expect([...readers].sort()).toEqual(paging);
     expect([...auditAppenders].sort()).toEqual([
       'add-allowlist-entry',
+      'create-webhook',
+      'deliver-webhook',
       'remove-allowlist-entry',
+      'remove-webhook',
+      'rotate-webhook-secret',
       'submit-session-feedback',
     ]);
     expect([...keyNameReaders].sort()).toEqual(['console-get-session-history', 'console-list-sessions']);

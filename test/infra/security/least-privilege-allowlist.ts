@@ -291,16 +291,18 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'get-mcp-manifest': [],
   // Webhooks (docs/soar.md "Webhooks"): subscriptions in the sessions table, secrets in their own
   // partitions of the keys table; the delivery function touches only webhook items and re-queues.
-  'create-webhook': [...writeTable('sessions'), ...WEBHOOK_SECRET_WRITE],
+  // Each change appends its audit record (a 410's disable too).
+  'create-webhook': [...writeTable('sessions'), ...WEBHOOK_SECRET_WRITE, ...AUDIT_APPEND],
   'list-webhooks': readTable('sessions'),
-  'remove-webhook': [...writeTable('sessions'), ...WEBHOOK_SECRET_WRITE],
-  'rotate-webhook-secret': [...writeTable('sessions'), ...WEBHOOK_SECRET_WRITE],
+  'remove-webhook': [...writeTable('sessions'), ...WEBHOOK_SECRET_WRITE, ...AUDIT_APPEND],
+  'rotate-webhook-secret': [...writeTable('sessions'), ...WEBHOOK_SECRET_WRITE, ...AUDIT_APPEND],
   'list-webhook-deliveries': readTable('sessions'),
   'deliver-webhook': [
     ...WEBHOOK_ITEMS,
     ...webhookSecrets(['dynamodb:GetItem']),
     { actions: QUEUE_CONSUME, resources: ['{queue/webhooks}'] },
     ...WEBHOOK_SEND,
+    ...AUDIT_APPEND,
   ],
 };
 

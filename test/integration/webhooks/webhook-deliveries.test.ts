@@ -2,7 +2,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInToConsole } from '../../support/console-sign-in';
 import { errorShape, startTestService, type TestService } from '../../support/local-service';
+import { captureLogs } from '../../support/log-capture';
 
 /**
  * Webhooks over the whole local runtime (gateway, authorizer, real handlers, the real ASL, the
@@ -24,6 +26,7 @@ const received: Received[] = [];
 let receiver: Server;
 let receiverBase: string;
 let service: TestService;
+const ADMIN_PASSWORD = 'webhook-admin-test-password';
 const delivery: { steps?: number; mode?: 'concurrent' | 'sequential' } = {};
 
 beforeAll(async () => {
@@ -53,6 +56,9 @@ beforeAll(async () => {
       SIS_WEBHOOK_ALLOW_LOOPBACK: 'true',
       SIS_WEBHOOK_RETRY_SCHEDULE: '1,1',
       SIS_WEBHOOK_TIMEOUT_SECONDS: '1',
+      SIS_CONSOLE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      // The first outbox write of this entity's event fails, as a DynamoDB hiccup would.
+      SIS_FAULT_INJECTION: 'webhook-outbox@198.51.100.28=throw-once',
     },
     staleSessionSweep: false,
     stepFunctions: { atLeastOnce: delivery },
@@ -114,6 +120,18 @@ async function deliveriesOf(webhookId: string) {
   }[];
 }
 
+/** The admin audit entries about one webhook (the console's audit list), oldest first. */
+async function auditOf(webhookId: string) {
+  const { idToken } = await signInToConsole(service.baseUrl, { username: 'admin', password: ADMIN_PASSWORD });
+  const response = await fetch(`${service.baseUrl}/api/v1/console/admin/audit`, {
+    headers: { authorization: `Bearer ${idToken}` },
+  });
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  const entries = (JSON.parse(text) as { entries: Record<string, unknown>[] }).entries;
+  return { text, entries: entries.filter((e) => e.key_id === webhookId).reverse() };
+}
+
 /** Waits until the webhook's only delivery has the given status. */
 async function settled(webhookId: string, status: string) {
   const deadline = Date.now() + 10_000;
@@ -134,7 +152,8 @@ describe('webhook deliveries', () => {
     expect(event.data).toMatchObject({ session_id: sessionId, status: 'completed', entity: { type: 'ip' } });
     expect(event.data.session_url).toContain(sessionId);
     expect(typeof event.data.risk_score).toBe('number');
-    expect(first!.at - endedAt).toBeLessThan(2000);
+    // How soon after the end it arrives is measured by `npm run bench` (webhook-delivery), not here.
+    expect(first!.at).toBeGreaterThanOrEqual(endedAt);
     expect(() =>
       new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(
         first!.body,
@@ -222,6 +241,10 @@ describe('webhook deliveries', () => {
     const listed = await service.call('GET', '/api/v1/admin/webhooks', { key: service.adminKey });
     const webhook = listed.body.webhooks.find((w: { webhook_id: string }) => w.webhook_id === gone.webhookId);
     expect(webhook.status).toBe('disabled');
+    expect((await auditOf(gone.webhookId)).entries.map((e) => [e.action, e.actor])).toEqual([
+      ['webhook_create', expect.stringMatching(/^key:/)],
+      ['webhook_disable', 'system:webhook-delivery'],
+    ]);
     // Published after the session ended, before the poll saw it: a disabled webhook gets nothing.
     await investigate(gone.apiKey, '198.51.100.24');
     expect(await deliveriesOf(gone.webhookId)).toHaveLength(1);
@@ -264,6 +287,12 @@ describe('webhook deliveries', () => {
     const [r] = await until(() => (at('/rotated').length ? at('/rotated') : undefined));
     expect(verify(rotated.body.secret, r!).type).toBe('investigation.completed');
     expect(() => verify(secret, r!)).toThrow();
+    const audit = await auditOf(webhookId);
+    expect(audit.entries.map((e) => e.action)).toEqual(['webhook_create', 'webhook_rotate_secret']);
+    expect(audit.entries[0]!.details).toMatchObject({ url: `${receiverBase}/rotated` });
+    // The audit says what changed, never the secret.
+    expect(audit.text).not.toContain(secret.slice(6));
+    expect(audit.text).not.toContain(rotated.body.secret.slice(6));
   });
 
   it('delivers once when every Express step runs twice', async () => {
@@ -284,6 +313,27 @@ describe('webhook deliveries', () => {
     expect(await deliveriesOf(webhookId)).toHaveLength(1);
   });
 
+  it('a failed outbox write retries the Persist step: the event is still delivered, once', async () => {
+    const { apiKey, webhookId, secret } = await subscribe('/outbox-fault');
+    const logs = captureLogs();
+    let sessionId: string;
+    try {
+      ({ sessionId } = await investigate(apiKey, '198.51.100.28'));
+    } finally {
+      logs.stop();
+    }
+    // The fault fired: the first publication failed and was logged, then the step ran again.
+    expect(
+      logs.records().filter((r) => r.message === 'webhook event not published' && r.session_id === sessionId),
+    ).toHaveLength(1);
+    const [first] = await until(() => (at('/outbox-fault').length ? at('/outbox-fault') : undefined));
+    expect(verify(secret, first!).data.session_id).toBe(sessionId);
+    await settled(webhookId, 'delivered');
+    await new Promise((wake) => setTimeout(wake, 300));
+    expect(at('/outbox-fault')).toHaveLength(1);
+    expect(await deliveriesOf(webhookId)).toMatchObject([{ status: 'delivered', attempts: 1 }]);
+  });
+
   it('removes a webhook (204, then 404)', async () => {
     const { webhookId } = await subscribe('/removed');
     const removed = await service.call('DELETE', `/api/v1/admin/webhooks/${webhookId}`, {
@@ -294,5 +344,9 @@ describe('webhook deliveries', () => {
       key: service.adminKey,
     });
     expect(again.status).toBe(404);
+    expect((await auditOf(webhookId)).entries.map((e) => e.action)).toEqual([
+      'webhook_create',
+      'webhook_remove',
+    ]);
   });
 });
