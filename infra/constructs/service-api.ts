@@ -20,8 +20,7 @@ import {
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { CfnPermission } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
@@ -82,11 +81,6 @@ export function consoleMethodOptions(
   );
 }
 
-/** `{session_id}` segments become `*`, as in execute-api ARNs. */
-function pathForArn(path: string): string {
-  return path.replace(/\{[^}]+\}/g, '*');
-}
-
 /**
  * The tenant's REST API: one regional stage with JSON access logs and X-Ray, the contract's error body
  * on API Gateway's own responses, a REQUEST authorizer on every non-public method, and the default
@@ -105,13 +99,15 @@ export class ServiceApi extends Construct {
   readonly stageName = API_STAGE_NAME;
   /** The stage's base URL without trailing slash, built without a reference to the stage. */
   readonly baseUrl: string;
-  private permissionCount = 0;
   /**
-   * One invoke permission per function: scoped to its method and path while it serves one, widened
-   * to this API's stage when it serves several (console twins, the public and proxy prefixes). Each
-   * is a resource, and the stack sits near CloudFormation's 500: a permission per path cost ~28.
+   * API Gateway invokes every route function through this one role (the integrations' credentials)
+   * rather than one resource-based permission per function: the stack sits near CloudFormation's 500
+   * resources, and ~60 permissions became a role and its policy. The role may invoke exactly the route
+   * functions, and only this API may assume it.
    */
-  private readonly invokePermissions = new Map<ServiceFunction, { permission: CfnPermission; arn: string }>();
+  private invokeRole: Role | undefined;
+  private readonly invokeStatement = new PolicyStatement({ actions: ['lambda:InvokeFunction'] });
+  private readonly invokable = new Set<ServiceFunction>();
   private readonly props: ServiceApiProps;
   private authorizerFunction: ServiceFunction | undefined;
   private consoleAuthorizerFunction: ServiceFunction | undefined;
@@ -182,7 +178,12 @@ export class ServiceApi extends Construct {
       type: IntegrationType.AWS_PROXY,
       integrationHttpMethod: 'POST',
       uri: `arn:${stack.partition}:apigateway:${stack.region}:lambda:path/2015-03-31/functions/${functionArn}/invocations`,
+      options: { credentialsRole: this.routeInvokeRole() },
     });
+    if (!this.invokable.has(fn)) {
+      this.invokable.add(fn);
+      this.invokeStatement.addResources(fn.function.functionArn);
+    }
     const isPublic = route.access.kind === 'public';
     const isConsole = route.access.kind === 'console';
 
@@ -209,7 +210,6 @@ export class ServiceApi extends Construct {
                 apiKeyRequired: true,
               },
       );
-      this.allowInvoke(fn, this.api.arnForExecuteApi(route.method, pathForArn(path), API_STAGE_NAME));
       if (isPublic) {
         Validations.of(method).acknowledge({
           id: 'AwsSolutions-APIG4',
@@ -225,20 +225,19 @@ export class ServiceApi extends Construct {
     }
   }
 
-  private allowInvoke(fn: ServiceFunction, sourceArn: string): void {
-    const existing = this.invokePermissions.get(fn);
-    if (existing) {
-      if (existing.arn !== sourceArn)
-        existing.permission.sourceArn = this.api.arnForExecuteApi('*', '/*', API_STAGE_NAME);
-      return;
-    }
-    const permission = new CfnPermission(fn.function, `ApiInvoke${++this.permissionCount}`, {
-      functionName: fn.function.functionArn,
-      principal: new ServicePrincipal('apigateway.amazonaws.com').service,
-      action: 'lambda:InvokeFunction',
-      sourceArn,
+  /** The role of the integrations' credentials, made with the first route. */
+  private routeInvokeRole(): Role {
+    if (this.invokeRole) return this.invokeRole;
+    const stack = Stack.of(this);
+    this.invokeRole = new Role(this, 'RouteInvokeRole', {
+      description: 'API Gateway invokes the route functions of this API with this role.',
+      assumedBy: new ServicePrincipal('apigateway.amazonaws.com').withConditions({
+        StringEquals: { 'aws:SourceAccount': stack.account },
+        ArnLike: { 'aws:SourceArn': this.api.arnForExecuteApi('*', '/*', '*') },
+      }),
     });
-    this.invokePermissions.set(fn, { permission, arn: sourceArn });
+    this.invokeRole.addToPrincipalPolicy(this.invokeStatement);
+    return this.invokeRole;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../shared/api/routes';
 import { FEED_NAMES } from '../../../shared/domain/feeds/declarations';
 
 /**
@@ -317,6 +318,13 @@ const STEP_FUNCTIONS = [
 ].map((fn) => `{function/${fn}}`);
 
 export const SERVICE_ROLE_ALLOWLIST: Record<string, Allowed[]> = {
+  // API Gateway's integrations invoke the functions of the route table, and no other.
+  'apigateway:routes': [
+    {
+      actions: ['lambda:InvokeFunction'],
+      resources: [...new Set(ROUTES.map((route) => `{function/${route.functionName}}`))],
+    },
+  ],
   'states:investigation': [
     {
       actions: ['lambda:InvokeFunction'],

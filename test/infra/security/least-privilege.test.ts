@@ -112,6 +112,9 @@ function principalsOfRoles(t: TemplateJson): Map<string, string> {
     } else if (r.Type === 'AWS::StepFunctions::StateMachine') {
       const role = roleOf(p.RoleArn);
       if (role) owners.set(role, `states:${stripTenant(p.StateMachineName)}`);
+    } else if (r.Type === 'AWS::ApiGateway::Method') {
+      const role = roleOf((p.Integration as { Credentials?: unknown } | undefined)?.Credentials);
+      if (role) owners.set(role, 'apigateway:routes');
     } else if (r.Type === 'AWS::Scheduler::Schedule') {
       const target = p.Target as { RoleArn?: unknown; Arn?: unknown };
       const role = roleOf(target.RoleArn);
@@ -354,9 +357,11 @@ describe('trust and resource policies', () => {
       const service = (statement.Principal as { Service?: string }).Service;
       const expected = principal.startsWith('states:')
         ? 'states.amazonaws.com'
-        : principal.startsWith('scheduler:')
-          ? 'scheduler.amazonaws.com'
-          : 'lambda.amazonaws.com';
+        : principal.startsWith('apigateway:')
+          ? 'apigateway.amazonaws.com'
+          : principal.startsWith('scheduler:')
+            ? 'scheduler.amazonaws.com'
+            : 'lambda.amazonaws.com';
       expect(service, principal).toBe(expected);
       if (expected !== 'lambda.amazonaws.com') {
         expect(JSON.stringify(statement.Condition), principal).toContain('aws:SourceAccount');

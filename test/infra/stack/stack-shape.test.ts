@@ -112,31 +112,43 @@ describe('tenant stack shape', () => {
     }
   });
 
-  it('lets API Gateway invoke each route function only for its own method and path, or its stage when it serves several', () => {
-    const permissions = [...resourcesOfType(template, 'AWS::Lambda::Permission').values()];
-    for (const { route } of expectedMethods) {
-      const name = physicalFunctionName('test', route.functionName);
-      const functionId = [...resourcesOfType(template, 'AWS::Lambda::Function')].find(
-        ([, fn]) => fn.Properties.FunctionName === name,
-      )?.[0];
-      const sourceArns = permissions
-        .filter(
-          (p) => (p.Properties.FunctionName as { 'Fn::GetAtt'?: string[] })['Fn::GetAtt']?.[0] === functionId,
-        )
-        .map((p) => joinedString(p.Properties.SourceArn));
-      const served = expectedMethods.filter((m) => m.route.functionName === route.functionName);
-      const paths = served.flatMap((m) => servedPaths(m.route).map((path) => `${m.route.method} ${path}`));
-      expect(sourceArns, route.functionName).toHaveLength(1);
-      const arn = (methodAndPath: string) =>
-        `arn:${INTRINSIC}:execute-api:${INTRINSIC}:${INTRINSIC}:${INTRINSIC}/prod/${methodAndPath}`;
-      if (new Set(paths).size > 1) expect(sourceArns, route.functionName).toEqual([arn('*/*')]);
-      else {
-        const [method, path] = (paths[0] ?? '').split(' ');
-        expect(sourceArns, route.functionName).toEqual([
-          arn(`${method}${(path ?? '').replace(/\{[^}]+\}/g, '*')}`),
-        ]);
-      }
-    }
+  it('lets API Gateway invoke exactly the route functions, through one role only this API may assume', () => {
+    const methods = [...resourcesOfType(template, 'AWS::ApiGateway::Method').values()];
+    const credentials = new Set(
+      methods.map((m) => JSON.stringify((m.Properties.Integration as { Credentials?: unknown }).Credentials)),
+    );
+    expect(credentials.size, 'every integration uses the same credentials').toBe(1);
+    const roleId = (JSON.parse([...credentials][0] ?? 'null') as { 'Fn::GetAtt'?: string[] } | null)?.[
+      'Fn::GetAtt'
+    ]?.[0];
+    const role = roleId ? template.Resources[roleId] : undefined;
+    expect(role?.Type).toBe('AWS::IAM::Role');
+    const trust = JSON.stringify(role?.Properties.AssumeRolePolicyDocument);
+    expect(trust).toContain('"Service":"apigateway.amazonaws.com"');
+    expect(trust).toContain('aws:SourceAccount');
+    expect(trust).toMatch(/"aws:SourceArn".*execute-api.*"Ref":"ApiRestApi/);
+    const policies = [...resourcesOfType(template, 'AWS::IAM::Policy').values()].filter((p) =>
+      JSON.stringify(p.Properties.Roles).includes(roleId as string),
+    );
+    const statements = policies.flatMap(
+      (p) =>
+        (p.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }).Statement,
+    );
+    expect(statements.map((st) => st.Action)).toEqual(['lambda:InvokeFunction']);
+    const invokable = ([statements[0]?.Resource].flat() as { 'Fn::GetAtt'?: string[] }[])
+      .map((arn) => template.Resources[arn['Fn::GetAtt']?.[0] ?? '']?.Properties.FunctionName)
+      .sort();
+    const routeFunctions = [
+      ...new Set(expectedMethods.map(({ route }) => physicalFunctionName('test', route.functionName))),
+    ].sort();
+    expect(invokable).toEqual(routeFunctions);
+    // No resource-based permission lets API Gateway in besides the role (the authorizers keep theirs).
+    const gatewayPermissions = [...resourcesOfType(template, 'AWS::Lambda::Permission').values()].filter(
+      (p) => p.Properties.Principal === 'apigateway.amazonaws.com',
+    );
+    expect(gatewayPermissions.map((p) => joinedString(p.Properties.SourceArn))).toEqual(
+      gatewayPermissions.map(() => expect.stringContaining('/authorizers/')),
+    );
   });
 
   it('has one function per route function, the authorizer and the workflow, each arm64, Node.js 24, traced, logged', () => {
