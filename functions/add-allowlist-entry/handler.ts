@@ -4,7 +4,8 @@ import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/t
 
 /**
  * POST /api/v1/admin/allowlist and its console twin: 201 with the entry; 409 for a listed entity.
- * Also POST /api/v1/admin/do-not-share (one function for both: the stack's resource budget).
+ * Also POST /api/v1/admin/do-not-share and POST /api/v1/admin/critical-assets with its console twin
+ * (one function for all: the stack's resource budget).
  */
 export const handler = twinRouteHandler(
   ...[routes.addAllowlistEntry, routes.addConsoleAllowlistEntry].map((route) => ({
@@ -21,4 +22,11 @@ export const handler = twinRouteHandler(
       body: await tenantKnowledgeService().markDoNotShare(caller, body),
     })),
   },
+  ...[routes.addCriticalAsset, routes.addConsoleCriticalAsset].map((route) => ({
+    route,
+    handler: httpHandler(route, async ({ body, caller }) => ({
+      statusCode: 201,
+      body: await tenantKnowledgeService().addCriticalAsset(caller, body),
+    })),
+  })),
 );

@@ -4,7 +4,8 @@ import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/t
 
 /**
  * GET /api/v1/admin/allowlist and its console twin: every entry, newest first. Also
- * GET /api/v1/admin/do-not-share: every mark (one function for both: the stack's resource budget).
+ * GET /api/v1/admin/do-not-share: every mark, and GET /api/v1/admin/critical-assets with its console
+ * twin: every asset (one function for all: the stack's resource budget).
  */
 export const handler = twinRouteHandler(
   ...[routes.listAllowlist, routes.listConsoleAllowlist].map((route) => ({
@@ -23,4 +24,12 @@ export const handler = twinRouteHandler(
       headers: { 'cache-control': 'no-store' },
     })),
   },
+  ...[routes.listCriticalAssets, routes.listConsoleCriticalAssets].map((route) => ({
+    route,
+    handler: httpHandler(route, async () => ({
+      statusCode: 200,
+      body: await tenantKnowledgeService().listCriticalAssets(),
+      headers: { 'cache-control': 'no-store' },
+    })),
+  })),
 );

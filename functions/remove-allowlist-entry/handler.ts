@@ -5,7 +5,8 @@ import { tenantKnowledgeService } from '../../shared/services/tenant-knowledge/t
 /**
  * DELETE /api/v1/admin/allowlist/{entry_id} and its console twin: 204, or 404 for no such entry.
  * Also DELETE /api/v1/admin/do-not-share/{entity_type}/{value}: lowers the mark (one function for
- * both: the stack's resource budget).
+ * all: the stack's resource budget), and DELETE /api/v1/admin/critical-assets/{entity_type}/{value}
+ * with its console twin: removes the asset.
  */
 export const handler = twinRouteHandler(
   ...[routes.removeAllowlistEntry, routes.removeConsoleAllowlistEntry].map((route) => ({
@@ -22,4 +23,11 @@ export const handler = twinRouteHandler(
       return { statusCode: 204, rawBody: '' };
     }),
   },
+  ...[routes.removeCriticalAsset, routes.removeConsoleCriticalAsset].map((route) => ({
+    route,
+    handler: httpHandler(route, async ({ params, caller }) => {
+      await tenantKnowledgeService().removeCriticalAsset(caller, params.entity_type, params.value);
+      return { statusCode: 204, rawBody: '' };
+    }),
+  })),
 );

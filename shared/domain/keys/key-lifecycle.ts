@@ -93,7 +93,9 @@ export type AdminAction =
   | 'feedback'
   | 'feedback_approve'
   | 'do_not_share_mark'
-  | 'do_not_share_lower';
+  | 'do_not_share_lower'
+  | 'critical_asset_add'
+  | 'critical_asset_remove';
 
 export interface AuditEntry {
   audit_id: string;
