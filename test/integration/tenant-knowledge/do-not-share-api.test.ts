@@ -149,7 +149,7 @@ describe('critical assets over HTTP', () => {
       body: { ...body, owner: 'Identity\u200b team' },
     });
     expect(hidden.status).toBe(400);
-    expect(hidden.body).toMatchObject(errorShape());
+    expect(hidden.body).toMatchObject(errorShape('validation_error'));
 
     const added = await service.call('POST', '/api/v1/admin/critical-assets', {
       key: service.adminKey,
