@@ -389,6 +389,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/admin/critical-assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the critical assets (console admins)
+         * @description The same as listCriticalAssets.
+         *
+         *     Requires a console sign-in (admin).
+         */
+        get: operations["listConsoleCriticalAssets"];
+        put?: never;
+        /**
+         * Declare a critical asset (console admins)
+         * @description The same as addCriticalAsset; the asset and the audit name the signed-in person.
+         *
+         *     Requires a console sign-in (admin).
+         */
+        post: operations["addConsoleCriticalAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/admin/feeds": {
         parameters: {
             query?: never;
@@ -764,6 +792,12 @@ export interface components {
                 /** @description Why it counts for less (or not at all) */
                 reason: string;
             };
+            /**
+             * Format: date-time
+             * @description On findings of the knowledge graph and the incidents: when the run read them. The report is a point-in-time view (its description says 'As of the run'); the console's live graph and incident panels show them now.
+             * @example 2026-11-01T12:00:00Z
+             */
+            as_of?: string;
         };
         RelatedEntity: {
             entity: components["schemas"]["Entity"];
@@ -1558,6 +1592,12 @@ export interface components {
                 coverage: components["schemas"]["Coverage"];
                 score_explanation?: components["schemas"]["ScoreExplanation"];
                 analyst?: components["schemas"]["AnalystReport"];
+                /**
+                 * @description A user or host with evidence against it, in words (docs/verdicts.md): compromised (malicious-level evidence), targeted (suspicious, with incidents, hostile neighbours or a confirmation aimed at it) or at_risk (suspicious on its own signals). The report's text uses these words for users and hosts and keeps 'malicious' for IPs and domains; verdict is unchanged. Absent for IPs, domains and users or hosts without evidence against them.
+                 * @example compromised
+                 * @enum {string}
+                 */
+                assessment?: "compromised" | "targeted" | "at_risk";
             } | null;
             /**
              * Format: date-time
@@ -2356,6 +2396,62 @@ export interface components {
              * @enum {boolean}
              */
             session_withheld?: true;
+        };
+        /**
+         * @description A critical asset is a host or a user
+         * @example host
+         * @enum {string}
+         */
+        CriticalAssetType: "host" | "user";
+        /**
+         * @description critical: an outage stops the business (domain controllers, payment systems); high: an outage hurts
+         * @example critical
+         * @enum {string}
+         */
+        Criticality: "critical" | "high";
+        AddCriticalAssetRequest: {
+            entity_type: components["schemas"]["CriticalAssetType"];
+            /**
+             * @description The host or user, normalised like an investigated entity
+             * @example dc01.corp.contoso.example
+             */
+            value: string;
+            criticality: components["schemas"]["Criticality"];
+            /**
+             * @description Who to coordinate containment with (a team, a person, an on-call rota); one line
+             * @example Identity team (on-call +1 555 0100)
+             */
+            owner: string;
+            /**
+             * @description Why it is critical; quoted by every later investigation of it
+             * @example Domain controller for corp.contoso.example
+             */
+            reason: string;
+        };
+        /** @description A host or user the tenant declares important: reports coordinate its containment with its owner */
+        CriticalAsset: {
+            entity_type: components["schemas"]["CriticalAssetType"];
+            /**
+             * @description Normalised value
+             * @example dc01.corp.contoso.example
+             */
+            value: string;
+            criticality: components["schemas"]["Criticality"];
+            owner: string;
+            reason: string;
+            /**
+             * @description Who added it: key:<key ID>, or user:<name> for a console admin
+             * @example user:admin
+             */
+            added_by: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            added_at: string;
+        };
+        ListCriticalAssetsResponse: {
+            assets: components["schemas"]["CriticalAsset"][];
         };
         FeedSummary: {
             /**
@@ -4286,6 +4382,176 @@ export interface operations {
             };
             /** @description The resource does not exist. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body must be JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listConsoleCriticalAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCriticalAssetsResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    addConsoleCriticalAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddCriticalAssetRequest"];
+            };
+        };
+        responses: {
+            /** @description The asset was added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CriticalAsset"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

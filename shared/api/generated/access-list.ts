@@ -409,6 +409,51 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
     },
   },
   {
+    method: 'POST',
+    paths: ['/api/v1/admin/critical-assets'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/admin/critical-assets'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/admin/critical-assets/{entity_type}/{value}'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/critical-assets'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/admin/critical-assets'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/console/admin/critical-assets/{entity_type}/{value}'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
     method: 'GET',
     paths: ['/api/v1/admin/feeds'],
     access: {
