@@ -2,6 +2,7 @@ import { SESSION_PK_PATTERN } from '../shared/store/sessions/keys';
 import type { TableId } from '../shared/store/tables';
 import {
   ALLOWLIST_PK,
+  CRITICAL_ASSETS_PK,
   DO_NOT_SHARE_PK,
   FEEDBACK_PK_PATTERN,
 } from '../shared/store/tenant-knowledge/tenant-knowledge-items';
@@ -101,11 +102,13 @@ const feedAdmin: FunctionGrants = { tables: { intel: { access: 'readWrite' } }, 
 const feedList: FunctionGrants = { tables: { intel: { access: 'read' } }, feeds: 'settings' };
 
 /**
- * Allowlist and "do not share" changes (one function serves both routes): those partitions of the
- * sessions table, and the audit partition.
+ * Allowlist, "do not share" and critical-asset changes (one function serves the three): those
+ * partitions of the sessions table, and the audit partition.
  */
 const allowlistWrite: FunctionGrants = {
-  tables: { sessions: { access: 'readWrite', partitions: [ALLOWLIST_PK, DO_NOT_SHARE_PK] } },
+  tables: {
+    sessions: { access: 'readWrite', partitions: [ALLOWLIST_PK, DO_NOT_SHARE_PK, CRITICAL_ASSETS_PK] },
+  },
   auditAppend: true,
 };
 
@@ -134,7 +137,9 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   // function also serves the console twin of its route.
   'add-allowlist-entry': allowlistWrite,
   'list-allowlist': {
-    tables: { sessions: { access: 'read', partitions: [ALLOWLIST_PK, DO_NOT_SHARE_PK] } },
+    tables: {
+      sessions: { access: 'read', partitions: [ALLOWLIST_PK, DO_NOT_SHARE_PK, CRITICAL_ASSETS_PK] },
+    },
   },
   'remove-allowlist-entry': allowlistWrite,
   'submit-session-feedback': {

@@ -30,8 +30,10 @@ import { AiPluginManifest, HealthResponse, OpenApiDocument } from './schemas/met
 import { ListSessionsResponse, SearchResponse } from './schemas/search';
 import {
   AllowlistEntry,
+  CriticalAsset,
   DoNotShareMark,
   ListAllowlistResponse,
+  ListCriticalAssetsResponse,
   ListDoNotShareResponse,
   SessionFeedback,
 } from './schemas/tenant-knowledge';
@@ -87,6 +89,8 @@ export const RESPONSE_SCHEMAS = {
   WebhookDeliveriesResponse,
   DoNotShareMark,
   ListDoNotShareResponse,
+  CriticalAsset,
+  ListCriticalAssetsResponse,
 } satisfies Record<string, z.core.$ZodType>;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

@@ -11,6 +11,7 @@ import { VERDICTS } from '../domain/core/vocabulary';
 import { sharedTlp } from '../domain/graph/graph';
 import { incidentLink } from '../domain/incidents/incident';
 import { matchingEntries } from '../domain/tenant-knowledge/allowlist';
+import { isCriticalAssetType } from '../domain/tenant-knowledge/critical-assets';
 import type { GraphRepository } from './graph-repository';
 import type { IncidentsRepository } from './incidents-repository';
 import type { VerdictsRepository } from './sessions/verdicts-repository';
@@ -108,11 +109,19 @@ export function investigationData(stores: InvestigationDataStores): Investigatio
     },
 
     async tenantKnowledge(entity: Entity): Promise<TenantKnowledge> {
-      const [entries, feedback] = await Promise.all([
+      // Only hosts and users can be critical assets: one GetItem for them, none for IPs and domains.
+      const [entries, feedback, asset] = await Promise.all([
         stores.knowledge.listEntries(),
         stores.knowledge.feedbackFor(entity),
+        isCriticalAssetType(entity.type) ? stores.knowledge.criticalAsset(entity) : undefined,
       ]);
-      return { allowlist: matchingEntries(entries, entity, (stores.now ?? (() => new Date()))()), feedback };
+      return {
+        allowlist: matchingEntries(entries, entity, (stores.now ?? (() => new Date()))()),
+        feedback,
+        ...(asset
+          ? { critical_asset: { criticality: asset.criticality, owner: asset.owner, reason: asset.reason } }
+          : {}),
+      };
     },
   };
 }

@@ -178,8 +178,6 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       '/admin/audit',
       '/admin/allowlist',
       '/admin/feeds',
-      '/admin/connectors',
-      '/admin/webhooks',
       '/auth/callback',
       '/signed-out',
       '/console',
@@ -330,14 +328,6 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
     },
   },
   {
-    method: 'GET',
-    paths: ['/api/v1/console/connectors'],
-    access: {
-      kind: 'console',
-      role: 'analyst',
-    },
-  },
-  {
     method: 'POST',
     paths: ['/api/v1/admin/allowlist'],
     access: {
@@ -420,7 +410,28 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
   },
   {
     method: 'POST',
-    paths: ['/api/v1/console/admin/do-not-share'],
+    paths: ['/api/v1/admin/critical-assets'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/admin/critical-assets'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/admin/critical-assets/{entity_type}/{value}'],
+    access: {
+      kind: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/critical-assets'],
     access: {
       kind: 'console',
       role: 'admin',
@@ -428,7 +439,7 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
   },
   {
     method: 'GET',
-    paths: ['/api/v1/console/admin/do-not-share'],
+    paths: ['/api/v1/console/admin/critical-assets'],
     access: {
       kind: 'console',
       role: 'admin',
@@ -436,7 +447,7 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
   },
   {
     method: 'DELETE',
-    paths: ['/api/v1/console/admin/do-not-share/{entity_type}/{value}'],
+    paths: ['/api/v1/console/admin/critical-assets/{entity_type}/{value}'],
     access: {
       kind: 'console',
       role: 'admin',

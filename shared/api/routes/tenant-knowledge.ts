@@ -2,7 +2,9 @@ import { defineRoute } from '../route-types';
 import { SessionParams } from '../schemas/investigations';
 import {
   AddAllowlistEntryRequest,
+  AddCriticalAssetRequest,
   AllowlistEntryParams,
+  CriticalAssetParams,
   DoNotShareParams,
   MarkDoNotShareRequest,
   SessionFeedbackRequest,
@@ -210,6 +212,94 @@ export const lowerConsoleDoNotShare = /* @__PURE__ */ defineRoute({
   tags: consoleTags,
 });
 
+const CRITICAL_ASSET_EFFECT =
+  'A later investigation of the host or user names its criticality and owner in a finding, and its recommendations coordinate containment with the owner instead of isolating or disabling it.';
+
+// The critical-asset rows are served by the allowlist functions (the handler picks the row by path):
+// the stack's resource count stays under CloudFormation's 500.
+export const addCriticalAsset = /* @__PURE__ */ defineRoute({
+  operationId: 'addCriticalAsset',
+  method: 'POST',
+  path: '/api/v1/admin/critical-assets',
+  access: { kind: 'admin' },
+  functionName: 'add-allowlist-entry',
+  summary: 'Declare a host or user a critical asset',
+  description: `An admin's declaration, with a criticality (critical or high), an owner and a reason. ${CRITICAL_ASSET_EFFECT} The same entity twice is a 409 (remove it to change it). Audited.`,
+  tags: ['admin'],
+  request: { body: AddCriticalAssetRequest },
+  responses: { 201: { description: 'The asset was added', schema: 'CriticalAsset' } },
+  errorStatuses: [409],
+});
+
+export const listCriticalAssets = /* @__PURE__ */ defineRoute({
+  operationId: 'listCriticalAssets',
+  method: 'GET',
+  path: '/api/v1/admin/critical-assets',
+  access: { kind: 'admin' },
+  functionName: 'list-allowlist',
+  summary: 'List the critical assets',
+  description: 'Every critical host and user, newest first.',
+  tags: ['admin'],
+  request: {},
+  responses: { 200: { description: 'The assets', schema: 'ListCriticalAssetsResponse' } },
+});
+
+export const removeCriticalAsset = /* @__PURE__ */ defineRoute({
+  operationId: 'removeCriticalAsset',
+  method: 'DELETE',
+  path: '/api/v1/admin/critical-assets/{entity_type}/{value}',
+  access: { kind: 'admin' },
+  functionName: 'remove-allowlist-entry',
+  summary: 'Remove a critical asset',
+  description:
+    'Removes the asset (204); later investigations treat it as any host or user. 404 when it is not one. Audited.',
+  tags: ['admin'],
+  request: { params: CriticalAssetParams },
+  responses: { 204: { description: 'The asset was removed' } },
+  errorStatuses: [404],
+});
+
+export const addConsoleCriticalAsset = /* @__PURE__ */ defineRoute({
+  operationId: 'addConsoleCriticalAsset',
+  method: 'POST',
+  path: '/api/v1/console/admin/critical-assets',
+  access: consoleAdmin,
+  functionName: 'add-allowlist-entry',
+  summary: 'Declare a critical asset (console admins)',
+  description: 'The same as addCriticalAsset; the asset and the audit name the signed-in person.',
+  tags: consoleTags,
+  request: { body: AddCriticalAssetRequest },
+  responses: { 201: { description: 'The asset was added', schema: 'CriticalAsset' } },
+  errorStatuses: [409],
+});
+
+export const listConsoleCriticalAssets = /* @__PURE__ */ defineRoute({
+  operationId: 'listConsoleCriticalAssets',
+  method: 'GET',
+  path: '/api/v1/console/admin/critical-assets',
+  access: consoleAdmin,
+  functionName: 'list-allowlist',
+  summary: 'List the critical assets (console admins)',
+  description: 'The same as listCriticalAssets.',
+  tags: consoleTags,
+  request: {},
+  responses: { 200: { description: 'The assets', schema: 'ListCriticalAssetsResponse' } },
+});
+
+export const removeConsoleCriticalAsset = /* @__PURE__ */ defineRoute({
+  operationId: 'removeConsoleCriticalAsset',
+  method: 'DELETE',
+  path: '/api/v1/console/admin/critical-assets/{entity_type}/{value}',
+  access: consoleAdmin,
+  functionName: 'remove-allowlist-entry',
+  summary: 'Remove a critical asset (console admins)',
+  description: 'The same as removeCriticalAsset.',
+  tags: consoleTags,
+  request: { params: CriticalAssetParams },
+  responses: { 204: { description: 'The asset was removed' } },
+  errorStatuses: [404],
+});
+
 export const tenantKnowledgeRoutes = [
   addAllowlistEntry,
   listAllowlist,
@@ -225,4 +315,10 @@ export const tenantKnowledgeRoutes = [
   markConsoleDoNotShare,
   listConsoleDoNotShare,
   lowerConsoleDoNotShare,
+  addCriticalAsset,
+  listCriticalAssets,
+  removeCriticalAsset,
+  addConsoleCriticalAsset,
+  listConsoleCriticalAssets,
+  removeConsoleCriticalAsset,
 ] as const;

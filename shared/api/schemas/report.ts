@@ -1,6 +1,7 @@
 import {
   COVERAGE_SOURCE_KINDS,
   COVERAGE_SOURCE_STATUSES,
+  ENTITY_ASSESSMENTS,
   FINDING_CATEGORIES,
   FINDING_SEVERITIES,
   SOURCE_READINGS,
@@ -8,7 +9,7 @@ import {
 } from '../../domain/core/vocabulary';
 import * as z from '../../zod';
 import { withMeta } from '../../zod';
-import { Entity } from './common';
+import { Entity, IsoDateTime } from './common';
 import { PersonaName } from './investigation-request';
 import { Confidence, ScoreExplanation } from './score-explanation';
 import { Verdict } from './search';
@@ -109,6 +110,10 @@ export const Finding = /* @__PURE__ */ (() =>
             'The tool found this but does not count it in full: the score it would have had and why (a prior verdict is context; a neighbour risky only because of this entity)',
         },
       ),
+      as_of: withMeta(z.optional(IsoDateTime), {
+        description:
+          "On findings of the knowledge graph and the incidents: when the run read them. The report is a point-in-time view (its description says 'As of the run'); the console's live graph and incident panels show them now.",
+      }),
     }),
     {
       id: 'Finding',
@@ -423,6 +428,11 @@ export const Report = /* @__PURE__ */ (() =>
       coverage: Coverage,
       score_explanation: z.optional(ScoreExplanation),
       analyst: z.optional(AnalystReport),
+      assessment: withMeta(z.optional(z.enum(ENTITY_ASSESSMENTS)), {
+        description:
+          "A user or host with evidence against it, in words (docs/verdicts.md): compromised (malicious-level evidence), targeted (suspicious, with incidents, hostile neighbours or a confirmation aimed at it) or at_risk (suspicious on its own signals). The report's text uses these words for users and hosts and keeps 'malicious' for IPs and domains; verdict is unchanged. Absent for IPs, domains and users or hosts without evidence against them.",
+        example: 'compromised',
+      }),
     }),
     { id: 'Report', description: 'The investigation report', example: EXAMPLE_REPORT },
   ))();

@@ -1,5 +1,10 @@
 import { ALLOWLIST_TYPES, MAX_EXPIRY_DAYS, MAX_REASON_LENGTH } from '../../domain/tenant-knowledge/allowlist';
 import {
+  CRITICAL_ASSET_TYPES,
+  CRITICALITIES,
+  MAX_OWNER_LENGTH,
+} from '../../domain/tenant-knowledge/critical-assets';
+import {
   FEEDBACK_VERDICTS,
   MAX_COMMENT_LENGTH,
   MAX_FEEDBACK_EXPIRY_DAYS,
@@ -177,4 +182,76 @@ export const DoNotShareParams = /* @__PURE__ */ (() =>
       }),
     }),
     { id: 'DoNotShareParams' },
+  ))();
+
+/** The tenant's critical hosts and users (domain/tenant-knowledge/critical-assets.ts). */
+export const CriticalAssetType = /* @__PURE__ */ (() =>
+  withMeta(z.enum(CRITICAL_ASSET_TYPES), {
+    id: 'CriticalAssetType',
+    description: 'A critical asset is a host or a user',
+    example: 'host',
+  }))();
+
+export const Criticality = /* @__PURE__ */ (() =>
+  withMeta(z.enum(CRITICALITIES), {
+    id: 'Criticality',
+    description:
+      'critical: an outage stops the business (domain controllers, payment systems); high: an outage hurts',
+    example: 'critical',
+  }))();
+
+export const AddCriticalAssetRequest = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      entity_type: CriticalAssetType,
+      value: withMeta(z.string().check(z.minLength(1), z.maxLength(256)), {
+        description: 'The host or user, normalised like an investigated entity',
+        example: 'dc01.corp.contoso.example',
+      }),
+      criticality: Criticality,
+      owner: withMeta(z.string().check(z.minLength(1), z.maxLength(MAX_OWNER_LENGTH)), {
+        description: 'Who to coordinate containment with (a team, a person, an on-call rota); one line',
+        example: 'Identity team (on-call +1 555 0100)',
+      }),
+      reason: withMeta(z.string().check(z.minLength(1), z.maxLength(MAX_REASON_LENGTH)), {
+        description: 'Why it is critical; quoted by every later investigation of it',
+        example: 'Domain controller for corp.contoso.example',
+      }),
+    }),
+    { id: 'AddCriticalAssetRequest' },
+  ))();
+
+export const CriticalAsset = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      entity_type: CriticalAssetType,
+      value: withMeta(z.string(), { description: 'Normalised value', example: 'dc01.corp.contoso.example' }),
+      criticality: Criticality,
+      owner: z.string(),
+      reason: z.string(),
+      added_by: withMeta(z.string(), {
+        description: 'Who added it: key:<key ID>, or user:<name> for a console admin',
+        example: 'user:admin',
+      }),
+      added_at: IsoDateTime,
+    }),
+    {
+      id: 'CriticalAsset',
+      description:
+        'A host or user the tenant declares important: reports coordinate its containment with its owner',
+    },
+  ))();
+
+export const ListCriticalAssetsResponse = /* @__PURE__ */ (() =>
+  withMeta(z.object({ assets: z.array(CriticalAsset) }), { id: 'ListCriticalAssetsResponse' }))();
+
+export const CriticalAssetParams = /* @__PURE__ */ (() =>
+  withMeta(
+    z.object({
+      entity_type: CriticalAssetType,
+      value: withMeta(z.string().check(z.minLength(1), z.maxLength(256)), {
+        description: 'The asset (normalised like an investigated entity)',
+      }),
+    }),
+    { id: 'CriticalAssetParams' },
   ))();

@@ -11,6 +11,5 @@ export { classifyIp, type IpRange } from './tools/ip-ranges';
 export * from './tools/tool-catalogue';
 export { DOMAIN_SCORES, DOMAIN_THRESHOLDS, NAME_EVIDENCE_SOURCE } from './tools/tool-domain-analysis';
 export { ACCOUNT_RULES, HOST_RULES } from './tools/tool-identity';
-export { reversePointer } from './tools/tool-ip-classification';
 export * from './tools/tools';
 export * from './verdict';

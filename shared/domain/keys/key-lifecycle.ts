@@ -97,7 +97,9 @@ export type AdminAction =
   | 'webhook_create'
   | 'webhook_rotate_secret'
   | 'webhook_remove'
-  | 'webhook_disable';
+  | 'webhook_disable'
+  | 'critical_asset_add'
+  | 'critical_asset_remove';
 
 export interface AuditEntry {
   audit_id: string;

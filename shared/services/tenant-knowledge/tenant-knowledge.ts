@@ -14,6 +14,13 @@ import {
   newAllowlistEntry,
 } from '../../domain/tenant-knowledge/allowlist';
 import {
+  type CriticalAsset,
+  type CriticalAssetInput,
+  type CriticalAssetType,
+  criticalAssetEntity,
+  newCriticalAsset,
+} from '../../domain/tenant-knowledge/critical-assets';
+import {
   type DoNotShareInput,
   type DoNotShareMark,
   doNotShareEntity,
@@ -163,6 +170,46 @@ export class TenantKnowledgeService {
         value: entity.value,
         reason: mark.reason,
         marked_by: mark.marked_by,
+      }),
+    );
+  }
+
+  /** Declares a host or user a critical asset (admins only: the route decides), audited; 409 when it is one. */
+  async addCriticalAsset(caller: Caller, input: CriticalAssetInput): Promise<CriticalAsset> {
+    const now = this.deps.now();
+    const asset = newCriticalAsset(input, actorName(caller), now);
+    await this.deps.knowledge.addCriticalAsset(
+      asset,
+      audit('critical_asset_add', `${asset.entity_type}:${asset.value}`, caller, now, {
+        type: asset.entity_type,
+        value: asset.value,
+        criticality: asset.criticality,
+        owner: asset.owner,
+        reason: asset.reason,
+      }),
+    );
+    return asset;
+  }
+
+  async listCriticalAssets(): Promise<{ assets: CriticalAsset[] }> {
+    const assets = await this.deps.knowledge.listCriticalAssets();
+    return { assets: assets.sort((a, b) => b.added_at.localeCompare(a.added_at)) };
+  }
+
+  /** Removes a critical asset, audited with what it said; 404 when the entity is not one. */
+  async removeCriticalAsset(caller: Caller, type: CriticalAssetType, value: string): Promise<void> {
+    const now = this.deps.now();
+    const entity = criticalAssetEntity(type, value);
+    const asset = await this.deps.knowledge.criticalAsset(entity);
+    if (!asset) throw new NotFoundError(`${entity.type} ${entity.value} is not a critical asset.`);
+    await this.deps.knowledge.removeCriticalAsset(
+      entity,
+      audit('critical_asset_remove', `${entity.type}:${entity.value}`, caller, now, {
+        type: entity.type,
+        value: entity.value,
+        criticality: asset.criticality,
+        owner: asset.owner,
+        reason: asset.reason,
       }),
     );
   }

@@ -1,6 +1,11 @@
 import type { Entity, EntityType } from '../../domain/core/entity';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AllowlistEntry, AllowlistType } from '../../domain/tenant-knowledge/allowlist-types';
+import type {
+  CriticalAsset,
+  CriticalAssetType,
+  Criticality,
+} from '../../domain/tenant-knowledge/critical-assets';
 import type { DoNotShareMark } from '../../domain/tenant-knowledge/do-not-share';
 
 /**
@@ -70,5 +75,22 @@ export function markFromItem(item: Record<string, unknown>): DoNotShareMark {
     reason: String(item.reason),
     marked_by: String(item.marked_by),
     marked_at: String(item.marked_at),
+  };
+}
+
+/** The tenant's critical assets: pk CRITICAL_ASSETS, sk ASSET#<type>#<value> (one per host or user). */
+export const CRITICAL_ASSETS_PK = 'CRITICAL_ASSETS';
+export const ASSET_PREFIX = 'ASSET#';
+export const assetSk = (entity: Entity) => `${ASSET_PREFIX}${entity.type}#${entity.value}`;
+
+export function assetFromItem(item: Record<string, unknown>): CriticalAsset {
+  return {
+    entity_type: item.entity_type as CriticalAssetType,
+    value: String(item.value),
+    criticality: item.criticality as Criticality,
+    owner: String(item.owner),
+    reason: String(item.reason),
+    added_by: String(item.added_by),
+    added_at: String(item.added_at),
   };
 }

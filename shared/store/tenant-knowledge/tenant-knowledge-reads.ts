@@ -3,12 +3,17 @@ import type { Config } from '../../config';
 import type { Entity } from '../../domain/core/entity';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AllowlistEntry } from '../../domain/tenant-knowledge/allowlist-types';
+import type { CriticalAsset } from '../../domain/tenant-knowledge/critical-assets';
 import type { DoNotShareMark } from '../../domain/tenant-knowledge/do-not-share';
 import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
 import {
   ALLOWLIST_PK,
+  ASSET_PREFIX,
+  assetFromItem,
+  assetSk,
   COUNTED_REVIEW_PREFIX,
+  CRITICAL_ASSETS_PK,
   DO_NOT_SHARE_PK,
   ENTRY_PREFIX,
   entryFromItem,
@@ -35,44 +40,49 @@ export class TenantKnowledgeReads {
   ) {}
 
   async getEntry(entryId: string): Promise<AllowlistEntry | undefined> {
-    const { Item } = await this.doc.send(
-      new GetCommand({
-        TableName: this.sessionsTable,
-        Key: { pk: ALLOWLIST_PK, sk: entrySk(entryId) },
-        ConsistentRead: true,
-      }),
-    );
-    return Item ? entryFromItem(Item) : undefined;
+    const item = await this.getItem(ALLOWLIST_PK, entrySk(entryId));
+    return item ? entryFromItem(item) : undefined;
   }
 
   /** Every entry (expired ones too, until DynamoDB's TTL removes them), in entry ID order. */
   async listEntries(): Promise<AllowlistEntry[]> {
-    const entries: AllowlistEntry[] = [];
+    return this.listPartition(ALLOWLIST_PK, ENTRY_PREFIX, entryFromItem);
+  }
+
+  /** One item of a partition (strongly consistent), or undefined. */
+  private async getItem(pk: string, sk: string): Promise<Record<string, unknown> | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.sessionsTable, Key: { pk, sk }, ConsistentRead: true }),
+    );
+    return Item;
+  }
+
+  /** Every item of a partition under a prefix, in key order (bounded like the allowlist). */
+  private async listPartition<T>(
+    pk: string,
+    prefix: string,
+    fromItem: (item: Record<string, unknown>) => T,
+  ): Promise<T[]> {
+    const out: T[] = [];
     const pages = paginateQuery(
       { client: this.doc, pageSize: 1000 },
       {
         TableName: this.sessionsTable,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
-        ExpressionAttributeValues: { ':pk': ALLOWLIST_PK, ':entry': ENTRY_PREFIX },
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
       },
     );
     for await (const page of pages) {
-      for (const item of page.Items ?? []) entries.push(entryFromItem(item));
-      if (entries.length >= MAX_ALLOWLIST_ENTRIES) break;
+      for (const item of page.Items ?? []) out.push(fromItem(item));
+      if (out.length >= MAX_ALLOWLIST_ENTRIES) break;
     }
-    return entries.slice(0, MAX_ALLOWLIST_ENTRIES);
+    return out.slice(0, MAX_ALLOWLIST_ENTRIES);
   }
 
   /** The entity's "do not share" mark, if an admin set one (one strongly consistent GetItem). */
   async doNotShareMark(entity: Entity): Promise<DoNotShareMark | undefined> {
-    const { Item } = await this.doc.send(
-      new GetCommand({
-        TableName: this.sessionsTable,
-        Key: { pk: DO_NOT_SHARE_PK, sk: markSk(entity) },
-        ConsistentRead: true,
-      }),
-    );
-    return Item ? markFromItem(Item) : undefined;
+    const item = await this.getItem(DO_NOT_SHARE_PK, markSk(entity));
+    return item ? markFromItem(item) : undefined;
   }
 
   async isDoNotShare(entity: Entity): Promise<boolean> {
@@ -81,20 +91,18 @@ export class TenantKnowledgeReads {
 
   /** Every mark, in entity order (bounded like the allowlist). */
   async listMarks(): Promise<DoNotShareMark[]> {
-    const marks: DoNotShareMark[] = [];
-    const pages = paginateQuery(
-      { client: this.doc, pageSize: 1000 },
-      {
-        TableName: this.sessionsTable,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :mark)',
-        ExpressionAttributeValues: { ':pk': DO_NOT_SHARE_PK, ':mark': MARK_PREFIX },
-      },
-    );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) marks.push(markFromItem(item));
-      if (marks.length >= MAX_ALLOWLIST_ENTRIES) break;
-    }
-    return marks.slice(0, MAX_ALLOWLIST_ENTRIES);
+    return this.listPartition(DO_NOT_SHARE_PK, MARK_PREFIX, markFromItem);
+  }
+
+  /** The host's or user's critical-asset item, if an admin declared one (one GetItem). */
+  async criticalAsset(entity: Entity): Promise<CriticalAsset | undefined> {
+    const item = await this.getItem(CRITICAL_ASSETS_PK, assetSk(entity));
+    return item ? assetFromItem(item) : undefined;
+  }
+
+  /** Every critical asset, in entity order (bounded like the allowlist). */
+  async listCriticalAssets(): Promise<CriticalAsset[]> {
+    return this.listPartition(CRITICAL_ASSETS_PK, ASSET_PREFIX, assetFromItem);
   }
 
   /**

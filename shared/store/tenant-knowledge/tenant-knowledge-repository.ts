@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from '../../domain/core/errors';
 import type { FeedbackRecord } from '../../domain/core/vocabulary';
 import type { AuditEntry } from '../../domain/keys/key-lifecycle';
 import type { AllowlistEntry } from '../../domain/tenant-knowledge/allowlist';
+import type { CriticalAsset } from '../../domain/tenant-knowledge/critical-assets';
 import type { DoNotShareMark } from '../../domain/tenant-knowledge/do-not-share';
 import { auditPut } from '../audit-items';
 import { isConditionFailure } from '../condition-failures';
@@ -12,6 +13,8 @@ import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
 import {
   ALLOWLIST_PK,
+  assetSk,
+  CRITICAL_ASSETS_PK,
   DO_NOT_SHARE_PK,
   entrySk,
   feedbackPk,
@@ -28,11 +31,13 @@ import { TenantKnowledgeReads } from './tenant-knowledge-reads';
  *   pk FEEDBACK#<type>#<value>    sk C#|P#<review_id>   every review of that entity's sessions (P#:
  *                                                        awaiting an admin's approval; items.ts reviewSk)
  *   pk DO_NOT_SHARE               sk MARK#<type>#<value> one "do not share" mark
+ *   pk CRITICAL_ASSETS            sk ASSET#<type>#<value> one critical host or user
  *
  * Every change is written in one transaction with its audit record in the keys table's audit
  * partition (pk AUDIT, the admin audit list), which these functions may write and nothing else of
  * that table (infra/function-grants.ts `auditAppend`). An investigation only reads: one Query of the
- * allowlist partition and one of the entity's feedback partition.
+ * allowlist partition and one of the entity's feedback partition (and, for a host or a user, one
+ * GetItem of its critical-asset item).
  */
 export { AUDIT_PK, MAX_ALLOWLIST_ENTRIES } from './tenant-knowledge-items';
 
@@ -130,9 +135,12 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
     }
   }
 
-  /** Marks the entity "do not share" with its audit record; ConflictError when it already is. */
-  async markDoNotShare(mark: DoNotShareMark, audit: AuditEntry): Promise<void> {
-    const entity = { type: mark.entity_type, value: mark.value };
+  /** Puts a new item with its audit record in one transaction; ConflictError when it exists. */
+  private async putNewAudited(
+    item: Record<string, unknown> & { pk: string; sk: string },
+    audit: AuditEntry,
+    exists: string,
+  ): Promise<void> {
     try {
       await this.doc.send(
         new TransactWriteCommand({
@@ -140,7 +148,7 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
             {
               Put: {
                 TableName: this.sessionsTable,
-                Item: { pk: DO_NOT_SHARE_PK, sk: markSk(entity), ...mark },
+                Item: item,
                 ConditionExpression: 'attribute_not_exists(sk)',
               },
             },
@@ -149,10 +157,38 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error))
-        throw new ConflictError(`${mark.entity_type} ${mark.value} is already marked do not share.`);
+      if (isConditionFailure(error)) throw new ConflictError(exists);
       throw error;
     }
+  }
+
+  /** Marks the entity "do not share" with its audit record; ConflictError when it already is. */
+  async markDoNotShare(mark: DoNotShareMark, audit: AuditEntry): Promise<void> {
+    const entity = { type: mark.entity_type, value: mark.value };
+    await this.putNewAudited(
+      { pk: DO_NOT_SHARE_PK, sk: markSk(entity), ...mark },
+      audit,
+      `${mark.entity_type} ${mark.value} is already marked do not share.`,
+    );
+  }
+
+  /** Adds a critical asset with its audit record; ConflictError when the entity already is one. */
+  async addCriticalAsset(asset: CriticalAsset, audit: AuditEntry): Promise<void> {
+    const entity = { type: asset.entity_type, value: asset.value };
+    await this.putNewAudited(
+      { pk: CRITICAL_ASSETS_PK, sk: assetSk(entity), ...asset },
+      audit,
+      `${asset.entity_type} ${asset.value} is already a critical asset; remove it first to change it.`,
+    );
+  }
+
+  /** Removes a critical asset with its audit record; NotFoundError when there is none. */
+  async removeCriticalAsset(entity: Entity, audit: AuditEntry): Promise<void> {
+    await this.deleteAudited(
+      { pk: CRITICAL_ASSETS_PK, sk: assetSk(entity) },
+      audit,
+      `${entity.type} ${entity.value} is not a critical asset.`,
+    );
   }
 
   /** Lowers (deletes) the mark with its audit record; NotFoundError when there is none. */

@@ -254,11 +254,14 @@ describe('grants in the synthesised stack', () => {
     const readWrite = tableActions('readWrite').sort();
     for (const name of ['add-allowlist-entry', 'remove-allowlist-entry']) {
       expect(onSessions(name), name).toEqual([
-        { actions: readWrite, condition: heldTo('ALLOWLIST', 'DO_NOT_SHARE') },
+        { actions: readWrite, condition: heldTo('ALLOWLIST', 'DO_NOT_SHARE', 'CRITICAL_ASSETS') },
       ]);
     }
     expect(onSessions('list-allowlist')).toEqual([
-      { actions: tableActions('read').sort(), condition: heldTo('ALLOWLIST', 'DO_NOT_SHARE') },
+      {
+        actions: tableActions('read').sort(),
+        condition: heldTo('ALLOWLIST', 'DO_NOT_SHARE', 'CRITICAL_ASSETS'),
+      },
     ]);
     // The "do not share" marks, to withhold them from API keys: that partition, read only.
     expect(onSessions('query-knowledge-graph')).toEqual([

@@ -131,3 +131,70 @@ describe('do not share', () => {
     );
   });
 });
+
+// Issue 35 item 5: critical assets share this runtime (the same allowlist functions serve them).
+describe('critical assets over HTTP', () => {
+  it('admin-only, hygienic, audited; an investigation of the asset coordinates containment with its owner', async () => {
+    const body = {
+      entity_type: 'host',
+      value: 'DC01',
+      criticality: 'critical',
+      owner: 'Identity team',
+      reason: 'Domain controller',
+    };
+    const refused = await service.call('POST', '/api/v1/admin/critical-assets', { key: analyst, body });
+    expect(refused.status).toBe(403);
+    const hidden = await service.call('POST', '/api/v1/admin/critical-assets', {
+      key: service.adminKey,
+      body: { ...body, owner: 'Identity\u200b team' },
+    });
+    expect(hidden.status).toBe(400);
+    expect(hidden.body).toMatchObject(errorShape('validation_error'));
+
+    const added = await service.call('POST', '/api/v1/admin/critical-assets', {
+      key: service.adminKey,
+      body,
+    });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({
+      entity_type: 'host',
+      value: 'dc01',
+      criticality: 'critical',
+      owner: 'Identity team',
+    });
+    expect(await auditHead()).toMatchObject({
+      action: 'critical_asset_add',
+      details: { type: 'host', value: 'dc01', criticality: 'critical', owner: 'Identity team' },
+    });
+    expect(
+      (await service.call('POST', '/api/v1/admin/critical-assets', { key: service.adminKey, body })).status,
+    ).toBe(409);
+    const consoleList = await fetch(`${service.baseUrl}/api/v1/console/admin/critical-assets`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(((await consoleList.json()) as { assets: unknown[] }).assets).toEqual([
+      expect.objectContaining({ value: 'dc01', owner: 'Identity team' }),
+    ]);
+
+    const report = await service.call('POST', '/api/v1/investigations/start', {
+      key: analyst,
+      body: { entity: { type: 'host', value: 'dc01' } },
+    });
+    expect(report.status).toBe(200);
+    const findings = report.body.report.findings as { finding_id: string; title: string }[];
+    expect(findings.find((f) => f.finding_id === 'prior_investigations:critical_asset')?.title).toBe(
+      'Critical asset (critical), owner Identity team: Domain controller',
+    );
+    expect((report.body.report.recommendations as string[]).join('\n')).not.toMatch(/Isolate dc01/);
+
+    const removed = await service.call('DELETE', '/api/v1/admin/critical-assets/host/dc01', {
+      key: service.adminKey,
+    });
+    expect(removed.status).toBe(204);
+    expect(await auditHead()).toMatchObject({ action: 'critical_asset_remove', details: { value: 'dc01' } });
+    expect(
+      (await service.call('DELETE', '/api/v1/admin/critical-assets/host/dc01', { key: service.adminKey }))
+        .status,
+    ).toBe(404);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseEntity } from '../../../shared/domain/core/entity-normalisation';
-import { classifyIp, reversePointer, runToolByName } from '../../../shared/domain/investigation';
+import { classifyIp, runToolByName } from '../../../shared/domain/investigation';
 import { context } from './investigation-test-data';
 
 describe('ip_classification ranges', () => {
@@ -42,13 +42,6 @@ describe('ip_classification ranges', () => {
     const entity = normaliseEntity({ type: 'ip', value: address });
     expect(classifyIp(entity.value).range).toBe(range);
   });
-
-  it('builds reverse-DNS pointer names', () => {
-    expect(reversePointer('203.0.113.7')).toBe('7.113.0.203.in-addr.arpa');
-    expect(reversePointer('2001:db8::1')).toBe(
-      '1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa',
-    );
-  });
 });
 
 describe('ip_classification tool', () => {
@@ -73,6 +66,12 @@ describe('ip_classification tool', () => {
       }),
     ]);
     expect(output.findings[0]!.title).toMatch(/Carrier-grade NAT/);
+  });
+
+  it('does not repeat the queried address as a reverse pointer (no PTR record is resolved)', async () => {
+    const output = await classify('203.0.113.7');
+    expect(output.facts).not.toHaveProperty('reverse_pointer');
+    expect(JSON.stringify(output)).not.toContain('in-addr.arpa');
   });
 
   it('flags documentation addresses as low-severity anomalies', async () => {

@@ -617,6 +617,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/critical-assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the critical assets
+         * @description Every critical host and user, newest first.
+         *
+         *     Requires an admin API key.
+         */
+        get: operations["listCriticalAssets"];
+        put?: never;
+        /**
+         * Declare a host or user a critical asset
+         * @description An admin's declaration, with a criticality (critical or high), an owner and a reason. A later investigation of the host or user names its criticality and owner in a finding, and its recommendations coordinate containment with the owner instead of isolating or disabling it. The same entity twice is a 409 (remove it to change it). Audited.
+         *
+         *     Requires an admin API key.
+         */
+        post: operations["addCriticalAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/critical-assets/{entity_type}/{value}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a critical asset
+         * @description Removes the asset (204); later investigations treat it as any host or user. 404 when it is not one. Audited.
+         *
+         *     Requires an admin API key.
+         */
+        delete: operations["removeCriticalAsset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/feeds": {
         parameters: {
             query?: never;
@@ -1446,6 +1496,12 @@ export interface components {
                 /** @description Why it counts for less (or not at all) */
                 reason: string;
             };
+            /**
+             * Format: date-time
+             * @description On findings of the knowledge graph and the incidents: when the run read them. The report is a point-in-time view (its description says 'As of the run'); the console's live graph and incident panels show them now.
+             * @example 2026-11-01T12:00:00Z
+             */
+            as_of?: string;
         };
         /** @description One source the tenant has and what became of it in this run */
         CoverageSource: {
@@ -2029,6 +2085,12 @@ export interface components {
                 coverage: components["schemas"]["Coverage"];
                 score_explanation?: components["schemas"]["ScoreExplanation"];
                 analyst?: components["schemas"]["AnalystReport"];
+                /**
+                 * @description A user or host with evidence against it, in words (docs/verdicts.md): compromised (malicious-level evidence), targeted (suspicious, with incidents, hostile neighbours or a confirmation aimed at it) or at_risk (suspicious on its own signals). The report's text uses these words for users and hosts and keeps 'malicious' for IPs and domains; verdict is unchanged. Absent for IPs, domains and users or hosts without evidence against them.
+                 * @example compromised
+                 * @enum {string}
+                 */
+                assessment?: "compromised" | "targeted" | "at_risk";
             } | null;
             /** @description Why the investigation failed, when it did */
             failure_reason?: string;
@@ -2543,6 +2605,12 @@ export interface components {
                 coverage: components["schemas"]["Coverage"];
                 score_explanation?: components["schemas"]["ScoreExplanation"];
                 analyst?: components["schemas"]["AnalystReport"];
+                /**
+                 * @description A user or host with evidence against it, in words (docs/verdicts.md): compromised (malicious-level evidence), targeted (suspicious, with incidents, hostile neighbours or a confirmation aimed at it) or at_risk (suspicious on its own signals). The report's text uses these words for users and hosts and keeps 'malicious' for IPs and domains; verdict is unchanged. Absent for IPs, domains and users or hosts without evidence against them.
+                 * @example compromised
+                 * @enum {string}
+                 */
+                assessment?: "compromised" | "targeted" | "at_risk";
             } | null;
             /**
              * Format: date-time
@@ -3335,6 +3403,62 @@ export interface components {
         };
         ListDoNotShareResponse: {
             marks: components["schemas"]["DoNotShareMark"][];
+        };
+        /**
+         * @description A critical asset is a host or a user
+         * @example host
+         * @enum {string}
+         */
+        CriticalAssetType: "host" | "user";
+        /**
+         * @description critical: an outage stops the business (domain controllers, payment systems); high: an outage hurts
+         * @example critical
+         * @enum {string}
+         */
+        Criticality: "critical" | "high";
+        AddCriticalAssetRequest: {
+            entity_type: components["schemas"]["CriticalAssetType"];
+            /**
+             * @description The host or user, normalised like an investigated entity
+             * @example dc01.corp.contoso.example
+             */
+            value: string;
+            criticality: components["schemas"]["Criticality"];
+            /**
+             * @description Who to coordinate containment with (a team, a person, an on-call rota); one line
+             * @example Identity team (on-call +1 555 0100)
+             */
+            owner: string;
+            /**
+             * @description Why it is critical; quoted by every later investigation of it
+             * @example Domain controller for corp.contoso.example
+             */
+            reason: string;
+        };
+        /** @description A host or user the tenant declares important: reports coordinate its containment with its owner */
+        CriticalAsset: {
+            entity_type: components["schemas"]["CriticalAssetType"];
+            /**
+             * @description Normalised value
+             * @example dc01.corp.contoso.example
+             */
+            value: string;
+            criticality: components["schemas"]["Criticality"];
+            owner: string;
+            reason: string;
+            /**
+             * @description Who added it: key:<key ID>, or user:<name> for a console admin
+             * @example user:admin
+             */
+            added_by: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            added_at: string;
+        };
+        ListCriticalAssetsResponse: {
+            assets: components["schemas"]["CriticalAsset"][];
         };
         FeedSummary: {
             /**
@@ -6053,6 +6177,262 @@ export interface operations {
             };
         };
     };
+    listCriticalAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCriticalAssetsResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    addCriticalAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddCriticalAssetRequest"];
+            };
+        };
+        responses: {
+            /** @description The asset was added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CriticalAsset"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body must be JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    removeCriticalAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A critical asset is a host or a user */
+                entity_type: components["schemas"]["CriticalAssetType"];
+                /** @description The asset (normalised like an investigated entity) */
+                value: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset was removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listFeeds: {
         parameters: {
             query?: never;
@@ -7160,6 +7540,27 @@ export const OPERATIONS = {
   "lowerDoNotShare": {
     "method": "DELETE",
     "path": "/api/v1/admin/do-not-share/{entity_type}/{value}",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "addCriticalAsset": {
+    "method": "POST",
+    "path": "/api/v1/admin/critical-assets",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "listCriticalAssets": {
+    "method": "GET",
+    "path": "/api/v1/admin/critical-assets",
+    "access": {
+      "kind": "admin"
+    }
+  },
+  "removeCriticalAsset": {
+    "method": "DELETE",
+    "path": "/api/v1/admin/critical-assets/{entity_type}/{value}",
     "access": {
       "kind": "admin"
     }

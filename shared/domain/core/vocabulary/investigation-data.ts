@@ -69,10 +69,24 @@ export interface FeedbackRecord {
   approves?: string | null;
 }
 
+/** `critical`: its outage stops the business (domain controllers, payment systems); `high`: it hurts. */
+export const CRITICALITIES = ['critical', 'high'] as const;
+export type Criticality = (typeof CRITICALITIES)[number];
+
+/** What a report says of a critical asset (tenant-knowledge/critical-assets.ts is the admin's record). */
+export interface CriticalAssetNote {
+  criticality: Criticality;
+  /** Who to coordinate containment with (free text). */
+  owner: string;
+  reason: string;
+}
+
 /** What the tenant itself says about an entity: allowlist entries covering it, feedback, newest first. */
 export interface TenantKnowledge {
   allowlist: AllowlistMatch[];
   feedback: FeedbackRecord[];
+  /** A host or user an admin declared critical. */
+  critical_asset?: CriticalAssetNote;
 }
 
 /**

@@ -75,7 +75,16 @@ export interface Report {
   score_explanation?: ScoreExplanation;
   /** Bedrock analyst mode only (docs/analyst.md): who wrote the narrative, usage and cost. */
   analyst?: AnalystSection;
+  /**
+   * A user or host with evidence against it, in words: compromised, targeted or at_risk
+   * (report/asset-wording.ts); absent for IPs and domains, which keep the verdict's words.
+   */
+  assessment?: EntityAssessment;
 }
+
+/** A user's or host's judgement in words (the verdict enum stays the contract's). */
+export const ENTITY_ASSESSMENTS = ['compromised', 'targeted', 'at_risk'] as const;
+export type EntityAssessment = (typeof ENTITY_ASSESSMENTS)[number];
 
 // ---- The score's explanation (computed by investigation/scoring.ts) ----
 

@@ -92,6 +92,11 @@ export interface Finding {
   evidence_source?: string;
   /** What a tool deliberately does not count (a prior verdict, a circular neighbour): would-be score, why. */
   discounted?: { score: number; reason: string };
+  /**
+   * On findings of the graph and the incidents: when the run read them (its tool call's start). The
+   * report is a point-in-time view; the console's live panels show the graph and incidents now.
+   */
+  as_of?: string;
 }
 
 /** How many independent sources stand behind a report's verdict (scoring.ts confidenceFor). */

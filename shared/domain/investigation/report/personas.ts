@@ -12,6 +12,15 @@ import type {
 } from '../../core/vocabulary';
 import { noOutsideSource } from '../coverage-sources';
 import { riskLevel } from '../scoring';
+import {
+  ASSESSMENT_WORDS,
+  coordinatedContainment,
+  coordinatedDecision,
+  type EntityAssessment,
+  type Stewardship,
+  takedownDecision,
+  takedownStep,
+} from './asset-wording';
 import { plainSubject } from './persona-endings';
 import { personaNamed } from './persona-names';
 
@@ -32,6 +41,12 @@ export interface ReportView {
   findings: readonly Finding[];
   related: readonly ReportEntity[];
   coverage: Coverage;
+  /** A user's or host's judgement in words (asset-wording.ts); undefined for IPs and domains. */
+  assessment?: EntityAssessment;
+  /** Whom to coordinate containment with (a critical asset's owner, a domain controller's). */
+  steward?: Stewardship;
+  /** Whether a tool showed the domain is registered (a takedown is then direct, else conditional). */
+  registrationKnown?: boolean;
 }
 
 export interface Persona {
@@ -72,8 +87,12 @@ function headline(view: ReportView): string {
       ? `UNKNOWN · no evidence in 1 source · ${entityLabel(view.entity)}`
       : `UNKNOWN · no evidence in ${sources} sources · ${entityLabel(view.entity)}`;
   }
-  return `${view.verdict.toUpperCase()} · risk ${view.riskScore}/100 · ${entityLabel(view.entity)}`;
+  return `${verdictWords(view).toUpperCase()} · risk ${view.riskScore}/100 · ${entityLabel(view.entity)}`;
 }
+
+/** The verdict in a report's text: a user's or host's assessment, else the verdict itself. */
+const verdictWords = (view: ReportView): string =>
+  view.assessment ? ASSESSMENT_WORDS[view.assessment] : view.verdict;
 const hasCategory = (view: ReportView, category: FindingCategory) =>
   indicators(view).some((f) => f.category === category);
 const incomplete = (coverage: Coverage) => [...coverage.tools_failed, ...coverage.tools_timed_out];
@@ -111,6 +130,7 @@ function containment(view: ReportView): string | undefined {
   const { entity, verdict } = view;
   if (verdict !== 'malicious' && verdict !== 'suspicious') return undefined;
   const hard = verdict === 'malicious';
+  if (view.steward) return coordinatedContainment(entity, verdict, view.steward);
   switch (entity.type) {
     case 'ip':
       if (isInternalIp(view)) {
@@ -191,11 +211,11 @@ const socAnalyst: Persona = {
     const out: string[] = [];
     const action = containment(view);
     if (action) out.push(action);
-    if (hasCategory(view, 'impersonation')) {
-      out.push(
-        `Request a takedown of ${view.entity.value} from its registrar and hosting provider, and warn users who may have received links to it.`,
-      );
+    if (action && view.steward?.criticality === 'critical') {
+      out.push(`Escalate to the on-call incident manager now: ${view.entity.value} is a critical asset.`);
     }
+    if (hasCategory(view, 'impersonation'))
+      out.push(takedownStep(view.entity.value, view.registrationKnown === true));
     if (hasCategory(view, 'privileged_identity') && view.verdict !== 'benign') {
       out.push(
         `Verify privileged activity of ${view.entity.value} against change tickets and confirm it is covered by MFA and the tiered admin model.`,
@@ -238,6 +258,13 @@ const PLAIN_VERDICT: Record<Verdict, string> = {
   unknown: 'is not known to be either safe or hostile',
 };
 
+/** Users and hosts are victims or compromised far more often than hostile (asset-wording.ts). */
+const PLAIN_ASSESSMENT: Record<EntityAssessment, string> = {
+  compromised: 'is likely compromised',
+  targeted: 'appears to be targeted and needs attention',
+  at_risk: 'is at risk and needs attention',
+};
+
 const ciso: Persona = {
   name: 'CISO',
   description: 'Executive summary: business impact, risk level and the decision needed, without jargon.',
@@ -247,7 +274,7 @@ const ciso: Persona = {
   summary(view) {
     const level = riskLevel(view.riskScore);
     const parts = [
-      `${plainSubject(view.entity)} ${PLAIN_VERDICT[view.verdict]}. Overall risk: ${level} (${view.riskScore} out of 100).`,
+      `${plainSubject(view.entity)} ${view.assessment ? PLAIN_ASSESSMENT[view.assessment] : PLAIN_VERDICT[view.verdict]}. Overall risk: ${level} (${view.riskScore} out of 100).`,
     ];
     const impacts = [...new Set(indicators(view).map((f) => f.impact))].slice(0, 3);
     if (impacts.length > 0) parts.push(`Why it matters: ${impacts.join(' ')}`);
@@ -262,7 +289,9 @@ const ciso: Persona = {
   recommendations(view) {
     const out: string[] = [];
     const noun = { ip: 'address', domain: 'website', user: 'account', host: 'computer' }[view.entity.type];
-    if (view.verdict === 'malicious') {
+    if (view.steward && (view.verdict === 'malicious' || view.verdict === 'suspicious')) {
+      out.push(coordinatedDecision(view.steward, noun));
+    } else if (view.verdict === 'malicious') {
       out.push(
         `Approve immediate containment of this ${noun}; the business disruption is limited to this one ${noun}.`,
       );
@@ -277,11 +306,7 @@ const ciso: Persona = {
     } else {
       out.push('No decision yet: nothing is known about it either way, which is not the same as safe.');
     }
-    if (hasCategory(view, 'impersonation')) {
-      out.push(
-        'Authorise a takedown request for the fake site and a warning to staff, and to customers if they are targeted.',
-      );
-    }
+    if (hasCategory(view, 'impersonation')) out.push(takedownDecision(view.registrationKnown === true));
     if (
       (hasCategory(view, 'privileged_identity') || hasCategory(view, 'critical_asset')) &&
       view.verdict !== 'benign'
@@ -368,7 +393,7 @@ const threatHunter: Persona = {
     const hypotheses = categories.map((c) => HYPOTHESES[c]).filter((h): h is string => Boolean(h));
     const pivots = view.related.filter((r) => r.role === 'related');
     const lines = [
-      `Hunt brief: ${entityLabel(view.entity)} · ${view.verdict} · risk ${view.riskScore}/100${view.confidence ? ` · confidence ${view.confidence}` : ''}.`,
+      `Hunt brief: ${entityLabel(view.entity)} · ${verdictWords(view)} · risk ${view.riskScore}/100${view.confidence ? ` · confidence ${view.confidence}` : ''}.`,
     ];
     lines.push(
       hypotheses.length > 0

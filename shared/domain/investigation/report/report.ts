@@ -16,8 +16,15 @@ import type {
 import { coverageSources, outsideSourcesLine, type SourceSetup } from '../coverage-sources';
 import { coverageOf, sortFindings } from '../scoring';
 import { assess, explainScore } from '../verdict';
+import {
+  asOfTheRun,
+  criticalAssetOf,
+  entityAssessment,
+  registrationKnown,
+  stewardshipOf,
+} from './asset-wording';
 import { conflictFinding, conflictLine, conflictOf, conflictRecommendations } from './conflicts';
-import { type Persona, resolvePersona } from './personas';
+import { type Persona, type ReportView, resolvePersona } from './personas';
 
 /**
  * Turns recorded tool calls into the report, the assistant's opening and closing messages and the
@@ -122,8 +129,22 @@ export function buildReport(input: BuildReportInput): Report {
     { type: entity.type, value: entity.value, role: 'investigated', ...withAttributes(input.toolCalls) },
     ...relatedEntitiesFrom(entity, input.toolCalls),
   ];
-  const view = { entity, riskScore: risk, verdict, confidence, findings, related: entities, coverage };
+  const assessment = entityAssessment(entity, verdict, findings);
+  const steward = stewardshipOf(entity, criticalAssetOf(input.toolCalls), findings);
+  const view: ReportView = {
+    entity,
+    riskScore: risk,
+    verdict,
+    confidence,
+    findings,
+    related: entities,
+    coverage,
+    ...(assessment ? { assessment } : {}),
+    ...(steward ? { steward } : {}),
+    registrationKnown: registrationKnown(input.toolCalls, findings),
+  };
   const conflict = conflictOf(findings, verdict, risk);
+  const stated = asOfTheRun(findings, input.toolCalls);
   const lines = [
     persona.summary(view),
     conflict ? conflictLine(conflict) : undefined,
@@ -137,12 +158,13 @@ export function buildReport(input: BuildReportInput): Report {
     confidence,
     persona: persona.name,
     entities,
-    findings: conflict ? [...findings, conflictFinding(conflict)] : findings,
+    findings: conflict ? [...stated, conflictFinding(conflict)] : stated,
     recommendations: conflict
       ? conflictRecommendations(conflict, persona.name, recommendations)
       : recommendations,
     coverage,
     score_explanation: explainScore(findings, coverage),
+    ...(assessment ? { assessment } : {}),
   };
 }
 

@@ -1,5 +1,4 @@
 import type { Entity } from '../../core/entity';
-import { ipaddr } from '../../core/ip-address';
 import type { Facts, Finding, Tool, ToolOutput, ToolRunContext } from '../../core/vocabulary';
 import { type FindingRule, makeFinding } from '../scoring';
 import { builtInTool } from './built-in-tool-declarations';
@@ -24,16 +23,6 @@ const INTERNAL: ReadonlySet<IpRange> = new Set([
   'link_local',
   'carrier_grade_nat',
 ]);
-
-export function reversePointer(value: string): string {
-  const address = ipaddr().parse(value);
-  if (address.kind() === 'ipv4') return `${[...address.toByteArray()].reverse().join('.')}.in-addr.arpa`;
-  const hex = address
-    .toByteArray()
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join('');
-  return `${[...hex].reverse().join('.')}.ip6.arpa`;
-}
 
 type RangeVerdict = FindingRule;
 
@@ -261,7 +250,8 @@ export const ipClassification: Tool = {
         range,
         internal: INTERNAL.has(range),
         globally_routable: range === 'public' || range === 'teredo' || range === '6to4' || range === 'nat64',
-        reverse_pointer: reversePointer(entity.value),
+        // No reverse_pointer: the tool resolves no PTR record (it runs offline), and the in-addr.arpa
+        // name alone only repeats the queried address (issue 35 text defects).
         ...facts,
       },
       findings: [

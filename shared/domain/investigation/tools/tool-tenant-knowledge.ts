@@ -1,5 +1,12 @@
 import { type Entity, entityLabel } from '../../core/entity';
-import type { AllowlistMatch, Facts, FeedbackRecord, Finding, TenantKnowledge } from '../../core/vocabulary';
+import type {
+  AllowlistMatch,
+  CriticalAssetNote,
+  Facts,
+  FeedbackRecord,
+  Finding,
+  TenantKnowledge,
+} from '../../core/vocabulary';
 import { awaitsApproval, weighReviews } from '../../tenant-knowledge/feedback';
 import { confirmedScore, makeFinding } from '../scoring';
 
@@ -16,6 +23,9 @@ import { confirmedScore, makeFinding } from '../scoring';
  *   analyst's false positive awaiting an admin's approval decides only when nothing counts, and then
  *   as `feedback:awaiting_approval`, benign evidence that is not the tenant's word (verdict.ts
  *   AUTHORITATIVE_SOURCES): it cannot outweigh feed or intel evidence. Other reviews are mentioned only.
+ * - A critical asset (a host or user an admin declared critical): context, score 0 (importance is not
+ *   risk), naming its criticality, owner and reason; the report's recommendations then coordinate
+ *   containment with that owner (report/containment.ts).
  */
 
 const day = (at: string) => at.slice(0, 10);
@@ -100,6 +110,20 @@ function feedbackFinding(
   });
 }
 
+function criticalAssetFinding(entity: Entity, asset: CriticalAssetNote): Finding {
+  return makeFinding({
+    tool: 'prior_investigations',
+    code: 'critical_asset',
+    title: `Critical asset (${asset.criticality}), owner ${asset.owner}: ${asset.reason}`,
+    description: `The tenant declares ${entityLabel(entity)} a ${asset.criticality}-criticality asset owned by ${asset.owner}: "${asset.reason}". Containment is coordinated with the owner rather than applied directly; criticality is not risk (score 0).`,
+    impact: `This is one of your organisation's ${asset.criticality === 'critical' ? 'most critical' : 'important'} assets (owner: ${asset.owner}); cutting it off has a business cost.`,
+    score: 0,
+    category: 'critical_asset',
+    evidence: [`owner: ${asset.owner}`],
+    evidence_source: 'tenant:critical_asset',
+  });
+}
+
 /** The findings and facts of the tenant's knowledge about the entity (none when it has none). */
 export function tenantKnowledgeFindings(
   entity: Entity,
@@ -111,9 +135,11 @@ export function tenantKnowledgeFindings(
   if (entry) findings.push(allowlistFinding(entity, entry, others.length));
   const { deciding, counts, active: feedback } = weighReviews(knowledge.feedback, now);
   if (deciding) findings.push(feedbackFinding(entity, deciding, feedback, now, counts));
+  if (knowledge.critical_asset) findings.push(criticalAssetFinding(entity, knowledge.critical_asset));
   return {
     findings,
     facts: {
+      ...(knowledge.critical_asset ? { critical_asset: { ...knowledge.critical_asset } } : {}),
       allowlist_entries: knowledge.allowlist.map((m) => m.entry_id),
       // Like the earlier verdicts, feedback names no session (sessions are confidential per key).
       feedback: feedback
