@@ -56,7 +56,7 @@ export interface paths {
         };
         /**
          * The tenant's sessions
-         * @description Every session of the tenant (started by any key or person), newest first; q searches them.
+         * @description Every session of the tenant (started by any key or person), newest first; q searches them. batch_id lists the sessions of one batch instead, all in one page (404 for an unknown batch; 400 with q or cursor).
          *
          *     Requires a console sign-in (analyst).
          */
@@ -339,6 +339,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List threat-intelligence connectors (console analysts and admins)
+         * @description The same as listConnectors.
+         *
+         *     Requires a console sign-in (analyst).
+         */
+        get: operations["listConsoleConnectors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/admin/allowlist": {
         parameters: {
             query?: never;
@@ -383,6 +405,34 @@ export interface paths {
          *     Requires a console sign-in (analyst).
          */
         post: operations["submitConsoleFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/admin/do-not-share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the "do not share" marks (console admins)
+         * @description The same as listDoNotShare.
+         *
+         *     Requires a console sign-in (admin).
+         */
+        get: operations["listConsoleDoNotShare"];
+        put?: never;
+        /**
+         * Mark an entity "do not share" tenant-wide (console admins)
+         * @description The same as markDoNotShare; the mark and the audit name the signed-in person.
+         *
+         *     Requires a console sign-in (admin).
+         */
+        post: operations["markConsoleDoNotShare"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2261,6 +2311,94 @@ export interface components {
              */
             api_key: string;
         };
+        ConnectorStatus: {
+            /**
+             * @description Connector name
+             * @example abuseipdb
+             * @enum {string}
+             */
+            name: "abuseipdb" | "greynoise" | "internetdb" | "urlhaus" | "threatfox" | "otx" | "crowdsec" | "virustotal" | "misp";
+            /**
+             * @description Provider and product
+             * @example AbuseIPDB v2
+             */
+            title: string;
+            /**
+             * @description Its tool call name in investigations
+             * @example intel_abuseipdb
+             */
+            tool: string;
+            /**
+             * @description Configured in this deployment (key, or enabled for a keyless source); never called otherwise
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Entity types it looks up
+             * @example [
+             *       "ip"
+             *     ]
+             */
+            entity_types: string[];
+            /**
+             * @description Highest TLP an investigation may have for this source to be asked
+             * @example amber
+             * @enum {string}
+             */
+            max_tlp: "clear" | "green" | "amber" | "amber+strict" | "red";
+            /**
+             * @description How long an answer is reused
+             * @example 86400
+             */
+            cache_ttl_seconds: number;
+            /** @description Daily quota */
+            quota: {
+                /**
+                 * @description Lookups made today (UTC)
+                 * @example 12
+                 */
+                used_today: number;
+                /**
+                 * @description Lookups allowed per UTC day
+                 * @example 1000
+                 */
+                daily_limit: number;
+                /**
+                 * @description Pacing: least time between two lookups
+                 * @example 0
+                 */
+                min_interval_ms: number;
+            };
+            /** @description Circuit breaker */
+            circuit: {
+                /**
+                 * @description open: lookups are skipped until open_until after repeated failures; half_open: the next lookup is a trial
+                 * @example closed
+                 * @enum {string}
+                 */
+                state: "closed" | "open" | "half_open";
+                /** @example 0 */
+                consecutive_failures: number;
+                /** @description When an open circuit lets a trial through */
+                open_until: string | null;
+            };
+            /** @description When the source last failed (UTC) */
+            last_error_at: string | null;
+            /**
+             * @description What the last failure was (a status or "timed out"; never a key or provider text)
+             * @example AbuseIPDB answered HTTP 503.
+             */
+            last_error: string | null;
+            /**
+             * @description How an operator turns this connector on (its setting locally and on AWS); null once it is on
+             * @example Needs a key: set SIS_INTEL_ABUSEIPDB_API_KEY locally; on AWS put it as "ABUSEIPDB" in the intelSecretArn secret and add abuseipdb to -c intelConnectors.
+             */
+            how_to_enable: string | null;
+        };
+        ListConnectorsResponse: {
+            /** @description Every connector the service knows */
+            connectors: components["schemas"]["ConnectorStatus"][];
+        };
         /**
          * @description ip: one address; cidr: a network, at most /8 (IPv4) or /32 (IPv6) wide; domain: the domain and all its subdomains; user; host
          * @example domain
@@ -2396,6 +2534,42 @@ export interface components {
              * @enum {boolean}
              */
             session_withheld?: true;
+        };
+        MarkDoNotShareRequest: {
+            entity_type: components["schemas"]["EntityType"];
+            /**
+             * @description The entity, normalised like an investigated entity
+             * @example payroll.contoso.example
+             */
+            value: string;
+            /**
+             * @description Why it must never leave the tenant; kept in the audit list
+             * @example Internal codename, under NDA
+             */
+            reason: string;
+        };
+        /** @description An entity never sent to a third party and withheld from API-key graph answers */
+        DoNotShareMark: {
+            entity_type: components["schemas"]["EntityType"];
+            /**
+             * @description Normalised value
+             * @example payroll.contoso.example
+             */
+            value: string;
+            reason: string;
+            /**
+             * @description Who marked it: key:<key ID>, or user:<name> for a console admin
+             * @example key:k_0123456789abcdef
+             */
+            marked_by: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            marked_at: string;
+        };
+        ListDoNotShareResponse: {
+            marks: components["schemas"]["DoNotShareMark"][];
         };
         /**
          * @description A critical asset is a host or a user
@@ -2813,6 +2987,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from a previous response (next_cursor) to fetch the next page. Cursors are signed for this query and API key: an edited, foreign or outdated cursor is refused with 400 invalid_cursor. */
                 cursor?: string;
+                /** @description Batch ID returned when the batch started */
+                batch_id?: string;
             };
             header?: never;
             path?: never;
@@ -2851,6 +3027,8 @@ export interface operations {
                                 kind: "key" | "user";
                                 id: string;
                                 name: string | null;
+                                /** @enum {string} */
+                                via?: "mcp";
                             };
                         }[];
                         /** @description Pass as cursor to get the next page; null when there are no more */
@@ -2878,6 +3056,15 @@ export interface operations {
             };
             /** @description The API key lacks the required scope, or does not own the session. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4158,6 +4345,71 @@ export interface operations {
             };
         };
     };
+    listConsoleConnectors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connectors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListConnectorsResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listConsoleAllowlist: {
         parameters: {
             query?: never;
@@ -4382,6 +4634,176 @@ export interface operations {
             };
             /** @description The resource does not exist. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body must be JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listConsoleDoNotShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The marks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDoNotShareResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key exceeded its rate limit or quota; retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; the body carries a request_id to quote to the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    markConsoleDoNotShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkDoNotShareRequest"];
+            };
+        };
+        responses: {
+            /** @description The entity was marked */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotShareMark"];
+                };
+            };
+            /** @description The request is invalid; error.details names each failing field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown, expired or disabled. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key lacks the required scope, or does not own the session. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

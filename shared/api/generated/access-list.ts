@@ -178,6 +178,8 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       '/admin/audit',
       '/admin/allowlist',
       '/admin/feeds',
+      '/admin/connectors',
+      '/admin/webhooks',
       '/auth/callback',
       '/signed-out',
       '/console',
@@ -328,6 +330,14 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
     },
   },
   {
+    method: 'GET',
+    paths: ['/api/v1/console/connectors'],
+    access: {
+      kind: 'console',
+      role: 'analyst',
+    },
+  },
+  {
     method: 'POST',
     paths: ['/api/v1/admin/allowlist'],
     access: {
@@ -406,6 +416,30 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
     paths: ['/api/v1/admin/do-not-share/{entity_type}/{value}'],
     access: {
       kind: 'admin',
+    },
+  },
+  {
+    method: 'POST',
+    paths: ['/api/v1/console/admin/do-not-share'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'GET',
+    paths: ['/api/v1/console/admin/do-not-share'],
+    access: {
+      kind: 'console',
+      role: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    paths: ['/api/v1/console/admin/do-not-share/{entity_type}/{value}'],
+    access: {
+      kind: 'console',
+      role: 'admin',
     },
   },
   {
