@@ -41,6 +41,10 @@ describe('deployment settings from CDK context', () => {
       webhookAllowLoopback: false,
       autoInvestigate: 'off',
       autoInvestigateDailyQuota: 200,
+      sessionRetentionDays: 365,
+      incidentRetentionDays: 365,
+      graphRetentionDays: 180,
+      auditRetentionDays: 2555,
     });
   });
 

@@ -26,7 +26,8 @@ beforeAll(async () => {
       SIS_INTEL_ABUSEIPDB_URL: fake.urlFor('abuseipdb'),
       SIS_INTEL_CROWDSEC_API_KEY: KEYS.crowdsec,
       SIS_INTEL_CROWDSEC_URL: fake.urlFor('crowdsec'),
-      SIS_INTEL_TIMEOUT_MS: '300',
+      // Long enough that a loaded CI machine's fake answers in time (a late answer is retried and counted twice).
+      SIS_INTEL_TIMEOUT_MS: '1500',
       SIS_INTEL_RETRIES: '2',
       SIS_FAULT_INJECTION: [
         `step-run-intel@${STEP_FAULT_IP}#intel_crowdsec=throw`,

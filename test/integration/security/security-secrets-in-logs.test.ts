@@ -265,15 +265,33 @@ describe('secrets never reach the logs', () => {
       remember(resigned.json.secret);
       expect((await send('DELETE', `${base}/${webhookId}`, caller)).status).toBe(204);
     }
-    // The tenant-wide do-not-share mark.
-    const marked = await send('POST', '/api/v1/admin/do-not-share', {
-      key: admin,
-      body: { entity_type: 'ip', value: '198.51.100.99', reason: 'secrets run' },
-    });
-    expect(marked.status, marked.text).toBe(201);
-    expect((await send('GET', '/api/v1/admin/do-not-share', { key: admin })).status).toBe(200);
-    const lowered = await send('DELETE', '/api/v1/admin/do-not-share/ip/198.51.100.99', { key: admin });
-    expect(lowered.status, lowered.text).toBe(204);
+    // The tenant-wide do-not-share mark and the critical assets, over the API and the console.
+    for (const caller of [{ key: admin }, { bearer: idToken }]) {
+      const admins = caller.key ? '/api/v1/admin' : '/api/v1/console/admin';
+      const marked = await send('POST', `${admins}/do-not-share`, {
+        ...caller,
+        body: { entity_type: 'ip', value: '198.51.100.99', reason: 'secrets run' },
+      });
+      expect(marked.status, marked.text).toBe(201);
+      expect((await send('GET', `${admins}/do-not-share`, caller)).status).toBe(200);
+      const lowered = await send('DELETE', `${admins}/do-not-share/ip/198.51.100.99`, caller);
+      expect(lowered.status, lowered.text).toBe(204);
+      const asset = await send('POST', `${admins}/critical-assets`, {
+        ...caller,
+        body: {
+          entity_type: 'host',
+          value: 'dc01.secrets.example',
+          criticality: 'critical',
+          owner: 'Identity team',
+          reason: 'secrets run',
+        },
+      });
+      expect(asset.status, asset.text).toBe(201);
+      expect((await send('GET', `${admins}/critical-assets`, caller)).status).toBe(200);
+      const removed = await send('DELETE', `${admins}/critical-assets/host/dc01.secrets.example`, caller);
+      expect(removed.status, removed.text).toBe(204);
+    }
+    expect((await send('GET', '/api/v1/console/connectors', { bearer: idToken })).status).toBe(200);
     // A batch of investigations.
     const batch = await send('POST', '/api/v1/investigations/batch', {
       key: fresh,

@@ -1,5 +1,5 @@
 import { Badge, EntityText } from '../../components/common';
-import { GraphPanel } from '../../components/graph-panel';
+import { GraphPanel } from '../../components/graph/graph-panel';
 import { TextWithIncidents } from '../../components/incident-reference';
 import { LongText } from '../../components/long-text';
 import { RecordTable } from '../../components/record-table';

@@ -1,5 +1,5 @@
-import { VERDICT_THRESHOLDS } from '../../../shared/domain/investigation/thresholds';
-import type { Entity, GraphAnswer } from '../types';
+import { VERDICT_THRESHOLDS } from '../../../../shared/domain/investigation/thresholds';
+import type { Entity, GraphAnswer } from '../../types';
 
 /**
  * How the graph drawing encodes an entity: its colour is its risk (the verdict bands of the scoring),

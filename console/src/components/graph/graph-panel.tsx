@@ -1,13 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso/router';
-import { ApiError, api } from '../api';
-import { graphHref, sessionHref, when } from '../format';
-import { useApi } from '../hooks';
-import type { Entity, GraphAnswer } from '../types';
-import { EntityText, ErrorNote, Loading } from './common';
+import { ApiError, api } from '../../api';
+import { graphHref, sessionHref, when } from '../../format';
+import { useApi } from '../../hooks';
+import type { Entity, GraphAnswer } from '../../types';
+import { EntityText, ErrorNote, Loading } from '../common';
+import { IncidentReference } from '../incident-reference';
+import { RecordTable } from '../record-table';
 import { GraphView } from './graph-view';
-import { IncidentReference } from './incident-reference';
-import { RecordTable } from './record-table';
 
 export function fetchGraph(entity: Entity | { value: string; type?: string }, depth = 1) {
   return api<GraphAnswer>('GET', `/graph/entity/${encodeURIComponent(entity.value)}`, {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Entity, GraphAnswer } from '../types';
+import type { Entity, GraphAnswer } from '../../types';
 import { GraphLegend } from './graph-legend';
 
 /**

@@ -1,5 +1,5 @@
 import cytoscape from 'cytoscape';
-import type { Entity, GraphAnswer } from '../types';
+import type { Entity, GraphAnswer } from '../../types';
 import { RISK_COLOURS, riskBand, TYPE_SHAPES } from './graph-legend';
 
 /**
