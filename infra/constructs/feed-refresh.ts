@@ -11,7 +11,7 @@ import {
   refreshPeriods,
 } from '../../shared/domain/feeds/declarations';
 import { FEED_SOURCES } from '../../shared/domain/feeds/sources';
-import { feedObjectKey } from '../../shared/store/feeds/feed-objects';
+import { feedObjectPrefix, legacyFeedObjectKey } from '../../shared/store/feeds/feed-objects';
 import { tenantResourceName } from '../naming';
 import { addSchedulerRole } from './scheduler-role';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
@@ -128,15 +128,22 @@ export class FeedRefresh extends Construct {
     fn.addEnvironment('SIS_INTEL_SECRET_ARN', this.intelSecretArn);
   }
 
-  /** Read (the tool step) or read and replace (the refresh) the compiled sets. */
+  /**
+   * Read (the tool step) or write and delete (the refresh) the compiled sets: exactly each feed's
+   * folder of versioned sets and its one legacy object, no wider wildcard. The refresh never reads a
+   * set, never writes a legacy object, and only deletes one it replaced.
+   */
   grant(fn: ServiceFunction, access: 'read' | 'readWrite'): void {
-    // Exactly the feeds' objects, no wildcard.
-    fn.addToPolicy(
-      new PolicyStatement({
-        actions: access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject'],
-        resources: FEED_NAMES.map((name) => this.bucket.arnForObjects(feedObjectKey(name))),
-      }),
-    );
+    const versions = FEED_NAMES.map((name) => this.bucket.arnForObjects(`${feedObjectPrefix(name)}*`));
+    const legacy = FEED_NAMES.map((name) => this.bucket.arnForObjects(legacyFeedObjectKey(name)));
+    if (access === 'read') {
+      fn.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [...legacy, ...versions] }));
+    } else {
+      fn.addToPolicy(
+        new PolicyStatement({ actions: ['s3:PutObject', 's3:DeleteObject'], resources: versions }),
+      );
+      fn.addToPolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: legacy }));
+    }
     fn.addEnvironment('SIS_FEEDS_BUCKET', this.bucket.bucketName);
   }
 
