@@ -64,7 +64,7 @@ function addFeedsBucket(scope: Construct, removalPolicy: RemovalPolicy): Bucket 
 }
 
 /**
- * The public feeds on AWS (docs/feeds.md): the bucket of compiled sets (one small object per feed,
+ * The public feeds on AWS (docs/feeds.md): the bucket of compiled sets (one small object per set version,
  * private, TLS only, SSE-S3), the refresh function on one EventBridge Scheduler schedule at the
  * shortest refresh period (each run refreshes the feeds whose own period is due; enabled when a feed
  * is). A feed stale for a day is logged as an alarmed failure by the refresh, which the tenant's one
