@@ -1,6 +1,12 @@
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type CfnBucket,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
@@ -144,6 +150,13 @@ export class FeedRefresh extends Construct {
       );
       fn.addToPolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: legacy }));
     }
+    const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket);
+    Validations.of(fn.role).acknowledge(
+      ...FEED_NAMES.map((name) => ({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${feedObjectPrefix(name)}*]`,
+        reason: `Each ${name} set is keyed by its version, created at refresh time; the grant covers that feed's folder of sets only.`,
+      })),
+    );
     fn.addEnvironment('SIS_FEEDS_BUCKET', this.bucket.bucketName);
   }
 
