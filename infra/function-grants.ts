@@ -72,8 +72,8 @@ export interface FunctionGrants {
    */
   auditAppend?: boolean;
   /**
-   * The public feeds (docs/feeds.md): `read` the compiled sets in the feeds bucket, `readWrite` also
-   * replace them (the refresh). Such functions receive SIS_FEEDS_BUCKET and every SIS_FEED_<NAME>_*
+   * The public feeds (docs/feeds.md): `read` the compiled sets in the feeds bucket, `readWrite` write
+   * each new version and delete the one it replaced (the refresh; infra/constructs/feed-refresh.ts). Such functions receive SIS_FEEDS_BUCKET and every SIS_FEED_<NAME>_*
    * setting; the feeds' states are in the intel table (granted under `tables`).
    */
   feeds?: 'read' | 'readWrite' | 'settings';

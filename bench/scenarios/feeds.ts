@@ -14,7 +14,7 @@ import { runToolByName } from '../../shared/domain/investigation';
 import { FeedRefresher } from '../../shared/services/feeds/feed-refresh';
 import { FeedSets } from '../../shared/services/feeds/feed-sets';
 import { feedSettings } from '../../shared/services/feeds/feed-settings';
-import { DirectoryFeedObjects } from '../../shared/store/feeds/feed-objects';
+import { DirectoryFeedObjects, storedObjectKey } from '../../shared/store/feeds/feed-objects';
 import type { FeedStateRepository } from '../../shared/store/feeds/feed-state-repository';
 
 /**
@@ -35,7 +35,11 @@ function memoryStates(): FeedStateRepository {
   const states = new Map<FeedName, FeedState>();
   return {
     all: async () => Object.fromEntries(FEED_NAMES.map((n) => [n, states.get(n) ?? { name: n }])),
-    save: async (state: FeedState) => void states.set(state.name, state),
+    save: async (state: FeedState) => {
+      const replaced = states.get(state.name);
+      states.set(state.name, state);
+      return { written: true, replaced };
+    },
   } as unknown as FeedStateRepository;
 }
 
@@ -102,11 +106,13 @@ async function main() {
   });
 
   const refresh: Record<string, number> = {};
+  const keys: Partial<Record<FeedName, string>> = {};
   for (const name of ['TRANCO', 'CINS'] as FeedName[]) {
     const started = performance.now();
     const out = await refresher.refresh([name], { force: true });
     refresh[name] = ms((performance.now() - started) / 1000);
     if (out[name].outcome !== 'ok') throw new Error(`${name}: ${out[name].error}`);
+    keys[name] = storedObjectKey(out[name]);
   }
   const startedSmall = performance.now();
   await refresher.refresh(Object.keys(small) as FeedName[], { force: true });
@@ -120,7 +126,7 @@ async function main() {
     for (let i = 0; i < 5; i++) {
       const cpu = process.cpuUsage();
       const started = performance.now();
-      const stored = await objects.get(name);
+      const stored = await objects.get(keys[name]!);
       loadFeedSet(stored!);
       const used = process.cpuUsage(cpu);
       runs.push({

@@ -1,6 +1,12 @@
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type CfnBucket,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
@@ -11,7 +17,7 @@ import {
   refreshPeriods,
 } from '../../shared/domain/feeds/declarations';
 import { FEED_SOURCES } from '../../shared/domain/feeds/sources';
-import { feedObjectKey } from '../../shared/store/feeds/feed-objects';
+import { feedObjectPrefix, legacyFeedObjectKey } from '../../shared/store/feeds/feed-objects';
 import { tenantResourceName } from '../naming';
 import { addSchedulerRole } from './scheduler-role';
 import { ServiceFunction, type ServiceFunctionDefaults } from './service-function';
@@ -64,7 +70,7 @@ function addFeedsBucket(scope: Construct, removalPolicy: RemovalPolicy): Bucket 
 }
 
 /**
- * The public feeds on AWS (docs/feeds.md): the bucket of compiled sets (one small object per feed,
+ * The public feeds on AWS (docs/feeds.md): the bucket of compiled sets (one small object per set version,
  * private, TLS only, SSE-S3), the refresh function on one EventBridge Scheduler schedule at the
  * shortest refresh period (each run refreshes the feeds whose own period is due; enabled when a feed
  * is). A feed stale for a day is logged as an alarmed failure by the refresh, which the tenant's one
@@ -128,14 +134,28 @@ export class FeedRefresh extends Construct {
     fn.addEnvironment('SIS_INTEL_SECRET_ARN', this.intelSecretArn);
   }
 
-  /** Read (the tool step) or read and replace (the refresh) the compiled sets. */
+  /**
+   * Read (the tool step) or write and delete (the refresh) the compiled sets: exactly each feed's
+   * folder of versioned sets and its one legacy object, no wider wildcard. The refresh never reads a
+   * set, never writes a legacy object, and only deletes one it replaced.
+   */
   grant(fn: ServiceFunction, access: 'read' | 'readWrite'): void {
-    // Exactly the feeds' objects, no wildcard.
-    fn.addToPolicy(
-      new PolicyStatement({
-        actions: access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject'],
-        resources: FEED_NAMES.map((name) => this.bucket.arnForObjects(feedObjectKey(name))),
-      }),
+    const versions = FEED_NAMES.map((name) => this.bucket.arnForObjects(`${feedObjectPrefix(name)}*`));
+    const legacy = FEED_NAMES.map((name) => this.bucket.arnForObjects(legacyFeedObjectKey(name)));
+    if (access === 'read') {
+      fn.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [...legacy, ...versions] }));
+    } else {
+      fn.addToPolicy(
+        new PolicyStatement({ actions: ['s3:PutObject', 's3:DeleteObject'], resources: versions }),
+      );
+      fn.addToPolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: legacy }));
+    }
+    const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket);
+    Validations.of(fn.role).acknowledge(
+      ...FEED_NAMES.map((name) => ({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${feedObjectPrefix(name)}*]`,
+        reason: `Each ${name} set is keyed by its version, created at refresh time; the grant covers that feed's folder of sets only.`,
+      })),
     );
     fn.addEnvironment('SIS_FEEDS_BUCKET', this.bucket.bucketName);
   }

@@ -28,6 +28,11 @@ export interface FeedState {
   validators?: Record<string, { etag?: string; last_modified?: string }>;
   /** compiled_at of the stored compiled set: the tool step reloads a set when this changes. */
   version?: string;
+  /**
+   * The key of that set in the feeds' store (feeds/<NAME>/<version>.sisfeed.gz); absent in the
+   * states written before sets were versioned, whose set is the feed's one legacy object.
+   */
+  object_key?: string;
   /** When the publisher says it generated the file. */
   source_generated_at?: string;
 }

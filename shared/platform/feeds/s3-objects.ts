@@ -3,8 +3,9 @@ import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';
 
 /**
- * S3 GetObject and PutObject as SigV4-signed HTTPS requests, for the feeds' compiled sets: the
- * run-tool step reads them, the refresh (the feeds-refresh and refresh-feeds functions) writes them.
+ * S3 GetObject, PutObject and DeleteObject as SigV4-signed HTTPS requests, for the feeds' compiled
+ * sets: the run-tool step reads them, the refresh (the feeds-refresh and refresh-feeds functions)
+ * writes each new version and deletes the one it replaced.
  * The S3 client would add about 310 KB to a bundle kept under 400 KB (issue #17: the client with its
  * XML protocol, checksums and a second copy of the SDK's core), while the signer is already there
  * for DynamoDB. Credentials are the function's, from its environment (as every Lambda bundle of this
@@ -51,7 +52,7 @@ export class S3ObjectError extends Error {
 /** The object's URL and its request signed for service s3 (path-style for a local endpoint). */
 async function signedRequest(
   options: S3ObjectOptions,
-  method: 'GET' | 'PUT',
+  method: 'GET' | 'PUT' | 'DELETE',
   headers: Record<string, string>,
 ): Promise<{ url: string; headers: Record<string, string> }> {
   const base = options.endpoint
@@ -115,4 +116,19 @@ export async function s3PutObject(
   });
   await response.body?.cancel().catch(() => undefined);
   if (!response.ok) throw new S3ObjectError(`S3 answered HTTP ${response.status} for ${options.key}`);
+}
+
+/** Deletes the object (S3 answers 204 whether or not it existed). */
+export async function s3DeleteObject(options: S3ObjectOptions): Promise<void> {
+  const request = await signedRequest(options, 'DELETE', {
+    'x-amz-content-sha256': createHash('sha256').digest('hex'),
+  });
+  const response = await (options.fetchImpl ?? fetch)(request.url, {
+    method: 'DELETE',
+    headers: request.headers,
+    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+  });
+  await response.body?.cancel().catch(() => undefined);
+  if (!response.ok && response.status !== 404)
+    throw new S3ObjectError(`S3 answered HTTP ${response.status} for ${options.key}`);
 }

@@ -8,15 +8,18 @@ import { FEED_SOURCES, type FeedSource, keyMayGoTo } from '../../domain/feeds/so
 import type { FeedState } from '../../domain/feeds/status';
 import { logger } from '../../observability';
 import { downloadFeed, FeedDownloadError, type Validators } from '../../platform/feeds/feed-download';
-import type { FeedObjectStore } from '../../store/feeds/feed-objects';
+import { type FeedObjectStore, feedObjectKey, storedObjectKey } from '../../store/feeds/feed-objects';
 import type { FeedStateRepository } from '../../store/feeds/feed-state-repository';
 import type { FeedSetting } from './feed-settings';
 
 /**
- * Refreshes feeds: download (conditional, capped, timed), parse, compile, store the compiled set,
- * then record the state. Any failure (download, cap, time, a file with no valid indicator, the store)
- * records `error` with its reason and leaves the last good set and count untouched: a refresh is
- * never half-applied. One feed's failure never stops the others.
+ * Refreshes feeds: download (conditional, capped, timed), parse, compile, store the compiled set
+ * under its own version's key, then record the state naming it. Any failure (download, cap, time, a
+ * file with no valid indicator, the store) records `error` with its reason and leaves the last good
+ * set and count untouched: a refresh is never half-applied. One feed's failure never stops the
+ * others. After the state write, the set it replaced is deleted; a refresh whose state write lost to
+ * a newer set deletes its own (a failed delete is logged and leaves an unread object, never fails the
+ * refresh).
  */
 
 export interface RefreshDeps {
@@ -108,8 +111,36 @@ export class FeedRefresher {
         error: reason.slice(0, 500),
       };
     }
-    await this.deps.states.save(next);
+    await this.record(previous, next);
     return next;
+  }
+
+  /** Saves the state, then deletes whichever compiled set no state names any more. */
+  private async record(previous: FeedState, next: FeedState): Promise<void> {
+    const key = storedObjectKey(next);
+    const stored = key !== undefined && key !== storedObjectKey(previous) ? key : undefined;
+    let saved: Awaited<ReturnType<FeedStateRepository['save']>>;
+    try {
+      saved = await this.deps.states.save(next);
+    } catch (error) {
+      if (stored) await this.discard(next.name, stored);
+      throw error;
+    }
+    if (!saved.written) {
+      // A newer set's state is recorded: this refresh's set is never read.
+      if (stored) await this.discard(next.name, stored);
+      return;
+    }
+    const replaced = storedObjectKey(saved.replaced);
+    if (replaced && replaced !== key) await this.discard(next.name, replaced);
+  }
+
+  private async discard(feed: FeedName, key: string): Promise<void> {
+    try {
+      await this.deps.objects?.delete(key);
+    } catch (error) {
+      logger.warn('an unused feed set could not be deleted', { feed, key, error: error as Error });
+    }
   }
 
   private async download(previous: FeedState, options: RefreshOptions, at: Date): Promise<FeedState> {
@@ -171,8 +202,10 @@ export class FeedRefresher {
       previous.indicator_count,
     );
     const compiled = compileFeedSet(previous.name, parsed, at);
+    const version = at.toISOString();
+    const objectKey = feedObjectKey(previous.name, version);
     try {
-      await objects.put(previous.name, compiled.body);
+      await objects.put(objectKey, compiled.body);
     } catch (error) {
       logger.error('feed set not stored', { feed: previous.name, error: error as Error });
       throw new RefreshFailure('the compiled set could not be stored');
@@ -182,7 +215,8 @@ export class FeedRefresher {
       indicator_count: compiled.count,
       rejected: parsed.rejected,
       validators,
-      version: at.toISOString(),
+      version,
+      object_key: objectKey,
       ...(parsed.generated_at ? { source_generated_at: parsed.generated_at } : {}),
     };
   }

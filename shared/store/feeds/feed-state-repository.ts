@@ -22,8 +22,19 @@ const FIELDS = [
   'rejected',
   'validators',
   'version',
+  'object_key',
   'source_generated_at',
 ] as const satisfies readonly (keyof FeedState)[];
+
+export type FeedSave = { written: true; replaced: FeedState | undefined } | { written: false };
+
+function stateOf(name: FeedName, item: Record<string, unknown>): FeedState {
+  const state: FeedState = { name };
+  for (const field of FIELDS) {
+    if (item[field] !== undefined) (state as unknown as Record<string, unknown>)[field] = item[field];
+  }
+  return state;
+}
 
 export class FeedStateRepository {
   constructor(
@@ -48,11 +59,7 @@ export class FeedStateRepository {
       for (const item of page.Items ?? []) {
         const name = String(item.sk);
         if (!isFeedName(name)) continue;
-        const state: FeedState = { name };
-        for (const field of FIELDS) {
-          if (item[field] !== undefined) (state as unknown as Record<string, unknown>)[field] = item[field];
-        }
-        out[name] = state;
+        out[name] = stateOf(name, item);
       }
       start = page.LastEvaluatedKey;
     } while (start);
@@ -62,16 +69,17 @@ export class FeedStateRepository {
   /**
    * Records the state unless a newer set's state is already stored (versions are ISO times, ordered
    * as strings): a slower simultaneous refresh never puts the feed back to an older copy. Returns
-   * whether it was written.
+   * whether it was written and, if so, the state it replaced (whose set the caller may now delete).
    */
-  async save(state: FeedState): Promise<boolean> {
+  async save(state: FeedState): Promise<FeedSave> {
     const item: Record<string, unknown> = { pk: FEED_PK, sk: state.name };
     for (const field of FIELDS) if (state[field] !== undefined) item[field] = state[field];
     try {
-      await this.doc.send(
+      const { Attributes: old } = await this.doc.send(
         new PutCommand({
           TableName: this.table,
           Item: item,
+          ReturnValues: 'ALL_OLD',
           ...(state.version === undefined
             ? { ConditionExpression: 'attribute_not_exists(version)' }
             : {
@@ -80,9 +88,9 @@ export class FeedStateRepository {
               }),
         }),
       );
-      return true;
+      return { written: true, replaced: old ? stateOf(state.name, old) : undefined };
     } catch (error) {
-      if (isSingleWriteConditionFailure(error)) return false;
+      if (isSingleWriteConditionFailure(error)) return { written: false };
       throw error;
     }
   }

@@ -129,11 +129,18 @@ const keyAdministration: Allowed[] = [
   },
 ];
 
-/** The feeds' compiled sets: exactly one object per feed, no wildcard. */
-const FEED_OBJECTS = FEED_NAMES.map((name) => `{bucket}/feeds/${name}.sisfeed.gz`);
+/**
+ * The feeds' compiled sets: each feed's folder of versioned sets and its one legacy object (states
+ * written before sets were versioned), no wider wildcard. The refresh writes versions and deletes
+ * the set it replaced (a legacy one included); it never reads a set.
+ */
+const FEED_VERSIONS = FEED_NAMES.map((name) => `{bucket}/feeds/${name}/*`);
+const FEED_LEGACY = FEED_NAMES.map((name) => `{bucket}/feeds/${name}.sisfeed.gz`);
+const FEED_OBJECTS = [...FEED_LEGACY, ...FEED_VERSIONS];
 const feedRefresh: Allowed[] = [
   ...writeTable('intel'),
-  { actions: ['s3:GetObject', 's3:PutObject'], resources: FEED_OBJECTS },
+  { actions: ['s3:PutObject', 's3:DeleteObject'], resources: FEED_VERSIONS },
+  { actions: ['s3:DeleteObject'], resources: FEED_LEGACY },
 ];
 
 const EXECUTIONS =

@@ -2,13 +2,19 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3ObjectError, s3GetObject, s3PutObject } from '../../../shared/platform/feeds/s3-objects';
+import {
+  S3ObjectError,
+  s3DeleteObject,
+  s3GetObject,
+  s3PutObject,
+} from '../../../shared/platform/feeds/s3-objects';
 
 /**
- * The feeds' S3 reads (the run-tool step) and writes (the refresh) as SigV4-signed requests, no S3
- * client, against a local server answering as S3 does (path-style): requests are signed for service
- * s3 with the function's credentials, a PUT signs its payload's SHA-256 (which S3 checks against the
- * body it receives), a missing object is undefined, a refusal an error.
+ * The feeds' S3 reads (the run-tool step), writes and deletes (the refresh) as SigV4-signed requests,
+ * no S3 client, against a local server answering as S3 does (path-style): requests are signed for
+ * service s3 with the function's credentials, a PUT signs its payload's SHA-256 (which S3 checks
+ * against the body it receives), a missing object is undefined, a DELETE answers 204 whether or not
+ * the object existed, a refusal is an error.
  */
 let base: string;
 const seen: { method: string; url: string; headers: Record<string, string | string[] | undefined> }[] = [];
@@ -29,6 +35,11 @@ const server = createServer((req, res) => {
       res.writeHead(200, { etag: '"x"' }).end();
     });
     return;
+  }
+  if (req.method === 'DELETE') {
+    if (url.startsWith('/bucket-a/feeds/DENIED')) return void res.writeHead(403).end('<Error/>');
+    stored.delete(url);
+    return void res.writeHead(204).end();
   }
   if (url === '/bucket-a/feeds/FEODO.sisfeed.gz') return void res.writeHead(200).end(Buffer.from([1, 2, 3]));
   if (url === '/bucket-a/feeds/DENIED.sisfeed.gz') return void res.writeHead(403).end('<Error/>');
@@ -90,5 +101,24 @@ describe('s3PutObject', () => {
     );
     expect(error).toBeInstanceOf(S3ObjectError);
     expect((error as Error).message).toBe('S3 answered HTTP 403 for feeds/DENIED.sisfeed.gz');
+  });
+});
+
+describe('s3DeleteObject', () => {
+  it('sends a signed DELETE of the versioned key, after which the object is gone', async () => {
+    const key = 'feeds/CINS/20261127T100000000Z.sisfeed.gz';
+    await s3PutObject({ ...at(key), body: new Uint8Array([7]) });
+    await s3DeleteObject(at(key));
+    const request = seen.at(-1)!;
+    expect(request).toMatchObject({ method: 'DELETE', url: `/bucket-a/${key}` });
+    expect(request.headers.authorization).toMatch(AUTHORIZATION);
+    expect(await s3GetObject(at(key))).toBeUndefined();
+    await expect(s3DeleteObject(at(key))).resolves.toBeUndefined();
+  });
+
+  it('throws on a refusal', async () => {
+    await expect(s3DeleteObject(at('feeds/DENIED/x.sisfeed.gz'))).rejects.toThrow(
+      'S3 answered HTTP 403 for feeds/DENIED/x.sisfeed.gz',
+    );
   });
 });
