@@ -8,6 +8,7 @@ import { Layout } from './components/layout';
 import { AllowlistPage } from './pages/admin-allowlist';
 import { AuditPage } from './pages/admin-audit';
 import { ConnectorsPage } from './pages/admin-connectors';
+import { CriticalAssetsPage } from './pages/admin-critical-assets';
 import { FeedsPage } from './pages/admin-feeds';
 import { KeysPage } from './pages/admin-keys';
 import { WebhooksPage } from './pages/admin-webhooks/webhooks-page';
@@ -43,6 +44,7 @@ function App({ me }: { me: Me }) {
             <Route path={at('/admin/feeds')} component={FeedsPage} me={me} />
             <Route path={at('/admin/connectors')} component={ConnectorsPage} me={me} />
             <Route path={at('/admin/webhooks')} component={WebhooksPage} me={me} />
+            <Route path={at('/admin/critical-assets')} component={CriticalAssetsPage} me={me} />
             <Route default component={NotFoundPage} />
           </Router>
         </ErrorBoundary>

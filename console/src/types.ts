@@ -74,3 +74,7 @@ export type WebhookEvent = Schemas['WebhookEvent'];
 export type CreatedWebhook = Answer<'createConsoleWebhook'>;
 export type RotatedWebhookSecret = Answer<'rotateConsoleWebhookSecret'>;
 export type WebhookDelivery = Answer<'listConsoleWebhookDeliveries'>['deliveries'][number];
+export type CriticalAssetsAnswer = Answer<'listConsoleCriticalAssets'>;
+export type CriticalAsset = CriticalAssetsAnswer['assets'][number];
+export type CriticalAssetType = Schemas['CriticalAssetType'];
+export type Criticality = Schemas['Criticality'];

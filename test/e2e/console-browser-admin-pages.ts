@@ -14,9 +14,9 @@ import {
 } from './console-browser-session';
 
 /**
- * The admin pages of console-browser.test.ts (Connectors, Feeds, Webhooks, Do not share), registered
- * into its describe so they share its one browser and one local service. `admin` is the admin's page
- * the file signed in first. A webhook receiver on 127.0.0.1 (the service runs with
+ * The admin pages of console-browser.test.ts (Connectors, Feeds, Webhooks, Do not share, Critical
+ * assets), registered into its describe so they share its one browser and one local service. `admin`
+ * is the admin's page the file signed in first. A webhook receiver on 127.0.0.1 (the service runs with
  * SIS_WEBHOOK_ALLOW_LOOPBACK=true) answers 503 to a delivery's first attempt and 204 to the next.
  */
 export function adminPagesCases(admin: () => Page): void {
@@ -209,5 +209,48 @@ export function adminPagesCases(admin: () => Page): void {
     const actions = (await audit.textContent()) ?? '';
     expect(actions).toContain('do not share markdomain:payroll.contoso.com');
     expect(actions).toContain('do not share lowerdomain:payroll.contoso.com');
+  });
+
+  it('declares a critical asset, lists it, refuses an invisible character in the owner, and removes it', async () => {
+    const page = admin();
+    await nav(page, 'Critical assets');
+    await expect.poll(() => heading(page), SOON).toBe('Critical assets');
+    await page.getByText('No critical asset is declared.').waitFor();
+    const form = page.getByRole('form', { name: 'Declare a critical asset' });
+    await form.getByLabel('Type').selectOption('host');
+    await form.getByLabel('Value').fill('DC01.corp.contoso.example');
+    await form.getByLabel('Criticality').selectOption('critical');
+    // A zero-width space hides in the owner: the service's 400, in the form; nothing is listed.
+    await form.getByLabel('Owner').fill('Identity\u200b team');
+    await form.getByLabel('Reason').fill('Domain controller for corp.contoso.example');
+    await form.getByRole('button', { name: 'Declare critical' }).click();
+    await expect
+      .poll(() => form.getByRole('alert').textContent(), SOON)
+      .toContain('owner contains control or invisible formatting characters');
+    expect(await page.getByRole('table', { name: 'Critical assets, newest first' }).count()).toBe(0);
+    await form.getByLabel('Owner').fill('Identity team (on-call +1 555 0100)');
+    await form.getByRole('button', { name: 'Declare critical' }).click();
+    const assets = page.getByRole('table', { name: 'Critical assets, newest first' });
+    const row = assets.getByRole('row').filter({ hasText: 'dc01.corp.contoso.example' });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual([
+      'host',
+      'dc01.corp.contoso.example',
+      'critical',
+      'Identity team (on-call +1 555 0100)',
+      'Domain controller for corp.contoso.example',
+      expect.stringMatching(/ by user:admin$/),
+      'Remove dc01.corp.contoso.example',
+    ]);
+    const listed = await service.call('GET', '/api/v1/admin/critical-assets', { key: service.adminKey });
+    expect(listed.body.assets).toMatchObject([
+      { value: 'dc01.corp.contoso.example', added_by: 'user:admin' },
+    ]);
+    await expectAccessible(page, 'admin-critical-assets');
+    await row.getByRole('button', { name: 'Remove dc01.corp.contoso.example' }).click();
+    await row.getByRole('button', { name: 'Remove asset' }).click();
+    await page.getByText('No critical asset is declared.').waitFor();
+    const after = await service.call('GET', '/api/v1/admin/critical-assets', { key: service.adminKey });
+    expect(after.body.assets).toEqual([]);
   });
 }

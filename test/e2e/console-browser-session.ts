@@ -36,6 +36,7 @@ const DOCUMENTED = [
   'admin-feeds',
   'admin-webhooks',
   'admin-do-not-share',
+  'admin-critical-assets',
 ];
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

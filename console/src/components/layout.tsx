@@ -23,6 +23,7 @@ const ADMIN_NAV: NavItem[] = [
   { href: '/admin/feeds', label: 'Feeds' },
   { href: '/admin/connectors', label: 'Connectors', analysts: true },
   { href: '/admin/webhooks', label: 'Webhooks' },
+  { href: '/admin/critical-assets', label: 'Critical assets' },
 ];
 
 function NavLink({ item, path }: { item: NavItem; path: string }) {

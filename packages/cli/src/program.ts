@@ -10,7 +10,7 @@ import { addKeyCommands } from './commands/keys';
 import { addMcpCommands } from './commands/mcp';
 import { addSearchCommand } from './commands/search';
 import { addSmokeCommand } from './commands/smoke';
-import { addTenantKnowledgeCommands } from './commands/tenant-knowledge';
+import { addAssetCommands, addTenantKnowledgeCommands } from './commands/tenant-knowledge';
 import { addWebhookCommands } from './commands/webhooks';
 import { completionScript } from './completion';
 import { withExamples } from './context';
@@ -56,6 +56,7 @@ export function buildProgram(options: ProgramOptions = {}): Command {
   addConfigureCommand(program);
   addSmokeCommand(program);
   addMcpCommands(program);
+  addAssetCommands(program);
   withExamples(
     program
       .command('completion')

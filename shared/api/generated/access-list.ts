@@ -180,6 +180,7 @@ export const ACCESS_LIST: readonly PolicyRoute[] = [
       '/admin/feeds',
       '/admin/connectors',
       '/admin/webhooks',
+      '/admin/critical-assets',
       '/auth/callback',
       '/signed-out',
       '/console',

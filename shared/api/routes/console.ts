@@ -21,6 +21,7 @@ export const CONSOLE_PAGE_PATHS = [
   '/admin/feeds',
   '/admin/connectors',
   '/admin/webhooks',
+  '/admin/critical-assets',
   '/auth/callback',
   '/signed-out',
   '/console',

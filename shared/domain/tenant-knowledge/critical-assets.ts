@@ -3,6 +3,7 @@ import { hasControlOrInvisible, normaliseEntity } from '../core/entity-normalisa
 import { ValidationError } from '../core/errors';
 import { CRITICALITIES, type Criticality } from '../core/vocabulary';
 import { MAX_REASON_LENGTH } from './allowlist-types';
+import { CRITICAL_ASSET_TYPES, type CriticalAssetType, MAX_OWNER_LENGTH } from './critical-asset-types';
 
 /**
  * The tenant's critical assets (docs/tenant-knowledge.md, issue 35 item 5): hosts and users an admin
@@ -12,10 +13,8 @@ import { MAX_REASON_LENGTH } from './allowlist-types';
  * and audited like the allowlist; the value is normalised like an investigated entity, so an asset
  * and an investigation of the same thing always meet.
  */
-export const CRITICAL_ASSET_TYPES = ['host', 'user'] as const;
-export type CriticalAssetType = (typeof CRITICAL_ASSET_TYPES)[number];
 export { CRITICALITIES, type Criticality } from '../core/vocabulary';
-export const MAX_OWNER_LENGTH = 200;
+export { CRITICAL_ASSET_TYPES, type CriticalAssetType, MAX_OWNER_LENGTH } from './critical-asset-types';
 
 export interface CriticalAsset {
   entity_type: CriticalAssetType;

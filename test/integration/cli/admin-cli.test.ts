@@ -7,7 +7,7 @@ import { expectDocumented, sis } from '../../support/sis-cli';
 
 /**
  * The admin-key commands against the local runtime, as processes: `sis allowlist add|list|remove`,
- * `sis sessions feedback` and `sis webhooks …` (a receiver on 127.0.0.1 checks each delivery with
+ * `sis sessions feedback`, `sis webhooks …` and `sis assets add|list|remove` (a receiver on 127.0.0.1 checks each delivery with
  * the secret the CLI printed, using standardwebhooks' own verify).
  */
 let service: TestService;
@@ -241,5 +241,56 @@ describe('sis webhooks', () => {
     );
     expect(created.code).toBe(3);
     expect(created.stdout).toBe('');
+  });
+});
+
+describe('sis assets', () => {
+  it('declares, lists and removes a critical asset, with exit codes for refusals', async () => {
+    const declare = (value: string, owner: string) =>
+      run([
+        'assets',
+        'add',
+        'host',
+        value,
+        '--criticality',
+        'critical',
+        '--owner',
+        owner,
+        '--reason',
+        'Domain controller',
+      ]);
+    const added = await declare('DC07.corp.contoso.example', 'Identity team');
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toBe(
+      'Declared host dc07.corp.contoso.example critical, owner Identity team: Domain controller\n',
+    );
+    const listed = await run(['assets', 'list']);
+    expect(listed.stdout).toMatch(/^TYPE\s+VALUE\s+CRITICALITY\s+OWNER\s+ADDED\s+BY\s+REASON\n/);
+    expect(listed.stdout).toMatch(
+      /host\s+dc07\.corp\.contoso\.example\s+critical\s+Identity team\s+\S+ \S+\s+key:\w+\s+Domain controller/,
+    );
+    const json = expectDocumented(
+      await run(['assets', 'list', '--json']),
+      'GET',
+      '/api/v1/admin/critical-assets',
+      200,
+    );
+    expect(json.assets).toMatchObject([{ value: 'dc07.corp.contoso.example', owner: 'Identity team' }]);
+
+    const twice = await declare('dc07.corp.contoso.example', 'Someone else');
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('already a critical asset; remove it first');
+    const hidden = await declare('dc08.corp.contoso.example', 'Identity\u202e team');
+    expect(hidden.code).toBe(2);
+    expect(hidden.stderr).toContain('owner contains control or invisible formatting characters');
+    const noOwner = await run(['assets', 'add', 'host', 'dc08', '--criticality', 'high', '--reason', 'x']);
+    expect(noOwner.code).toBe(2);
+    expect((await run(['assets', 'list'], client)).code).toBe(3);
+
+    const removed = await run(['assets', 'remove', 'host', 'DC07.corp.contoso.example']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toContain('Removed host DC07.corp.contoso.example');
+    expect((await run(['assets', 'list'])).stdout).toBe('No critical asset is declared.\n');
+    expect((await run(['assets', 'remove', 'host', 'dc07.corp.contoso.example'])).code).toBe(4);
   });
 });

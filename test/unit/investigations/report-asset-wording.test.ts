@@ -109,6 +109,10 @@ describe('critical assets', () => {
     expect(report.recommendations).toContain(
       'Escalate to the on-call incident manager now: svc-backup is a critical asset.',
     );
+    // A declaration changes the wording only: the same evidence without it gives the same verdict and risk.
+    const undeclared = buildReport({ entity: svc, toolCalls: calls.slice(0, 1) });
+    expect([report.verdict, report.risk_score]).toEqual([undeclared.verdict, undeclared.risk_score]);
+    expect(knowledge.findings.map((f) => f.score)).toEqual([0]);
     const ciso = buildReport({ entity: svc, persona: 'CISO', toolCalls: calls });
     expect(ciso.recommendations[0]).toMatch(
       /^Ask Identity team, the owner of this critical-criticality account/,

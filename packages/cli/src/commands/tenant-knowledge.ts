@@ -3,14 +3,14 @@ import { type CommandContext, withExamples } from '../context';
 import { parsePositiveInt } from '../durations';
 import { EXIT } from '../errors';
 import type { components } from '../generated/api';
-import { printJson, printText, shortTime, table } from '../output';
+import { printJson, printRows, printText, shortTime, table } from '../output';
 import { runWithContext } from './investigations';
 
 type Schemas = components['schemas'];
 
 /**
- * The tenant's own knowledge (docs/tenant-knowledge.md): `sis allowlist add|list|remove` and
- * `sis sessions feedback`, with an admin key.
+ * The tenant's own knowledge (docs/tenant-knowledge.md): `sis allowlist add|list|remove`,
+ * `sis assets add|list|remove` (critical assets) and `sis sessions feedback`, with an admin key.
  */
 async function addEntry(
   type: string,
@@ -60,6 +60,60 @@ async function removeEntry(entryId: string, ctx: CommandContext): Promise<number
   await ctx.api.call('removeAllowlistEntry', { path: { entry_id: entryId } });
   if (ctx.json) printJson({ entry_id: entryId, removed: true });
   else printText(`Removed ${entryId} from the allowlist.`);
+  return EXIT.ok;
+}
+
+async function addAsset(
+  type: string,
+  value: string,
+  flags: { criticality: string; owner: string; reason: string },
+  ctx: CommandContext,
+): Promise<number> {
+  const asset = (
+    await ctx.api.call('addCriticalAsset', {
+      body: {
+        entity_type: type as Schemas['CriticalAssetType'],
+        value,
+        criticality: flags.criticality as Schemas['Criticality'],
+        owner: flags.owner,
+        reason: flags.reason,
+      },
+    })
+  ).body;
+  if (ctx.json) printJson(asset);
+  else
+    printText(
+      `Declared ${asset.entity_type} ${asset.value} ${asset.criticality}, owner ${asset.owner}: ${asset.reason}`,
+    );
+  return EXIT.ok;
+}
+
+async function listAssets(ctx: CommandContext): Promise<number> {
+  const answer = (await ctx.api.call('listCriticalAssets')).body;
+  printRows(
+    ctx.json,
+    answer,
+    ['TYPE', 'VALUE', 'CRITICALITY', 'OWNER', 'ADDED', 'BY', 'REASON'],
+    answer.assets.map((a) => [
+      a.entity_type,
+      a.value,
+      a.criticality,
+      a.owner,
+      shortTime(a.added_at),
+      a.added_by,
+      a.reason,
+    ]),
+    'No critical asset is declared.',
+  );
+  return EXIT.ok;
+}
+
+async function removeAsset(type: string, value: string, ctx: CommandContext): Promise<number> {
+  await ctx.api.call('removeCriticalAsset', {
+    path: { entity_type: type as Schemas['CriticalAssetType'], value },
+  });
+  if (ctx.json) printJson({ entity_type: type, value, removed: true });
+  else printText(`Removed ${type} ${value} from the critical assets.`);
   return EXIT.ok;
 }
 
@@ -164,5 +218,61 @@ export function addTenantKnowledgeCommands(program: Command): void {
       flags: { verdict: string; comment: string; expiresInDays?: number; approves?: string },
       command: Command,
     ) => runWithContext(command, (ctx) => feedback(id, flags.verdict, flags, ctx)),
+  );
+}
+
+/** `sis assets`: the tenant's critical hosts and users (docs/tenant-knowledge.md, "Critical assets"). */
+export function addAssetCommands(program: Command): void {
+  const assets = withExamples(
+    program
+      .command('assets')
+      .description(
+        "The tenant's critical hosts and users: reports coordinate their containment with the owner (admin key)",
+      ),
+    [
+      'sis assets add host dc01.corp.contoso.example --criticality critical --owner "Identity team" --reason "Domain controller"',
+      'sis assets list',
+    ],
+  );
+  withExamples(
+    assets
+      .command('add')
+      .description(
+        'Declare a host or user critical: later reports name its owner and never change the verdict',
+      )
+      .addOption(
+        new Option('--criticality <level>', 'critical (an outage stops the business) or high (it hurts)')
+          .choices(['critical', 'high'])
+          .makeOptionMandatory(),
+      )
+      .addOption(
+        new Option('--owner <text>', 'who to coordinate containment with (one line)').makeOptionMandatory(),
+      )
+      .addOption(new Option('--reason <text>', 'why it is critical').makeOptionMandatory())
+      .argument('<type>', 'host or user')
+      .argument('<value>', 'the host or user, normalised like an investigated entity'),
+    [
+      'sis assets add user ceo@contoso.example --criticality high --owner "Executive IT" --reason "CEO mailbox" --json',
+    ],
+  ).action(
+    (
+      type: string,
+      value: string,
+      flags: { criticality: string; owner: string; reason: string },
+      command: Command,
+    ) => runWithContext(command, (ctx) => addAsset(type, value, flags, ctx)),
+  );
+  withExamples(assets.command('list').description('List the critical assets, newest first'), [
+    'sis assets list --json',
+  ]).action((_flags: object, command: Command) => runWithContext(command, (ctx) => listAssets(ctx)));
+  withExamples(
+    assets
+      .command('remove')
+      .description('Remove a critical asset: later reports may recommend isolating or disabling it')
+      .argument('<type>', 'host or user')
+      .argument('<value>', 'as listed'),
+    ['sis assets remove host dc01.corp.contoso.example'],
+  ).action((type: string, value: string, _flags: object, command: Command) =>
+    runWithContext(command, (ctx) => removeAsset(type, value, ctx)),
   );
 }
