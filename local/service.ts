@@ -31,6 +31,8 @@ import { createLocalDynamoDbClient, startDynamoDbLocal } from './dynamodb-local'
 import { startFeedSchedules } from './feed-schedules';
 import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
 import { startIntervalJob } from './interval-job';
+import { type LocalFunction, type LocalLambda, startLocalLambda } from './lambda-invoke';
+import { type LocalScheduler, startLocalScheduler } from './scheduler';
 import { startSiemPullSchedule } from './siem-pull-schedule';
 import { type LocalQueue, type LocalQueueOptions, type SqsConsumer, startLocalQueue } from './sqs';
 import {
@@ -38,6 +40,9 @@ import {
   type LocalStepFunctionsOptions,
   startLocalStepFunctions,
 } from './step-functions';
+
+/** The delivery function's name here, as the stack names it for the tenant `local`. */
+const LOCAL_DELIVER_WEBHOOK_FUNCTION = 'sis-local-deliver-webhook';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -76,8 +81,6 @@ export interface LocalServiceOptions {
   env?: Record<string, string>;
   /** Local incident queue settings (tests shorten the visibility timeout). */
   incidentQueue?: Pick<LocalQueueOptions, 'visibilityTimeoutSeconds' | 'maxReceiveCount' | 'batchSize'>;
-  /** Local webhook delivery queue settings (tests shorten the visibility timeout). */
-  webhookQueue?: Pick<LocalQueueOptions, 'visibilityTimeoutSeconds' | 'maxReceiveCount' | 'batchSize'>;
   /**
    * Load the demo incidents into an empty store (still subject to SIS_DEMO_DATA). Defaults to on when
    * this starts its own DynamoDB Local (`npm start`), off against an existing one (tests).
@@ -105,8 +108,11 @@ export interface LocalService {
   env: Record<string, string>;
   /** The in-process incident queue (tests wait for `idle()` and inspect `dlq()`). */
   incidentQueue: LocalQueue;
-  /** The in-process webhook delivery queue (docs/soar.md "Webhooks"), with its dead-letter queue. */
-  webhookQueue: LocalQueue;
+  /**
+   * Webhook delivery (docs/soar.md "Webhooks"): the local Lambda Invoke endpoint running the real
+   * delivery function (first attempts), and the local Scheduler whose one-shot schedules run retries.
+   */
+  webhooks: { lambda: LocalLambda; scheduler: LocalScheduler };
   /** The local Step Functions running investigations (tests wait for `idle()`). */
   stepFunctions: LocalStepFunctions;
   /** Runs the stale-session sweeper's handler now (or joins the run in progress). */
@@ -162,17 +168,22 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
         logger.error('local incident queue failure', { ...info, error: error as Error }),
     });
     stoppers.push(() => incidentQueue.stop());
-    // The webhook queue invokes the real delivery function; its URL's origin is its own endpoint.
-    const deliver = loadModule('deliver-webhook').then((m) => m.handler as SqsConsumer);
-    const webhookQueue = await startLocalQueue({
-      queueName: 'sis-local-webhooks',
-      visibilityTimeoutSeconds: 60,
-      ...options.webhookQueue,
-      consumer: async (event, context) => (await deliver)(event, context),
-      onError: (error, info) =>
-        logger.error('local webhook queue failure', { ...info, error: error as Error }),
+    // Webhook attempts: the real delivery function behind a local Lambda Invoke endpoint (first
+    // attempts, asynchronous invokes) and a local Scheduler (retries, one-shot schedules).
+    const webhookLambda = await startLocalLambda({
+      functions: {
+        [LOCAL_DELIVER_WEBHOOK_FUNCTION]: () =>
+          loadModule('deliver-webhook').then((m) => m.handler as LocalFunction),
+      },
+      onFailure: ({ functionName, error }) =>
+        logger.error('local asynchronous invocation failed', { functionName, error: error as Error }),
     });
-    stoppers.push(() => webhookQueue.stop());
+    stoppers.push(() => webhookLambda.stop());
+    const webhookScheduler = await startLocalScheduler({
+      invoke: (arn, input) => webhookLambda.invokeAsync(arn, input),
+      onError: (error) => logger.error('local scheduler failure', { error: error as Error }),
+    });
+    stoppers.push(() => webhookScheduler.stop());
     // Investigations run as executions of the real ASL, each Task invoking the real step handler.
     // (Step failures are logged by the steps themselves.)
     const stepFunctions = await startLocalStepFunctions({
@@ -188,7 +199,11 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       SIS_DYNAMODB_ENDPOINT: endpoint,
       SIS_SQS_ENDPOINT: incidentQueue.endpoint,
       SIS_INCIDENT_QUEUE_URL: incidentQueue.queueUrl,
-      SIS_WEBHOOK_QUEUE_URL: webhookQueue.queueUrl,
+      SIS_LAMBDA_ENDPOINT: webhookLambda.endpoint,
+      SIS_SCHEDULER_ENDPOINT: webhookScheduler.endpoint,
+      SIS_WEBHOOK_FUNCTION_ARN: `arn:aws:lambda:${process.env.AWS_REGION ?? 'us-east-1'}:000000000000:function:${LOCAL_DELIVER_WEBHOOK_FUNCTION}`,
+      SIS_WEBHOOK_SCHEDULE_GROUP: 'sis-local-webhooks',
+      SIS_WEBHOOK_SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/sis-local-webhook-scheduler',
       SIS_SFN_ENDPOINT: stepFunctions.endpoint,
       SIS_STATE_MACHINE_ARN: stepFunctions.stateMachineArn,
       // Both state machines of the one definition, as the stack deploys them: the start chooses.
@@ -336,7 +351,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       port,
       env,
       incidentQueue,
-      webhookQueue,
+      webhooks: { lambda: webhookLambda, scheduler: webhookScheduler },
       stepFunctions,
       sweepStaleSessions: () => sweep.runNow(),
       feedsStartup: feeds.startup,

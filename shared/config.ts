@@ -62,6 +62,10 @@ const variables = {
   SIS_EXPRESS_STATE_MACHINE_ARN: optionalText,
   /** Set only for the local runtime: the local SQS endpoint. */
   SIS_SQS_ENDPOINT: optionalUrl,
+  /** Set only for the local runtime: the local Lambda endpoint (Invoke; local/lambda-invoke.ts). */
+  SIS_LAMBDA_ENDPOINT: optionalUrl,
+  /** Set only for the local runtime: the local EventBridge Scheduler endpoint (local/scheduler.ts). */
+  SIS_SCHEDULER_ENDPOINT: optionalUrl,
   SIS_INCIDENT_QUEUE_URL: optionalText,
   /** How long a synchronous start waits before handing back the session to poll. */
   SIS_SYNC_WAIT_SECONDS: withDefault(1860, () => z.coerce.number().check(z.int(), z.gte(1), z.lte(1860))),
@@ -253,12 +257,16 @@ const variables = {
     ),
   ),
   /**
-   * Webhooks (docs/soar.md "Webhooks"): the delivery queue (the stack sets it on the functions that
-   * publish and on the delivery function), one attempt's time limit (connect to last byte, at most
-   * 15 s), the waits before each retry (seconds, comma-separated; shared/domain/webhooks/retry-schedule.ts)
-   * and, for local tests only (the synth refuses it), deliveries to http://127.0.0.1.
+   * Webhooks (docs/soar.md "Webhooks"): the delivery function a first attempt is invoked on (the
+   * stack sets it on the functions that publish), the schedule group and the role EventBridge
+   * Scheduler runs retries in and with (set on the delivery function), one attempt's time limit
+   * (connect to last byte, at most 15 s), the waits before each retry (seconds, comma-separated;
+   * shared/domain/webhooks/retry-schedule.ts) and, for local tests only (the synth refuses it),
+   * deliveries to http://127.0.0.1.
    */
-  SIS_WEBHOOK_QUEUE_URL: optionalText,
+  SIS_WEBHOOK_FUNCTION_ARN: optionalText,
+  SIS_WEBHOOK_SCHEDULE_GROUP: optionalText,
+  SIS_WEBHOOK_SCHEDULER_ROLE_ARN: optionalText,
   SIS_WEBHOOK_TIMEOUT_SECONDS: withDefault(15, () => z.coerce.number().check(z.int(), z.gte(1), z.lte(15))),
   SIS_WEBHOOK_RETRY_SCHEDULE: withDefault([...DEFAULT_RETRY_SCHEDULE], () =>
     z.pipe(

@@ -1,19 +1,12 @@
-import { queueConsumer } from '../../shared/handlers/queue-consumer';
+import { scheduledHandler } from '../../shared/handlers/scheduled-handler';
 import { webhookContext } from '../../shared/services/webhooks/webhook-context';
-import {
-  DeliveryExhaustedError,
-  deliverWebhookMessage,
-  MalformedWebhookMessageError,
-} from '../../shared/services/webhooks/webhook-delivery';
+import { deliverWebhookMessage } from '../../shared/services/webhooks/webhook-delivery';
 
 /**
- * SQS consumer of the webhook queue: one delivery attempt per record (records of a batch run side by
- * side, so a hanging receiver holds up no other). A malformed message, or a delivery whose attempts
- * are spent, fails until the queue moves it to the dead-letter queue, whose alarm tells the operator.
+ * One delivery attempt per invocation: the event is the message itself, from an asynchronous invoke
+ * (the first attempt) or a one-shot EventBridge Scheduler schedule (a retry). Each invocation is its
+ * own, so a hanging receiver holds up no other. A delivery whose attempts are spent is recorded failed
+ * and reported to the failures alarm; an invocation that crashes or times out is retried by Lambda,
+ * then sent to the function's on-failure destination (docs/soar.md "Webhooks").
  */
-export const handler = queueConsumer({
-  subject: 'webhook delivery',
-  handle: (body) => deliverWebhookMessage(webhookContext(), body),
-  isPoison: (error) =>
-    error instanceof MalformedWebhookMessageError || error instanceof DeliveryExhaustedError,
-});
+export const handler = scheduledHandler((event: unknown) => deliverWebhookMessage(webhookContext(), event));

@@ -1,45 +1,44 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { type AttemptOutcome, outcomeOfAnswer, parseRetryAfter } from '../../domain/webhooks/delivery';
 import { nextRetryWait } from '../../domain/webhooks/retry-schedule';
-import { decodeWebhookMessage, type WebhookMessage } from '../../platform/webhooks/webhook-queue';
+import { logAlarmedFailure } from '../../observability';
+import { decodeWebhookMessage } from '../../platform/webhooks/webhook-dispatch';
 import type { WebhookContext } from './webhook-context';
 import { DELIVERY_ACTOR, webhookAudit } from './webhooks';
 
 /**
- * One attempt of one delivery (the delivery function, one queue message each): claim the attempt,
- * sign the stored body with the webhook's current secret (npm `standardwebhooks`, the Standard
- * Webhooks reference library: `webhook-id` is the delivery's ID on every attempt), POST it through
- * the outbound door (platform/webhooks/webhook-http.ts: the address checked again and pinned, no redirects,
- * a byte cap, SIS_WEBHOOK_TIMEOUT_SECONDS), then record the outcome: delivered; 410 disables the
- * webhook; anything else waits for the next attempt of SIS_WEBHOOK_RETRY_SCHEDULE (with jitter,
- * Retry-After honoured) or, when the schedule is spent, fails the delivery and sends its message to
- * the dead-letter queue (the alarm).
+ * One attempt of one delivery (the delivery function, invoked with one message: asynchronously for
+ * the first attempt, by a one-shot schedule for a retry): claim the attempt, sign the stored body
+ * with the webhook's current secret (npm `standardwebhooks`, the Standard Webhooks reference
+ * library: `webhook-id` is the delivery's ID on every attempt), POST it through the outbound door
+ * (platform/webhooks/webhook-http.ts: the address checked again and pinned, no redirects, a byte
+ * cap, SIS_WEBHOOK_TIMEOUT_SECONDS), then record the outcome: delivered; 410 disables the webhook;
+ * anything else schedules the next attempt of SIS_WEBHOOK_RETRY_SCHEDULE (with jitter, Retry-After
+ * honoured) or, when the schedule is spent, fails the delivery and reports it to the tenant's
+ * failures alarm (ALARMED_FAILURE: the dead-letter path, with no queue or alarm of its own).
  */
-export class MalformedWebhookMessageError extends Error {}
-
-/** Thrown for a delivery whose attempts are spent: the queue redelivers it into its DLQ. */
-export class DeliveryExhaustedError extends Error {}
-
 export type AttemptResult =
-  | 'waiting'
+  | 'malformed'
   | 'duplicate'
   | 'abandoned'
   | 'delivered'
   | 'disabled'
-  | 'retry scheduled';
+  | 'retry scheduled'
+  | 'failed';
 
 /** Seconds past the attempt's time limit a claim holds before another consumer may take it over. */
 const CLAIM_MARGIN_SECONDS = 30;
 
-export async function deliverWebhookMessage(ctx: WebhookContext, body: string): Promise<AttemptResult> {
-  const message = decodeWebhookMessage(body);
-  if (!message) throw new MalformedWebhookMessageError('not a webhook delivery message');
+export async function deliverWebhookMessage(ctx: WebhookContext, event: unknown): Promise<AttemptResult> {
+  const message = decodeWebhookMessage(event);
+  if (!message) {
+    // Only this stack's publishers and schedules invoke the function: a malformed event is a bug to
+    // page someone about, not one to retry.
+    logAlarmedFailure('webhook delivery event malformed', {});
+    return 'malformed';
+  }
   const now = ctx.now();
   const nowSeconds = now.getTime() / 1000;
-  if (message.not_before !== undefined && message.not_before > nowSeconds) {
-    await requireQueue(ctx).resend(message, nowSeconds);
-    return 'waiting';
-  }
   const webhook = await ctx.webhooks.get(message.webhook_id);
   const timeoutSeconds = ctx.cfg.SIS_WEBHOOK_TIMEOUT_SECONDS;
   const delivery = await ctx.deliveries.claimAttempt(
@@ -49,7 +48,8 @@ export async function deliverWebhookMessage(ctx: WebhookContext, body: string): 
     Math.floor(nowSeconds),
     timeoutSeconds + CLAIM_MARGIN_SECONDS,
   );
-  if (!delivery) return await alreadyHandled(ctx, message);
+  // Refused: a doubled message (another invocation made or holds this attempt), or the delivery ended.
+  if (!delivery) return 'duplicate';
   const secret = webhook?.status === 'active' ? await ctx.webhooks.secretOf(message.webhook_id) : undefined;
   if (!webhook || !secret) {
     await ctx.deliveries.recordAttempt(message.webhook_id, message.delivery_id, {
@@ -124,13 +124,17 @@ export async function deliverWebhookMessage(ctx: WebhookContext, body: string): 
       ...recorded,
       error,
     });
-    throw new DeliveryExhaustedError(
-      `delivery ${message.delivery_id} failed after ${message.attempt} attempts`,
-    );
+    logAlarmedFailure('webhook delivery failed: its retries are spent', {
+      webhook_id: message.webhook_id,
+      delivery_id: message.delivery_id,
+      attempts: message.attempt,
+      error,
+    });
+    return 'failed';
   }
-  // The next attempt is queued before this one is recorded: a crash in between leaves a claim that
-  // expires, never a delivery with no message.
-  await requireQueue(ctx).send([
+  // The next attempt is scheduled before this one is recorded: a crash in between leaves a claim
+  // that expires, never a delivery with no schedule.
+  await requireDispatch(ctx).send([
     {
       message: {
         webhook_id: message.webhook_id,
@@ -148,23 +152,8 @@ export async function deliverWebhookMessage(ctx: WebhookContext, body: string): 
   return 'retry scheduled';
 }
 
-/**
- * The claim was refused: a doubled message (another consumer made or holds this attempt), or the
- * delivery has ended. A delivery that failed on this very attempt keeps its message failing, so the
- * queue moves it to the dead-letter queue after its receive count.
- */
-async function alreadyHandled(ctx: WebhookContext, message: WebhookMessage): Promise<AttemptResult> {
-  const delivery = await ctx.deliveries.get(message.webhook_id, message.delivery_id);
-  if (delivery?.status === 'failed' && delivery.attempts === message.attempt) {
-    throw new DeliveryExhaustedError(
-      `delivery ${message.delivery_id} failed after ${message.attempt} attempts`,
-    );
-  }
-  return 'duplicate';
-}
-
-function requireQueue(ctx: WebhookContext) {
-  if (!ctx.queue)
-    throw new Error('SIS_WEBHOOK_QUEUE_URL is not set: this function cannot schedule deliveries.');
-  return ctx.queue;
+function requireDispatch(ctx: WebhookContext) {
+  if (!ctx.dispatch)
+    throw new Error('SIS_WEBHOOK_FUNCTION_ARN is not set: this function cannot schedule deliveries.');
+  return ctx.dispatch;
 }

@@ -11,12 +11,13 @@ import type { WebhookContext } from './webhook-context';
 
 /**
  * Publishing an event (docs/soar.md "Webhooks"): for every active webhook that wants it, one delivery
- * item (written with a condition: the outbox) and one queue message. Publishing the same event again
+ * item (written with a condition: the outbox) and one dispatched attempt (an asynchronous invoke of
+ * the delivery function). Publishing the same event again
  * (an Express step run twice, the status-change backstop after MarkFailed, the sweeper racing the
  * workflow) finds the deliveries written and sends nothing more for them: each webhook gets the event
  * once, under one `webhook-id`. A delivery written but whose message was lost (the publisher died
- * between the two) is sent again by the next publication while it has had no attempt; the delivery
- * function's claim makes a doubled message one attempt.
+ * between the two) is dispatched again by the next publication while it has had no attempt; the delivery
+ * function's claim makes a doubled invoke one attempt.
  */
 export interface WebhookEventInput {
   type: WebhookEvent;
@@ -28,10 +29,10 @@ export interface WebhookEventInput {
 export async function publishWebhookEvent(
   ctx: WebhookContext,
   event: WebhookEventInput,
-): Promise<{ queued: number }> {
-  if (!ctx.queue) return { queued: 0 };
+): Promise<{ dispatched: number }> {
+  if (!ctx.dispatch) return { dispatched: 0 };
   const webhooks = (await ctx.webhooks.list()).filter((w) => webhookWants(w, event.type, event.ownerKeyId));
-  if (webhooks.length === 0) return { queued: 0 };
+  if (webhooks.length === 0) return { dispatched: 0 };
   const subject = String('session_id' in event.data ? event.data.session_id : event.data.incident_id);
   const at = ctx.now();
   const payload: WebhookPayload = { type: event.type, timestamp: at.toISOString(), data: event.data };
@@ -56,8 +57,8 @@ export async function publishWebhookEvent(
       }
     }
   }
-  if (toSend.length > 0) await ctx.queue.send(toSend.map((message) => ({ message, waitSeconds: 0 })));
-  return { queued: toSend.length };
+  if (toSend.length > 0) await ctx.dispatch.send(toSend.map((message) => ({ message, waitSeconds: 0 })));
+  return { dispatched: toSend.length };
 }
 
 const STATUS_EVENTS: Record<string, WebhookEvent> = {

@@ -111,7 +111,7 @@ export const WebhookDeliveriesResponse = /* @__PURE__ */ (() =>
           event: WebhookEventName,
           status: withMeta(z.enum(DELIVERY_STATUSES), {
             description:
-              'pending: queued; delivering: an attempt is under way; retrying: an attempt failed, another is scheduled; delivered: a 2xx; failed: attempts spent (dead-letter queue); abandoned: the webhook was disabled or removed',
+              'pending: queued; delivering: an attempt is under way; retrying: an attempt failed, another is scheduled; delivered: a 2xx; failed: attempts spent (reported to the failures alarm); abandoned: the webhook was disabled or removed',
           }),
           attempts: z.number(),
           last_status_code: z.optional(z.number()),
