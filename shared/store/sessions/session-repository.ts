@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { SessionStatus } from '../../domain/core/session-status';
 import { isTerminal, statusesBefore } from '../../domain/core/session-status';
+import { batchWriteAll } from '../batch-write';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
 import { sessionTtl } from '../retention/retention-ttl';
 import { historyItem, historyItems, withNextSlots } from './history-items';
@@ -115,6 +116,35 @@ export class SessionsRepository {
       if (!existing) throw error;
       return { created: false, existing };
     }
+  }
+
+  /**
+   * Creates sessions started together (a batch: no idempotency key) as `create` creates each, in
+   * BatchWriteItem calls phase by phase: every open marker, then every first history entry, then
+   * every META, so a crash leaves what `create`'s order leaves. BatchWriteItem takes no condition:
+   * the IDs are fresh (newId's 80 random bits each), so no write can replace another session's.
+   */
+  async createMany(sessions: readonly { session: SessionRecord; history: HistoryEntry[] }[]) {
+    const put = (Item: Record<string, unknown>) => ({ PutRequest: { Item } });
+    await batchWriteAll(
+      this.doc,
+      this.tableName,
+      sessions.map(({ session }) => put(openMarkerOf(session))),
+    );
+    await batchWriteAll(
+      this.doc,
+      this.tableName,
+      sessions.flatMap(({ session, history }) =>
+        history.length > 0 ? [put(historyItem(session.session_id, 1, history))] : [],
+      ),
+    );
+    await batchWriteAll(
+      this.doc,
+      this.tableName,
+      sessions.map(({ session }) =>
+        put({ ...sessionKey(session.session_id), ...session, ...sessionTtl(session.session_id) }),
+      ),
+    );
   }
 
   /** The session record with its report (one Query over META and META#REPORT). */
