@@ -24,8 +24,8 @@ import { connectorEntityTypes } from '../intel/configured-connectors';
 import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { indexForSearchQuietly, indexStartedForSearchQuietly } from '../sessions/search-indexing';
 import { event, message, pollHeaders, sessionPollPath, sessionUrl } from '../sessions/session-context';
-import { webhookContext } from '../webhooks/webhook-context';
-import { publishSessionEnded } from '../webhooks/webhook-events';
+import { dispatchSessionEnd, sessionEndOutbox } from '../webhooks/webhook-events';
+import { webhookContextFor } from '../workflow/workflow-faults';
 
 /**
  * The investigation application service behind the start and cancel routes (public and console):
@@ -419,10 +419,20 @@ export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller,
     new ConflictError(`The investigation has already ended (status ${session.status}); nothing to cancel.`);
   if (isTerminal(session.status)) throw alreadyEnded();
   const at = ctx.now();
-  const moved = await ctx.sessions.transition(sessionId, 'canceled', { completed_at: at.toISOString() }, [
-    event(at, 'status_changed', { status: 'canceled', reason: CANCEL_REASON }),
-    message(at, 'assistant', unfinishedMessage(session.persona, session.entity, 'canceled')),
-  ]);
+  const set = { completed_at: at.toISOString() };
+  // The webhook deliveries of the cancel are written with it (a lost send: the sweeper repeats it).
+  const webhooks = webhookContextFor(session.entity.value);
+  const outbox = await sessionEndOutbox(webhooks, { ...session, ...set, status: 'canceled' });
+  const moved = await ctx.sessions.transition(
+    sessionId,
+    'canceled',
+    set,
+    [
+      event(at, 'status_changed', { status: 'canceled', reason: CANCEL_REASON }),
+      message(at, 'assistant', unfinishedMessage(session.persona, session.entity, 'canceled')),
+    ],
+    outbox,
+  );
   if (!moved.ok) {
     throw new ConflictError(
       `The investigation has already ended (status ${moved.session?.status ?? 'unknown'}); nothing to cancel.`,
@@ -439,6 +449,6 @@ export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller,
     }
   }
   await indexForSearchQuietly(ctx, moved.session);
-  await publishSessionEnded(webhookContext(), moved.session);
+  await dispatchSessionEnd(webhooks, moved.session, outbox);
   return { session_id: sessionId, status: moved.session.status };
 }
