@@ -163,6 +163,23 @@ describe('cross-sector lures: parcel and tax notices', () => {
   });
 });
 
+describe('multi-word brands written with hyphens', () => {
+  it('reads the brand spelled across tokens beside a lure word, and leaves it alone beside corporate words', async () => {
+    for (const value of [
+      'royal-mail-redelivery.com',
+      'poste-italiane-pacco.com',
+      'bank-of-america-login.com',
+    ]) {
+      const out = await analyse(value);
+      expect(out.findings.find((f) => f.category === 'impersonation')?.finding_id, value).toMatch(
+        /^domain_analysis:combosquat:/,
+      );
+      expect(riskScore(out.findings), value).toBeGreaterThanOrEqual(30);
+    }
+    expect(await risk('deutsche-bank-group.com')).toBeLessThan(30);
+  });
+});
+
 describe('mail providers', () => {
   it('an abused ending adds nothing to a domain the mail-provider lists know', async () => {
     const out = await analyse('cu.cc');
