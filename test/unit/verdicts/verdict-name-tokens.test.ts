@@ -126,6 +126,9 @@ describe("brands' lesser-known own domains: ownership-likely, not flagged on the
       'amazon-business.net',
       'jpmorgan-chase.net',
       'deutsche-bank.com',
+      // A corporate compound the segmentation splits (user · content) is read whole first.
+      'dropboxusercontent.com',
+      'paypalobjects.com',
     ]) {
       const out = await analyse(value);
       expect(
@@ -137,7 +140,12 @@ describe("brands' lesser-known own domains: ownership-likely, not flagged on the
   });
 
   it('still flags the brand beside a lure or service word', async () => {
-    for (const value of ['paypal-business-login.com', 'coinbasemail-verify.com', 'amazonmail-support.ru']) {
+    for (const value of [
+      'paypal-business-login.com',
+      'coinbasemail-verify.com',
+      'amazonmail-support.ru',
+      'dropboxusercontent-login.com',
+    ]) {
       expect(await risk(value), value).toBeGreaterThanOrEqual(30);
     }
   });
