@@ -1,6 +1,6 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWriteAll } from '../batch-write';
+import { batchWriteAll } from '../batch-operations';
 import { isSingleWriteConditionFailure } from '../condition-failures';
 import { sessionTtl } from '../retention/retention-ttl';
 import { DOC_SK, docPk, openPk, postingSk, TENANT_PK, termPk } from './keys';

@@ -7,7 +7,7 @@ import {
 import type { SessionStatus } from '../../domain/core/session-status';
 import { isTerminal, statusesBefore } from '../../domain/core/session-status';
 import type { WebhookDelivery } from '../../domain/webhooks/delivery';
-import { batchWriteAll } from '../batch-write';
+import { batchWriteAll } from '../batch-operations';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
 import { sessionTtl } from '../retention/retention-ttl';
 import { outboxPut } from '../webhooks/deliveries-repository';
