@@ -11,8 +11,8 @@ import {
   mergeNode,
   type NodeObservation,
 } from '../domain/graph/graph';
+import { consistentBatchGet } from './batch-operations';
 import { isContendedWrite } from './condition-failures';
-import { consistentBatchGet } from './consistent-batch-get';
 import { documentClientFor } from './dynamo-client';
 import { expiredItem, graphTtl, live } from './retention/retention-ttl';
 import { GSI1, tableName } from './tables';

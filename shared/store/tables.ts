@@ -16,6 +16,8 @@ import type { Config } from '../config';
  *              find sessions left open without a Scan. The entry is carried by a per-session open
  *              marker (sk OPEN), not META, so a status transaction writes no index entry; the marker
  *              is deleted when the session ends. Sessions created before it carry gsi1pk on META.
+ *              Also webhook deliveries written with a session's end and not yet claimed (gsi1pk
+ *              OUTBOX), which the sweeper sends again when their first send was lost.
  * - graph:     one partition per entity (pk ENTITY#<type>#<value>): node item + one item per edge.
  *              gsi1: entity types by bare value (gsi1pk VALUE#<value>), carried by a value item beside
  *              the node (sk VALUE) and written once, so the node's frequent rewrites write no index.

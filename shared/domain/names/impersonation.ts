@@ -234,6 +234,17 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
       if (token === keyword) consider(withLures('as a token'));
       else consider(typo(token, 'token', TECHNIQUE_SCORES.typosquatToken));
     }
+    // A brand of several words written with hyphens between them (royal-mail, poste-italiane) beside
+    // a lure word: the brand token spelled out. Beside anything else it stays ownership-likely or unread.
+    if (reading.lures.length > 0) {
+      for (let i = 0; i < reading.tokens.length; i++) {
+        for (let n = 2; n <= 3 && i + n <= reading.tokens.length; n++) {
+          if (n < reading.tokens.length && reading.tokens.slice(i, i + n).join('') === keyword) {
+            consider(withLures('as hyphenated words'));
+          }
+        }
+      }
+    }
   }
   if (length >= NAME_THRESHOLDS.wordMinLength && !reading.tokens.includes(keyword)) {
     if (reading.segmentation.words.includes(keyword)) consider(withLures('as a word'));

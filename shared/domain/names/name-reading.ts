@@ -166,6 +166,9 @@ export function corporateCompany(
   if (rest.length === 0) return undefined;
   // The brand's own other names count as its company too (jpmorgan · chase).
   const own = (p: string) => data.vocabulary.corporateWords.has(p) || brand.keywords.includes(p);
+  // The rest as one word first: segmentation splits a corporate compound (user · content).
+  const whole = rest.join('');
+  if (own(whole)) return [whole];
   const pieces = rest.flatMap((p) => (own(p) ? [p] : segmentRest(p, data)));
   return pieces.every(own) ? pieces : undefined;
 }

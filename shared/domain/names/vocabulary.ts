@@ -356,6 +356,7 @@ export const CORPORATE_WORDS: ReadonlySet<string> = new Set([
   'assets',
   'content',
   'usercontent',
+  'objects',
   'community',
   'forum',
   'docs',

@@ -19,13 +19,13 @@ import { assertOwner, starterName } from '../../domain/keys/ownership';
 import type { Caller } from '../../domain/keys/scopes';
 import { METRIC } from '../../metric-names';
 import { countMetric, logger } from '../../observability';
-import type { SessionRecord } from '../../store/sessions/records';
+import type { HistoryEntry, SessionRecord } from '../../store/sessions/records';
 import { connectorEntityTypes } from '../intel/configured-connectors';
 import type { LifecycleContext } from '../sessions/lifecycle-context';
 import { indexForSearchQuietly, indexStartedForSearchQuietly } from '../sessions/search-indexing';
 import { event, message, pollHeaders, sessionPollPath, sessionUrl } from '../sessions/session-context';
-import { webhookContext } from '../webhooks/webhook-context';
-import { publishSessionEnded } from '../webhooks/webhook-events';
+import { dispatchSessionEnd, sessionEndOutbox } from '../webhooks/webhook-events';
+import { webhookContextFor } from '../workflow/workflow-faults';
 
 /**
  * The investigation application service behind the start and cancel routes (public and console):
@@ -161,38 +161,11 @@ export async function startInvestigation(
   }
   const now = ctx.now();
   await enforceStartLimits(ctx, caller, idempotencyKey, now, options);
-  const session: SessionRecord = {
-    session_id: newId('s', now),
-    run_id: newId('r', now),
-    owner_key_id: caller.keyId,
-    ...starterName(caller),
-    entity,
-    persona,
-    status: 'initialized',
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    tlp: input.tlp ?? DEFAULT_TLP,
-    options: {
-      background: input.background,
-      include_tool_calls: input.include_tool_calls,
-      include_raw_results: input.include_raw_results,
-      ...(input.refresh_intel ? { refresh_intel: true } : {}),
-    },
-    // Express for a run that fits its 5 minutes (rules analyst, no connector lookup), else Standard.
-    workflow: workflowTypeFor({
-      analyst: ctx.cfg.SIS_ANALYST,
-      entityType: entity.type,
-      connectorEntityTypes: connectorEntityTypes(ctx.cfg),
-      expressAvailable: ctx.cfg.SIS_EXPRESS_STATE_MACHINE_ARN !== undefined,
-    }),
-  };
+  const { session, history } = newSession(ctx, caller, { ...input, entity, persona }, now);
   const hash = requestHash(entity, persona, input);
   const created = await ctx.sessions.create(
     session,
-    [
-      message(now, 'user', `Investigate ${entityLabel(entity)} for the ${persona} persona.`),
-      event(now, 'status_changed', { status: 'initialized' }),
-    ],
+    history,
     idempotencyKey
       ? {
           owner_key_id: caller.keyId,
@@ -241,6 +214,49 @@ export async function startInvestigation(
   return { statusCode: 200, body: await resultBody(ctx, ended, input) };
 }
 
+/**
+ * The record of a session about to start (status initialized) and its first history entries: the
+ * caller's request, and its run's state machine (Express for a run that fits its 5 minutes: rules
+ * analyst, no connector lookup; else Standard).
+ */
+export function newSession(
+  ctx: LifecycleContext,
+  caller: Caller,
+  input: Omit<StartInvestigationInput, 'entity' | 'persona'> & { entity: Entity; persona: string },
+  now: Date,
+): { session: SessionRecord; history: HistoryEntry[] } {
+  const { entity, persona } = input;
+  const session: SessionRecord = {
+    session_id: newId('s', now),
+    run_id: newId('r', now),
+    owner_key_id: caller.keyId,
+    ...starterName(caller),
+    entity,
+    persona,
+    status: 'initialized',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    tlp: input.tlp ?? DEFAULT_TLP,
+    options: {
+      background: input.background,
+      include_tool_calls: input.include_tool_calls,
+      include_raw_results: input.include_raw_results,
+      ...(input.refresh_intel ? { refresh_intel: true } : {}),
+    },
+    workflow: workflowTypeFor({
+      analyst: ctx.cfg.SIS_ANALYST,
+      entityType: entity.type,
+      connectorEntityTypes: connectorEntityTypes(ctx.cfg),
+      expressAvailable: ctx.cfg.SIS_EXPRESS_STATE_MACHINE_ARN !== undefined,
+    }),
+  };
+  const history = [
+    message(now, 'user', `Investigate ${entityLabel(entity)} for the ${persona} persona.`),
+    event(now, 'status_changed', { status: 'initialized' }),
+  ];
+  return { session, history };
+}
+
 const isAdmin = (caller: Caller) => caller.role === 'admin' || caller.user?.role === 'admin';
 
 /** Margin past the workflow's timeout after which an open marker no longer counts as running. */
@@ -272,16 +288,28 @@ async function enforceStartLimits(
   }
   const quota = dailyQuota ?? ctx.cfg.SIS_DEFAULT_DAILY_INVESTIGATIONS;
   if (quota > 0) {
-    const day = now.toISOString().slice(0, 10);
-    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-    const taken = await limits.takeDailyStart(caller.keyId, day, quota, Math.floor(midnight / 1000) + 86_400);
-    if (!taken) {
-      throw new RateLimitedError(
-        `Daily investigation quota used up: at most ${quota} investigations per UTC day for one API key or console user (SIS_DEFAULT_DAILY_INVESTIGATIONS). It resets at 00:00 UTC.`,
-        Math.ceil((midnight - now.getTime()) / 1000),
-      );
-    }
+    const { day, expiresAtEpoch } = quotaDay(now);
+    const taken = await limits.takeDailyStart(caller.keyId, day, quota, expiresAtEpoch);
+    if (!taken) throw dailyQuotaUsedUp(quota, now);
   }
+}
+
+/** The UTC day a start counts against, and when that day's count may be deleted (epoch seconds). */
+export function quotaDay(now: Date): { day: string; midnight: number; expiresAtEpoch: number } {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return {
+    day: now.toISOString().slice(0, 10),
+    midnight,
+    expiresAtEpoch: Math.floor(midnight / 1000) + 86_400,
+  };
+}
+
+/** The 429 of a start past the daily quota. */
+export function dailyQuotaUsedUp(quota: number, now: Date): RateLimitedError {
+  return new RateLimitedError(
+    `Daily investigation quota used up: at most ${quota} investigations per UTC day for one API key or console user (SIS_DEFAULT_DAILY_INVESTIGATIONS). It resets at 00:00 UTC.`,
+    Math.ceil((quotaDay(now).midnight - now.getTime()) / 1000),
+  );
 }
 
 /**
@@ -311,7 +339,11 @@ export function runningCapReached(ctx: LifecycleContext, running: number): RateL
 }
 
 /** Starts the run; if that fails the session is marked failed at once, so it never stays initialized. */
-async function launch(ctx: LifecycleContext, session: SessionRecord, idempotencyKey?: string): Promise<void> {
+export async function launch(
+  ctx: LifecycleContext,
+  session: SessionRecord,
+  idempotencyKey?: string,
+): Promise<void> {
   try {
     await ctx.workflow.start(session.run_id, { session_id: session.session_id }, workflowTypeOf(session));
     countMetric(METRIC.investigationsStarted);
@@ -387,10 +419,20 @@ export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller,
     new ConflictError(`The investigation has already ended (status ${session.status}); nothing to cancel.`);
   if (isTerminal(session.status)) throw alreadyEnded();
   const at = ctx.now();
-  const moved = await ctx.sessions.transition(sessionId, 'canceled', { completed_at: at.toISOString() }, [
-    event(at, 'status_changed', { status: 'canceled', reason: CANCEL_REASON }),
-    message(at, 'assistant', unfinishedMessage(session.persona, session.entity, 'canceled')),
-  ]);
+  const set = { completed_at: at.toISOString() };
+  // The webhook deliveries of the cancel are written with it (a lost send: the sweeper repeats it).
+  const webhooks = webhookContextFor(session.entity.value);
+  const outbox = await sessionEndOutbox(webhooks, { ...session, ...set, status: 'canceled' });
+  const moved = await ctx.sessions.transition(
+    sessionId,
+    'canceled',
+    set,
+    [
+      event(at, 'status_changed', { status: 'canceled', reason: CANCEL_REASON }),
+      message(at, 'assistant', unfinishedMessage(session.persona, session.entity, 'canceled')),
+    ],
+    outbox,
+  );
   if (!moved.ok) {
     throw new ConflictError(
       `The investigation has already ended (status ${moved.session?.status ?? 'unknown'}); nothing to cancel.`,
@@ -407,6 +449,6 @@ export async function cancelInvestigation(ctx: LifecycleContext, caller: Caller,
     }
   }
   await indexForSearchQuietly(ctx, moved.session);
-  await publishSessionEnded(webhookContext(), moved.session);
+  await dispatchSessionEnd(webhooks, moved.session, outbox);
   return { session_id: sessionId, status: moved.session.status };
 }

@@ -88,6 +88,18 @@ export async function indexStartedForSearchQuietly(
   });
 }
 
+/** indexStartedForSearchQuietly for sessions started together (a batch), in shared writes. */
+export async function indexBatchStartedForSearchQuietly(
+  ctx: SearchIndexing,
+  sessions: readonly SessionRecord[],
+): Promise<void> {
+  try {
+    await ctx.search.indexOpenSessions(sessions.map(searchable));
+  } catch (error) {
+    logger.warn('search index update failed', { sessions: sessions.length, error: error as Error });
+  }
+}
+
 /** Re-indexes the session for search, quietly. */
 export async function indexForSearchQuietly(ctx: SearchIndexing, session: SessionRecord): Promise<void> {
   await quietly(session, () => indexForSearch(ctx, session));

@@ -5,7 +5,7 @@ import { countMetric, logAlarmedFailure, logger } from '../../observability';
 import * as z from '../../zod';
 import { indexForSearchQuietly, type SearchIndexing } from '../sessions/search-indexing';
 import { event, message, type SessionContextWith } from '../sessions/session-context';
-import { publishSessionEnded } from '../webhooks/webhook-events';
+import { dispatchSessionEnd, publishSessionEnded, sessionEndOutbox } from '../webhooks/webhook-events';
 import { webhookContextFor } from './workflow-faults';
 import { SessionInput } from './workflow-step';
 
@@ -44,21 +44,29 @@ export async function endSession(
     return false;
   }
   const at = ctx.now();
+  const webhooks = webhookContextFor(session.entity.value);
+  const set = { completed_at: at.toISOString(), ...(outcome === 'failed' ? { failure_reason: reason } : {}) };
+  // The end's webhook deliveries are written with it: a lost send is the sweeper's to repeat.
+  const outbox = await sessionEndOutbox(webhooks, { ...session, ...set, status: outcome });
   const moved = await ctx.sessions.transition(
     sessionId,
     outcome,
-    { completed_at: at.toISOString(), ...(outcome === 'failed' ? { failure_reason: reason } : {}) },
+    set,
     [
       event(at, 'status_changed', { status: outcome, reason }),
       message(at, 'assistant', unfinishedMessage(session.persona, session.entity, outcome, reason)),
     ],
+    outbox,
   );
-  if (moved.ok) {
-    if (outcome === 'failed') countMetric(METRIC.investigationsFailed);
-    await indexForSearchQuietly(ctx, moved.session);
+  if (!moved.ok) {
+    // Ended meanwhile by another path: publish what it ended with (the outbox keeps it once).
+    await publishSessionEnded(webhooks, moved.session, onPublishFailure);
+    return false;
   }
-  await publishSessionEnded(webhookContextFor(session.entity.value), moved.session, onPublishFailure);
-  return moved.ok;
+  if (outcome === 'failed') countMetric(METRIC.investigationsFailed);
+  await indexForSearchQuietly(ctx, moved.session);
+  await dispatchSessionEnd(webhooks, moved.session, outbox, onPublishFailure);
+  return true;
 }
 
 const MarkFailedInput = /* @__PURE__ */ (() =>

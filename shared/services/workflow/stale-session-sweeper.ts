@@ -11,6 +11,8 @@ import { workflowTypeOf } from '../../domain/investigation/workflow-type';
 import { logAlarmedFailure, logger } from '../../observability';
 import type { SessionRecord } from '../../store/sessions/records';
 import type { LifecycleContext } from '../sessions/lifecycle-context';
+import { webhookContext } from '../webhooks/webhook-context';
+import { redispatchOutbox } from '../webhooks/webhook-events';
 import { endSession, REASONS } from './ended-runs';
 
 /**
@@ -20,7 +22,10 @@ import { endSession, REASONS } from './ended-runs';
  * enough to be stale (one Query on the sparse OPEN index, paginated, bounded per run), asks Step
  * Functions what became of each stale one's run, and ends it through the same conditional transition
  * as every other path (endSession): a session that meanwhile ended is left as it is, a run still going
- * within its limits is left alone. The rule is shared/domain/investigation/stale-sessions.ts.
+ * within its limits is left alone. The rule is shared/domain/investigation/stale-sessions.ts. Then it
+ * sends again the webhook deliveries that ended sessions wrote with their end but whose first send
+ * was lost (webhook-events.ts redispatchOutbox): cancel, this sweep and the local restart publish at
+ * least once through it.
  */
 
 /** Sessions read from the index per run: a sweep stays well inside its Lambda timeout. */
@@ -41,6 +46,8 @@ export interface SweepResult {
   running: string[];
   /** The bound was reached with candidates left; the next run continues. */
   more: boolean;
+  /** Webhook deliveries of ended sessions whose first send was lost, sent again (redispatchOutbox). */
+  redispatched: number;
 }
 
 export class StaleSweepError extends Error {
@@ -73,7 +80,7 @@ export async function sweepStaleSessions(
   const maxSessions = Math.max(1, options.maxSessions ?? MAX_SESSIONS_PER_SWEEP);
   const now = ctx.now();
   const cutoff = staleCandidatesCreatedBefore(now, limits).toISOString();
-  const result: SweepResult = { examined: 0, ended: [], running: [], more: false };
+  const result: SweepResult = { examined: 0, ended: [], running: [], more: false, redispatched: 0 };
   let failures = 0;
   let start: Record<string, unknown> | undefined;
   do {
@@ -95,15 +102,23 @@ export async function sweepStaleSessions(
     }
   } while (start && result.examined < maxSessions);
   result.more = start !== undefined;
+  try {
+    result.redispatched = await redispatchOutbox(webhookContext(), now);
+  } catch (error) {
+    failures++;
+    logger.error('webhook outbox redispatch failed', { error: error as Error });
+  }
   logger.info('stale session sweep', {
     examined: result.examined,
     ended: result.ended.length,
     running: result.running.length,
     more: result.more,
+    redispatched: result.redispatched,
     failures,
   });
   // The others were handled; failing the run makes the failures visible (errors alarm) and retried.
-  if (failures > 0) throw new StaleSweepError(`${failures} stale session(s) could not be checked.`);
+  if (failures > 0)
+    throw new StaleSweepError(`${failures} stale session(s) or the outbox could not be checked.`);
   return result;
 }
 

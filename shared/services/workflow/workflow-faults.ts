@@ -14,7 +14,8 @@ import { type WebhookContext, webhookContext } from '../webhooks/webhook-context
  *
  * `throw` and `delay` act on the step itself (the step Lambda fails or stalls); `throw-once` fails
  * only the first time it matches in the process (a store hiccup that a retry gets past: the
- * `webhook-outbox` point, the outbox write of a session's webhook event). `tool-throw` and
+ * `webhook-outbox` point, the outbox write of a session's webhook event, and `webhook-send`, the
+ * send of its first attempts). `tool-throw` and
  * `tool-delay:<ms>` act inside the tool instead, on its data reads (step-run-tool only): the engine
  * then records the tool as failed, or as timed_out once the delay passes the tool timeout, exactly as
  * for a broken or hanging enricher.
@@ -146,17 +147,30 @@ export function dataWithFaults(
 }
 
 /**
- * The webhook context the workflow publishes a session's end with: with a `webhook-outbox` rule for
- * the entity, its outbox writes (the delivery items) go through the rule first; otherwise as is.
+ * The webhook context a session's end is published with: with a `webhook-outbox` rule for the
+ * entity, its outbox writes (the delivery items written on their own) go through the rule first;
+ * with a `webhook-send` rule, its sends of first attempts (a lost invoke); otherwise as is.
  */
 export function webhookContextFor(entityValue: string): WebhookContext {
   const ctx = webhookContext();
-  if (!matching(ctx.cfg, 'webhook-outbox', entityValue, undefined, false)) return ctx;
+  const outboxFault = matching(ctx.cfg, 'webhook-outbox', entityValue, undefined, false);
+  const sendFault = matching(ctx.cfg, 'webhook-send', entityValue, undefined, false);
+  if (!outboxFault && !sendFault) return ctx;
   const deliveries = ctx.deliveries;
   const faulty = Object.create(deliveries) as typeof deliveries;
   faulty.createOnce = async (delivery) => {
     await injectFault(ctx.cfg, 'webhook-outbox', entityValue);
     return deliveries.createOnce(delivery);
   };
-  return { ...ctx, deliveries: faulty };
+  const dispatch = ctx.dispatch;
+  return {
+    ...ctx,
+    deliveries: faulty,
+    dispatch: dispatch && {
+      send: async (attempts) => {
+        await injectFault(ctx.cfg, 'webhook-send', entityValue);
+        return dispatch.send(attempts);
+      },
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Entity, entityKey } from '../../domain/core/entity';
 import type { EntityInvestigation } from '../../domain/incidents/auto-investigation';
-import { consistentBatchGet } from '../consistent-batch-get';
+import { consistentBatchGet } from '../batch-operations';
 
 /**
  * Incidents investigated as they arrive, in the incidents table:

@@ -1,11 +1,6 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll } from '../batch-operations';
 import { isSingleWriteConditionFailure } from '../condition-failures';
 import { sessionTtl } from '../retention/retention-ttl';
 import { DOC_SK, docPk, openPk, postingSk, TENANT_PK, termPk } from './keys';
@@ -70,11 +65,22 @@ export class SearchIndexingRepository {
    * anything else indexes the session; the first `indexSession` replaces both.
    */
   async indexOpenSession(entry: SearchEntry, terms: readonly string[]): Promise<void> {
-    const wanted = storedTerms(terms);
-    await this.batchWrite([
-      { PutRequest: { Item: ownedPosting(TENANT_PK, entry, wanted) } },
-      { PutRequest: { Item: ownedPosting(openPk(entry.owner_key_id), entry, wanted) } },
-    ]);
+    await this.indexOpenSessions([{ entry, terms }]);
+  }
+
+  /** indexOpenSession for sessions started together (a batch): their writes in shared batch calls. */
+  async indexOpenSessions(sessions: readonly { entry: SearchEntry; terms: readonly string[] }[]) {
+    await batchWriteAll(
+      this.doc,
+      this.table,
+      sessions.flatMap(({ entry, terms }) => {
+        const wanted = storedTerms(terms);
+        return [
+          { PutRequest: { Item: ownedPosting(TENANT_PK, entry, wanted) } },
+          { PutRequest: { Item: ownedPosting(openPk(entry.owner_key_id), entry, wanted) } },
+        ];
+      }),
+    );
   }
 
   private async tryIndex(
@@ -124,7 +130,7 @@ export class SearchIndexingRepository {
       })),
       ...postingItems(entry, findable, terms).map((Item) => ({ PutRequest: { Item } })),
     ];
-    await this.batchWrite(requests);
+    await batchWriteAll(this.doc, this.table, requests);
     if (stale.length > 0) {
       await putDoc(terms);
       return;
@@ -145,18 +151,5 @@ export class SearchIndexingRepository {
     // A document written before versions counts as version 0, as when it was read above.
     if ((after ? Number(after.version ?? 0) : undefined) !== version)
       throw new ConcurrentReindex(entry.session_id);
-  }
-
-  private async batchWrite(requests: Record<string, unknown>[]): Promise<void> {
-    for (let i = 0; i < requests.length; i += 25) {
-      let pending: Record<string, unknown>[] | undefined = requests.slice(i, i + 25);
-      for (let round = 0; pending && pending.length > 0; round++) {
-        if (round > 0) await pause(Math.min(2_000, 25 * 2 ** round));
-        const result = await this.doc.send(
-          new BatchWriteCommand({ RequestItems: { [this.table]: pending as never } }),
-        );
-        pending = result.UnprocessedItems?.[this.table] as Record<string, unknown>[] | undefined;
-      }
-    }
   }
 }

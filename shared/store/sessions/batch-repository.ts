@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchRecord } from '../../domain/investigation/batch';
-import { consistentBatchGet } from '../consistent-batch-get';
+import { consistentBatchGet } from '../batch-operations';
 import { live, sessionTtl } from '../retention/retention-ttl';
 import { batchKey, sessionKey, toSession } from './keys';
 import type { SessionRecord } from './records';

@@ -5,7 +5,7 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { isTerminal } from '../../domain/core/session-status';
-import { consistentBatchGet } from '../consistent-batch-get';
+import { consistentBatchGet } from '../batch-operations';
 import { GSI1 } from '../tables';
 import { META, OPEN, OPEN_MARKER, openMarkerKey, toSession } from './keys';
 import type { SessionRecord } from './records';

@@ -6,8 +6,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { SessionStatus } from '../../domain/core/session-status';
 import { isTerminal, statusesBefore } from '../../domain/core/session-status';
+import type { WebhookDelivery } from '../../domain/webhooks/delivery';
+import { batchWriteAll } from '../batch-operations';
 import { cancellationCodes, isSingleWriteConditionFailure } from '../condition-failures';
 import { sessionTtl } from '../retention/retention-ttl';
+import { outboxPut } from '../webhooks/deliveries-repository';
 import { historyItem, historyItems, withNextSlots } from './history-items';
 import { idempotencyPut, readIdempotency } from './idempotency-repository';
 import { HISTORY_SEQ, reportKey, sessionKey, toSession } from './keys';
@@ -117,6 +120,35 @@ export class SessionsRepository {
     }
   }
 
+  /**
+   * Creates sessions started together (a batch: no idempotency key) as `create` creates each, in
+   * BatchWriteItem calls phase by phase: every open marker, then every first history entry, then
+   * every META, so a crash leaves what `create`'s order leaves. BatchWriteItem takes no condition:
+   * the IDs are fresh (newId's 80 random bits each), so no write can replace another session's.
+   */
+  async createMany(sessions: readonly { session: SessionRecord; history: HistoryEntry[] }[]) {
+    const put = (Item: Record<string, unknown>) => ({ PutRequest: { Item } });
+    await batchWriteAll(
+      this.doc,
+      this.tableName,
+      sessions.map(({ session }) => put(openMarkerOf(session))),
+    );
+    await batchWriteAll(
+      this.doc,
+      this.tableName,
+      sessions.flatMap(({ session, history }) =>
+        history.length > 0 ? [put(historyItem(session.session_id, 1, history))] : [],
+      ),
+    );
+    await batchWriteAll(
+      this.doc,
+      this.tableName,
+      sessions.map(({ session }) =>
+        put({ ...sessionKey(session.session_id), ...session, ...sessionTtl(session.session_id) }),
+      ),
+    );
+  }
+
   /** The session record with its report (one Query over META and META#REPORT). */
   get(sessionId: string): Promise<SessionRecord | undefined> {
     return readSession(this.doc, this.tableName, sessionId);
@@ -128,14 +160,17 @@ export class SessionsRepository {
    * of the deferred tool results (ToolResultsRepository.recordDeferred), before its own entries and
    * in the same transaction, so every tool call recorded before the end read them is in the history
    * of every outcome (one recorded between that read and the commit keeps its result but is not
-   * published). After a terminal move commits, the open marker is deleted. Returns ok:false with the
-   * current record when the status did not allow the move.
+   * published). `outbox`: the webhook deliveries of the session's end, written in the same
+   * transaction (deliveries-repository.ts outboxPut), so the end and its events are one write. After
+   * a terminal move commits, the open marker is deleted. Returns ok:false with the current record
+   * when the status did not allow the move.
    */
   async transition(
     sessionId: string,
     to: SessionStatus,
     set: Partial<Omit<SessionRecord, 'session_id' | 'status' | 'owner_key_id'>> = {},
     history: HistoryEntry[] = [],
+    outbox: readonly WebhookDelivery[] = [],
   ): Promise<TransitionResult> {
     const from = statusesBefore(to);
     const now = new Date().toISOString();
@@ -180,16 +215,19 @@ export class SessionsRepository {
           },
         ]
       : [];
+    // The webhook deliveries of the session's end, written with it (webhook-events.ts endOutbox).
+    const outboxPuts = outbox.map((delivery) => outboxPut(this.tableName, delivery));
+    const leading = [...reportPut, ...outboxPuts];
     const deferred = isTerminal(to) ? await deferredToolHistory(this.doc, this.tableName, sessionId) : [];
     const writes = [...deferred, history].filter((entries) => entries.length > 0);
     /** The record as the update returned it; after a transaction it is read back. */
     let updated: SessionRecord | undefined;
     try {
-      if (writes.length === 0 && !report) {
+      if (writes.length === 0 && leading.length === 0) {
         const { Attributes } = await this.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
         updated = toSession(Attributes);
       } else if (writes.length === 0) {
-        await this.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...reportPut] }));
+        await this.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...leading] }));
       } else {
         const count = writes.reduce((total, entries) => total + entries.length, 0);
         await withNextSlots(
@@ -202,7 +240,7 @@ export class SessionsRepository {
               new TransactWriteCommand({
                 TransactItems: [
                   { Update: withHistorySeq(update, first + count - 1) },
-                  ...reportPut,
+                  ...leading,
                   ...historyItems(sessionId, first, writes).map((Item) => ({
                     Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(sk)' },
                   })),
@@ -210,7 +248,7 @@ export class SessionsRepository {
               }),
             );
           },
-          1 + reportPut.length,
+          1 + leading.length,
         );
       }
     } catch (error) {

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { GSI1 } from '../tables';
 
 /**
@@ -11,7 +11,8 @@ import { GSI1 } from '../tables';
  *             session the sweeper ends, or a marker whose delete failed), filtered by owner, counted.
  *             No write of its own: a session that ends deletes its marker.
  * - starts    pk `STARTS#<ownerKeyId>`, sk `<UTC day>`: investigations started that day, taken
- *             atomically against the daily quota (one conditional update per start), deleted by TTL.
+ *             atomically against the daily quota (one conditional update per start, or per batch), deleted
+ *             by TTL.
  */
 const OPEN = 'OPEN';
 const startsKey = (ownerKeyId: string, day: string) => ({ pk: `STARTS#${ownerKeyId}`, sk: day });
@@ -52,14 +53,47 @@ export class StartLimitsRepository {
     limit: number,
     expiresAtEpoch: number,
   ): Promise<boolean> {
+    return this.tryTake(ownerKeyId, day, limit, 1, expiresAtEpoch);
+  }
+
+  /**
+   * Counts up to `wanted` starts at once (a batch) against the day's quota; how many it counted
+   * (0 when the quota is spent). One conditional update when they all fit; else it reads what is
+   * left and takes that, again if another start took some meanwhile.
+   */
+  async takeDailyStarts(
+    ownerKeyId: string,
+    day: string,
+    limit: number,
+    wanted: number,
+    expiresAtEpoch: number,
+  ): Promise<number> {
+    let taking = Math.min(wanted, limit);
+    for (let attempt = 0; taking > 0 && attempt < 10; attempt++) {
+      if (await this.tryTake(ownerKeyId, day, limit, taking, expiresAtEpoch)) return taking;
+      const { Item } = await this.doc.send(
+        new GetCommand({ TableName: this.table, Key: startsKey(ownerKeyId, day), ConsistentRead: true }),
+      );
+      taking = Math.min(wanted, limit - Number(Item?.starts ?? 0));
+    }
+    return 0;
+  }
+
+  private async tryTake(
+    ownerKeyId: string,
+    day: string,
+    limit: number,
+    count: number,
+    expiresAtEpoch: number,
+  ): Promise<boolean> {
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.table,
           Key: startsKey(ownerKeyId, day),
-          UpdateExpression: 'ADD starts :one SET expires_at_epoch = :expires',
-          ConditionExpression: 'attribute_not_exists(starts) OR starts < :limit',
-          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': expiresAtEpoch },
+          UpdateExpression: 'ADD starts :count SET expires_at_epoch = :expires',
+          ConditionExpression: 'attribute_not_exists(starts) OR starts <= :room',
+          ExpressionAttributeValues: { ':count': count, ':room': limit - count, ':expires': expiresAtEpoch },
         }),
       );
       return true;

@@ -8,12 +8,54 @@ import {
 import type { DeliveryStatus, WebhookDelivery } from '../../domain/webhooks/delivery';
 import { DELIVERY_LOG_DAYS } from '../../domain/webhooks/webhook';
 import { isConditionFailure } from '../condition-failures';
+import { GSI1 } from '../tables';
 import { deliveriesPk, deliverySk } from './webhook-items';
 
 const DAY_SECONDS = 86_400;
+/**
+ * The sparse gsi1 partition of the deliveries a session's status change wrote in its own
+ * transaction (outboxPut) and not yet claimed: what the sweeper dispatches again when their first
+ * send was lost. The first claim takes a delivery out of it.
+ */
+const OUTBOX = 'OUTBOX';
+
+function deliveryItem(delivery: WebhookDelivery) {
+  return {
+    pk: deliveriesPk(delivery.webhook_id),
+    sk: deliverySk(delivery.delivery_id),
+    ...delivery,
+    expires_at_epoch: Math.ceil(Date.parse(delivery.created_at) / 1000) + DELIVERY_LOG_DAYS * DAY_SECONDS,
+  };
+}
+
+/**
+ * The transaction Put of a delivery written with the status change that ends its session (cancel,
+ * the sweeper, the local restart): created unless it exists, and listed in the outbox until claimed.
+ */
+export function outboxPut(table: string, delivery: WebhookDelivery) {
+  return {
+    Put: {
+      TableName: table,
+      Item: {
+        ...deliveryItem(delivery),
+        [GSI1.partitionKey]: OUTBOX,
+        [GSI1.sortKey]: `${delivery.created_at}#${delivery.delivery_id}`,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
 
 function fromItem(item: Record<string, unknown>): WebhookDelivery {
-  const { pk: _pk, sk: _sk, expires_at_epoch: _ttl, claimed_until: _claim, ...rest } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    expires_at_epoch: _ttl,
+    claimed_until: _claim,
+    gsi1pk: _outbox,
+    gsi1sk: _outboxOrder,
+    ...rest
+  } = item;
   return rest as unknown as WebhookDelivery;
 }
 
@@ -35,13 +77,7 @@ export class DeliveriesRepository {
       await this.doc.send(
         new PutCommand({
           TableName: this.table,
-          Item: {
-            pk: deliveriesPk(delivery.webhook_id),
-            sk: deliverySk(delivery.delivery_id),
-            ...delivery,
-            expires_at_epoch:
-              Math.ceil(Date.parse(delivery.created_at) / 1000) + DELIVERY_LOG_DAYS * DAY_SECONDS,
-          },
+          Item: deliveryItem(delivery),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -80,7 +116,8 @@ export class DeliveriesRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: deliveriesPk(webhookId), sk: deliverySk(deliveryId) },
-          UpdateExpression: 'SET attempts = :attempt, #status = :delivering, claimed_until = :until',
+          // Claimed: out of the outbox (a no-op on a delivery that was never in it).
+          UpdateExpression: `SET attempts = :attempt, #status = :delivering, claimed_until = :until REMOVE ${GSI1.partitionKey}, ${GSI1.sortKey}`,
           ConditionExpression:
             '(attempts = :previous AND #status IN (:pending, :retrying)) OR (attempts = :attempt AND #status = :delivering AND claimed_until < :now)',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -131,6 +168,28 @@ export class DeliveriesRepository {
         ExpressionAttributeValues: values,
       }),
     );
+  }
+
+  /**
+   * The outbox's deliveries (outboxPut) created between `after` and `before` (ISO) and not yet
+   * claimed, oldest first, at most `limit`. The index is eventually consistent: read each again.
+   */
+  async listUnclaimed(after: string, before: string, limit: number) {
+    const { Items } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#gpk = :outbox AND #gsk BETWEEN :after AND :before',
+        ExpressionAttributeNames: { '#gpk': GSI1.partitionKey, '#gsk': GSI1.sortKey },
+        ExpressionAttributeValues: { ':outbox': OUTBOX, ':after': after, ':before': before },
+        ProjectionExpression: 'webhook_id, delivery_id',
+        Limit: limit,
+      }),
+    );
+    return (Items ?? []).map((item) => ({
+      webhook_id: String(item.webhook_id),
+      delivery_id: String(item.delivery_id),
+    }));
   }
 
   /** The webhook's deliveries still in the log, latest attempt (or creation) first, at most `limit`. */

@@ -2,6 +2,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StaleSessionLimits } from '../../../shared/domain/investigation/stale-sessions';
+import { lifecycleContext } from '../../../shared/services/sessions/lifecycle-context';
+import { OUTBOX_REDISPATCH_SECONDS } from '../../../shared/services/webhooks/webhook-events';
+import { sweepStaleSessions } from '../../../shared/services/workflow/stale-session-sweeper';
 import { signInToConsole } from '../../support/console-sign-in';
 import { errorShape, startTestService, type TestService } from '../../support/local-service';
 import { captureLogs } from '../../support/log-capture';
@@ -28,6 +32,8 @@ let receiverBase: string;
 let service: TestService;
 const ADMIN_PASSWORD = 'webhook-admin-test-password';
 const delivery: { steps?: number; mode?: 'concurrent' | 'sequential' } = {};
+const CANCELED = '198.51.100.29';
+const SWEPT = '198.51.100.30';
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -57,8 +63,15 @@ beforeAll(async () => {
       SIS_WEBHOOK_RETRY_SCHEDULE: '1,1',
       SIS_WEBHOOK_TIMEOUT_SECONDS: '1',
       SIS_CONSOLE_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      // The first outbox write of this entity's event fails, as a DynamoDB hiccup would.
-      SIS_FAULT_INJECTION: 'webhook-outbox@198.51.100.28=throw-once',
+      // The first outbox write of this entity's event fails, as a DynamoDB hiccup would; the first
+      // send of the cancel's and the sweep's events is lost (their runs are slowed, then abandoned).
+      SIS_FAULT_INJECTION: [
+        'webhook-outbox@198.51.100.28=throw-once',
+        `webhook-send@${CANCELED}=throw-once`,
+        `step-run-tool@${CANCELED}=delay:1500`,
+        `webhook-send@${SWEPT}=throw-once`,
+        `step-run-tool@${SWEPT}=delay:1500`,
+      ].join(','),
     },
     staleSessionSweep: false,
     stepFunctions: { atLeastOnce: delivery },
@@ -332,6 +345,81 @@ describe('webhook deliveries', () => {
     await new Promise((wake) => setTimeout(wake, 300));
     expect(at('/outbox-fault')).toHaveLength(1);
     expect(await deliveriesOf(webhookId)).toMatchObject([{ status: 'delivered', attempts: 1 }]);
+  });
+
+  /** Starts a slow run of `value`, then abandons it (no later step publishes anything). */
+  async function openAndAbandoned(apiKey: string, value: string) {
+    const started = await service.call('POST', '/api/v1/investigations/start', {
+      key: apiKey,
+      body: { entity: value, background: true },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    await until(() => (service.stepFunctions.abandon(started.body.run_id) > 0 ? true : undefined));
+    return started.body.session_id as string;
+  }
+
+  /** Nothing reached `path` (a sent message is delivered within milliseconds): it waits in the outbox. */
+  async function lostAt(path: string, webhookId: string) {
+    await new Promise((wake) => setTimeout(wake, 300));
+    expect(at(path)).toHaveLength(0);
+    expect(await deliveriesOf(webhookId)).toMatchObject([{ status: 'pending', attempts: 0 }]);
+  }
+
+  /** A sweep `aheadSeconds` from now (its clock moved on, as the schedule's next run). */
+  const sweepLater = (aheadSeconds: number, limits?: StaleSessionLimits) =>
+    sweepStaleSessions(
+      { ...lifecycleContext(), now: () => new Date(Date.now() + aheadSeconds * 1000) },
+      limits ? { limits } : {},
+    );
+
+  async function deliveredOnce(path: string, webhookId: string, secret: string) {
+    const [first] = await until(() => (at(path).length ? at(path) : undefined));
+    await settled(webhookId, 'delivered');
+    await new Promise((wake) => setTimeout(wake, 300));
+    expect(at(path)).toHaveLength(1);
+    expect(await deliveriesOf(webhookId)).toMatchObject([{ status: 'delivered', attempts: 1 }]);
+    return verify(secret, first!);
+  }
+
+  it('a lost send of the cancel’s event is sent again by the sweeper: delivered once', async () => {
+    const { apiKey, webhookId, secret } = await subscribe('/cancel-lost', ['investigation.canceled']);
+    const sessionId = await openAndAbandoned(apiKey, CANCELED);
+    const logs = captureLogs();
+    try {
+      const canceled = await service.call('POST', `/api/v1/public/sessions/${sessionId}/cancel`, {
+        key: apiKey,
+      });
+      expect(canceled.status).toBe(200);
+    } finally {
+      logs.stop();
+    }
+    expect(
+      logs.records().filter((r) => r.message === 'webhook event not published' && r.session_id === sessionId),
+    ).toHaveLength(1);
+    await lostAt('/cancel-lost', webhookId);
+    // Too soon for the sweeper (the first send may still be on its way), then due.
+    expect((await sweepLater(0)).redispatched).toBe(0);
+    expect((await sweepLater(OUTBOX_REDISPATCH_SECONDS + 1)).redispatched).toBe(1);
+    const event = await deliveredOnce('/cancel-lost', webhookId, secret);
+    expect(event).toMatchObject({ type: 'investigation.canceled', data: { session_id: sessionId } });
+    expect((await sweepLater(OUTBOX_REDISPATCH_SECONDS + 1)).redispatched).toBe(0);
+  });
+
+  it('a lost send of the sweeper’s event is sent again by its next run: delivered once', async () => {
+    const { apiKey, webhookId, secret } = await subscribe('/sweep-lost', ['investigation.failed']);
+    const sessionId = await openAndAbandoned(apiKey, SWEPT);
+    await service.stepFunctions.idle();
+    // Every open session is stale under these limits: the sweep ends the abandoned one.
+    const swept = await sweepLater(0, {
+      startGraceSeconds: 0,
+      runLimitSeconds: 0,
+      expressRunLimitSeconds: 0,
+    });
+    expect(swept.ended.map((e) => e.session_id)).toContain(sessionId);
+    await lostAt('/sweep-lost', webhookId);
+    expect((await sweepLater(OUTBOX_REDISPATCH_SECONDS + 1)).redispatched).toBe(1);
+    const event = await deliveredOnce('/sweep-lost', webhookId, secret);
+    expect(event).toMatchObject({ type: 'investigation.failed', data: { session_id: sessionId } });
   });
 
   it('removes a webhook (204, then 404)', async () => {

@@ -126,6 +126,9 @@ describe("brands' lesser-known own domains: ownership-likely, not flagged on the
       'amazon-business.net',
       'jpmorgan-chase.net',
       'deutsche-bank.com',
+      // A corporate compound the segmentation splits (user · content) is read whole first.
+      'dropboxusercontent.com',
+      'paypalobjects.com',
     ]) {
       const out = await analyse(value);
       expect(
@@ -137,7 +140,12 @@ describe("brands' lesser-known own domains: ownership-likely, not flagged on the
   });
 
   it('still flags the brand beside a lure or service word', async () => {
-    for (const value of ['paypal-business-login.com', 'coinbasemail-verify.com', 'amazonmail-support.ru']) {
+    for (const value of [
+      'paypal-business-login.com',
+      'coinbasemail-verify.com',
+      'amazonmail-support.ru',
+      'dropboxusercontent-login.com',
+    ]) {
       expect(await risk(value), value).toBeGreaterThanOrEqual(30);
     }
   });
@@ -160,6 +168,23 @@ describe('cross-sector lures: parcel and tax notices', () => {
       );
       expect(riskScore(out.findings), value).toBeGreaterThanOrEqual(30);
     }
+  });
+});
+
+describe('multi-word brands written with hyphens', () => {
+  it('reads the brand spelled across tokens beside a lure word, and leaves it alone beside corporate words', async () => {
+    for (const value of [
+      'royal-mail-redelivery.com',
+      'poste-italiane-pacco.com',
+      'bank-of-america-login.com',
+    ]) {
+      const out = await analyse(value);
+      expect(out.findings.find((f) => f.category === 'impersonation')?.finding_id, value).toMatch(
+        /^domain_analysis:combosquat:/,
+      );
+      expect(riskScore(out.findings), value).toBeGreaterThanOrEqual(30);
+    }
+    expect(await risk('deutsche-bank-group.com')).toBeLessThan(30);
   });
 });
 

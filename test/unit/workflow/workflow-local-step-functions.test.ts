@@ -208,6 +208,53 @@ describe('local Step Functions endpoint', () => {
     expect(invocations.some((i) => i.fn === 'step-run-tool' && i.event.session_id === 's-crash')).toBe(false);
   });
 
+  it('runs at most maxRunningExecutions at once: the others wait RUNNING, and one stopped while waiting never runs', async () => {
+    const bounded = await startLocalStepFunctions({
+      loadHandler: async (fn) => async (event) => stepHandler(fn, event as Event),
+      maxRunningExecutions: 1,
+    });
+    const boundedClient = new SFNClient({
+      endpoint: bounded.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const startBounded = (name: string, sessionId: string) =>
+      boundedClient.send(
+        new StartExecutionCommand({
+          stateMachineArn: bounded.stateMachineArn,
+          name,
+          input: JSON.stringify({ session_id: sessionId }),
+        }),
+      );
+    try {
+      let open!: () => void;
+      gates.set('s-slot-first', new Promise<void>((resolve) => (open = resolve)));
+      const first = await startBounded('run-slot-first', 's-slot-first');
+      const second = await startBounded('run-slot-second', 's-slot-second');
+      const third = await startBounded('run-slot-third', 's-slot-third');
+      const stepsOf = (session: string) => invocations.filter((i) => i.event.session_id === session);
+      await new Promise((wake) => setTimeout(wake, 50));
+      // The first holds the one slot; the others are accepted and RUNNING, but no step of theirs ran.
+      expect(stepsOf('s-slot-first').length).toBeGreaterThan(0);
+      expect(stepsOf('s-slot-second')).toHaveLength(0);
+      const describeBounded = (arn: string) =>
+        boundedClient.send(new DescribeExecutionCommand({ executionArn: arn }));
+      expect((await describeBounded(second.executionArn!)).status).toBe('RUNNING');
+      await boundedClient.send(new StopExecutionCommand({ executionArn: third.executionArn }));
+      open();
+      await bounded.idle();
+      expect((await describeBounded(first.executionArn!)).status).toBe('SUCCEEDED');
+      expect((await describeBounded(second.executionArn!)).status).toBe('SUCCEEDED');
+      expect((await describeBounded(third.executionArn!)).status).toBe('ABORTED');
+      expect(stepsOf('s-slot-third')).toHaveLength(0);
+      expect(statusChanges('run-slot-third').map((c) => (c.event.detail as Event).status)).toEqual([
+        'ABORTED',
+      ]);
+    } finally {
+      await bounded.stop();
+    }
+  });
+
   it('runs the same definition as Express: names may repeat, no Stop or Describe, no status-change event', async () => {
     const startExpress = (name: string, sessionId: string) =>
       client.send(
