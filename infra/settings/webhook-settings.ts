@@ -28,7 +28,7 @@ export const WEBHOOK_SETTINGS = {
     docs: {
       default: `\`${DEFAULT_RETRY_SCHEDULE.join(',')}\``,
       meaning:
-        'Seconds to wait before each further webhook delivery attempt (±20 % jitter; a longer `Retry-After` wins, capped at the longest wait). The default spreads 8 attempts over about 11 hours.',
+        'Seconds to wait before each further webhook delivery attempt (±20 % jitter; a longer `Retry-After` wins, up to a day). The default spreads 8 attempts over about 11 hours.',
     },
     variable: { name: 'SIS_WEBHOOK_RETRY_SCHEDULE', on: 'every function' },
   }),

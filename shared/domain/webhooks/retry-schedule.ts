@@ -2,8 +2,10 @@
  * When a failed delivery is tried again: `SIS_WEBHOOK_RETRY_SCHEDULE`, the seconds to wait before
  * each further attempt (comma-separated). The default spreads 8 attempts over about 11 hours, in the
  * spirit of Standard Webhooks' example schedule. Each wait gets ±20 % jitter, so receivers that fail
- * together are not retried together; a `Retry-After` longer than the wait replaces it (capped at the
- * schedule's longest wait, so a receiver cannot park a delivery for ever).
+ * together are not retried together; a receiver's `Retry-After` longer than the wait replaces it: the
+ * receiver knows when it can take the delivery again, and an attempt before then is wasted. It is
+ * capped at MAX_RETRY_WAIT_SECONDS (one day, the longest wait the schedule itself may list), so a
+ * receiver cannot park a delivery for ever; the schedule's length still bounds the attempts.
  */
 export const DEFAULT_RETRY_SCHEDULE = [5, 60, 300, 1800, 3600, 7200, 28800] as const;
 export const MAX_RETRY_WAIT_SECONDS = 86_400;
@@ -37,5 +39,5 @@ export function nextRetryWait(
   if (base === undefined) return undefined;
   const jittered = Math.max(1, Math.round(base * (1 - JITTER + 2 * JITTER * random())));
   if (retryAfterSeconds === undefined) return jittered;
-  return Math.max(jittered, Math.min(retryAfterSeconds, Math.max(...schedule)));
+  return Math.max(jittered, Math.min(Math.ceil(retryAfterSeconds), MAX_RETRY_WAIT_SECONDS));
 }
