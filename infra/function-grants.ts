@@ -78,12 +78,15 @@ export interface FunctionGrants {
    */
   feeds?: 'read' | 'readWrite' | 'settings';
   /**
-   * Publishes webhook events or schedules their retries (docs/soar.md "Webhooks"): may send to the
-   * webhook queue, and receives SIS_WEBHOOK_QUEUE_URL. Publishing also reads the subscriptions and
-   * writes the delivery items of the sessions table: granted by the function's sessions grant, or
-   * by `webhookItems` when it has none.
+   * Publishes webhook events or schedules their retries (docs/soar.md "Webhooks"): may invoke the
+   * delivery function (lambda:InvokeFunction on it only), create schedules in the webhooks' schedule
+   * group only, and pass the scheduler role to EventBridge Scheduler only
+   * (infra/constructs/webhook-delivery.ts grantDispatch); receives SIS_WEBHOOK_FUNCTION_ARN,
+   * SIS_WEBHOOK_SCHEDULE_GROUP and SIS_WEBHOOK_SCHEDULER_ROLE_ARN. Publishing also reads the
+   * subscriptions and writes the delivery items of the sessions table: granted by the function's
+   * sessions grant, or by `webhookItems` when it has none.
    */
-  webhookQueueSend?: boolean;
+  webhookDispatch?: boolean;
   /**
    * The webhook items of the sessions table and no other: read, put and update held by IAM to the
    * subscriptions' and delivery logs' partitions (`dynamodb:LeadingKeys` WEBHOOKS, WEBHOOK#*;
@@ -169,7 +172,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'cancel-investigation': {
     tables: { sessions: { access: 'readWrite' } },
     stateMachine: ['stop'],
-    webhookQueueSend: true,
+    webhookDispatch: true,
   },
   // The "do not share" marks (sessions table, that partition only): withheld from API keys.
   'query-knowledge-graph': {
@@ -206,7 +209,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'console-cancel-investigation': {
     tables: { sessions: { access: 'readWrite' } },
     stateMachine: ['stop'],
-    webhookQueueSend: true,
+    webhookDispatch: true,
   },
   'console-list-incidents': {
     tables: { incidents: { access: 'read', indexes: ['gsi1'] } },
@@ -234,7 +237,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     stateMachine: ['start'],
     incidentQueueSend: true,
     // and publishes `incident.enriched` once every entity's session has ended.
-    webhookQueueSend: true,
+    webhookDispatch: true,
   },
   'siem-pull': { tables: { incidents: { access: 'readWrite' } }, incidentQueueSend: true },
   // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
@@ -267,20 +270,20 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   // Bedrock analyst mode: the conversation state and each turn's history; the model grant is added
   // by the workflow construct from the deployment's analyst settings (exactly one model ARN).
   'step-analyst-turn': { tables: { sessions: { access: 'readWrite' } } },
-  // The steps and paths that end a session publish its webhook event (webhookQueueSend).
+  // The steps and paths that end a session publish its webhook event (webhookDispatch).
   'step-persist': {
     tables: { sessions: { access: 'readWrite' }, graph: { access: 'readWrite' } },
-    webhookQueueSend: true,
+    webhookDispatch: true,
   },
-  'step-mark-failed': { tables: { sessions: { access: 'readWrite' } }, webhookQueueSend: true },
-  'workflow-status-change': { tables: { sessions: { access: 'readWrite' } }, webhookQueueSend: true },
+  'step-mark-failed': { tables: { sessions: { access: 'readWrite' } }, webhookDispatch: true },
+  'workflow-status-change': { tables: { sessions: { access: 'readWrite' } }, webhookDispatch: true },
   // Lists open sessions on the sparse gsi1 (Query, then their META with BatchGetItem; deletes open
   // markers of ended sessions), ends stale ones like the status-change path does, after
   // DescribeExecution on their run.
   'sweep-stale-sessions': {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['describe'],
-    webhookQueueSend: true,
+    webhookDispatch: true,
   },
   // Batches (docs/soar.md): one start per entity (as start-investigation) and the batch item; the
   // read is the batch item and its sessions' META (BatchGetItem).
@@ -323,11 +326,11 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   },
   'list-webhook-deliveries': { tables: { sessions: { access: 'read' } } },
   // The delivery function (infra/constructs/webhook-delivery.ts): reads the subscription and signs
-  // with its secret, claims and records attempts, disables on 410, re-queues retries.
+  // with its secret, claims and records attempts, disables on 410, schedules retries.
   'deliver-webhook': {
     webhookItems: true,
     webhookSecrets: 'read',
-    webhookQueueSend: true,
+    webhookDispatch: true,
     auditAppend: true,
   },
 };

@@ -71,7 +71,7 @@ export class TenantStack extends Stack {
   readonly incidentSync: IncidentSync;
   /** The public feeds: compiled-set bucket, refresh function and schedules, staleness alarm. */
   readonly feeds: FeedRefresh;
-  /** The webhook delivery queue, its DLQ and the delivery function. */
+  /** The delivery function, its schedule group for retries and the role the schedules run with. */
   readonly webhookDelivery: WebhookDelivery;
   /** Route functions by `functionName`. */
   readonly routeFunctions: Map<string, ServiceFunction>;
@@ -136,6 +136,8 @@ export class TenantStack extends Stack {
     // Keep last: alarms and the dashboard cover every function, state machine and dead-letter queue
     // the stack holds at this point.
     this.observability = this.addObservability(settings);
+    // A delivery invocation Lambda gave up on ends where the operator is told: the alarm topic.
+    this.webhookDelivery.sendFailedInvocationsTo(this.observability.topic);
     addObservabilityOutputs(this, this.observability, this.api);
     this.acknowledgeFindings();
     addServiceOutputs(this, this);

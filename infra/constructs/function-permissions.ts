@@ -44,8 +44,8 @@ export interface GrantTargets {
    */
   expressStateMachine?: IStateMachine;
   incidentQueue?: IQueue;
-  /** The webhook delivery queue (webhook-delivery.ts). */
-  webhookQueue?: IQueue;
+  /** Webhook dispatch: invoke the delivery function, schedule retries (webhook-delivery.ts grantDispatch). */
+  webhookDispatch?: { grantDispatch(fn: ServiceFunction): void };
   apiAdmin?: ApiAdminTarget;
   /** The public feeds: their settings and the bucket of compiled sets (feed-refresh.ts). */
   feeds?: {
@@ -188,13 +188,10 @@ export function applyFunctionGrants(
     }
   }
 
-  if (grants.webhookQueueSend) {
-    const queue = targets.webhookQueue;
-    if (!queue) warnMissing(fn, 'the webhook queue');
-    else {
-      queue.grantSendMessages(fn.grantable);
-      fn.addEnvironment('SIS_WEBHOOK_QUEUE_URL', queue.queueUrl);
-    }
+  if (grants.webhookDispatch) {
+    const dispatch = targets.webhookDispatch;
+    if (!dispatch) warnMissing(fn, 'the webhook delivery function');
+    else dispatch.grantDispatch(fn);
   }
 
   if (grants.webhookItems) {

@@ -34,7 +34,7 @@ export function grantTargets(sources: GrantSources): GrantTargets {
     ...(sources.stateMachine ? {} : { expressStateMachine: workflow.expressStateMachine }),
     incidentQueue: sources.incidentQueue ?? sources.incidentSync.queue,
     feeds: sources.feeds,
-    webhookQueue: sources.webhookDelivery.queue,
+    webhookDispatch: sources.webhookDelivery,
     apiAdmin: {
       tenant: settings.tenant,
       restApiId: api.api.restApiId,

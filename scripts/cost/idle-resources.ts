@@ -327,6 +327,14 @@ const RULES: Record<string, Rule> = {
   'AWS::ApiGateway::BasePathMapping': { kind: 'free', note: 'part of the custom domain' },
   'AWS::SQS::QueuePolicy': { kind: 'free', note: 'resource policy' },
   'AWS::SNS::TopicPolicy': { kind: 'free', note: 'resource policy' },
+  'AWS::Scheduler::ScheduleGroup': {
+    kind: 'free',
+    note: "a group of schedules (the webhooks' one-shot retries, $1.00 per million invocations, are usage)",
+  },
+  'AWS::Lambda::EventInvokeConfig': {
+    kind: 'free',
+    note: 'async-invoke retries and on-failure destination (its SNS notifications are usage)',
+  },
   'AWS::WAFv2::WebACLAssociation': { kind: 'free', note: 'the web ACL is priced above' },
   'AWS::CDK::Metadata': { kind: 'free', note: 'CDK bookkeeping' },
   'AWS::Cognito::UserPoolClient': { kind: 'free', note: 'part of the user pool' },

@@ -41,7 +41,7 @@ export function addAlarmTopic(scope: Construct, tenant: string, alarmEmail?: str
   Validations.of(topic).acknowledge({
     id: 'AwsSolutions-SNS2',
     reason:
-      'CloudWatch alarms cannot publish to a topic encrypted with the AWS managed SNS key, and a customer-managed key costs $1/month per tenant at idle; alarm notifications carry alarm names and thresholds only, no tenant data.',
+      'CloudWatch alarms cannot publish to a topic encrypted with the AWS managed SNS key, and a customer-managed key costs $1/month per tenant at idle; alarm notifications carry alarm names and thresholds only, and the failed-invocation records of the webhook delivery function (its on-failure destination) the IDs of a webhook and a delivery and the error, no tenant data.',
   });
   return topic;
 }

@@ -146,8 +146,26 @@ const feedRefresh: Allowed[] = [
 const EXECUTIONS =
   'arn:<Partition>:states:<Region>:<AccountId>:execution:{state-machine/investigation.name}:*';
 const QUEUE_SEND = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
-/** The functions that end a session (or enrich an incident) publish its webhook event. */
-const WEBHOOK_SEND: Allowed[] = [{ actions: QUEUE_SEND, resources: ['{queue/webhooks}'] }];
+/**
+ * The functions that end a session (or enrich an incident) publish its webhook event: invoke the
+ * delivery function, create one-shot schedules in the webhooks' group, pass the scheduler role to
+ * EventBridge Scheduler only.
+ */
+const WEBHOOK_DISPATCH: Allowed[] = [
+  {
+    actions: ['lambda:InvokeFunction'],
+    resources: [`arn:<Partition>:lambda:<Region>:<AccountId>:function:sis-${TENANT}-deliver-webhook`],
+  },
+  {
+    actions: ['scheduler:CreateSchedule'],
+    resources: [`arn:<Partition>:scheduler:<Region>:<AccountId>:schedule/sis-${TENANT}-webhooks/*`],
+  },
+  {
+    actions: ['iam:PassRole'],
+    resources: ['{role/scheduler:deliver-webhook}'],
+    condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+  },
+];
 const QUEUE_CONSUME = [
   'sqs:ReceiveMessage',
   'sqs:ChangeMessageVisibility',
@@ -195,7 +213,7 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'cancel-investigation': [
     ...writeTable('sessions'),
     { actions: ['states:StopExecution'], resources: [EXECUTIONS] },
-    ...WEBHOOK_SEND,
+    ...WEBHOOK_DISPATCH,
   ],
   // The functions that issue or verify pagination cursors read the cursor secret's item, and nothing else does.
   'get-session-history': [...readTable('sessions'), ...CURSOR_SECRET],
@@ -221,14 +239,14 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'step-run-intel': [...writeTable('sessions'), ...writeTable('intel'), ...readTable('graph')],
   'step-assess': writeTable('sessions'),
   'step-analyst-turn': writeTable('sessions'),
-  'step-persist': [...writeTable('sessions'), ...writeTable('graph'), ...WEBHOOK_SEND],
-  'step-mark-failed': [...writeTable('sessions'), ...WEBHOOK_SEND],
-  'workflow-status-change': [...writeTable('sessions'), ...WEBHOOK_SEND],
+  'step-persist': [...writeTable('sessions'), ...writeTable('graph'), ...WEBHOOK_DISPATCH],
+  'step-mark-failed': [...writeTable('sessions'), ...WEBHOOK_DISPATCH],
+  'workflow-status-change': [...writeTable('sessions'), ...WEBHOOK_DISPATCH],
   // Lists open sessions on the sparse index, ends stale ones, after asking Step Functions about their run.
   'sweep-stale-sessions': [
     ...writeTable('sessions', true),
     { actions: ['states:DescribeExecution'], resources: [EXECUTIONS] },
-    ...WEBHOOK_SEND,
+    ...WEBHOOK_DISPATCH,
   ],
   // Also starts the auto-investigations of arriving incidents and schedules their follow-ups.
   'incident-sync-consumer': [
@@ -241,7 +259,7 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
     },
     { actions: QUEUE_CONSUME, resources: ['{queue/incidents}'] },
     { actions: QUEUE_SEND, resources: ['{queue/incidents}'] },
-    ...WEBHOOK_SEND,
+    ...WEBHOOK_DISPATCH,
   ],
   'siem-pull': [...writeTable('incidents'), { actions: QUEUE_SEND, resources: ['{queue/incidents}'] }],
   // The web console: pages and the token check read no data; data routes as their plugin twins.
@@ -266,7 +284,7 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'console-cancel-investigation': [
     ...writeTable('sessions'),
     { actions: ['states:StopExecution'], resources: [EXECUTIONS] },
-    ...WEBHOOK_SEND,
+    ...WEBHOOK_DISPATCH,
   ],
   'console-list-incidents': [...readTable('incidents', true), ...CURSOR_SECRET],
   'console-get-incident': readTable('incidents'),
@@ -298,7 +316,7 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'get-investigation-batch': readTable('sessions'),
   'get-mcp-manifest': [],
   // Webhooks (docs/soar.md "Webhooks"): subscriptions in the sessions table, secrets in their own
-  // partitions of the keys table; the delivery function touches only webhook items and re-queues.
+  // partitions of the keys table; the delivery function touches only webhook items and schedules retries.
   // Each change appends its audit record (a 410's disable too).
   'create-webhook': [...writeTable('sessions'), ...WEBHOOK_SECRET_WRITE, ...AUDIT_APPEND],
   'list-webhooks': readTable('sessions'),
@@ -308,8 +326,9 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'deliver-webhook': [
     ...WEBHOOK_ITEMS,
     ...webhookSecrets(['dynamodb:GetItem']),
-    { actions: QUEUE_CONSUME, resources: ['{queue/webhooks}'] },
-    ...WEBHOOK_SEND,
+    ...WEBHOOK_DISPATCH,
+    // Its asynchronous invocations Lambda gave up on go to the alarm topic (on-failure destination).
+    { actions: ['sns:Publish'], resources: ['{topic/alarms}'] },
     ...AUDIT_APPEND,
   ],
 };
@@ -352,6 +371,13 @@ export const SERVICE_ROLE_ALLOWLIST: Record<string, Allowed[]> = {
   ],
   'scheduler:siem-pull': [
     { actions: ['lambda:InvokeFunction'], resources: ['{function/siem-pull}', '{function/siem-pull}:*'] },
+  ],
+  // The webhooks' one-shot retry schedules (created at run time) run with this role.
+  'scheduler:deliver-webhook': [
+    {
+      actions: ['lambda:InvokeFunction'],
+      resources: ['{function/deliver-webhook}', '{function/deliver-webhook}:*'],
+    },
   ],
 };
 

@@ -33,6 +33,15 @@ function stripTenant(name: unknown): string {
   return String(name).replace(new RegExp(`^sis-${TENANT}-`), '');
 }
 
+/** EventBridge Scheduler roles (infra/constructs/scheduler-role.ts) say which function they start. */
+function schedulerRoleTarget(resource: { Type: string; Properties: Record<string, unknown> }) {
+  if (resource.Type !== 'AWS::IAM::Role') return undefined;
+  const started = /^Lets EventBridge Scheduler start (.+)$/.exec(
+    String(resource.Properties?.Description ?? ''),
+  );
+  return started ? `scheduler:${stripTenant(started[1])}` : undefined;
+}
+
 function symbolOf(t: TemplateJson, logicalId: string): string {
   const resource = t.Resources[logicalId];
   if (!resource) return `?${logicalId}`;
@@ -52,6 +61,8 @@ function symbolOf(t: TemplateJson, logicalId: string): string {
       return `log-group/${String(p.LogGroupName ?? logicalId)}`;
     case 'AWS::S3::Bucket':
       return 'bucket';
+    case 'AWS::IAM::Role':
+      return `role/${schedulerRoleTarget(resource) ?? logicalId}`;
     case 'AWS::ApiGateway::RestApi':
       return 'rest-api';
     case 'AWS::ApiGateway::UsagePlan':
@@ -123,7 +134,9 @@ function principalsOfRoles(t: TemplateJson): Map<string, string> {
     }
   }
   for (const [id, r] of Object.entries(t.Resources)) {
-    if (r.Type === 'AWS::IAM::Role' && !owners.has(id)) owners.set(id, `role:${id}`);
+    // A role only passed to Scheduler at run time (the webhooks' retries) has no schedule in the template.
+    if (r.Type === 'AWS::IAM::Role' && !owners.has(id))
+      owners.set(id, schedulerRoleTarget(r) ?? `role:${id}`);
   }
   return owners;
 }

@@ -122,15 +122,12 @@ describe('the idle list', () => {
     expect(report.totalMonthlyUsd).toBeLessThan(10);
   });
 
-  // $1.00 until the webhook queue (issue 38): its Lambda poller's empty receives ($0.26) and its
-  // dead-letter alarm ($0.10) are always on. Issue 38 asks for idle cost unchanged: a known miss,
-  // to be removed by delivering through one-shot schedules or making webhooks opt-in.
-  it('bills at most $1.25 a month with default settings, not counting the dashboard', () => {
+  it('bills at most $1.00 a month with default settings, not counting the dashboard', () => {
     const report = idleCostReport(template);
     const dashboard = report.lines
       .filter((line) => line.type === 'AWS::CloudWatch::Dashboard')
       .reduce((sum, line) => sum + line.monthlyUsd, 0);
-    expect(report.totalMonthlyUsd - dashboard).toBeLessThanOrEqual(1.25);
+    expect(report.totalMonthlyUsd - dashboard).toBeLessThanOrEqual(1.0);
   });
 
   it('prices the options: WAF adds a web ACL and its rules, a SIEM connector an enabled schedule', () => {
