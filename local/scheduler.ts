@@ -44,6 +44,7 @@ interface CreateScheduleBody {
 
 const AT = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$/;
 const NAME = /^[0-9a-zA-Z_.-]{1,64}$/;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((done, fail) => {
@@ -103,8 +104,17 @@ export async function startLocalScheduler(options: {
       dueAt: Date.parse(`${at[1]}Z`),
     };
     created.push(schedule);
-    const timer = setTimeout(() => fire(key, schedule), Math.max(0, schedule.dueAt - Date.now()));
-    timers.set(key, timer);
+    // Node fires a timer longer than MAX_TIMER_MS at once: a far schedule waits in steps.
+    const arm = () => {
+      const left = schedule.dueAt - Date.now();
+      timers.set(
+        key,
+        left > MAX_TIMER_MS
+          ? setTimeout(arm, MAX_TIMER_MS)
+          : setTimeout(() => fire(key, schedule), Math.max(0, left)),
+      );
+    };
+    arm();
     existing.add(key);
     return [200, { ScheduleArn: `arn:aws:scheduler:${region}:000000000000:schedule/${group}/${name}` }];
   };

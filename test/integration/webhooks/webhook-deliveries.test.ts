@@ -12,7 +12,7 @@ import { captureLogs } from '../../support/log-capture';
 
 /**
  * Webhooks over the whole local runtime (gateway, authorizer, real handlers, the real ASL, the
- * in-process delivery queue with SQS delays, the real delivery function): a receiver on 127.0.0.1
+ * local Lambda Invoke and Scheduler servers running the real delivery function): a receiver on 127.0.0.1
  * verifies every delivery with standardwebhooks' own Webhook.verify. Each case subscribes with
  * `key_id` of a key of its own, so only its investigations reach its receiver path.
  */
