@@ -125,11 +125,7 @@ export class TenantStack extends Stack {
       incidentSync: this.incidentSync,
       feeds: this.feeds,
     } = this.addBackgroundParts(settings, defaults, removalPolicy));
-    this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {
-      defaults,
-      tenant: settings.tenant,
-      removalPolicy,
-    });
+    this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', { defaults, tenant: settings.tenant });
     this.routeFunctions = addRouteFunctions(this, this.api, routes, defaults, this.consoleSignIn.environment);
     this.wireFunctions(props, tableKey);
     this.webAcl = addEdge(this, settings, this.api);

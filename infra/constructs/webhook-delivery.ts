@@ -1,4 +1,4 @@
-import { ArnFormat, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import { EventInvokeConfig } from 'aws-cdk-lib/aws-lambda';
 import { SnsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -26,7 +26,6 @@ export const DELIVERY_INVOKE_RETRIES = 2;
 export interface WebhookDeliveryProps {
   defaults: ServiceFunctionDefaults;
   tenant: string;
-  removalPolicy: RemovalPolicy;
 }
 
 /**
@@ -65,7 +64,9 @@ export class WebhookDelivery extends Construct {
     this.scheduleGroupName = tenantResourceName(props.tenant, 'webhooks');
     this.scheduleGroup = new ScheduleGroup(this, 'ScheduleGroup', {
       scheduleGroupName: this.scheduleGroupName,
-      removalPolicy: props.removalPolicy,
+      // Always removed with the stack: it holds only pending retries, which would target a deleted
+      // function; the deliveries themselves stay in the (kept) sessions table.
+      removalPolicy: RemovalPolicy.DESTROY,
     });
     this.schedulerRole = addSchedulerRole(this, this.deliver, 'the delivery function');
     this.deliver.function.grantInvoke(this.schedulerRole);
