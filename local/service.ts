@@ -31,8 +31,6 @@ import { createLocalDynamoDbClient, startDynamoDbLocal } from './dynamodb-local'
 import { startFeedSchedules } from './feed-schedules';
 import { type AuthorizerHandler, createGateway, type ProxyHandler } from './gateway';
 import { startIntervalJob } from './interval-job';
-import { type LocalFunction, type LocalLambda, startLocalLambda } from './lambda-invoke';
-import { type LocalScheduler, startLocalScheduler } from './scheduler';
 import { startSiemPullSchedule } from './siem-pull-schedule';
 import { type LocalQueue, type LocalQueueOptions, type SqsConsumer, startLocalQueue } from './sqs';
 import {
@@ -40,6 +38,8 @@ import {
   type LocalStepFunctionsOptions,
   startLocalStepFunctions,
 } from './step-functions';
+import { type LocalFunction, type LocalLambda, startLocalLambda } from './webhooks/lambda-invoke';
+import { type LocalScheduler, startLocalScheduler } from './webhooks/scheduler';
 
 /** The delivery function's name here, as the stack names it for the tenant `local`. */
 const LOCAL_DELIVER_WEBHOOK_FUNCTION = 'sis-local-deliver-webhook';

@@ -62,9 +62,9 @@ const variables = {
   SIS_EXPRESS_STATE_MACHINE_ARN: optionalText,
   /** Set only for the local runtime: the local SQS endpoint. */
   SIS_SQS_ENDPOINT: optionalUrl,
-  /** Set only for the local runtime: the local Lambda endpoint (Invoke; local/lambda-invoke.ts). */
+  /** Set only for the local runtime: the local Lambda endpoint (Invoke; local/webhooks/lambda-invoke.ts). */
   SIS_LAMBDA_ENDPOINT: optionalUrl,
-  /** Set only for the local runtime: the local EventBridge Scheduler endpoint (local/scheduler.ts). */
+  /** Set only for the local runtime: the local EventBridge Scheduler endpoint (local/webhooks/scheduler.ts). */
   SIS_SCHEDULER_ENDPOINT: optionalUrl,
   SIS_INCIDENT_QUEUE_URL: optionalText,
   /** How long a synchronous start waits before handing back the session to poll. */

@@ -13,7 +13,7 @@ import { ServiceUnavailableError } from '../../domain/core/errors';
  *
  * Scheduler invokes with 60-second precision (within the minute its expression names), so on AWS the
  * time is rounded up to the next whole minute: a retry never comes before its wait (a receiver's
- * Retry-After holds), at most a minute after it. The local server (local/scheduler.ts) fires at the
+ * Retry-After holds), at most a minute after it. The local server (local/webhooks/scheduler.ts) fires at the
  * named second, and is given second precision. Locally both clients reach the local runtime's
  * servers through SIS_LAMBDA_ENDPOINT and SIS_SCHEDULER_ENDPOINT.
  */

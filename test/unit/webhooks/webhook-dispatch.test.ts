@@ -1,8 +1,8 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LocalLambda, startLocalLambda } from '../../../local/lambda-invoke';
-import { type LocalScheduler, startLocalScheduler } from '../../../local/scheduler';
+import { type LocalLambda, startLocalLambda } from '../../../local/webhooks/lambda-invoke';
+import { type LocalScheduler, startLocalScheduler } from '../../../local/webhooks/scheduler';
 import { parseConfig } from '../../../shared/config';
 import {
   atExpression,
@@ -14,7 +14,7 @@ import {
 
 /**
  * The dispatch adapter with the real @aws-sdk/client-lambda and @aws-sdk/client-scheduler against the
- * local runtime's servers of their wire formats (local/lambda-invoke.ts, local/scheduler.ts): what
+ * local runtime's servers of their wire formats (local/webhooks/lambda-invoke.ts, local/webhooks/scheduler.ts): what
  * Invoke and CreateSchedule receive. The function behind the local Lambda records its events.
  */
 const FUNCTION = 'sis-test-deliver-webhook';

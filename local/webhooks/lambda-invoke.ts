@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localLambdaContext } from './lambda-context';
+import { localLambdaContext } from '../lambda-context';
+import { readBody } from '../step-functions-support';
 
 /**
  * The local runtime's Lambda Invoke endpoint: the one operation of the Lambda REST-JSON API the service
@@ -38,15 +39,6 @@ export interface LocalLambda {
 export function functionNameOf(nameOrArn: string): string {
   const match = /^arn:[^:]+:lambda:[^:]*:[^:]*:function:([^:]+)/.exec(nameOrArn);
   return match?.[1] ?? nameOrArn;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((done, fail) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', fail);
-  });
 }
 
 const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;

@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../step-functions-support';
 
 /**
  * The local runtime's EventBridge Scheduler: the one operation the service calls, `CreateSchedule`
@@ -45,15 +46,6 @@ interface CreateScheduleBody {
 const AT = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$/;
 const NAME = /^[0-9a-zA-Z_.-]{1,64}$/;
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((done, fail) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', fail);
-  });
-}
 
 export async function startLocalScheduler(options: {
   invoke: (targetArn: string, input: unknown) => void;
