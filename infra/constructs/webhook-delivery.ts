@@ -117,6 +117,8 @@ export class WebhookDelivery extends Construct {
         conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
       }),
     );
+    // Created before the functions that schedule into it (their first retry may follow the deploy at once).
+    fn.function.node.addDependency(this.scheduleGroup);
     fn.addEnvironment('SIS_WEBHOOK_FUNCTION_ARN', this.deliverFunctionArn);
     fn.addEnvironment('SIS_WEBHOOK_SCHEDULE_GROUP', this.scheduleGroupName);
     const arnPrefix = `arn:${nagPseudo(stack.partition, 'Partition')}:scheduler:${nagPseudo(stack.region, 'Region')}:${nagPseudo(stack.account, 'AccountId')}`;

@@ -8,7 +8,10 @@ import {
   physicalFunctionName,
   ServiceFunction,
 } from '../../../infra/constructs/service-function';
-import { DELIVER_WEBHOOK_FUNCTION } from '../../../infra/constructs/webhook-delivery';
+import {
+  DELIVER_WEBHOOK_FUNCTION,
+  DELIVERY_INVOKE_RETRIES,
+} from '../../../infra/constructs/webhook-delivery';
 import { grantsFor } from '../../../infra/function-grants';
 import { stackName, type TenantStack } from '../../../infra/stack';
 import {
@@ -432,5 +435,32 @@ describe('tenant stack shape', () => {
       ) ?? [''];
       expect(tableNames).toContain(JSON.stringify({ Ref: logicalId }));
     }
+  });
+  it('delivers webhooks with nothing always on: no queue or poller, a schedule group, retries to the alarm topic', () => {
+    const deliverName = physicalFunctionName('test', DELIVER_WEBHOOK_FUNCTION);
+    const [deliverId] = [...resourcesOfType(template, 'AWS::Lambda::Function')].find(
+      ([, fn]) => fn.Properties.FunctionName === deliverName,
+    ) ?? [''];
+    const queueNames = [...resourcesOfType(template, 'AWS::SQS::Queue').values()].map(
+      (q) => q.Properties.QueueName,
+    );
+    expect(queueNames.filter((name) => String(name).includes('webhook'))).toEqual([]);
+    const mappings = [...resourcesOfType(template, 'AWS::Lambda::EventSourceMapping').values()];
+    expect(mappings.filter((m) => JSON.stringify(m.Properties.FunctionName).includes(deliverId))).toEqual([]);
+    expect([...resourcesOfType(template, 'AWS::Scheduler::ScheduleGroup').values()]).toEqual([
+      expect.objectContaining({ Properties: { Name: 'sis-test-webhooks' }, DeletionPolicy: 'Delete' }),
+    ]);
+    const [topicId] = [...resourcesOfType(template, 'AWS::SNS::Topic')].find(
+      ([, t]) => t.Properties.TopicName === 'sis-test-alarms',
+    ) ?? [''];
+    expect([...resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig').values()]).toEqual([
+      expect.objectContaining({
+        Properties: expect.objectContaining({
+          FunctionName: { Ref: deliverId },
+          MaximumRetryAttempts: DELIVERY_INVOKE_RETRIES,
+          DestinationConfig: { OnFailure: { Destination: { Ref: topicId } } },
+        }),
+      }),
+    ]);
   });
 });
