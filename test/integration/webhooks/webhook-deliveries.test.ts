@@ -243,6 +243,13 @@ describe('webhook deliveries', () => {
     const [flakyLog] = await deliveriesOf(flaky.webhookId);
     expect(flakyLog).toMatchObject({ status: 'delivered', attempts: 2, last_status_code: 200 });
     expect(flakyLog!.delivery_id).toBe(attempts[0]!.headers['webhook-id']);
+    // The first attempt was an asynchronous invoke; the retry a one-shot schedule, deleted once it ran.
+    const retries = service.webhooks.scheduler
+      .created()
+      .filter((schedule) => schedule.name.startsWith(flakyLog!.delivery_id));
+    expect(retries.map((schedule) => [schedule.name, schedule.actionAfterCompletion])).toEqual([
+      [`${flakyLog!.delivery_id}-attempt-2`, 'DELETE'],
+    ]);
   });
 
   it('disables a webhook whose receiver answers 410', async () => {
