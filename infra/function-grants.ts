@@ -78,15 +78,16 @@ export interface FunctionGrants {
    */
   feeds?: 'read' | 'readWrite' | 'settings';
   /**
-   * Publishes webhook events or schedules their retries (docs/soar.md "Webhooks"): may invoke the
-   * delivery function (lambda:InvokeFunction on it only), create schedules in the webhooks' schedule
-   * group only, and pass the scheduler role to EventBridge Scheduler only
-   * (infra/constructs/webhook-delivery.ts grantDispatch); receives SIS_WEBHOOK_FUNCTION_ARN,
+   * Webhook attempts (docs/soar.md "Webhooks"; infra/constructs/webhook-delivery.ts grantDispatch).
+   * `invoke`: publishes events, whose first attempts are asynchronous invokes of the delivery
+   * function (lambda:InvokeFunction on it only). `schedule`: schedules retries, one-shot schedules in
+   * the webhooks' schedule group only (scheduler:CreateSchedule), run with the scheduler role it may
+   * pass to EventBridge Scheduler only. Both receive SIS_WEBHOOK_FUNCTION_ARN; `schedule` also
    * SIS_WEBHOOK_SCHEDULE_GROUP and SIS_WEBHOOK_SCHEDULER_ROLE_ARN. Publishing also reads the
    * subscriptions and writes the delivery items of the sessions table: granted by the function's
    * sessions grant, or by `webhookItems` when it has none.
    */
-  webhookDispatch?: boolean;
+  webhookDispatch?: 'invoke' | 'schedule';
   /**
    * The webhook items of the sessions table and no other: read, put and update held by IAM to the
    * subscriptions' and delivery logs' partitions (`dynamodb:LeadingKeys` WEBHOOKS, WEBHOOK#*;
@@ -172,7 +173,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'cancel-investigation': {
     tables: { sessions: { access: 'readWrite' } },
     stateMachine: ['stop'],
-    webhookDispatch: true,
+    webhookDispatch: 'invoke',
   },
   // The "do not share" marks (sessions table, that partition only): withheld from API keys.
   'query-knowledge-graph': {
@@ -209,7 +210,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'console-cancel-investigation': {
     tables: { sessions: { access: 'readWrite' } },
     stateMachine: ['stop'],
-    webhookDispatch: true,
+    webhookDispatch: 'invoke',
   },
   'console-list-incidents': {
     tables: { incidents: { access: 'read', indexes: ['gsi1'] } },
@@ -237,7 +238,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
     stateMachine: ['start'],
     incidentQueueSend: true,
     // and publishes `incident.enriched` once every entity's session has ended.
-    webhookDispatch: true,
+    webhookDispatch: 'invoke',
   },
   'siem-pull': { tables: { incidents: { access: 'readWrite' } }, incidentQueueSend: true },
   // Investigation workflow steps (infra/workflow/definition.ts) and the status-change write-back.
@@ -273,17 +274,17 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   // The steps and paths that end a session publish its webhook event (webhookDispatch).
   'step-persist': {
     tables: { sessions: { access: 'readWrite' }, graph: { access: 'readWrite' } },
-    webhookDispatch: true,
+    webhookDispatch: 'invoke',
   },
-  'step-mark-failed': { tables: { sessions: { access: 'readWrite' } }, webhookDispatch: true },
-  'workflow-status-change': { tables: { sessions: { access: 'readWrite' } }, webhookDispatch: true },
+  'step-mark-failed': { tables: { sessions: { access: 'readWrite' } }, webhookDispatch: 'invoke' },
+  'workflow-status-change': { tables: { sessions: { access: 'readWrite' } }, webhookDispatch: 'invoke' },
   // Lists open sessions on the sparse gsi1 (Query, then their META with BatchGetItem; deletes open
   // markers of ended sessions), ends stale ones like the status-change path does, after
   // DescribeExecution on their run.
   'sweep-stale-sessions': {
     tables: { sessions: { access: 'readWrite', indexes: ['gsi1'] } },
     stateMachine: ['describe'],
-    webhookDispatch: true,
+    webhookDispatch: 'invoke',
   },
   // Batches (docs/soar.md): one start per entity (as start-investigation) and the batch item; the
   // read is the batch item and its sessions' META (BatchGetItem).
@@ -330,7 +331,7 @@ export const FUNCTION_GRANTS: Readonly<Record<string, FunctionGrants>> = {
   'deliver-webhook': {
     webhookItems: true,
     webhookSecrets: 'read',
-    webhookDispatch: true,
+    webhookDispatch: 'schedule',
     auditAppend: true,
   },
 };

@@ -45,7 +45,7 @@ export interface GrantTargets {
   expressStateMachine?: IStateMachine;
   incidentQueue?: IQueue;
   /** Webhook dispatch: invoke the delivery function, schedule retries (webhook-delivery.ts grantDispatch). */
-  webhookDispatch?: { grantDispatch(fn: ServiceFunction): void };
+  webhookDispatch?: { grantDispatch(fn: ServiceFunction, access: 'invoke' | 'schedule'): void };
   apiAdmin?: ApiAdminTarget;
   /** The public feeds: their settings and the bucket of compiled sets (feed-refresh.ts). */
   feeds?: {
@@ -191,7 +191,7 @@ export function applyFunctionGrants(
   if (grants.webhookDispatch) {
     const dispatch = targets.webhookDispatch;
     if (!dispatch) warnMissing(fn, 'the webhook delivery function');
-    else dispatch.grantDispatch(fn);
+    else dispatch.grantDispatch(fn, grants.webhookDispatch);
   }
 
   if (grants.webhookItems) {

@@ -37,7 +37,7 @@ export interface WebhookDeliveryProps {
  * asynchronous invocations their retries and on-failure destination.
  *
  * Grants and SIS_* variables come from FUNCTION_GRANTS like every other function's: `grantDispatch`
- * is what a function with `webhookDispatch` gets.
+ * is what a function with `webhookDispatch` gets (`invoke` for publishers, `schedule` for retries).
  */
 export class WebhookDelivery extends Construct {
   readonly deliver: ServiceFunction;
@@ -88,15 +88,20 @@ export class WebhookDelivery extends Construct {
   }
 
   /**
-   * What a function that publishes webhook events or schedules their retries may do, and the
-   * variables that name the targets: invoke the delivery function (asynchronously), create
-   * schedules in the webhooks' group only, and pass the scheduler role to Scheduler only.
+   * What a function with `webhookDispatch` may do, and the variables naming the targets: `invoke`
+   * (the publishers: first attempts) invoke the delivery function only; `schedule` (the delivery
+   * function: retries) create schedules in the webhooks' group only and pass the scheduler role to
+   * Scheduler only.
    */
-  grantDispatch(fn: ServiceFunction): void {
+  grantDispatch(fn: ServiceFunction, access: 'invoke' | 'schedule'): void {
+    fn.addEnvironment('SIS_WEBHOOK_FUNCTION_ARN', this.deliverFunctionArn);
+    if (access === 'invoke') {
+      fn.addToPolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.deliverFunctionArn] }),
+      );
+      return;
+    }
     const stack = Stack.of(this);
-    fn.addToPolicy(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.deliverFunctionArn] }),
-    );
     fn.addToPolicy(
       new PolicyStatement({
         actions: ['scheduler:CreateSchedule'],
@@ -117,17 +122,16 @@ export class WebhookDelivery extends Construct {
         conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
       }),
     );
-    // Created before the functions that schedule into it (their first retry may follow the deploy at once).
+    // Created before the function that schedules into it.
     fn.function.node.addDependency(this.scheduleGroup);
-    fn.addEnvironment('SIS_WEBHOOK_FUNCTION_ARN', this.deliverFunctionArn);
     fn.addEnvironment('SIS_WEBHOOK_SCHEDULE_GROUP', this.scheduleGroupName);
+    fn.addEnvironment('SIS_WEBHOOK_SCHEDULER_ROLE_ARN', this.schedulerRole.roleArn);
     const arnPrefix = `arn:${nagPseudo(stack.partition, 'Partition')}:scheduler:${nagPseudo(stack.region, 'Region')}:${nagPseudo(stack.account, 'AccountId')}`;
     Validations.of(fn.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${arnPrefix}:schedule/${this.scheduleGroupName}/*]`,
       reason:
         'A retry is a one-shot schedule named by its delivery and attempt, created at run time; the grant is CreateSchedule in the webhooks schedule group only.',
     });
-    fn.addEnvironment('SIS_WEBHOOK_SCHEDULER_ROLE_ARN', this.schedulerRole.roleArn);
   }
 
   /** The construct's functions by name, for the stack's grant loop. */

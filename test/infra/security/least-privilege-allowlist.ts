@@ -147,15 +147,17 @@ const EXECUTIONS =
   'arn:<Partition>:states:<Region>:<AccountId>:execution:{state-machine/investigation.name}:*';
 const QUEUE_SEND = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
 /**
- * The functions that end a session (or enrich an incident) publish its webhook event: invoke the
- * delivery function, create one-shot schedules in the webhooks' group, pass the scheduler role to
- * EventBridge Scheduler only.
+ * The functions that end a session (or enrich an incident) publish its webhook event: its first
+ * attempts are asynchronous invokes of the delivery function, and nothing else.
  */
 const WEBHOOK_DISPATCH: Allowed[] = [
   {
     actions: ['lambda:InvokeFunction'],
     resources: [`arn:<Partition>:lambda:<Region>:<AccountId>:function:sis-${TENANT}-deliver-webhook`],
   },
+];
+/** The delivery function schedules retries: in the webhooks' group, with the scheduler role only. */
+const WEBHOOK_RETRY_SCHEDULE: Allowed[] = [
   {
     actions: ['scheduler:CreateSchedule'],
     resources: [`arn:<Partition>:scheduler:<Region>:<AccountId>:schedule/sis-${TENANT}-webhooks/*`],
@@ -326,7 +328,7 @@ export const FUNCTION_ALLOWLIST: Record<string, Allowed[]> = {
   'deliver-webhook': [
     ...WEBHOOK_ITEMS,
     ...webhookSecrets(['dynamodb:GetItem']),
-    ...WEBHOOK_DISPATCH,
+    ...WEBHOOK_RETRY_SCHEDULE,
     // Its asynchronous invocations Lambda gave up on go to the alarm topic (on-failure destination).
     { actions: ['sns:Publish'], resources: ['{topic/alarms}'] },
     ...AUDIT_APPEND,
