@@ -2808,7 +2808,7 @@ export interface components {
                 delivery_id: string;
                 event: components["schemas"]["WebhookEvent"];
                 /**
-                 * @description pending: queued; delivering: an attempt is under way; retrying: an attempt failed, another is scheduled; delivered: a 2xx; failed: attempts spent (dead-letter queue); abandoned: the webhook was disabled or removed
+                 * @description pending: queued; delivering: an attempt is under way; retrying: an attempt failed, another is scheduled; delivered: a 2xx; failed: attempts spent (reported to the failures alarm); abandoned: the webhook was disabled or removed
                  * @enum {string}
                  */
                 status: "pending" | "delivering" | "retrying" | "delivered" | "failed" | "abandoned";
