@@ -108,7 +108,8 @@ interface MatchInput {
  * onto anything).
  */
 export function brandSplit(token: string, keyword: string, data: NameData): string[] | undefined {
-  if (token === keyword || !token.includes(keyword)) return undefined;
+  // A token that is itself a catalogued name (microsoft365, office365) is that brand's, never split.
+  if (token === keyword || !token.includes(keyword) || data.byKeyword.has(token)) return undefined;
   const company = (rest: string): string[] | undefined => {
     if (rest.length === 0) return [];
     if (/^[0-9]+$/.test(rest)) return [rest];

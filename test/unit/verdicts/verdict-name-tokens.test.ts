@@ -231,8 +231,10 @@ describe('session 14: the probe gaps', () => {
   it('splits an everyday-word brand from the digits run onto it', async () => {
     const out = await analyse('webmail-outlook365.com');
     expect(out.findings.some((f) => f.finding_id.includes(':combosquat:microsoft.com'))).toBe(true);
-    // A longer brand beside a word run together stays the segmentation's (discord · app is Discord's).
+    // A longer brand beside a word run together stays the segmentation's (discord · app is Discord's),
+    // and a catalogued name with digits (microsoft365) is never split by the brand's shorter name.
     expect(await risk('discordapp.com')).toBeLessThan(30);
+    expect(await risk('microsoft365.de')).toBeLessThan(30);
   });
 
   it('flags government words with a country code and a lure outside the government ending', async () => {
