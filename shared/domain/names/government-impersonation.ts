@@ -1,8 +1,18 @@
 import { isPublicSuffix } from '../core/public-suffix';
-import type { BrandMatch } from './impersonation';
+import type { Brand } from './brand-catalogue';
 import type { NameReading } from './name-reading';
 
 /** Government impersonation (issue 34): government words and a country code the PSL confirms. */
+
+/** A combosquat of a government, in the shape of impersonation.ts's BrandMatch. */
+export interface GovernmentMatch {
+  brand: Brand;
+  keyword: string;
+  technique: 'combosquat';
+  score: number;
+  detail: string;
+  lures: string[];
+}
 
 /** The words governments put before their country code in their own second-level domains (gov.uk, gouv.fr, gob.mx, govt.nz). */
 const GOVERNMENT_WORDS: ReadonlySet<string> = new Set(['gov', 'govt', 'gouv', 'gob']);
@@ -29,7 +39,7 @@ export function governmentMatch(
   suffix: string,
   /** The combosquat scores of impersonation.ts (one lure word, several). */
   scores: { oneLure: number; lures: number },
-): BrandMatch | undefined {
+): GovernmentMatch | undefined {
   const suffixLabels = suffix.split('.');
   if (suffixLabels.some((l) => GOVERNMENT_WORDS.has(l) || l === 'mil')) return undefined;
   const lures = reading.lures.filter((l) => !GOVERNMENT_WORDS.has(l));
