@@ -1,4 +1,5 @@
 import type { Brand } from './brand-catalogue';
+import { governmentMatch } from './government-impersonation';
 import { editDistance } from './lookalike';
 import type { BrandKeyword, NameData } from './name-data';
 import {
@@ -9,6 +10,7 @@ import {
   type NameReading,
   readLabel,
   SERVICE_WORDS,
+  segmentRest,
   tokensOf,
 } from './name-reading';
 
@@ -97,9 +99,55 @@ interface MatchInput {
   skel: (text: string) => string;
 }
 
+/**
+ * A token that is the brand with digits run onto it (`outlook365`, `dhl8898`, `365outlook`), or a
+ * short brand (under four letters, which the segmentation does not read) with a lure or service
+ * word run onto it (`dhltrack`), split into the brand and the rest, so the brand is read as a token
+ * beside its company. The brand must start or end the token: a short brand inside another
+ * word (`adhlander`) is never read. Service words count from three letters (`my`, `e`, `up` run
+ * onto anything).
+ */
+export function brandSplit(token: string, keyword: string, data: NameData): string[] | undefined {
+  // A token that is itself a catalogued name (microsoft365, office365) is that brand's, never split.
+  if (token === keyword || !token.includes(keyword) || data.byKeyword.has(token)) return undefined;
+  const company = (rest: string): string[] | undefined => {
+    if (rest.length === 0) return [];
+    if (/^[0-9]+$/.test(rest)) return [rest];
+    // Longer brands beside words are read by the segmentation already (discord · app is the brand's).
+    if (keyword.length >= NAME_THRESHOLDS.wordMinLength) return undefined;
+    const pieces = segmentRest(rest, data);
+    const ok = pieces.every(
+      (p) => /^[0-9]+$/.test(p) || data.vocabulary.lures.has(p) || (SERVICE_WORDS.has(p) && p.length >= 3),
+    );
+    return ok ? pieces : undefined;
+  };
+  if (token.startsWith(keyword)) {
+    const after = company(token.slice(keyword.length));
+    if (after) return [keyword, ...after];
+  }
+  if (token.endsWith(keyword)) {
+    const before = company(token.slice(0, token.length - keyword.length));
+    if (before) return [...before, keyword];
+  }
+  return undefined;
+}
+
+/** The reading with the brand split out of the tokens it is run onto (brandSplit). */
+function withBrandTokens(reading: NameReading, keyword: string, data: NameData): NameReading {
+  let split = false;
+  const tokens = reading.tokens.flatMap((t) => {
+    const pieces = brandSplit(t, keyword, data);
+    if (!pieces) return [t];
+    split = true;
+    return pieces;
+  });
+  return split ? { ...reading, tokens } : reading;
+}
+
 function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | undefined {
-  const { reading, suffix, subdomainLabels, data, skel, sharedHosting, likelyOwned } = input;
+  const { suffix, subdomainLabels, data, skel, sharedHosting, likelyOwned } = input;
   const { brand, keyword, skeleton: keywordSkeleton, commonWord } = entry;
+  const reading = withBrandTokens(input.reading, keyword, data);
   const label = reading.label;
   const length = keyword.length;
   const match = (technique: Technique, score: number, detail: string, lures: string[] = []): BrandMatch => ({
@@ -153,7 +201,8 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
         lures,
       );
     }
-    const corporate = whole ? corporateCompany(keyword, brand, reading, data) : undefined;
+    // On a shared hosting platform anyone can publish `brand-docs`: corporate words prove nothing there.
+    const corporate = whole && !sharedHosting ? corporateCompany(keyword, brand, reading, data) : undefined;
     if (corporate) {
       likelyOwned({
         brand,
@@ -291,14 +340,27 @@ function matchKeyword(entry: BrandKeyword, input: MatchInput): BrandMatch | unde
     }
   }
   // The tokens of hyphenated subdomain labels (micros0ft-login.<unrelated>.net): a look-alike
-  // spelling of the brand, or the brand itself beside a lure or service word.
+  // spelling of the brand, or the brand itself beside a lure or service word; a run-together label
+  // (paypalverify.<unrelated>.com) is read as its words, the way the registrable label is.
   for (const part of subdomainLabels) {
-    const tokens = tokensOf(part);
+    const hyphenated = tokensOf(part);
+    const tokens =
+      hyphenated.length > 1 || data.vocabulary.operationalSubdomains.has(part)
+        ? hyphenated
+        : segmentRest(part, data);
     if (tokens.length < 2) continue;
     const others = tokens.filter((t) => t !== keyword);
-    const beside = others.some((t) => SERVICE_WORDS.has(t) || data.vocabulary.lures.has(t));
+    const beside = others.some(
+      (t) =>
+        (SERVICE_WORDS.has(t) && (hyphenated.length > 1 || t.length >= 3)) || data.vocabulary.lures.has(t),
+    );
     for (const token of tokens) {
-      if (token !== keyword && skel(token) === keywordSkeleton && length >= NAME_THRESHOLDS.wordMinLength) {
+      if (
+        hyphenated.length > 1 &&
+        token !== keyword &&
+        skel(token) === keywordSkeleton &&
+        length >= NAME_THRESHOLDS.wordMinLength
+      ) {
         return match(
           'brand_in_subdomain',
           TECHNIQUE_SCORES.typosquatToken,
@@ -371,6 +433,11 @@ export function analyseName(input: {
     const current = best.get(m.brand);
     if (!current || m.score > current.score) best.set(m.brand, m);
   }
+  const government = governmentMatch(reading, input.suffix, {
+    oneLure: TECHNIQUE_SCORES.combosquat,
+    lures: TECHNIQUE_SCORES.combosquatLures,
+  });
+  if (government) best.set(government.brand, government);
   const matches = [...best.values()].sort(
     (a, b) => b.score - a.score || a.brand.name.localeCompare(b.brand.name),
   );

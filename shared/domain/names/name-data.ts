@@ -7,7 +7,8 @@ export type VocabularyName =
   | 'topicLures'
   | 'topics'
   | 'operationalSubdomains'
-  | 'corporateWords';
+  | 'corporateWords'
+  | 'siteBuilderHosts';
 
 /**
  * The data behind the domain-name checks, loaded from the offline data on the first domain the
@@ -91,6 +92,7 @@ export function buildNameData(input: NameDataInput): NameData {
       operationalSubdomains: new Set(input.vocabulary.operationalSubdomains),
       // Absent from data built before the corporate words existed: an empty set, not a crash.
       corporateWords: new Set(input.vocabulary.corporateWords ?? []),
+      siteBuilderHosts: new Set(input.vocabulary.siteBuilderHosts ?? []),
     },
     skeleton,
     ownerOf(domain, registrable) {

@@ -374,6 +374,23 @@ export const CORPORATE_WORDS: ReadonlySet<string> = new Set([
   'banque',
 ]);
 
+/**
+ * Free site builders whose users' sites are subdomains of one registrable domain the Public Suffix
+ * List does not list in its private section (checked with tldts 7.5.4: `wixsite.com`, `webflow.io`,
+ * `square.site`, `blogspot.com` are listed and need no entry). Named among the most abused free
+ * website-building services in Interisle Consulting's Phishing Landscape studies (2022-2024) and
+ * in the APWG's trend reports; a page there is anyone's, like one under a private PSL suffix.
+ */
+export const SITE_BUILDER_HOSTS: ReadonlySet<string> = new Set([
+  'weebly.com',
+  'weeblysite.com',
+  '000webhostapp.com',
+  'godaddysites.com',
+  'jimdosite.com',
+  'mystrikingly.com',
+  'glitch.me',
+]);
+
 /** Subdomain labels that ordinary sites use for their own sign-in and help pages: no lure there. */
 export const OPERATIONAL_SUBDOMAINS: ReadonlySet<string> = new Set([
   'login',
@@ -465,5 +482,6 @@ export function vocabulary(): Record<VocabularyName, string[]> {
     topics: [...TOPIC_WORDS],
     operationalSubdomains: [...OPERATIONAL_SUBDOMAINS],
     corporateWords: [...CORPORATE_WORDS],
+    siteBuilderHosts: [...SITE_BUILDER_HOSTS],
   };
 }

@@ -198,3 +198,76 @@ describe('mail providers', () => {
     expect(ids(await analyse('qx-unknown-shop.cc'))).toContain('domain_analysis:suspicious_tld');
   });
 });
+
+describe('session 14: the probe gaps', () => {
+  it('reads a brand run together with a lure in a subdomain label, on a free site builder or elsewhere', async () => {
+    for (const value of ['paypalverify.weebly.com', 'paypalverify.example.com']) {
+      const out = await analyse(value);
+      expect(
+        out.findings.some((f) => f.category === 'impersonation' && f.evidence.includes('paypal.com')),
+        value,
+      ).toBe(true);
+      expect(await risk(value), value).toBeGreaterThanOrEqual(30);
+    }
+    const hosted = await analyse('paypalverify.weebly.com');
+    expect(hosted.facts.registrable_domain).toBe('paypalverify.weebly.com');
+    expect(ids(hosted)).toContain('domain_analysis:free_hosting_platform');
+  });
+
+  it('flags a brand with a topic word on a free site builder, where corporate words prove nothing', async () => {
+    expect(await risk('sharepoint-docs.weebly.com')).toBeGreaterThanOrEqual(30);
+    expect(await risk('mail.google.com')).toBeLessThan(30);
+  });
+
+  it('reads a short brand at a token boundary before digits or a lure word, never inside a word', async () => {
+    for (const value of ['dhl8898.com', 'dhlexpress-track.com', 'dhltrack.com']) {
+      expect(await risk(value), value).toBeGreaterThanOrEqual(30);
+    }
+    for (const value of ['dhlexpress.com', 'adhlander.com']) {
+      expect(await risk(value), value).toBeLessThan(30);
+    }
+  });
+
+  it('splits an everyday-word brand from the digits run onto it', async () => {
+    const out = await analyse('webmail-outlook365.com');
+    expect(out.findings.some((f) => f.finding_id.includes(':combosquat:microsoft.com'))).toBe(true);
+    // A longer brand beside a word run together stays the segmentation's (discord · app is Discord's),
+    // and a catalogued name with digits (microsoft365) is never split by the brand's shorter name.
+    expect(await risk('discordapp.com')).toBeLessThan(30);
+    expect(await risk('microsoft365.de')).toBeLessThan(30);
+  });
+
+  it('flags government words with a country code and a lure outside the government ending', async () => {
+    for (const value of ['gov-uk-tax-refund.com', 'govuk-refund.net', 'gov-us-refund.com']) {
+      const out = await analyse(value);
+      expect(
+        out.findings.some((f) => /government/.test(f.title)),
+        value,
+      ).toBe(true);
+      expect(await risk(value), value).toBeGreaterThanOrEqual(30);
+    }
+    // No lure, a wildcard country (*.ck), and the governments' own domains: not read.
+    for (const value of [
+      'gov-uk-news.com',
+      'gov-ck-refund.com',
+      'service.gov.uk',
+      'irs.gov',
+      'impots.gouv.fr',
+      'www.gov.uk',
+      'refund.gov.uk',
+    ]) {
+      const out = await analyse(value);
+      expect(
+        out.findings.some((f) => /government/.test(f.title)),
+        value,
+      ).toBe(false);
+      expect(await risk(value), value).toBeLessThan(30);
+    }
+  });
+
+  it("reads a brand's two names in two languages as the brand's own (canadapost-postescanada)", async () => {
+    const out = await analyse('canadapost-postescanada.com');
+    expect(out.findings.some((f) => f.category === 'impersonation')).toBe(false);
+    expect(await risk('postescanada-colis.com')).toBeGreaterThanOrEqual(30);
+  });
+});

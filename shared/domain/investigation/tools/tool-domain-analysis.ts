@@ -115,6 +115,24 @@ const TECHNIQUE_TEXT: Record<Technique, { title: string; impact: string }> = {
 
 const tool = 'domain_analysis' as const;
 
+/**
+ * The site a name belongs to: its registrable domain, or, on a free site builder the Public Suffix
+ * List leaves out (vocabulary.ts SITE_BUILDER_HOSTS: `paypalverify.weebly.com`), the user's site
+ * under the builder's domain, judged as a site under a private PSL suffix is.
+ */
+function hostedSite(
+  description: { registrable_domain: string; public_suffix: string; subdomain: string },
+  data: NameData | undefined,
+): { registrable: string; suffix: string; subdomain: string } {
+  const { registrable_domain: registrable, public_suffix: suffix, subdomain } = description;
+  if (!subdomain || !data?.vocabulary.siteBuilderHosts.has(registrable)) {
+    return { registrable, suffix, subdomain };
+  }
+  const labels = subdomain.split('.');
+  const site = labels.pop()!;
+  return { registrable: `${site}.${registrable}`, suffix: registrable, subdomain: labels.join('.') };
+}
+
 function brandFindings(entity: Entity, unicode: string, analysis: NameAnalysis): Finding[] {
   return analysis.matches.slice(0, NAME_THRESHOLDS.maxBrandFindings).map((m) => {
     const text = TECHNIQUE_TEXT[m.technique];
@@ -240,7 +258,9 @@ export const domainAnalysis: Tool = {
   async run(entity: Entity, ctx?: ToolRunContext): Promise<ToolOutput> {
     const description = describeEntity(entity);
     if (description.type !== 'domain') throw new Error('domain_analysis needs a domain');
-    const { registrable_domain: registrable, public_suffix: suffix, subdomain, unicode } = description;
+    const data = nameDataOf(ctx?.offline);
+    const { registrable, suffix, subdomain } = hostedSite(description, data);
+    const { unicode } = description;
     const tld = suffix.split('.').at(-1) ?? suffix;
     const label = registrable.slice(0, registrable.length - suffix.length - 1);
     const unicodeLabel = domainToUnicode(label) || label;
@@ -252,7 +272,6 @@ export const domainAnalysis: Tool = {
     const icannSuffix = parseHostname(entity.value).publicSuffix ?? suffix;
     const freeHosting = suffix !== icannSuffix;
 
-    const data = nameDataOf(ctx?.offline);
     const analysis = data
       ? analyseName({
           domain: entity.value,
@@ -358,7 +377,7 @@ export const domainAnalysis: Tool = {
           tool,
           code: 'free_hosting_platform',
           title: `Site on a shared hosting platform (${suffix})`,
-          description: `${suffix} is in the private section of the Public Suffix List: anyone can publish a site under it, so the platform's reputation says nothing about ${registrable}.`,
+          description: `${suffix} is ${data?.vocabulary.siteBuilderHosts.has(suffix) ? 'a free site builder' : 'in the private section of the Public Suffix List'}: anyone can publish a site under it, so the platform's reputation says nothing about ${registrable}.`,
           impact: `The address is a page anyone could create on ${suffix}.`,
           score: DOMAIN_SCORES.freeHosting,
           category: 'suspicious_infrastructure',
