@@ -31,6 +31,7 @@ import { Construct } from 'constructs';
 import { IP_ADDRESS_LIBRARY_FILE } from '../../shared/domain/core/ip-address';
 import { PUBLIC_SUFFIX_LIST_FILE } from '../../shared/domain/core/public-suffix';
 import { BUNDLED_DIST_DIR, BUNDLED_SHELL_TEMPLATE } from '../../shared/platform/console-files';
+import { MMDB_READER_PACKAGE } from '../../shared/platform/offline-data-format';
 import { functionConfigProblem } from '../function-config';
 import { tenantResourceName } from '../naming';
 import { type TelemetryProfile, telemetryProfile } from '../telemetry';
@@ -87,15 +88,28 @@ export const PUBLIC_SUFFIX_LIST_SOURCE = path.join('node_modules', 'tldts', 'dis
 export const IP_ADDRESS_LIBRARY_SOURCE = path.join('node_modules', 'ipaddr.js', 'lib', 'ipaddr.js');
 
 /**
+ * mmdb-lib as published (CommonJS, no dependencies), shipped beside every bundle as
+ * `node_modules/mmdb-lib`, where shared/platform/offline-intel.ts's require from the bundle finds
+ * it on the first IP lookup: 9 KB minified out of the run-tool step's bundle, which carries the
+ * offline data's reader (every bundle within 400 KB: issue #17's target).
+ */
+export const MMDB_READER_SOURCE = path.join('node_modules', MMDB_READER_PACKAGE);
+
+/**
  * The libraries every function gets beside its bundle, loaded on first use through `createRequire`
  * (which esbuild leaves alone): every function gets all of them, so no function can reach one
  * without its file.
  */
 export function besideBundleCommands(inputDir: string, outputDir: string): string[] {
+  const packages = path.join(outputDir, 'node_modules');
   return [
-    [PUBLIC_SUFFIX_LIST_SOURCE, PUBLIC_SUFFIX_LIST_FILE],
-    [IP_ADDRESS_LIBRARY_SOURCE, IP_ADDRESS_LIBRARY_FILE],
-  ].map(([source, file]) => `cp "${path.join(inputDir, source!)}" "${path.join(outputDir, file!)}"`);
+    ...[
+      [PUBLIC_SUFFIX_LIST_SOURCE, PUBLIC_SUFFIX_LIST_FILE],
+      [IP_ADDRESS_LIBRARY_SOURCE, IP_ADDRESS_LIBRARY_FILE],
+    ].map(([source, file]) => `cp "${path.join(inputDir, source!)}" "${path.join(outputDir, file!)}"`),
+    `mkdir -p "${packages}"`,
+    `cp -R "${path.join(inputDir, MMDB_READER_SOURCE)}" "${path.join(packages, MMDB_READER_PACKAGE)}"`,
+  ];
 }
 
 /** Settings every function of one tenant shares; built once by the stack. */

@@ -21,6 +21,14 @@ export const OFFLINE_DATA_FILES = {
   meta: 'meta.json',
 } as const;
 
+/**
+ * The package the reader opens the country database with. The run-tool bundle does not carry it:
+ * ServiceFunction ships the package as published in a `node_modules` folder beside every bundle
+ * (infra/constructs/service-function.ts, besideBundleCommands), where Node's resolution from the
+ * bundle finds it, so its code is parsed on the first IP lookup, not at every cold start.
+ */
+export const MMDB_READER_PACKAGE = 'mmdb-lib';
+
 export const ASN_MAGIC = 'SISASN02';
 export const ASN_HEADER_BYTES = 24;
 

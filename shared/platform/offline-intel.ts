@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type * as IpAddr from 'ipaddr.js';
-import { Reader, type Response } from 'mmdb-lib';
+import type * as MmdbLib from 'mmdb-lib';
+import type { Reader, Response } from 'mmdb-lib';
 import { ipaddr } from '../domain/core/ip-address';
 import {
   domainAndParents,
@@ -17,7 +19,13 @@ import {
   type NameDataInput,
   type NameDataSource,
 } from '../domain/names/name-data';
-import { ASN_HEADER_BYTES, ASN_MAGIC, OFFLINE_DATA_FILES, type OfflineDataMeta } from './offline-data-format';
+import {
+  ASN_HEADER_BYTES,
+  ASN_MAGIC,
+  MMDB_READER_PACKAGE,
+  OFFLINE_DATA_FILES,
+  type OfflineDataMeta,
+} from './offline-data-format';
 
 /**
  * The offline data, read from the directory the run-tool function ships (`SIS_OFFLINE_DATA_DIR`,
@@ -26,6 +34,17 @@ import { ASN_HEADER_BYTES, ASN_MAGIC, OFFLINE_DATA_FILES, type OfflineDataMeta }
  * start): the first lookup reads ~17 MB of files, later ones are binary searches in memory. Only the
  * run-tool handler imports this module.
  */
+
+/**
+ * mmdb-lib, loaded on the first IP lookup: a Lambda bundle does not carry it but finds it in the
+ * `node_modules` folder shipped beside it (MMDB_READER_PACKAGE says how); unbundled runs resolve the
+ * installed package. The require is made through `createRequire` so esbuild leaves it alone.
+ */
+let mmdbLib: typeof MmdbLib | undefined;
+function mmdbReader(database: Buffer): Reader<Response> {
+  mmdbLib ??= createRequire(import.meta.url)(MMDB_READER_PACKAGE) as typeof MmdbLib;
+  return new mmdbLib.Reader(database);
+}
 
 interface AsnTable {
   v4Start: Uint32Array;
@@ -156,7 +175,7 @@ class FileOfflineIntel implements OfflineIntel, NameDataSource {
 
   ip(address: string): IpIntel {
     this.ipData ??= {
-      country: new Reader(this.file(OFFLINE_DATA_FILES.country)),
+      country: mmdbReader(this.file(OFFLINE_DATA_FILES.country)),
       asn: readAsnTable(this.file(OFFLINE_DATA_FILES.asn)),
     };
     const asn = asnOf(this.ipData.asn, address);

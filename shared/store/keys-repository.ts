@@ -4,7 +4,6 @@ import {
   PutCommand,
   paginateQuery,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
@@ -15,7 +14,7 @@ import type {
   KeyRecordWithoutSecrets,
   RotationChange,
 } from '../domain/keys/key-lifecycle';
-import { AUDIT_PK, auditPut } from './audit-items';
+import { AUDIT_PK, auditPut, type TransactItem, transactWithAudit } from './audit-items';
 import { isConditionFailure } from './condition-failures';
 import { documentClientFor } from './dynamo-client';
 import { expiredItem } from './retention/retention-ttl';
@@ -80,10 +79,6 @@ function pick<T>(item: Record<string, unknown>, attributes: readonly (keyof T)[]
   return out as T;
 }
 
-type TransactItem = NonNullable<
-  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
->[number];
-
 export class KeysRepository {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -118,33 +113,29 @@ export class KeysRepository {
     return auditPut(this.table, entry);
   }
 
-  /** One change to a key and its audit entry, written together or not at all. */
-  private async transactWithAudit(action: TransactItem, audit: AuditEntry): Promise<void> {
-    await this.doc.send(new TransactWriteCommand({ TransactItems: [action, { Put: this.auditPut(audit) }] }));
+  /** One change to a key and its audit entry, written together or not at all; false when its condition refused it. */
+  private audited(action: TransactItem, audit: AuditEntry): Promise<boolean> {
+    return transactWithAudit(this.doc, this.table, [action], audit);
   }
 
   async create(record: ApiKeyRecord, audit: AuditEntry): Promise<void> {
-    try {
-      await this.transactWithAudit(
-        {
-          Put: {
-            TableName: this.table,
-            Item: {
-              pk: keyPk(record.key_id),
-              sk: KEY_SK,
-              [GSI1.partitionKey]: KEYS_INDEX_PK,
-              [GSI1.sortKey]: `${record.created_at}#${record.key_id}`,
-              ...record,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
+    const written = await this.audited(
+      {
+        Put: {
+          TableName: this.table,
+          Item: {
+            pk: keyPk(record.key_id),
+            sk: KEY_SK,
+            [GSI1.partitionKey]: KEYS_INDEX_PK,
+            [GSI1.sortKey]: `${record.created_at}#${record.key_id}`,
+            ...record,
           },
+          ConditionExpression: 'attribute_not_exists(pk)',
         },
-        audit,
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new ConflictError('A key with this ID already exists.');
-      throw error;
-    }
+      },
+      audit,
+    );
+    if (!written) throw new ConflictError('A key with this ID already exists.');
   }
 
   /** Every key, oldest first, without secret hashes. */
@@ -184,65 +175,54 @@ export class KeysRepository {
       ...(keepPrevious ? ['previous_secret_hash = :prevHash', 'previous_valid_until = :prevUntil'] : []),
     ];
     const update = `SET ${set.join(', ')}${keepPrevious ? '' : ' REMOVE previous_secret_hash, previous_valid_until'}`;
-    try {
-      await this.transactWithAudit(
-        {
-          Update: {
-            TableName: this.table,
-            Key: { pk: keyPk(keyId), sk: KEY_SK },
-            UpdateExpression: update,
-            ConditionExpression: 'attribute_exists(pk) AND #status = :active AND secret_hash = :expected',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':prefix': change.key_prefix,
-              ':hash': change.secret_hash,
-              ':expires': change.expires_at,
-              ':at': change.rotated_at,
-              ':active': 'active',
-              ':expected': change.expected_secret_hash,
-              ...(keepPrevious
-                ? { ':prevHash': change.previous_secret_hash, ':prevUntil': change.previous_valid_until }
-                : {}),
-            },
+    const written = await this.audited(
+      {
+        Update: {
+          TableName: this.table,
+          Key: { pk: keyPk(keyId), sk: KEY_SK },
+          UpdateExpression: update,
+          ConditionExpression: 'attribute_exists(pk) AND #status = :active AND secret_hash = :expected',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':prefix': change.key_prefix,
+            ':hash': change.secret_hash,
+            ':expires': change.expires_at,
+            ':at': change.rotated_at,
+            ':active': 'active',
+            ':expected': change.expected_secret_hash,
+            ...(keepPrevious
+              ? { ':prevHash': change.previous_secret_hash, ':prevUntil': change.previous_valid_until }
+              : {}),
           },
         },
-        audit,
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) {
-        throw new ConflictError('The key was disabled or rotated concurrently; read it again and retry.');
-      }
-      throw error;
-    }
+      },
+      audit,
+    );
+    if (!written)
+      throw new ConflictError('The key was disabled or rotated concurrently; read it again and retry.');
   }
 
   /** Marks an active key disabled. Returns false when the key is missing or already disabled. */
   async disable(keyId: string, at: string, actor: string, audit: AuditEntry): Promise<boolean> {
-    try {
-      await this.transactWithAudit(
-        {
-          Update: {
-            TableName: this.table,
-            Key: { pk: keyPk(keyId), sk: KEY_SK },
-            UpdateExpression:
-              'SET #status = :disabled, disabled_at = :at, disabled_by = :actor, updated_at = :at',
-            ConditionExpression: 'attribute_exists(pk) AND #status = :active',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':disabled': 'disabled',
-              ':active': 'active',
-              ':at': at,
-              ':actor': actor,
-            },
+    return this.audited(
+      {
+        Update: {
+          TableName: this.table,
+          Key: { pk: keyPk(keyId), sk: KEY_SK },
+          UpdateExpression:
+            'SET #status = :disabled, disabled_at = :at, disabled_by = :actor, updated_at = :at',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':disabled': 'disabled',
+            ':active': 'active',
+            ':at': at,
+            ':actor': actor,
           },
         },
-        audit,
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      },
+      audit,
+    );
   }
 
   /**

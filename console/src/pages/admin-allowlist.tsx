@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ALLOWLIST_TYPES, MAX_REASON_LENGTH } from '../../../shared/domain/tenant-knowledge/allowlist-types';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
-import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { AdminRecordList } from '../components/admin-record-list';
+import { Badge, ErrorNote, PageTitle } from '../components/common';
 import { SelectField } from '../components/form/select-field';
 import { TextField } from '../components/form/text-field';
-import { RecordTable } from '../components/record-table';
 import { when } from '../format';
 import { useApi } from '../hooks';
 import type {
@@ -41,25 +41,13 @@ const HINTS: Record<AllowlistType, string> = {
 };
 
 function Allowlist() {
-  const [entries, setEntries] = useState<AllowlistEntry[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const load = () =>
-    api<AllowlistAnswer>('GET', '/admin/allowlist')
-      .then((answer) => setEntries(answer.entries))
-      .catch(setError);
-  useEffect(() => {
-    void load();
-  }, []);
-  const remove = async (entry: AllowlistEntry) => {
-    setError(null);
-    try {
+  const listed = useApi(() => api<AllowlistAnswer>('GET', '/admin/allowlist'), [], { keep: true });
+  const removing = useAction();
+  const remove = (entry: AllowlistEntry) =>
+    removing.run(async () => {
       await api('DELETE', `/admin/allowlist/${encodeURIComponent(entry.entry_id)}`);
-      await load();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-
+      listed.reload();
+    });
   return (
     <>
       <PageTitle>Allowlist</PageTitle>
@@ -67,57 +55,51 @@ function Allowlist() {
         Entities and networks the organisation trusts. A later investigation of a covered entity ends benign
         with a finding quoting the entry; its other findings are still shown. Every change is audited.
       </p>
-      <AddEntry onAdded={load} />
-      <ErrorNote error={error} />
-      {entries === null && !error && <Loading what="the allowlist" />}
-      {entries && entries.length === 0 && <p>The allowlist is empty.</p>}
-      {entries && entries.length > 0 && (
-        <RecordTable
-          caption="Allowlist entries, newest first"
-          columns={[
-            'Type',
-            'Value',
-            'Reason',
-            'Added',
-            'Expires',
-            <span key="actions" class="visually-hidden">
-              Actions
-            </span>,
-          ]}
-        >
-          {entries.map((entry) => (
-            <tr key={entry.entry_id}>
-              <td>{entry.type}</td>
-              <td>
-                <code>{entry.value}</code>
-              </td>
-              <td>{entry.reason}</td>
-              <td class="small">
-                {when(entry.created_at)} by <code>{entry.created_by}</code>
-              </td>
-              <td>
-                {entry.expired ? (
-                  <Badge kind="expired">expired</Badge>
-                ) : entry.expires_at ? (
-                  when(entry.expires_at)
-                ) : (
-                  'never'
-                )}
-              </td>
-              <td>
-                <button type="button" class="danger" onClick={() => remove(entry)}>
-                  Remove <span class="visually-hidden">{entry.value}</span>
-                </button>
-              </td>
-            </tr>
-          ))}
-        </RecordTable>
-      )}
+      <AddEntry onAdded={listed.reload} />
+      <AdminRecordList
+        records={listed.data?.entries ?? null}
+        error={removing.error ?? listed.error}
+        what="the allowlist"
+        empty="The allowlist is empty."
+        caption="Allowlist entries, newest first"
+        columns={['Type', 'Value', 'Reason', 'Added', 'Expires']}
+        row={(entry) => (
+          <tr key={entry.entry_id}>
+            <td>{entry.type}</td>
+            <td>
+              <code>{entry.value}</code>
+            </td>
+            <td>{entry.reason}</td>
+            <td class="small">
+              {when(entry.created_at)} by <code>{entry.created_by}</code>
+            </td>
+            <td>
+              {entry.expired ? (
+                <Badge kind="expired">expired</Badge>
+              ) : entry.expires_at ? (
+                when(entry.expires_at)
+              ) : (
+                'never'
+              )}
+            </td>
+            <td>
+              <button
+                type="button"
+                class="danger"
+                disabled={removing.busy}
+                onClick={() => void remove(entry)}
+              >
+                Remove <span class="visually-hidden">{entry.value}</span>
+              </button>
+            </td>
+          </tr>
+        )}
+      />
     </>
   );
 }
 
-function AddEntry({ onAdded }: { onAdded: () => Promise<unknown> }) {
+function AddEntry({ onAdded }: { onAdded: () => void }) {
   const [type, setType] = useState<AllowlistType>('domain');
   const [value, setValue] = useState('');
   const [reason, setReason] = useState('');
@@ -131,7 +113,7 @@ function AddEntry({ onAdded }: { onAdded: () => Promise<unknown> }) {
       });
       setValue('');
       setReason('');
-      await onAdded();
+      onAdded();
     });
   };
   return (
@@ -199,41 +181,36 @@ function DoNotShare() {
         reason; marking and lowering are audited.
       </p>
       <MarkDoNotShare onMarked={listed.reload} />
-      <ErrorNote error={lowering.error ?? listed.error} />
-      {marks === null && !listed.error && <Loading what="the do-not-share marks" />}
-      {marks && marks.length === 0 && <p>No entity is marked do not share.</p>}
-      {marks && marks.length > 0 && (
-        <RecordTable
-          caption="Do-not-share marks, newest first"
-          columns={[
-            'Type',
-            'Value',
-            'Reason',
-            'Marked',
-            <span key="actions" class="visually-hidden">
-              Actions
-            </span>,
-          ]}
-        >
-          {marks.map((mark) => (
-            <tr key={`${mark.entity_type}:${mark.value}`}>
-              <td>{mark.entity_type}</td>
-              <td>
-                <code>{mark.value}</code>
-              </td>
-              <td>{mark.reason}</td>
-              <td class="small">
-                {when(mark.marked_at)} by <code>{mark.marked_by}</code>
-              </td>
-              <td>
-                <button type="button" class="secondary" disabled={lowering.busy} onClick={() => lower(mark)}>
-                  Lower the mark <span class="visually-hidden">on {mark.value}</span>
-                </button>
-              </td>
-            </tr>
-          ))}
-        </RecordTable>
-      )}
+      <AdminRecordList
+        records={marks}
+        error={lowering.error ?? listed.error}
+        what="the do-not-share marks"
+        empty="No entity is marked do not share."
+        caption="Do-not-share marks, newest first"
+        columns={['Type', 'Value', 'Reason', 'Marked']}
+        row={(mark) => (
+          <tr key={`${mark.entity_type}:${mark.value}`}>
+            <td>{mark.entity_type}</td>
+            <td>
+              <code>{mark.value}</code>
+            </td>
+            <td>{mark.reason}</td>
+            <td class="small">
+              {when(mark.marked_at)} by <code>{mark.marked_by}</code>
+            </td>
+            <td>
+              <button
+                type="button"
+                class="secondary"
+                disabled={lowering.busy}
+                onClick={() => void lower(mark)}
+              >
+                Lower the mark <span class="visually-hidden">on {mark.value}</span>
+              </button>
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

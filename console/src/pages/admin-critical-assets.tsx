@@ -7,11 +7,11 @@ import {
 } from '../../../shared/domain/tenant-knowledge/critical-asset-types';
 import { api } from '../api';
 import { AdminOnly } from '../components/admin-only';
-import { Badge, ErrorNote, Loading, PageTitle } from '../components/common';
+import { AdminRecordList } from '../components/admin-record-list';
+import { Badge, ErrorNote, PageTitle } from '../components/common';
 import { ConfirmButton } from '../components/form/confirm-button';
 import { SelectField } from '../components/form/select-field';
 import { TextField } from '../components/form/text-field';
-import { RecordTable } from '../components/record-table';
 import { when } from '../format';
 import { useApi } from '../hooks';
 import type { CriticalAsset, CriticalAssetsAnswer, CriticalAssetType, Criticality, Me } from '../types';
@@ -52,29 +52,17 @@ function CriticalAssets() {
         declaration never changes the verdict or the risk score. Every change is audited.
       </p>
       <AddAsset onAdded={listed.reload} />
-      <ErrorNote error={listed.error} />
-      {assets === null && !listed.error && <Loading what="the critical assets" />}
-      {assets && assets.length === 0 && <p>No critical asset is declared.</p>}
-      {assets && assets.length > 0 && (
-        <RecordTable
-          caption="Critical assets, newest first"
-          columns={[
-            'Type',
-            'Value',
-            'Criticality',
-            'Owner',
-            'Reason',
-            'Added',
-            <span key="actions" class="visually-hidden">
-              Actions
-            </span>,
-          ]}
-        >
-          {assets.map((asset) => (
-            <AssetRow key={`${asset.entity_type}:${asset.value}`} asset={asset} onRemoved={listed.reload} />
-          ))}
-        </RecordTable>
-      )}
+      <AdminRecordList
+        records={assets}
+        error={listed.error}
+        what="the critical assets"
+        empty="No critical asset is declared."
+        caption="Critical assets, newest first"
+        columns={['Type', 'Value', 'Criticality', 'Owner', 'Reason', 'Added']}
+        row={(asset) => (
+          <AssetRow key={`${asset.entity_type}:${asset.value}`} asset={asset} onRemoved={listed.reload} />
+        )}
+      />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../../config';
 import type { Entity } from '../../domain/core/entity';
 import { ConflictError, NotFoundError } from '../../domain/core/errors';
@@ -7,8 +7,7 @@ import type { AuditEntry } from '../../domain/keys/key-lifecycle';
 import type { AllowlistEntry } from '../../domain/tenant-knowledge/allowlist';
 import type { CriticalAsset } from '../../domain/tenant-knowledge/critical-assets';
 import type { DoNotShareMark } from '../../domain/tenant-knowledge/do-not-share';
-import { auditPut } from '../audit-items';
-import { isConditionFailure } from '../condition-failures';
+import { type TransactItem, transactWithAudit } from '../audit-items';
 import { documentClientFor } from '../dynamo-client';
 import { tableName } from '../tables';
 import {
@@ -50,8 +49,9 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
     super(doc, sessionsTable);
   }
 
-  private auditPut(entry: AuditEntry) {
-    return { Put: auditPut(this.keysTable, entry) };
+  /** The change and its audit entry in one transaction; false when a condition refused it. */
+  private audited(actions: readonly TransactItem[], audit: AuditEntry): Promise<boolean> {
+    return transactWithAudit(this.doc, this.keysTable, actions, audit);
   }
 
   /**
@@ -59,43 +59,37 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
    * (the same type and value) exists. An expired one is replaced.
    */
   async addEntry(entry: AllowlistEntry, audit: AuditEntry): Promise<void> {
-    try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.sessionsTable,
-                Item: {
-                  pk: ALLOWLIST_PK,
-                  sk: entrySk(entry.entry_id),
-                  entry_id: entry.entry_id,
-                  entry_type: entry.type,
-                  value: entry.value,
-                  reason: entry.reason,
-                  created_by: entry.created_by,
-                  created_at: entry.created_at,
-                  expires_at: entry.expires_at,
-                  ...(entry.expires_at
-                    ? { expires_at_epoch: Math.ceil(Date.parse(entry.expires_at) / 1000) }
-                    : {}),
-                },
-                ConditionExpression:
-                  'attribute_not_exists(sk) OR (attribute_type(expires_at, :string) AND expires_at <= :now)',
-                ExpressionAttributeValues: { ':string': 'S', ':now': entry.created_at },
-              },
+    const written = await this.audited(
+      [
+        {
+          Put: {
+            TableName: this.sessionsTable,
+            Item: {
+              pk: ALLOWLIST_PK,
+              sk: entrySk(entry.entry_id),
+              entry_id: entry.entry_id,
+              entry_type: entry.type,
+              value: entry.value,
+              reason: entry.reason,
+              created_by: entry.created_by,
+              created_at: entry.created_at,
+              expires_at: entry.expires_at,
+              ...(entry.expires_at
+                ? { expires_at_epoch: Math.ceil(Date.parse(entry.expires_at) / 1000) }
+                : {}),
             },
-            this.auditPut(audit),
-          ],
-        }),
+            ConditionExpression:
+              'attribute_not_exists(sk) OR (attribute_type(expires_at, :string) AND expires_at <= :now)',
+            ExpressionAttributeValues: { ':string': 'S', ':now': entry.created_at },
+          },
+        },
+      ],
+      audit,
+    );
+    if (!written) {
+      throw new ConflictError(
+        `${entry.type} ${entry.value} is already on the allowlist (entry ${entry.entry_id}); remove it first to change it.`,
       );
-    } catch (error) {
-      if (isConditionFailure(error)) {
-        throw new ConflictError(
-          `${entry.type} ${entry.value} is already on the allowlist (entry ${entry.entry_id}); remove it first to change it.`,
-        );
-      }
-      throw error;
     }
   }
 
@@ -114,25 +108,11 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
     audit: AuditEntry,
     notFound: string,
   ): Promise<void> {
-    try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.sessionsTable,
-                Key: key,
-                ConditionExpression: 'attribute_exists(sk)',
-              },
-            },
-            this.auditPut(audit),
-          ],
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new NotFoundError(notFound);
-      throw error;
-    }
+    const written = await this.audited(
+      [{ Delete: { TableName: this.sessionsTable, Key: key, ConditionExpression: 'attribute_exists(sk)' } }],
+      audit,
+    );
+    if (!written) throw new NotFoundError(notFound);
   }
 
   /** Puts a new item with its audit record in one transaction; ConflictError when it exists. */
@@ -141,25 +121,15 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
     audit: AuditEntry,
     exists: string,
   ): Promise<void> {
-    try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.sessionsTable,
-                Item: item,
-                ConditionExpression: 'attribute_not_exists(sk)',
-              },
-            },
-            this.auditPut(audit),
-          ],
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new ConflictError(exists);
-      throw error;
-    }
+    const written = await this.audited(
+      [
+        {
+          Put: { TableName: this.sessionsTable, Item: item, ConditionExpression: 'attribute_not_exists(sk)' },
+        },
+      ],
+      audit,
+    );
+    if (!written) throw new ConflictError(exists);
   }
 
   /** Marks the entity "do not share" with its audit record; ConflictError when it already is. */
@@ -224,27 +194,25 @@ export class TenantKnowledgeRepository extends TenantKnowledgeReads {
           },
         ]
       : [];
-    try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...approved,
-            {
-              Put: {
-                TableName: this.sessionsTable,
-                Item: { pk, sk: reviewSk(feedback.review_id, waiting), ...feedback },
-                ConditionExpression: 'attribute_not_exists(sk)',
-              },
-            },
-            this.auditPut(audit),
-          ],
-        }),
-      );
-    } catch (error) {
-      if (feedback.approves && isConditionFailure(error))
-        throw new NotFoundError(`No review ${feedback.approves} awaiting approval on this session.`);
-      throw error;
+    const written = await this.audited(
+      [
+        ...approved,
+        {
+          Put: {
+            TableName: this.sessionsTable,
+            Item: { pk, sk: reviewSk(feedback.review_id, waiting), ...feedback },
+            ConditionExpression: 'attribute_not_exists(sk)',
+          },
+        },
+      ],
+      audit,
+    );
+    if (written) return;
+    if (feedback.approves) {
+      throw new NotFoundError(`No review ${feedback.approves} awaiting approval on this session.`);
     }
+    // Review IDs are random: a second write of the same one is a retried request.
+    throw new ConflictError('This review is already recorded.');
   }
 }
 

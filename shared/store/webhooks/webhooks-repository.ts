@@ -1,14 +1,8 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../../domain/core/errors';
 import type { AuditEntry } from '../../domain/keys/key-lifecycle';
 import { MAX_WEBHOOKS, type Webhook } from '../../domain/webhooks/webhook';
-import { auditPut } from '../audit-items';
-import { isConditionFailure } from '../condition-failures';
+import { type TransactItem, transactWithAudit } from '../audit-items';
 import { subscriptionSk, WEBHOOK_SECRET_SK, WEBHOOKS_PK, webhookSecretPk, webhookSk } from './webhook-items';
 
 type StoredWebhook = Webhook & { fingerprint: string };
@@ -34,41 +28,35 @@ export class WebhooksRepository {
    * webhook with the same URL and events exists (nothing is stored).
    */
   async create(webhook: Webhook, fingerprint: string, secret: string, audit: AuditEntry): Promise<void> {
-    try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.sessionsTable,
-                Item: { pk: WEBHOOKS_PK, sk: webhookSk(webhook.webhook_id), ...webhook, fingerprint },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: this.sessionsTable,
-                Item: { pk: WEBHOOKS_PK, sk: subscriptionSk(fingerprint), webhook_id: webhook.webhook_id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: this.keysTable,
-                Item: { pk: webhookSecretPk(webhook.webhook_id), sk: WEBHOOK_SECRET_SK, secret },
-              },
-            },
-            { Put: auditPut(this.keysTable, audit) },
-          ],
-        }),
+    const written = await this.audited(
+      [
+        {
+          Put: {
+            TableName: this.sessionsTable,
+            Item: { pk: WEBHOOKS_PK, sk: webhookSk(webhook.webhook_id), ...webhook, fingerprint },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: this.sessionsTable,
+            Item: { pk: WEBHOOKS_PK, sk: subscriptionSk(fingerprint), webhook_id: webhook.webhook_id },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: this.keysTable,
+            Item: { pk: webhookSecretPk(webhook.webhook_id), sk: WEBHOOK_SECRET_SK, secret },
+          },
+        },
+      ],
+      audit,
+    );
+    if (!written) {
+      throw new ConflictError(
+        'A webhook with this URL and these events exists: remove it first to change it.',
       );
-    } catch (error) {
-      if (isConditionFailure(error)) {
-        throw new ConflictError(
-          'A webhook with this URL and these events exists: remove it first to change it.',
-        );
-      }
-      throw error;
     }
   }
 
@@ -99,68 +87,56 @@ export class WebhooksRepository {
   async remove(webhookId: string, audit: AuditEntry): Promise<void> {
     const webhook = await this.get(webhookId);
     if (!webhook) throw new NotFoundError('No webhook with this ID.');
-    try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.sessionsTable,
-                Key: { pk: WEBHOOKS_PK, sk: webhookSk(webhookId) },
-                ConditionExpression: 'attribute_exists(pk)',
-              },
-            },
-            {
-              Delete: {
-                TableName: this.sessionsTable,
-                Key: { pk: WEBHOOKS_PK, sk: subscriptionSk(webhook.fingerprint) },
-              },
-            },
-            {
-              Delete: {
-                TableName: this.keysTable,
-                Key: { pk: webhookSecretPk(webhookId), sk: WEBHOOK_SECRET_SK },
-              },
-            },
-            { Put: auditPut(this.keysTable, { ...audit, details: { ...audit.details, url: webhook.url } }) },
-          ],
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new NotFoundError('No webhook with this ID.');
-      throw error;
-    }
+    const written = await this.audited(
+      [
+        {
+          Delete: {
+            TableName: this.sessionsTable,
+            Key: { pk: WEBHOOKS_PK, sk: webhookSk(webhookId) },
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        {
+          Delete: {
+            TableName: this.sessionsTable,
+            Key: { pk: WEBHOOKS_PK, sk: subscriptionSk(webhook.fingerprint) },
+          },
+        },
+        {
+          Delete: {
+            TableName: this.keysTable,
+            Key: { pk: webhookSecretPk(webhookId), sk: WEBHOOK_SECRET_SK },
+          },
+        },
+      ],
+      { ...audit, details: { ...audit.details, url: webhook.url } },
+    );
+    if (!written) throw new NotFoundError('No webhook with this ID.');
   }
 
   /** Replaces the secret (the old one no longer signs); NotFoundError for no such webhook. */
   async rotateSecret(webhookId: string, secret: string, at: string, audit: AuditEntry): Promise<void> {
-    try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.sessionsTable,
-                Key: { pk: WEBHOOKS_PK, sk: webhookSk(webhookId) },
-                UpdateExpression: 'SET secret_rotated_at = :at',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':at': at },
-              },
-            },
-            {
-              Put: {
-                TableName: this.keysTable,
-                Item: { pk: webhookSecretPk(webhookId), sk: WEBHOOK_SECRET_SK, secret },
-              },
-            },
-            { Put: auditPut(this.keysTable, audit) },
-          ],
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new NotFoundError('No webhook with this ID.');
-      throw error;
-    }
+    const written = await this.audited(
+      [
+        {
+          Update: {
+            TableName: this.sessionsTable,
+            Key: { pk: WEBHOOKS_PK, sk: webhookSk(webhookId) },
+            UpdateExpression: 'SET secret_rotated_at = :at',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':at': at },
+          },
+        },
+        {
+          Put: {
+            TableName: this.keysTable,
+            Item: { pk: webhookSecretPk(webhookId), sk: WEBHOOK_SECRET_SK, secret },
+          },
+        },
+      ],
+      audit,
+    );
+    if (!written) throw new NotFoundError('No webhook with this ID.');
   }
 
   /** The signing secret, read strongly consistent: right after a rotation only the new one signs. */
@@ -180,30 +156,30 @@ export class WebhooksRepository {
    * already disabled (two attempts answered 410 at once audit one change).
    */
   async disable(webhookId: string, reason: string, audit: AuditEntry): Promise<void> {
-    try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.sessionsTable,
-                Key: { pk: WEBHOOKS_PK, sk: webhookSk(webhookId) },
-                UpdateExpression: 'SET #status = :disabled, disabled_reason = :reason',
-                ConditionExpression: 'attribute_exists(pk) AND #status = :active',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':disabled': 'disabled',
-                  ':reason': reason,
-                  ':active': 'active',
-                },
-              },
+    // Refused when gone or already disabled: nothing to do.
+    await this.audited(
+      [
+        {
+          Update: {
+            TableName: this.sessionsTable,
+            Key: { pk: WEBHOOKS_PK, sk: webhookSk(webhookId) },
+            UpdateExpression: 'SET #status = :disabled, disabled_reason = :reason',
+            ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':disabled': 'disabled',
+              ':reason': reason,
+              ':active': 'active',
             },
-            { Put: auditPut(this.keysTable, audit) },
-          ],
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+          },
+        },
+      ],
+      audit,
+    );
+  }
+
+  /** The change and its audit entry in one transaction; false when a condition refused it. */
+  private audited(actions: readonly TransactItem[], audit: AuditEntry): Promise<boolean> {
+    return transactWithAudit(this.doc, this.keysTable, actions, audit);
   }
 }

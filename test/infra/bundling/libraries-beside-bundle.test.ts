@@ -8,13 +8,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { besideBundleCommands, PROJECT_ROOT } from '../../../infra/constructs/service-function';
 import { IP_ADDRESS_LIBRARY_FILE } from '../../../shared/domain/core/ip-address';
 import { PUBLIC_SUFFIX_LIST_FILE } from '../../../shared/domain/core/public-suffix';
+import { MMDB_READER_PACKAGE } from '../../../shared/platform/offline-data-format';
+import { localDataDir } from '../../../shared/platform/offline-intel-build';
 import { LAMBDA_BUNDLE_OPTIONS } from '../../support/lambda-bundle';
 
 /**
- * The Public Suffix List (tldts) and ipaddr.js ship beside each Lambda bundle instead of inside it
- * (ServiceFunction's afterBundling, shared/domain/core/public-suffix.ts and ip-address.ts). Bundled
- * with esbuild as the construct bundles, the domain code that uses them must leave both packages
- * out of the bundle and still find them in the files the construct puts beside it.
+ * The Public Suffix List (tldts), ipaddr.js and mmdb-lib ship beside each Lambda bundle instead of
+ * inside it (ServiceFunction's afterBundling, shared/domain/core/public-suffix.ts and ip-address.ts,
+ * shared/platform/offline-intel.ts). Bundled with esbuild as the construct bundles, the code that
+ * uses them must leave the packages out of the bundle and still find them in the files the
+ * construct puts beside it.
  */
 describe('libraries beside the bundle', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'sis-beside-'));
@@ -54,5 +57,28 @@ describe('libraries beside the bundle', () => {
       value: '2001:db8::1',
     });
     expect(bundled.normaliseEntity({ type: 'ip', value: '::ffff:198.51.100.7' }).value).toBe('198.51.100.7');
+  });
+
+  it('keeps mmdb-lib out of the run-tool reader and opens the country database with the shipped package', async () => {
+    const readerDir = join(outDir, 'reader');
+    const result = await build({
+      stdin: {
+        contents: "export { openOfflineIntel } from './shared/platform/offline-intel';",
+        resolveDir: PROJECT_ROOT,
+        loader: 'ts',
+      },
+      outfile: join(readerDir, 'index.mjs'),
+      ...LAMBDA_BUNDLE_OPTIONS,
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((path) => path.includes('shared/platform/offline-intel.ts'))).toBe(true);
+    expect(inputs.filter((path) => path.includes(`node_modules/${MMDB_READER_PACKAGE}/`))).toEqual([]);
+
+    for (const command of besideBundleCommands(PROJECT_ROOT, readerDir)) execSync(command);
+    expect(existsSync(join(readerDir, 'node_modules', MMDB_READER_PACKAGE, 'package.json'))).toBe(true);
+    const bundled = await import(pathToFileURL(join(readerDir, 'index.mjs')).href);
+    const intel = bundled.openOfflineIntel(localDataDir());
+    // A public address the country database places (Google's resolver, in the data as published).
+    expect(intel.ip('8.8.8.8')).toMatchObject({ country: 'US', asn: 15169 });
   });
 });
