@@ -10,6 +10,8 @@ export interface DependencyProbe {
   aliases?: Readonly<Record<string, string>>;
   /** Packages replaced by an empty stand-in (besides the construct's aliases), for a probe without them. */
   standIns?: Readonly<Record<string, string>>;
+  /** Built in quick runs too (the others only in full runs): the probes a target's closing note cites. */
+  quick?: boolean;
 }
 
 const HTTP_SHELL = [
@@ -19,6 +21,13 @@ const HTTP_SHELL = [
   "import { documentClientFor } from '../../shared/store/dynamo-client';",
   // As a handler module: the wrapper is built at import, the configuration and the client on the first call.
   'export const probe = [httpHandler(health, async () => ({ statusCode: 200 })), () => documentClientFor(config())];',
+].join('\n');
+
+// The MCP SDK as functions/mcp uses it: the low-level Server, the stateless transport (2025 era) and
+// createMcpHandler (2026-07-28 era); the construct's aliases swap its Ajv validator out.
+const MCP_SDK = [
+  "import { createMcpHandler, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';",
+  'export const mcpProbe = [Server, WebStandardStreamableHTTPServerTransport, createMcpHandler];',
 ].join('\n');
 
 export const DEPENDENCY_PROBES: readonly DependencyProbe[] = [
@@ -56,6 +65,18 @@ export const DEPENDENCY_PROBES: readonly DependencyProbe[] = [
       '@aws-lambda-powertools/logger': './bench/floor/stand-ins/powertools-logger.ts',
       '@aws-lambda-powertools/metrics': './bench/floor/stand-ins/powertools-metrics.ts',
     },
+  },
+  {
+    // What the MCP SDK costs by itself (issue 37's cold-import target: docs/mcp.md, "Cold start").
+    name: 'mcp-sdk',
+    source: MCP_SDK,
+    quick: true,
+  },
+  {
+    // The SDK plus the shell every HTTP function carries: the floor of the MCP function before any tool.
+    name: 'mcp-sdk-http-shell',
+    source: `${MCP_SDK}\n${HTTP_SHELL}`,
+    quick: true,
   },
   {
     name: 'tldts',

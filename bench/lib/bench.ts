@@ -159,7 +159,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     const names = options.quick ? QUICK_FUNCTIONS : functionNames();
     ctx.say(`building ${names.length + 1} bundles like the CDK construct`);
     bundles = await buildBundles(names);
-    if (!options.quick) bundles.push(...(await buildProbes(constructBundling().banner)));
+    bundles.push(...(await buildProbes(constructBundling().banner, options.quick)));
     results.bundles = bundles.map(({ outfile, packages, ...rest }) => ({
       ...rest,
       outfile: relative(PROJECT_ROOT, outfile),

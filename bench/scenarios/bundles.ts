@@ -175,9 +175,9 @@ export async function buildBundle(
 }
 
 /** The floor plus one dependency (bench/floor/dependency-probes.ts), built like every function. */
-export async function buildProbes(banner: string): Promise<BundleInfo[]> {
+export async function buildProbes(banner: string, quick = false): Promise<BundleInfo[]> {
   const probes: BundleInfo[] = [];
-  for (const probe of DEPENDENCY_PROBES) {
+  for (const probe of DEPENDENCY_PROBES.filter((p) => !quick || p.quick)) {
     const source = `export { handler } from './handler';\n${probe.source}\n`;
     probes.push(
       await buildBundle(`floor+${probe.name}`, banner, {

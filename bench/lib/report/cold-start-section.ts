@@ -75,6 +75,7 @@ export function coldStartSection(results: BenchResults): string[] {
             'Floor + dependency',
             'Size',
             'Import CPU ms',
+            'Import vs floor (CPU)',
             'Import CPU − floor ms',
             'Import − floor ms (wall)',
           ],
@@ -86,6 +87,7 @@ export function coldStartSection(results: BenchResults): string[] {
                 `\`${e.name}\``,
                 bundle ? kb(bundle.bytes) : '',
                 fig(e.importCpuMs),
+                fig(e.importCpuRatio, x),
                 fig(e.importCpuDeltaMs),
                 fig(e.importDeltaMs),
               ];
