@@ -2,6 +2,7 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ConflictException, CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Config } from '../../config';
 import { ServiceUnavailableError } from '../../domain/core/errors';
+import * as z from '../../zod';
 
 /**
  * How a webhook delivery attempt reaches the delivery function (docs/soar.md "Webhooks"), with
@@ -146,19 +147,16 @@ export function webhookDispatchFromConfig(cfg: Config): WebhookDispatch | undefi
   );
 }
 
+/** A message as the delivery function accepts it: unknown fields dropped. */
+const WebhookMessageSchema = z.object({
+  v: z.literal(WEBHOOK_MESSAGE_VERSION),
+  webhook_id: z.string(),
+  delivery_id: z.string(),
+  attempt: z.number().check(z.int(), z.gte(1)),
+});
+
 /** Reads a message again: the function's event is a trust boundary too. Undefined for a malformed one. */
 export function decodeWebhookMessage(value: unknown): WebhookMessage | undefined {
-  const m = value as Partial<WebhookMessage> | null;
-  if (
-    !m ||
-    typeof m !== 'object' ||
-    m.v !== WEBHOOK_MESSAGE_VERSION ||
-    typeof m.webhook_id !== 'string' ||
-    typeof m.delivery_id !== 'string' ||
-    !Number.isInteger(m.attempt) ||
-    (m.attempt ?? 0) < 1
-  ) {
-    return undefined;
-  }
-  return { v: m.v, webhook_id: m.webhook_id, delivery_id: m.delivery_id, attempt: m.attempt as number };
+  const parsed = z.safeParse(WebhookMessageSchema, value);
+  return parsed.success ? parsed.data : undefined;
 }
